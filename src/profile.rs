@@ -1,0 +1,401 @@
+//! The target profile: where the target is, how to authenticate, and which fixtures it holds.
+//!
+//! A profile is TOML (see `cases/profile.example.toml`). Parsing is strict: an unknown key is an
+//! error naming the key, because a misspelt fixture would otherwise silently skip cases.
+//! Secrets (tokens, client secrets) may come from environment variables so that they never sit
+//! in files, and they never appear in `Debug` output or in a report: reports use
+//! [`Profile::redacted`].
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The `x-finops-version` the spec names for create receivable.
+pub const DEFAULT_FINOPS_VERSION: &str = "2026-09-24";
+
+/// A secret value: shown as `***` in `Debug` and in redacted profiles.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+    /// The value itself, for the one place that must send it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// The mask secrets are replaced with in anything written out.
+pub const REDACTED: &str = "***";
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Base URL of the target; `--target` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// Currency used in generated bodies (default EUR).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finops: Option<FinopsProfile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub banking: Option<BankingProfile>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinopsProfile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<Secret>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_organization_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterpart_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity_user_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vat_rate_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comment_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deletable_tag_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deletable_bank_accounts: Vec<DeletableBankAccount>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoice_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeletableBankAccount {
+    pub counterpart_id: String,
+    pub bank_account_id: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BankingProfile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<Secret>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_env: Option<String>,
+    /// Client-credentials flow: the token is fetched before the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthProfile>,
+    /// A valid token that lacks `authorization_control:write:org` (the 403 case).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_without_scope: Option<Secret>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_without_scope_env: Option<String>,
+    /// The organization header's name, which the spec does not give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub org_header: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub foreign_card_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_account_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_bank_account_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OAuthProfile {
+    pub token_url: String,
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<Secret>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret_env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+}
+
+/// A profile that cannot be used. Each message names the file, key or variable to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    #[error("cannot read profile {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("profile {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("profile {path}: `{key}` names environment variable {var}, which is not set")]
+    MissingEnv {
+        path: PathBuf,
+        key: String,
+        var: String,
+    },
+    #[error("profile {path}: `{key}` = {value:?} is not {expected}")]
+    BadValue {
+        path: PathBuf,
+        key: String,
+        value: String,
+        expected: String,
+    },
+    #[error("profile {path}: `{key}` and `{other}` are both set; give one")]
+    Conflict {
+        path: PathBuf,
+        key: String,
+        other: String,
+    },
+}
+
+impl Profile {
+    /// Reads, parses and checks a profile file, resolving `*_env` secrets.
+    pub fn load(path: &Path) -> Result<Profile, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Profile::parse(&text, path)
+    }
+
+    /// Parses a profile's text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &Path) -> Result<Profile, ProfileError> {
+        let mut profile: Profile = toml::from_str(text).map_err(|e| ProfileError::Parse {
+            path: origin.to_owned(),
+            message: e.message().to_owned() + &span_hint(text, e.span()),
+        })?;
+        profile.resolve_env(origin, &|var| std::env::var(var).ok())?;
+        profile.check(origin)?;
+        Ok(profile)
+    }
+
+    /// Moves `*_env` secrets into their values, reading variables through `lookup`.
+    pub fn resolve_env(
+        &mut self,
+        origin: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<(), ProfileError> {
+        let resolve = |slot: &mut Option<Secret>, env: &Option<String>, key: &str, name: &str| {
+            let Some(var) = env else { return Ok(()) };
+            if slot.is_some() {
+                return Err(ProfileError::Conflict {
+                    path: origin.to_owned(),
+                    key: key.to_owned(),
+                    other: name.to_owned(),
+                });
+            }
+            match lookup(var) {
+                Some(value) => {
+                    *slot = Some(Secret::new(value));
+                    Ok(())
+                }
+                None => Err(ProfileError::MissingEnv {
+                    path: origin.to_owned(),
+                    key: key.to_owned(),
+                    var: var.clone(),
+                }),
+            }
+        };
+        if let Some(f) = self.finops.as_mut() {
+            resolve(
+                &mut f.token,
+                &f.token_env,
+                "finops.token_env",
+                "finops.token",
+            )?;
+        }
+        if let Some(b) = self.banking.as_mut() {
+            resolve(
+                &mut b.token,
+                &b.token_env,
+                "banking.token_env",
+                "banking.token",
+            )?;
+            resolve(
+                &mut b.token_without_scope,
+                &b.token_without_scope_env,
+                "banking.token_without_scope_env",
+                "banking.token_without_scope",
+            )?;
+            if let Some(o) = b.oauth.as_mut() {
+                resolve(
+                    &mut o.client_secret,
+                    &o.client_secret_env,
+                    "banking.oauth.client_secret_env",
+                    "banking.oauth.client_secret",
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&self, origin: &Path) -> Result<(), ProfileError> {
+        let bad = |key: &str, value: &str, expected: &str| ProfileError::BadValue {
+            path: origin.to_owned(),
+            key: key.to_owned(),
+            value: value.to_owned(),
+            expected: expected.to_owned(),
+        };
+        if let Some(url) = &self.base_url {
+            check_base_url(url).map_err(|why| bad("base_url", url, why))?;
+        }
+        if let Some(version) = self.finops.as_ref().and_then(|f| f.version.as_ref()) {
+            if !is_iso_date(version) {
+                return Err(bad("finops.version", version, "a date (YYYY-MM-DD)"));
+            }
+        }
+        if let Some(name) = self.banking.as_ref().and_then(|b| b.org_header.as_ref()) {
+            if !is_header_name(name) {
+                return Err(bad("banking.org_header", name, "an HTTP header name"));
+            }
+        }
+        if let Some(o) = self.banking.as_ref().and_then(|b| b.oauth.as_ref()) {
+            check_base_url(&o.token_url)
+                .map_err(|why| bad("banking.oauth.token_url", &o.token_url, why))?;
+        }
+        Ok(())
+    }
+
+    /// The finance version header value.
+    pub fn finops_version(&self) -> &str {
+        self.finops
+            .as_ref()
+            .and_then(|f| f.version.as_deref())
+            .unwrap_or(DEFAULT_FINOPS_VERSION)
+    }
+
+    /// The profile with every secret replaced by `***`, fit for reports and logs.
+    pub fn redacted(&self) -> Profile {
+        let mut copy = self.clone();
+        let mask = |s: &mut Option<Secret>| {
+            if s.is_some() {
+                *s = Some(Secret::new(REDACTED));
+            }
+        };
+        if let Some(f) = copy.finops.as_mut() {
+            mask(&mut f.token);
+        }
+        if let Some(b) = copy.banking.as_mut() {
+            mask(&mut b.token);
+            mask(&mut b.token_without_scope);
+            if let Some(o) = b.oauth.as_mut() {
+                mask(&mut o.client_secret);
+            }
+        }
+        copy
+    }
+
+    /// Every secret value the profile holds, for redaction of anything written out.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(f) = &self.finops {
+            out.extend(f.token.iter().map(|s| s.0.clone()));
+        }
+        if let Some(b) = &self.banking {
+            out.extend(b.token.iter().map(|s| s.0.clone()));
+            out.extend(b.token_without_scope.iter().map(|s| s.0.clone()));
+            if let Some(o) = &b.oauth {
+                out.extend(o.client_secret.iter().map(|s| s.0.clone()));
+            }
+        }
+        out.retain(|s| !s.is_empty());
+        out
+    }
+
+    /// The profile as TOML, secrets included (for `covenant serve --profile-out`).
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("a profile always serialises")
+    }
+}
+
+fn span_hint(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let Some(span) = span else {
+        return String::new();
+    };
+    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    format!(" (line {line})")
+}
+
+fn check_base_url(value: &str) -> Result<(), &'static str> {
+    match url::Url::parse(value) {
+        Ok(u) if u.scheme() == "http" || u.scheme() == "https" => Ok(()),
+        Ok(_) => Err("an http or https URL"),
+        Err(_) => Err("a URL"),
+    }
+}
+
+/// `YYYY-MM-DD` with a real calendar date.
+pub fn is_iso_date(value: &str) -> bool {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    value.len() == 10 && time::Date::parse(value, &format).is_ok()
+}
+
+fn is_header_name(value: &str) -> bool {
+    !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Profile, ProfileError> {
+        Profile::parse(text, Path::new("p.toml"))
+    }
+
+    #[test]
+    fn unknown_key_is_named_in_the_error() {
+        let err = parse("base_url = \"http://x\"\n[finops]\ntokn = \"a\"\n").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("tokn"), "{msg}");
+        assert!(msg.contains("p.toml"), "{msg}");
+    }
+
+    #[test]
+    fn secrets_are_masked_in_debug_and_redacted_copies() {
+        let p = parse("[finops]\ntoken = \"s3cret-value\"\n").unwrap();
+        assert!(!format!("{p:?}").contains("s3cret-value"));
+        assert!(!p.redacted().to_toml().contains("s3cret-value"));
+        assert!(p.to_toml().contains("s3cret-value"));
+        assert_eq!(p.secrets(), vec!["s3cret-value".to_owned()]);
+    }
+
+    #[test]
+    fn env_secret_is_resolved_and_missing_variable_is_named() {
+        let mut p: Profile = toml::from_str("[finops]\ntoken_env = \"COV_T\"\n").unwrap();
+        p.resolve_env(Path::new("p.toml"), &|v| {
+            (v == "COV_T").then(|| "tok".to_owned())
+        })
+        .unwrap();
+        assert_eq!(p.finops.unwrap().token.unwrap().expose(), "tok");
+        let mut q: Profile = toml::from_str("[banking]\ntoken_env = \"NOPE\"\n").unwrap();
+        let err = q.resolve_env(Path::new("p.toml"), &|_| None).unwrap_err();
+        assert!(err.to_string().contains("NOPE"));
+    }
+
+    #[test]
+    fn malformed_version_and_url_are_refused() {
+        assert!(parse("[finops]\nversion = \"2026-13-40\"\n").is_err());
+        assert!(parse("base_url = \"ftp://x\"\n").is_err());
+        assert!(parse("[finops]\nversion = \"2026-09-24\"\n").is_ok());
+    }
+}

@@ -1,0 +1,14 @@
+//! Reports: JUnit XML, JSON, HTML and Markdown, plus compare and merge. (Being built in issue 8.)
+
+use crate::cli::{CompareArgs, MergeArgs};
+use crate::exit::Fatal;
+
+/// `covenant compare`.
+pub fn compare_command(_args: CompareArgs) -> Result<u8, Fatal> {
+    Err(Fatal::usage("`covenant compare` is not built yet"))
+}
+
+/// `covenant merge`.
+pub fn merge_command(_args: MergeArgs) -> Result<u8, Fatal> {
+    Err(Fatal::usage("`covenant merge` is not built yet"))
+}

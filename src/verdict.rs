@@ -1,0 +1,258 @@
+//! Verdicts as plain data: what a case found, and the exchanges that show it.
+//!
+//! Everything here is serialisable so that runs can be written, merged and compared without the
+//! code that produced them. Checks produce [`Finding`]s; the runner folds them into a
+//! [`CaseResult`]; reporters read a [`RunRecord`]. Nothing here sends a request or writes a file.
+
+use crate::catalogue::Level;
+use serde::{Deserialize, Serialize};
+
+/// The outcome of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every check held.
+    Pass,
+    /// Only `should` rules were broken.
+    Warn,
+    /// A `must` rule was broken.
+    Fail,
+    /// The case could not run to a verdict: the target did not answer usably (timeout, reset,
+    /// oversized body) or covenant could not prepare the request.
+    Error,
+    /// The case did not run; `skip_reason` says why (a fixture the profile lacks, a filter,
+    /// `--max-requests` reached, an interrupt).
+    Skip,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Warn => "warn",
+            Verdict::Fail => "fail",
+            Verdict::Error => "error",
+            Verdict::Skip => "skip",
+        }
+    }
+}
+
+/// One broken rule, seen in one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The rule id from the catalogue.
+    pub rule: String,
+    pub level: Level,
+    /// One line saying what was wrong.
+    pub message: String,
+    /// Unified diff of expected against actual, where a comparison was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// Index into the case's exchanges of the exchange that shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<usize>,
+}
+
+impl Finding {
+    pub fn new(rule: &str, level: Level, message: impl Into<String>) -> Finding {
+        Finding {
+            rule: rule.to_owned(),
+            level,
+            message: message.into(),
+            diff: None,
+            exchange: None,
+        }
+    }
+
+    /// Adds a unified diff of `expected` against `actual`.
+    pub fn with_diff(mut self, expected: &str, actual: &str) -> Finding {
+        self.diff = Some(unified_diff(expected, actual));
+        self
+    }
+
+    pub fn at_exchange(mut self, index: usize) -> Finding {
+        self.exchange = Some(index);
+        self
+    }
+}
+
+/// A unified diff (`similar`) with `expected` and `actual` headers.
+pub fn unified_diff(expected: &str, actual: &str) -> String {
+    let expected = with_final_newline(expected);
+    let actual = with_final_newline(actual);
+    similar::TextDiff::from_lines(&expected, &actual)
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "actual")
+        .to_string()
+}
+
+fn with_final_newline(text: &str) -> String {
+    if text.ends_with('\n') {
+        text.to_owned()
+    } else {
+        format!("{text}\n")
+    }
+}
+
+/// A request as sent, secrets redacted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RequestRecord {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The same request as a curl command line, secrets redacted.
+    pub curl: String,
+}
+
+/// A response as received (body truncated for reports).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResponseRecord {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    /// Whether `body` was cut short for the record.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+/// One request and what came of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Exchange {
+    pub request: RequestRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<ResponseRecord>,
+    /// A transport error instead of a response (refused, reset, timeout, oversized body).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub duration_ms: f64,
+    /// Retries made before this outcome (GET only).
+    #[serde(default)]
+    pub retries: u32,
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// Stable case id, such as `velocity.duplicate-id` or `generated.create-receivable.valid-3`.
+    pub id: String,
+    /// The area or operation it belongs to (the JUnit testsuite).
+    pub suite: String,
+    /// The operation id it exercises, where it exercises one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// The rules the case covers.
+    pub rules: Vec<String>,
+    pub verdict: Verdict,
+    pub findings: Vec<Finding>,
+    pub exchanges: Vec<Exchange>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The (shrunk) generated payload, for generated cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<serde_json::Value>,
+    pub duration_ms: f64,
+}
+
+impl CaseResult {
+    /// The verdict that the findings and error imply.
+    pub fn judge(findings: &[Finding], error: Option<&str>) -> Verdict {
+        if findings.iter().any(|f| f.level == Level::Must) {
+            Verdict::Fail
+        } else if error.is_some() {
+            Verdict::Error
+        } else if findings.is_empty() {
+            Verdict::Pass
+        } else {
+            Verdict::Warn
+        }
+    }
+}
+
+/// Counts of verdicts in a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub pass: usize,
+    pub warn: usize,
+    pub fail: usize,
+    pub error: usize,
+    pub skip: usize,
+    pub requests: usize,
+}
+
+impl Counts {
+    pub fn of(cases: &[CaseResult]) -> Counts {
+        let mut c = Counts::default();
+        for case in cases {
+            match case.verdict {
+                Verdict::Pass => c.pass += 1,
+                Verdict::Warn => c.warn += 1,
+                Verdict::Fail => c.fail += 1,
+                Verdict::Error => c.error += 1,
+                Verdict::Skip => c.skip += 1,
+            }
+            c.requests += case.exchanges.len();
+        }
+        c
+    }
+
+    pub fn total(&self) -> usize {
+        self.pass + self.warn + self.fail + self.error + self.skip
+    }
+}
+
+/// What a run was: enough to reproduce it (without secrets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    pub covenant_version: String,
+    pub seed: u64,
+    pub target: String,
+    /// The profile with secrets redacted.
+    pub profile: serde_json::Value,
+    /// RFC 3339 timestamps.
+    pub started_at: String,
+    pub finished_at: String,
+    pub duration_ms: f64,
+    pub cases_per_operation: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Set when the run stopped early (interrupt, deadline, request budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
+    /// Faults switched on in an embedded reference (self-test runs only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+}
+
+/// A whole run: the JSON report is this, serialised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub meta: RunMeta,
+    pub counts: Counts,
+    pub cases: Vec<CaseResult>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn must_finding_fails_and_should_finding_warns() {
+        let must = Finding::new("X", Level::Must, "m");
+        let should = Finding::new("Y", Level::Should, "s");
+        assert_eq!(CaseResult::judge(&[should.clone()], None), Verdict::Warn);
+        assert_eq!(CaseResult::judge(&[should, must], None), Verdict::Fail);
+        assert_eq!(CaseResult::judge(&[], None), Verdict::Pass);
+        assert_eq!(CaseResult::judge(&[], Some("timeout")), Verdict::Error);
+    }
+
+    #[test]
+    fn diff_shows_changed_lines() {
+        let d = unified_diff("a\nb\n", "a\nc\n");
+        assert!(d.contains("-b") && d.contains("+c"), "{d}");
+    }
+}
