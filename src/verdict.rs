@@ -155,6 +155,9 @@ pub struct CaseResult {
     /// The (shrunk) generated payload, for generated cases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<serde_json::Value>,
+    /// Requests sent, retries included (generated cases keep only the exchanges with findings).
+    #[serde(default)]
+    pub requests: usize,
     pub duration_ms: f64,
 }
 
@@ -195,7 +198,7 @@ impl Counts {
                 Verdict::Error => c.error += 1,
                 Verdict::Skip => c.skip += 1,
             }
-            c.requests += case.exchanges.len();
+            c.requests += case.requests.max(case.exchanges.len());
         }
         c
     }
