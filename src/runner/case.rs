@@ -106,6 +106,8 @@ pub struct Case {
     pub needs: Vec<Need>,
     /// Creates or deletes something (excluded by `--read-only`).
     pub writes: bool,
+    /// Needs the data to stand still (pagination comparisons): runs while no writing case runs.
+    pub still: bool,
     /// Requests it sends, roughly, for `--dry-run`.
     pub requests: usize,
     pub run: CaseFn,
@@ -121,6 +123,7 @@ impl Case {
             rules: rules.to_vec(),
             needs: Vec::new(),
             writes: false,
+            still: false,
             requests: 1,
             run,
         }
@@ -133,6 +136,11 @@ impl Case {
 
     pub fn writes(mut self) -> Case {
         self.writes = true;
+        self
+    }
+
+    pub fn still(mut self) -> Case {
+        self.still = true;
         self
     }
 

@@ -15,7 +15,6 @@ use reqwest::Method;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -283,20 +282,6 @@ impl CaseCx {
             self.push(f);
         }
         ok
-    }
-
-    /// Waits for the data to stand still (no writing case in flight) and keeps it so.
-    pub async fn quiet(&self) -> tokio::sync::RwLockWriteGuard<'_, ()> {
-        self.run.quiet.write().await
-    }
-
-    /// Marks this case as writing, so that cases which need still data wait for it.
-    pub async fn writing(&self) -> tokio::sync::RwLockReadGuard<'_, ()> {
-        self.run.quiet.read().await
-    }
-
-    pub fn pause(&self) -> Duration {
-        Duration::from_millis(0)
     }
 }
 

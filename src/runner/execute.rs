@@ -252,6 +252,17 @@ async fn run_case(case: &Case, run: Arc<super::RunCx>) -> CaseResult {
         return skipped(case, "the run stopped before this case started".into());
     }
     let start = Instant::now();
+    let quiet = run.clone();
+    let _shared = if case.writes {
+        Some(quiet.quiet.read().await)
+    } else {
+        None
+    };
+    let _exclusive = if case.still {
+        Some(quiet.quiet.write().await)
+    } else {
+        None
+    };
     let mut cx = CaseCx::new(run);
     let outcome = (case.run)(&mut cx).await;
     let (error, skip) = match outcome {
