@@ -156,7 +156,7 @@ impl Registry {
                 SchemaIssue {
                     instance_path: error.instance_path().as_str().to_string(),
                     rule: self.rule_at(stem, &schema_path),
-                    message: error.masked().to_string(),
+                    message: self.message(stem, &schema_path, &error),
                     schema_path,
                 }
             })
@@ -172,30 +172,65 @@ impl Registry {
     /// deepest `x-rule` of a subschema on the path, or an `x-keyword-rules` entry naming the
     /// keyword the path goes through, whichever is deeper.
     pub fn rule_at(&self, stem: &str, schema_path: &str) -> Option<String> {
+        let mut rule = None;
+        self.walk(stem, schema_path, |node, keyword| {
+            let keyword_rule =
+                keyword.and_then(|keyword| node.get("x-keyword-rules")?.get(keyword)?.as_str());
+            if let Some(found) = keyword_rule.or_else(|| node.get("x-rule")?.as_str()) {
+                rule = Some(found.to_string());
+            }
+        });
+        rule
+    }
+
+    /// The subschema a schema path ends at.
+    fn node_at(&self, stem: &str, schema_path: &str) -> Option<&Value> {
+        self.walk(stem, schema_path, |_, _| {})
+    }
+
+    /// Follows a schema path from the root of `stem`, through `$ref`s between files. `visit` sees
+    /// each node with the keyword the path takes next from it (`None` for the last node).
+    /// Returns the last node, or `None` when the path leaves the schema.
+    fn walk<'s>(
+        &'s self,
+        stem: &str,
+        schema_path: &str,
+        mut visit: impl FnMut(&'s Value, Option<&str>),
+    ) -> Option<&'s Value> {
         let mut file = stem.to_string();
         let mut node = self.schema(stem)?;
-        let mut rule = rule_of(node);
         for segment in pointer_segments(schema_path) {
-            if let Some(keyword_rule) = node
-                .get("x-keyword-rules")
-                .and_then(|rules| rules.get(&segment))
-                .and_then(Value::as_str)
-            {
-                rule = Some(keyword_rule.to_string());
-            }
-            let next = if segment == "$ref" {
+            visit(node, Some(&segment));
+            node = if segment == "$ref" {
                 let (target, found) = self.resolve_ref(&file, node.get("$ref")?.as_str()?)?;
                 file = target;
                 found
             } else {
                 child(node, &segment)?
             };
-            node = next;
-            if let Some(found) = rule_of(node) {
-                rule = Some(found);
-            }
         }
-        rule
+        visit(node, None);
+        Some(node)
+    }
+
+    /// A message for an error that names what failed but never the instance's value.
+    fn message(
+        &self,
+        stem: &str,
+        schema_path: &str,
+        error: &jsonschema::ValidationError<'_>,
+    ) -> String {
+        match error.kind() {
+            jsonschema::error::ValidationErrorKind::Not { .. } => {
+                let described = self
+                    .node_at(stem, schema_path)
+                    .and_then(|node| node.get("description"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("it matches a subschema it must not match");
+                format!("value is not allowed: {described}")
+            }
+            _ => error.masked().to_string(),
+        }
     }
 
     /// Resolves a `$ref` written in `file`: `other.json`, `other.json#/pointer` or `#/pointer`.
@@ -214,12 +249,6 @@ impl Registry {
         };
         Some((target, node))
     }
-}
-
-fn rule_of(node: &Value) -> Option<String> {
-    node.get("x-rule")
-        .and_then(Value::as_str)
-        .map(str::to_string)
 }
 
 fn child<'v>(node: &'v Value, segment: &str) -> Option<&'v Value> {
