@@ -145,7 +145,7 @@ fn openapi_parameter(param: &Param) -> Value {
         None => (
             BANKING_ORG_HEADER_PLACEHOLDER.to_string(),
             format!(
-                "{} Placeholder name: the real header name is not shown by the specification.",
+                "{} Named {BANKING_ORG_HEADER_PLACEHOLDER} here only as a placeholder.",
                 param.description.clone().unwrap_or_default()
             ),
         ),
@@ -220,5 +220,47 @@ fn success_response(operation: &Operation) -> Value {
             "content": { "application/json": { "schema": schema_ref(stem) } },
         }),
         None => json!({ "description": format!("{description} The response body is not shown.") }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_between_files_become_component_refs() {
+        assert_eq!(
+            component_ref("quote-create", "line-item.json"),
+            "#/components/schemas/line-item"
+        );
+        assert_eq!(
+            component_ref("vat-id-create", "vat-id.json#/$defs/country"),
+            "#/components/schemas/vat-id/$defs/country"
+        );
+        assert_eq!(
+            component_ref("vat-id", "#/$defs/type"),
+            "#/components/schemas/vat-id/$defs/type"
+        );
+    }
+
+    #[test]
+    fn components_carry_no_ids_nor_negative_examples() {
+        let document = openapi_document();
+        let schemas = document["components"]["schemas"]
+            .as_object()
+            .expect("schemas");
+        assert_eq!(schemas.len(), 27);
+        let file_ref = regex::Regex::new(r##""\$ref":"[^"#]*\.json"##).expect("regex");
+        for (stem, schema) in schemas {
+            assert!(
+                schema.get("$id").is_none() && schema.get("$schema").is_none(),
+                "{stem}"
+            );
+            assert!(schema.get("x-negative-examples").is_none(), "{stem}");
+            assert!(
+                !file_ref.is_match(&schema.to_string()),
+                "{stem} keeps a file $ref"
+            );
+        }
     }
 }
