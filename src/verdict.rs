@@ -247,7 +247,10 @@ mod tests {
     fn must_finding_fails_and_should_finding_warns() {
         let must = Finding::new("X", Level::Must, "m");
         let should = Finding::new("Y", Level::Should, "s");
-        assert_eq!(CaseResult::judge(&[should.clone()], None), Verdict::Warn);
+        assert_eq!(
+            CaseResult::judge(std::slice::from_ref(&should), None),
+            Verdict::Warn
+        );
         assert_eq!(CaseResult::judge(&[should, must], None), Verdict::Fail);
         assert_eq!(CaseResult::judge(&[], None), Verdict::Pass);
         assert_eq!(CaseResult::judge(&[], Some("timeout")), Verdict::Error);

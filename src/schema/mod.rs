@@ -96,33 +96,3 @@ pub fn openapi_command() -> Result<u8, Fatal> {
     println!("{text}");
     Ok(exit::SUCCESS)
 }
-
-// Temporary stand-ins until the schema module lands (issue 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Area {
-    Finance,
-    Banking,
-}
-pub struct Operation {
-    pub area: Area,
-    pub declared_statuses: Option<Vec<u16>>,
-    pub success_schema: Option<String>,
-}
-pub fn operation(_id: &str) -> Option<&'static Operation> {
-    None
-}
-pub struct SchemaIssue {
-    pub instance_path: String,
-    pub schema_path: String,
-    pub message: String,
-    pub rule: Option<String>,
-}
-pub struct Registry;
-impl Registry {
-    pub fn embedded() -> &'static Registry {
-        &Registry
-    }
-    pub fn validate(&self, _stem: &str, _v: &serde_json::Value) -> Result<(), Vec<SchemaIssue>> {
-        Ok(())
-    }
-}
