@@ -67,7 +67,7 @@ table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #
 th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:.3em 0}
 code{font-size:90%}details{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em}
-details[open]{background:#fcfcfd}summary{cursor:pointer}
+details[open]{background:#fcfcfd}details.case[data-verdict=fail],details.case[data-verdict=error]{border-left:4px solid #cf222e}details.case[data-verdict=warn]{border-left:4px solid #d4a72c}summary{cursor:pointer}
 .banner{padding:.8em 1em;border-radius:6px;font-size:1.3em;font-weight:600;margin:.6em 0}
 .banner.pass{background:#dafbe1}.banner.warn{background:#fff8c5}.banner.fail,.banner.error{background:#ffebe9}
 .badge{display:inline-block;border-radius:4px;padding:0 .4em;font-size:85%;font-weight:600}
@@ -184,7 +184,7 @@ impl Page {
     fn case_details(&mut self, case: &CaseResult) {
         let verdict = case.verdict.as_str();
         self.line(format!(
-            "<details id=\"{}\" class=\"case {verdict}\">",
+            "<details id=\"{}\" class=\"case\" data-verdict=\"{verdict}\">",
             escape(&case_anchor(&case.id))
         ));
         self.line(format!(
@@ -307,8 +307,8 @@ impl Page {
 
     fn gaps(&mut self, catalogue: &Catalogue) {
         self.line(format!(
-            "<h2 id=\"gaps\">What the spec leaves open ({} gaps)</h2>",
-            catalogue.gaps.len()
+            "<h2 id=\"gaps\">What the spec leaves open ({})</h2>",
+            super::plural(catalogue.gaps.len(), "gap")
         ));
         self.line("<p>The specification says these are not shown; covenant never fails a target on them.</p>\n<ul>");
         for gap in &catalogue.gaps {

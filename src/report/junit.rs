@@ -128,6 +128,7 @@ fn findings_text(case: &CaseResult) -> String {
         }
         out.push('\n');
     }
+    out.truncate(out.trim_end().len());
     out
 }
 
@@ -139,6 +140,7 @@ fn error_text(case: &CaseResult) -> String {
     for exchange in &case.exchanges {
         exchange_text(&mut out, exchange);
     }
+    out.truncate(out.trim_end().len());
     out
 }
 

@@ -5,7 +5,7 @@
 //! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
 
 use super::coverage::{rule_coverage, status_counts, RuleStatus};
-use super::{overall, ReportError, Reporter};
+use super::{overall, plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Finding, RunRecord, Verdict};
 use std::fmt::Write;
@@ -47,14 +47,14 @@ fn verdict(out: &mut String, run: &RunRecord) {
     let _ = writeln!(out, "## Covenant: {word}\n");
     let _ = writeln!(
         out,
-        "**{} failed**, {} errors, {} warnings, {} passed, {} skipped: {} cases, {} requests.\n",
+        "**{} failed**, {}, {}, {} passed, {} skipped: {}, {}.\n",
         c.fail,
-        c.error,
-        c.warn,
+        plural(c.error, "error"),
+        plural(c.warn, "warning"),
         c.pass,
         c.skip,
-        c.total(),
-        c.requests
+        plural(c.total(), "case"),
+        plural(c.requests, "request"),
     );
     let m = &run.meta;
     let _ = writeln!(
@@ -157,8 +157,8 @@ fn gaps(out: &mut String, catalogue: &Catalogue) {
     }
     let _ = writeln!(
         out,
-        "\n<details><summary>What the spec leaves open ({} gaps; never failed on)</summary>\n",
-        catalogue.gaps.len()
+        "\n<details><summary>What the spec leaves open ({}; never failed on)</summary>\n",
+        plural(catalogue.gaps.len(), "gap")
     );
     for gap in &catalogue.gaps {
         let _ = writeln!(out, "- {}: {}", inline_code(&gap.id), text(&gap.text));
@@ -168,7 +168,7 @@ fn gaps(out: &mut String, catalogue: &Catalogue) {
 
 /// Text safe in a Markdown paragraph or list item: one line, Markdown and HTML characters
 /// escaped.
-fn text(raw: &str) -> String {
+pub(super) fn text(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     for c in raw.chars() {
         match c {

@@ -250,3 +250,12 @@ fn shown_exchange<'a>(
         None => None,
     }
 }
+
+/// `1 gap`, `2 gaps`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

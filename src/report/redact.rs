@@ -60,8 +60,9 @@ fn non_empty(secrets: &[String]) -> Vec<&str> {
         .collect()
 }
 
-/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped, and
-/// XML-escaped in attributes (all five entities) and in text (`&`, `<`, `>` only).
+/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,
+/// XML-escaped in attributes (all five entities) and in text (`&`, `<`, `>` only), and
+/// Markdown-escaped.
 fn escaped_forms(secret: &str) -> Vec<String> {
     let json = serde_json::to_string(secret).unwrap_or_default();
     let json = json
@@ -75,7 +76,15 @@ fn escaped_forms(secret: &str) -> Vec<String> {
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;");
-    let mut forms = vec![secret.to_owned(), json, html, xml_attribute, xml_text];
+    let markdown = super::markdown::text(secret);
+    let mut forms = vec![
+        secret.to_owned(),
+        json,
+        html,
+        xml_attribute,
+        xml_text,
+        markdown,
+    ];
     forms.sort();
     forms.dedup();
     forms
