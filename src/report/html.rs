@@ -110,6 +110,7 @@ impl Page {
             Verdict::Fail => "FAIL: the target breaks the contract",
             Verdict::Error => "ERROR: some cases could not reach a verdict",
             Verdict::Warn => "PASS with warnings",
+            _ if run.counts.pass == 0 => "NO VERDICT: no case ran",
             _ => "PASS: no rule of the contract is broken",
         };
         self.line("<h1>Covenant conformance report</h1>");

@@ -62,7 +62,7 @@ fn test_case(case: &CaseResult) -> TestCase {
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     if case.verdict == Verdict::Warn {
-        test_case.set_system_out(findings_text(case));
+        test_case.set_system_out(xml_safe(&findings_text(case)));
     }
     test_case
 }
@@ -74,10 +74,10 @@ fn status(case: &CaseResult) -> TestCaseStatus {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let first = case.findings.iter().find(|f| f.level == Level::Must);
             if let Some(first) = first {
-                status.set_message(failure_message(case, first));
+                status.set_message(xml_safe(&failure_message(case, first)));
                 status.set_type(&first.rule);
             }
-            status.set_description(findings_text(case));
+            status.set_description(xml_safe(&findings_text(case)));
             status
         }
         Verdict::Error => {
@@ -93,7 +93,7 @@ fn status(case: &CaseResult) -> TestCaseStatus {
         }
         Verdict::Skip => {
             let mut status = TestCaseStatus::skipped();
-            status.set_message(case.skip_reason.as_deref().unwrap_or("skipped"));
+            status.set_message(xml_safe(case.skip_reason.as_deref().unwrap_or("skipped")));
             status
         }
     }
@@ -152,6 +152,12 @@ fn exchange_text(out: &mut String, exchange: &Exchange) {
     if let Some(error) = &exchange.error {
         let _ = writeln!(out, "\ntransport error: {error}");
     }
+}
+
+/// Text without the noncharacters XML 1.0 forbids (quick-junit already strips C0 controls), so
+/// that a hostile response body cannot make the file unreadable.
+fn xml_safe(text: &str) -> String {
+    text.replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}")
 }
 
 /// Milliseconds from a record (which may come from any file) as a duration, never panicking.

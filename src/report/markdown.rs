@@ -42,6 +42,7 @@ fn verdict(out: &mut String, run: &RunRecord) {
         Verdict::Fail => "❌ FAIL",
         Verdict::Error => "⚠️ ERROR",
         Verdict::Warn => "✅ PASS with warnings",
+        _ if c.pass == 0 => "⚪ NO VERDICT: no case ran",
         _ => "✅ PASS",
     };
     let _ = writeln!(out, "## Covenant: {word}\n");

@@ -36,6 +36,19 @@ fn junit_report_validates_against_the_jenkins_xsd() {
 }
 
 #[test]
+fn hostile_bytes_in_a_body_still_give_valid_junit() {
+    let mut run = sample::run();
+    if let Some(response) = run.cases[1].exchanges[0].response.as_mut() {
+        response.body = "\u{1b}[31mred\u{0}nul\u{7}bell\u{FFFF}nonchar]]>cdata-end".to_owned();
+    }
+    let dir = sample::scratch_dir("junit-hostile");
+    covenant::report::write_all(&run, &dir, &[]).unwrap();
+    if let Err(complaint) = xmllint(&dir.join("junit.xml")) {
+        panic!("a hostile body broke junit.xml:\n{complaint}");
+    }
+}
+
+#[test]
 fn the_xsd_refuses_a_root_skipped_attribute() {
     // Proves the validation bites: quick-junit's raw root attribute is not allowed.
     let dir = sample::scratch_dir("junit-xsd-negative");
