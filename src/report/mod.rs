@@ -259,12 +259,3 @@ fn plural(n: usize, noun: &str) -> String {
         format!("{n} {noun}s")
     }
 }
-
-/// Temporary stand-in until the reports land (issue 8).
-pub fn write_all(
-    _run: &crate::verdict::RunRecord,
-    _dir: &std::path::Path,
-    _secrets: &[String],
-) -> Result<Vec<std::path::PathBuf>, std::io::Error> {
-    Ok(Vec::new())
-}

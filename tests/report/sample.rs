@@ -124,6 +124,7 @@ fn case(id: &str, suite: &str, operation: &str, rules: &[&str]) -> CaseResult {
         skip_reason: None,
         error: None,
         payload: None,
+        requests: 0,
         duration_ms: 0.0,
     }
 }
