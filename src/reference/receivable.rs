@@ -1,0 +1,535 @@
+//! The three create-receivable bodies, validated by hand rule by rule.
+//!
+//! The schemas module holds the contract as JSON Schema; the reference deliberately does not
+//! use it, so that every rule is one line here and one fault can switch exactly that line off.
+//! Where the spec is silent (nested shapes, currency values, line item fields beyond the
+//! sample, tax_mode values) the reference accepts anything of the stated JSON type.
+
+use super::fault::{Fault, FaultSet};
+use super::reply::Problem;
+use super::store::Kind;
+use serde_json::{Map, Value};
+use time::Date;
+use uuid::Uuid;
+
+/// What a field must hold.
+#[derive(Debug, Clone, Copy)]
+enum Ty {
+    Str { min: usize, max: usize },
+    Uuid,
+    Date,
+    Uri { max: usize },
+    Bool,
+    Int { min: i64, max: i64 },
+    Array { min: usize, max: usize },
+    UuidArray,
+    Object,
+    Enum(&'static [&'static str]),
+    PaymentTerms,
+}
+
+/// A body field: its type, whether null is allowed, and the fault that switches its check off.
+struct Field {
+    name: &'static str,
+    ty: Ty,
+    nullable: bool,
+    relax: Option<Fault>,
+}
+
+const fn field(name: &'static str, ty: Ty, nullable: bool, relax: Option<Fault>) -> Field {
+    Field {
+        name,
+        ty,
+        nullable,
+        relax,
+    }
+}
+
+const ANY_STR: Ty = Ty::Str {
+    min: 0,
+    max: usize::MAX,
+};
+
+const REQUIRED: &[&str] = &["type", "currency", "line_items", "counterpart_id"];
+
+/// Fields of both the quote and the invoice body (type handled apart).
+const SHARED: &[Field] = &[
+    field("currency", ANY_STR, false, None),
+    field(
+        "line_items",
+        Ty::Array {
+            min: 0,
+            max: usize::MAX,
+        },
+        false,
+        None,
+    ),
+    field("counterpart_id", Ty::Uuid, false, None),
+    field(
+        "attachments",
+        Ty::Array {
+            min: 1,
+            max: usize::MAX,
+        },
+        true,
+        Some(Fault::AttachmentsEmptyAccepted),
+    ),
+    field("bank_account_id", Ty::Uuid, true, None),
+    field(
+        "bank_account_type",
+        Ty::Enum(&["INTERNAL", "EXTERNAL", "BANK_DETAILS"]),
+        true,
+        Some(Fault::BankAccountTypeAny),
+    ),
+    field("commercial_condition_description", ANY_STR, true, None),
+    field("counterpart_billing_address_id", Ty::Uuid, true, None),
+    field("counterpart_shipping_address_id", Ty::Uuid, true, None),
+    field(
+        "counterpart_business_type",
+        Ty::Str { min: 0, max: 50 },
+        true,
+        Some(Fault::BusinessTypeMaxIgnored),
+    ),
+    field("counterpart_vat_id_id", Ty::Uuid, true, None),
+    field("entity_vat_id_id", Ty::Uuid, true, None),
+    field(
+        "deductions",
+        Ty::Array { min: 0, max: 10 },
+        true,
+        Some(Fault::DeductionsMaxIgnored),
+    ),
+    field("discount", Ty::Object, true, None),
+    field(
+        "document_id",
+        Ty::Str { min: 1, max: 100 },
+        true,
+        Some(Fault::DocumentIdLenIgnored),
+    ),
+    field("document_rendering", Ty::Object, true, None),
+    field("entity", Ty::Object, true, None),
+    field("footer", ANY_STR, true, None),
+    field("memo", ANY_STR, true, None),
+    field("partner_metadata", Ty::Object, false, None),
+    field("project_id", Ty::Uuid, true, None),
+    field("tag_ids", Ty::UuidArray, false, None),
+    field("tax_exempt", Ty::Bool, true, Some(Fault::FieldTypesLoose)),
+    field("tax_exemption_rationale", ANY_STR, true, None),
+    field("tax_mode", ANY_STR, true, None),
+    field(
+        "trade_name",
+        Ty::Str { min: 0, max: 255 },
+        true,
+        Some(Fault::TradeNameMaxIgnored),
+    ),
+    field(
+        "withholding_tax_rate",
+        Ty::Int { min: 0, max: 10000 },
+        true,
+        Some(Fault::WithholdingRangeIgnored),
+    ),
+];
+
+const QUOTE_ONLY: &[Field] = &[
+    field(
+        "expiry_date",
+        Ty::Date,
+        true,
+        Some(Fault::ExpiryDateUnchecked),
+    ),
+    field(
+        "quote_accept_page_url",
+        Ty::Uri { max: usize::MAX },
+        true,
+        Some(Fault::QuoteAcceptUrlUnchecked),
+    ),
+    field("signature_required", Ty::Bool, true, None),
+];
+
+const INVOICE_ONLY: &[Field] = &[
+    field(
+        "fulfillment_date",
+        Ty::Date,
+        true,
+        Some(Fault::FulfillmentDateUnchecked),
+    ),
+    field("overdue_reminder_id", Ty::Uuid, true, None),
+    field("payment_reminder_id", Ty::Uuid, true, None),
+    field(
+        "payment_page_url",
+        Ty::Uri { max: 2083 },
+        true,
+        Some(Fault::PaymentUrlLenIgnored),
+    ),
+    field(
+        "payment_terms",
+        Ty::PaymentTerms,
+        true,
+        Some(Fault::PaymentTermsUnchecked),
+    ),
+    field("payment_terms_id", Ty::Uuid, true, None),
+    field(
+        "purchase_order",
+        Ty::Str { min: 0, max: 100 },
+        true,
+        Some(Fault::PurchaseOrderMaxIgnored),
+    ),
+];
+
+const BASED_ON_FIELDS: &[&str] = &["type", "based_on", "tag_ids"];
+
+/// A valid create-receivable body.
+#[derive(Debug, Clone)]
+pub enum Create {
+    /// A quote or invoice body.
+    New {
+        kind: Kind,
+        counterpart_id: Uuid,
+        body: Map<String, Value>,
+    },
+    /// A based-on body; `kind` is `None` only under the `rcv-based-on-type-optional` fault.
+    BasedOn {
+        kind: Option<Kind>,
+        based_on: Uuid,
+        tag_ids: Vec<Uuid>,
+    },
+}
+
+/// Checks a parsed body against the rules of its shape. `today` is for the past-date fault.
+pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, Vec<Problem>> {
+    let Some(map) = body.as_object() else {
+        return Err(vec![Problem::whole_body(
+            "the body must be a JSON object",
+            "model_attributes_type",
+        )]);
+    };
+    let mut map = map.clone();
+    if map.contains_key("based_on") {
+        let mixed = map.keys().any(|k| !BASED_ON_FIELDS.contains(&k.as_str()));
+        if mixed && faults.has(Fault::MixedShapeAccepted) {
+            map.remove("based_on");
+        } else {
+            return validate_based_on(faults, &map);
+        }
+    }
+    let kind = match map.get("type").map(Value::as_str) {
+        None => return Err(vec![Problem::body("type", "Field required", "missing")]),
+        Some(Some("quote")) => Kind::Quote,
+        Some(Some("invoice")) => Kind::Invoice,
+        Some(_) if faults.has(Fault::TypeUnchecked) => Kind::Quote,
+        Some(Some("credit_note")) => {
+            return Err(vec![Problem::body(
+                "based_on",
+                "a credit note is created from an invoice: based_on is required",
+                "missing",
+            )])
+        }
+        Some(_) => {
+            return Err(vec![Problem::body(
+                "type",
+                "Input should be 'quote' or 'invoice'",
+                "literal_error",
+            )])
+        }
+    };
+    validate_new(faults, kind, &map, today)
+}
+
+fn validate_new(
+    faults: &FaultSet,
+    kind: Kind,
+    map: &Map<String, Value>,
+    today: Date,
+) -> Result<Create, Vec<Problem>> {
+    let (own, foreign, foreign_fault) = match kind {
+        Kind::Invoice => (INVOICE_ONLY, QUOTE_ONLY, Fault::QuoteFieldInInvoiceAccepted),
+        _ => (QUOTE_ONLY, INVOICE_ONLY, Fault::InvoiceFieldInQuoteAccepted),
+    };
+    let mut problems = Vec::new();
+    for name in REQUIRED {
+        let optional = *name == "currency" && faults.has(Fault::CurrencyOptional);
+        if !map.contains_key(*name) && !optional {
+            problems.push(Problem::body(name, "Field required", "missing"));
+        }
+    }
+    for (name, value) in map {
+        if name == "type" {
+            continue;
+        }
+        if let Some(f) = SHARED.iter().chain(own).find(|f| f.name == name) {
+            problems.extend(check_field(faults, f, value, today));
+        } else if foreign.iter().any(|f| f.name == name) {
+            if !faults.has(foreign_fault) {
+                let msg = format!("{name} is not allowed in a {} body", kind.as_str());
+                problems.push(Problem::body(name, msg, "extra_forbidden"));
+            }
+        } else if !faults.has(Fault::UnknownPropsAccepted) {
+            problems.push(Problem::body(
+                name,
+                "Extra inputs are not permitted",
+                "extra_forbidden",
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let counterpart_id = map
+        .get("counterpart_id")
+        .and_then(Value::as_str)
+        .and_then(parse_uuid)
+        .expect("counterpart_id was checked to be a uuid");
+    Ok(Create::New {
+        kind,
+        counterpart_id,
+        body: map.clone(),
+    })
+}
+
+fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Create, Vec<Problem>> {
+    let mut problems = Vec::new();
+    for name in map.keys() {
+        if !BASED_ON_FIELDS.contains(&name.as_str())
+            && !faults.has(Fault::UnknownPropsAcceptedBasedOn)
+        {
+            problems.push(Problem::body(
+                name,
+                "Extra inputs are not permitted",
+                "extra_forbidden",
+            ));
+        }
+    }
+    let kind = match map.get("type") {
+        None if faults.has(Fault::BasedOnTypeOptional) => None,
+        None => {
+            problems.push(Problem::body("type", "Field required", "missing"));
+            None
+        }
+        Some(v) => match v.as_str() {
+            Some("quote") => Some(Kind::Quote),
+            Some("invoice") => Some(Kind::Invoice),
+            Some("credit_note") => Some(Kind::CreditNote),
+            _ => {
+                problems.push(Problem::body(
+                    "type",
+                    "Input should be 'quote', 'invoice' or 'credit_note'",
+                    "enum",
+                ));
+                None
+            }
+        },
+    };
+    let based_on = match map
+        .get("based_on")
+        .and_then(Value::as_str)
+        .and_then(parse_uuid)
+    {
+        Some(id) => Some(id),
+        _ => {
+            problems.push(Problem::body(
+                "based_on",
+                "Input should be a valid UUID",
+                "uuid_parsing",
+            ));
+            None
+        }
+    };
+    let tag_ids = match map.get("tag_ids") {
+        None => Vec::new(),
+        Some(v) => match uuid_array(v) {
+            Some(ids) => ids,
+            None => {
+                problems.push(Problem::body(
+                    "tag_ids",
+                    "Input should be a list of UUIDs",
+                    "list_type",
+                ));
+                Vec::new()
+            }
+        },
+    };
+    match based_on {
+        Some(based_on) if problems.is_empty() => Ok(Create::BasedOn {
+            kind,
+            based_on,
+            tag_ids,
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// The problems of one field's value (none when it is valid or its check is faulted off).
+fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Option<Problem> {
+    if f.relax.is_some_and(|fault| faults.has(fault)) {
+        return None;
+    }
+    if value.is_null() {
+        let refused = !f.nullable || (f.name == "footer" && faults.has(Fault::NullFooterRejected));
+        return refused
+            .then(|| Problem::body(f.name, "Input should not be null", "null_not_allowed"));
+    }
+    if f.name == "memo"
+        && faults.has(Fault::MemoRejected)
+        && value.as_str().is_some_and(|s| !s.is_empty())
+    {
+        return Some(Problem::body(
+            f.name,
+            "memo is not supported for this entity",
+            "value_error",
+        ));
+    }
+    if f.name == "fulfillment_date" && faults.has(Fault::FulfillmentDatePastRejected) {
+        if let Some(date) = value.as_str().and_then(parse_date) {
+            if date < today {
+                return Some(Problem::body(
+                    f.name,
+                    "fulfillment_date must not be in the past",
+                    "value_error",
+                ));
+            }
+        }
+    }
+    check_type(f.ty, value).map(|(msg, kind)| Problem::body(f.name, msg, kind))
+}
+
+fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
+    let fail = |msg: &str, kind| Some((msg.to_owned(), kind));
+    match ty {
+        Ty::Str { min, max } => match value.as_str() {
+            None => fail("Input should be a valid string", "string_type"),
+            Some(s) => check_len(s, min, max),
+        },
+        Ty::Uuid => match value.as_str().and_then(parse_uuid) {
+            Some(_) => None,
+            _ => fail("Input should be a valid UUID", "uuid_parsing"),
+        },
+        Ty::Date => match value.as_str().and_then(parse_date) {
+            Some(_) => None,
+            None => fail("Input should be a valid date (YYYY-MM-DD)", "date_parsing"),
+        },
+        Ty::Uri { max } => match value.as_str() {
+            None => fail("Input should be a valid string", "string_type"),
+            Some(s) => check_len(s, 1, max).or_else(|| {
+                url::Url::parse(s)
+                    .is_err()
+                    .then(|| ("Input should be a valid URL".to_owned(), "url_parsing"))
+            }),
+        },
+        Ty::Bool => match value.is_boolean() {
+            true => None,
+            false => fail("Input should be a valid boolean", "bool_type"),
+        },
+        Ty::Int { min, max } => match as_integer(value) {
+            None => fail("Input should be a valid integer", "int_type"),
+            Some(n) if n < min || n > max => Some((
+                format!("Input should be between {min} and {max}"),
+                "range_error",
+            )),
+            Some(_) => None,
+        },
+        Ty::Array { min, max } => match value.as_array() {
+            None => fail("Input should be a valid list", "list_type"),
+            Some(a) if a.len() < min => Some((
+                format!("List should have at least {min} item(s)"),
+                "too_short",
+            )),
+            Some(a) if a.len() > max => {
+                Some((format!("List should have at most {max} items"), "too_long"))
+            }
+            Some(_) => None,
+        },
+        Ty::UuidArray => match uuid_array(value) {
+            Some(_) => None,
+            None => fail("Input should be a list of UUIDs", "list_type"),
+        },
+        Ty::Object => match value.is_object() {
+            true => None,
+            false => fail("Input should be a valid object", "dict_type"),
+        },
+        Ty::Enum(allowed) => match value.as_str() {
+            Some(s) if allowed.contains(&s) => None,
+            _ => Some((
+                format!("Input should be one of {}", allowed.join(", ")),
+                "enum",
+            )),
+        },
+        Ty::PaymentTerms => check_payment_terms(value),
+    }
+}
+
+/// Inline payment terms: an object; where `term_final.end_date` is given, it is a date.
+fn check_payment_terms(value: &Value) -> Option<(String, &'static str)> {
+    let Some(terms) = value.as_object() else {
+        return Some(("Input should be a valid object".to_owned(), "dict_type"));
+    };
+    let Some(term_final) = terms.get("term_final") else {
+        return None;
+    };
+    let Some(term_final) = term_final.as_object() else {
+        return Some((
+            "term_final should be a valid object".to_owned(),
+            "dict_type",
+        ));
+    };
+    match term_final.get("end_date") {
+        None => None,
+        Some(d) if d.as_str().and_then(parse_date).is_some() => None,
+        Some(_) => Some((
+            "term_final.end_date should be a valid date (YYYY-MM-DD)".to_owned(),
+            "date_parsing",
+        )),
+    }
+}
+
+fn check_len(s: &str, min: usize, max: usize) -> Option<(String, &'static str)> {
+    let len = s.chars().count();
+    if len < min {
+        Some((
+            format!("String should have at least {min} character(s)"),
+            "string_too_short",
+        ))
+    } else if len > max {
+        Some((
+            format!("String should have at most {max} characters"),
+            "string_too_long",
+        ))
+    } else {
+        None
+    }
+}
+
+/// An integer, including a float with no fraction (JSON Schema's notion of integer).
+pub fn as_integer(value: &Value) -> Option<i64> {
+    if let Some(n) = value.as_i64() {
+        return Some(n);
+    }
+    value
+        .as_f64()
+        .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+        .map(|f| f as i64)
+}
+
+fn uuid_array(value: &Value) -> Option<Vec<Uuid>> {
+    value
+        .as_array()?
+        .iter()
+        .map(|v| v.as_str().and_then(parse_uuid))
+        .collect()
+}
+
+/// A `YYYY-MM-DD` calendar date.
+pub fn parse_date(s: &str) -> Option<Date> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    if s.len() != 10 {
+        return None;
+    }
+    Date::parse(s, &format).ok()
+}
+
+/// A uuid in its hyphenated 36-character form (the JSON Schema `uuid` format); the braced,
+/// urn and simple forms `Uuid::parse_str` also takes are refused.
+pub fn parse_uuid(s: &str) -> Option<Uuid> {
+    if s.len() != 36 {
+        return None;
+    }
+    Uuid::try_parse(s).ok()
+}
