@@ -396,9 +396,13 @@ mod tests {
     fn the_commented_example_profile_parses() {
         let text = include_str!("../cases/profile.example.toml");
         let mut p: Profile = toml::from_str(text).expect("example parses");
-        p.resolve_env(Path::new("example"), &|v| Some(format!("value-of-{v}"))).unwrap();
+        p.resolve_env(Path::new("example"), &|v| Some(format!("value-of-{v}")))
+            .unwrap();
         assert_eq!(p.finops.as_ref().unwrap().deletable_bank_accounts.len(), 1);
-        assert_eq!(p.banking.unwrap().org_header.as_deref(), Some("x-partner-organization-id"));
+        assert_eq!(
+            p.banking.unwrap().org_header.as_deref(),
+            Some("x-partner-organization-id")
+        );
     }
 
     #[test]

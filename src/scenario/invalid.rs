@@ -84,7 +84,15 @@ fn base(cx: &CaseCx, base: &str) -> Value {
     match base {
         "quote" => bodies.quote(),
         "invoice" => bodies.invoice(),
-        "based-on" => bodies.based_on("invoice", &absent_uuid("covenant-invalid-based-on")),
+        "based-on" => {
+            // An existing quote, when the profile names one, so that only the broken rule stands
+            // between the body and a 201.
+            let quote = cx.run.finops().and_then(|f| f.quote_id.clone());
+            bodies.based_on(
+                "invoice",
+                &quote.unwrap_or_else(|| absent_uuid("covenant-invalid-based-on")),
+            )
+        }
         "vat-id" => bodies.vat_id("DE123456789"),
         "comment" => json!({ "text": "covenant" }),
         _ => bodies.velocity("invalid"),

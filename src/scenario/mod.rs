@@ -23,6 +23,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(auth::cases());
     cases.extend(receivable::cases());
     cases.extend(resources::cases());
+    cases.extend(resources::robustness_cases());
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases

@@ -84,6 +84,15 @@ pub fn cases() -> Vec<Case> {
         .needs(&base)
         .requests(2),
         Case::new(
+            "receivable.fulfillment-date-any-time",
+            OP,
+            &["RCV-FULFILLMENT-DATE"],
+            case_fn(|cx| Box::pin(fulfillment_any_time(cx))),
+        )
+        .needs(&base)
+        .writes()
+        .requests(2),
+        Case::new(
             "receivable.nulls-accepted",
             OP,
             &["RCV-NULLABLE"],
@@ -347,6 +356,21 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
             &response,
             "RCV-NULLABLE",
             &format!("{what} with every nullable field set to null"),
+        );
+    }
+    Ok(())
+}
+
+/// fulfillment_date may be in the past, present or future.
+async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
+    for date in ["2020-01-15", "2035-06-30"] {
+        let mut body = Bodies::new(&cx.run).invoice();
+        body["fulfillment_date"] = json!(date);
+        let response = post(cx, body).await?;
+        cx.expect_success(
+            &response,
+            "RCV-FULFILLMENT-DATE",
+            &format!("an invoice with fulfillment_date {date}"),
         );
     }
     Ok(())

@@ -477,3 +477,77 @@ async fn unknown_account(cx: &mut CaseCx) -> Outcome {
     );
     Ok(())
 }
+
+/// The operations that take a body, with a path that needs only profile fixtures.
+fn body_operations(cx: &CaseCx) -> Vec<(&'static str, Method, String)> {
+    let f = cx.run.finops().cloned().unwrap_or_default();
+    let cp = f
+        .counterpart_id
+        .clone()
+        .unwrap_or_else(|| absent_uuid("covenant-cp"));
+    let comment = f
+        .comment_ids
+        .first()
+        .cloned()
+        .unwrap_or_else(|| absent_uuid("covenant-comment"));
+    vec![
+        (
+            "create-receivable",
+            Method::POST,
+            paths::RECEIVABLES.to_owned(),
+        ),
+        ("create-vat-id", Method::POST, paths::vat_ids(&cp)),
+        ("update-comment", Method::PATCH, paths::comment(&comment)),
+        (
+            "create-mailbox-domain",
+            Method::POST,
+            paths::MAILBOX_DOMAINS.to_owned(),
+        ),
+        (
+            "create-velocity-control",
+            Method::POST,
+            paths::VELOCITY_CONTROLS.to_owned(),
+        ),
+    ]
+}
+
+/// Bodies that are not JSON (truncated, not JSON at all) are refused, never answered 5xx.
+pub fn robustness_cases() -> Vec<Case> {
+    vec![Case::new(
+        "robustness.unparseable-body",
+        "create-receivable",
+        &["GEN-NO-5XX", "GEN-REJECT-NOT-2XX"],
+        case_fn(|cx| Box::pin(unparseable_bodies(cx))),
+    )
+    .needs(&[Need::FinopsToken, Need::FinopsOrg])
+    .requests(10)]
+}
+
+async fn unparseable_bodies(cx: &mut CaseCx) -> Outcome {
+    for (operation, method, path) in body_operations(cx) {
+        for (bytes, what) in [
+            (&b"{\"type\": \"quote\", "[..], "a truncated JSON body"),
+            (&b"type=quote"[..], "a body that is not JSON"),
+        ] {
+            let base = if operation == "create-velocity-control" {
+                cx.bank(method.clone(), &path)
+            } else if operation == "create-mailbox-domain" {
+                cx.fin_without_org(method.clone(), &path)
+            } else {
+                cx.fin(method.clone(), &path)
+            };
+            let response = cx
+                .send(
+                    operation,
+                    base.raw(bytes.to_vec(), Some("application/json")),
+                )
+                .await?;
+            cx.expect_refused(
+                &response,
+                "GEN-REJECT-NOT-2XX",
+                &format!("{what} to {operation}"),
+            );
+        }
+    }
+    Ok(())
+}
