@@ -214,7 +214,7 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::List(ListCommand::Rules) => crate::catalogue::list_command(),
         Command::List(ListCommand::Faults) => crate::reference::list_faults_command(),
         Command::Openapi => crate::schema::openapi_command(),
-        Command::Selftest(args) => crate::runner::selftest_command(args),
+        Command::Selftest(args) => crate::selftest::command(args),
         Command::Compare(args) => crate::report::compare_command(args),
         Command::Merge(args) => crate::report::merge_command(args),
     }

@@ -28,6 +28,8 @@ pub mod runner;
 pub mod scenario;
 /// The contract as data: JSON Schemas and the operations.
 pub mod schema;
+/// The self-test: every fault detected, every check proven able to fail.
+pub mod selftest;
 /// The HTTP client for a target: rate limit, timeouts, retries, redaction.
 pub mod target;
 /// Verdicts, findings and exchanges as plain data.

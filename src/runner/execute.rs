@@ -385,3 +385,30 @@ fn now_rfc3339() -> String {
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default()
 }
+
+/// Runs the plan without libtest-mimic's output, `concurrency` cases at a time, and returns the
+/// results in plan order (the self-test runs many plans at once this way).
+pub async fn run_quiet(
+    run: Arc<super::RunCx>,
+    plan: Vec<Case>,
+    concurrency: usize,
+) -> Vec<CaseResult> {
+    let permits = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
+    let mut tasks = Vec::with_capacity(plan.len());
+    for case in plan {
+        let (run, permits, owned) = (run.clone(), permits.clone(), case.clone());
+        let task = tokio::spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            match owned.needs.iter().find_map(|n| n.unmet(&run)) {
+                Some(why) => skipped(&owned, why),
+                None => run_case(&owned, run).await,
+            }
+        });
+        tasks.push((case, task));
+    }
+    let mut results = Vec::with_capacity(tasks.len());
+    for (case, task) in tasks {
+        results.push(task.await.unwrap_or_else(|e| panicked(&case, &e)));
+    }
+    results
+}

@@ -12,7 +12,7 @@ mod setup;
 
 pub use case::{case_fn, Case, CaseFn, Need};
 pub use context::{snippet, Abort, BoxFuture, CaseCx, Outcome, RunCx};
-pub use execute::{run_plan, RunSettings};
+pub use execute::{run_plan, run_quiet, RunSettings};
 pub use plan::{build_plan, Shard};
 pub use setup::{prepare, Prepared};
 

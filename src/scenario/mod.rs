@@ -24,6 +24,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(receivable::cases());
     cases.extend(resources::cases());
     cases.extend(resources::robustness_cases());
+    cases.extend(resources::path_cases());
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases

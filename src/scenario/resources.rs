@@ -551,3 +551,36 @@ async fn unparseable_bodies(cx: &mut CaseCx) -> Outcome {
     }
     Ok(())
 }
+
+/// The list operations answer at their v1 paths: a valid list request is not a 404 or 405.
+pub fn path_cases() -> Vec<Case> {
+    vec![Case::new(
+        "paths.v1-served",
+        "list-events",
+        &["VER-PATH-V1"],
+        case_fn(|cx| Box::pin(v1_served(cx))),
+    )
+    .needs(&[Need::FinopsToken, Need::FinopsOrg])
+    .requests(2)]
+}
+
+async fn v1_served(cx: &mut CaseCx) -> Outcome {
+    let mut lists = vec![("list-events", cx.fin(Method::GET, paths::EVENTS))];
+    if let (Some(account), Some(_)) = (
+        cx.run.banking().and_then(|b| b.bank_account_id.clone()),
+        &cx.run.banking_token,
+    ) {
+        lists.push((
+            "list-transactions",
+            cx.bank(Method::GET, &paths::transactions(&account)),
+        ));
+    }
+    for (operation, request) in lists {
+        let path = request.path.clone();
+        let response = cx.send(operation, request).await?;
+        cx.ensure(!matches!(response.status, 404 | 405), "VER-PATH-V1", || {
+            format!("{operation} is not served at {path}: {}", response.status)
+        });
+    }
+    Ok(())
+}
