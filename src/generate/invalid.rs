@@ -6,7 +6,7 @@
 //! invoice body is not) is left to the validator in [`super::Engine`], which drops such cases.
 
 use super::path::{display, display_child, walk, Edit, Step, Visit};
-use super::shape::{ArraySpec, Bounds, Conditional, JsonType, Kind, ObjectSpec, Shape, StringSpec};
+use super::shape::{ArraySpec, Bounds, Conditional, Kind, ObjectSpec, Shape, StringSpec};
 use super::{text, valid, ConstraintKind, DEFAULT_RULE};
 use proptest::prelude::*;
 use serde_json::{json, Number, Value};
