@@ -21,6 +21,8 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Parsed once per process, so the size difference of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the conformance cases against a target (default: the embedded reference).

@@ -24,6 +24,8 @@ pub mod reference;
 pub mod report;
 /// The runner: plans cases, runs them concurrently, collects verdicts.
 pub mod runner;
+/// Hand-written scenarios: the stateful cases, one file per area.
+pub mod scenario;
 /// The contract as data: JSON Schemas and the operations.
 pub mod schema;
 /// The HTTP client for a target: rate limit, timeouts, retries, redaction.

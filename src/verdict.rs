@@ -155,6 +155,9 @@ pub struct CaseResult {
     /// The (shrunk) generated payload, for generated cases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<serde_json::Value>,
+    /// Requests sent, retries included (generated cases keep only the exchanges with findings).
+    #[serde(default)]
+    pub requests: usize,
     pub duration_ms: f64,
 }
 
@@ -195,7 +198,7 @@ impl Counts {
                 Verdict::Error => c.error += 1,
                 Verdict::Skip => c.skip += 1,
             }
-            c.requests += case.exchanges.len();
+            c.requests += case.requests.max(case.exchanges.len());
         }
         c
     }
@@ -244,7 +247,10 @@ mod tests {
     fn must_finding_fails_and_should_finding_warns() {
         let must = Finding::new("X", Level::Must, "m");
         let should = Finding::new("Y", Level::Should, "s");
-        assert_eq!(CaseResult::judge(&[should.clone()], None), Verdict::Warn);
+        assert_eq!(
+            CaseResult::judge(std::slice::from_ref(&should), None),
+            Verdict::Warn
+        );
         assert_eq!(CaseResult::judge(&[should, must], None), Verdict::Fail);
         assert_eq!(CaseResult::judge(&[], None), Verdict::Pass);
         assert_eq!(CaseResult::judge(&[], Some("timeout")), Verdict::Error);

@@ -1,1 +1,268 @@
-//! (Being built.)
+//! Checks: a response in, findings with rule ids out.
+//!
+//! The generic checks here apply to every response of every case, so that no case can forget
+//! them: no 5xx, JSON bodies with a JSON media type, the spec's error bodies, the declared status
+//! set, and the success schema of the operation. A check names the rule it enforces; the level
+//! (fail or warn) always comes from the catalogue, never from the check. A check never sends a
+//! request and never writes a report.
+
+use crate::catalogue::Catalogue;
+use crate::schema::{self, Area, Registry};
+use crate::target::Response;
+use crate::verdict::Finding;
+
+/// A finding for `rule`, at the level the catalogue gives it.
+///
+/// Panics on a rule id missing from the catalogue: that is a defect of covenant, caught by the
+/// test that runs every case against the reference.
+pub fn finding(catalogue: &Catalogue, rule: &str, message: impl Into<String>) -> Finding {
+    let level = catalogue
+        .rule(rule)
+        .unwrap_or_else(|| panic!("check names rule {rule}, which is not in cases/rules.toml"))
+        .level;
+    Finding::new(rule, level, message)
+}
+
+/// The rule a schema mismatch of an operation's success body breaks when the schema names none.
+fn success_rule(operation: &str) -> &'static str {
+    match operation {
+        "create-receivable" => "RCV-QUOTE-RESPONSE",
+        "create-vat-id" | "get-vat-id" => "VAT-RESPONSE",
+        "update-comment" => "CMT-RESPONSE",
+        "create-mailbox-domain" => "MBX-RESPONSE",
+        "list-events" => "EVT-PAGE-SHAPE",
+        "create-velocity-control" => "VC-RESPONSE",
+        "list-transactions" => "BPAG-PAGE-SHAPE",
+        _ => "GEN-IDS-UUID",
+    }
+}
+
+/// The checks every response of `operation` must pass.
+pub fn generic(catalogue: &Catalogue, operation: &str, response: &Response) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let status = response.status;
+    if status >= 500 {
+        out.push(finding(
+            catalogue,
+            "GEN-NO-5XX",
+            format!("the target answered {status}"),
+        ));
+    }
+    let has_body = !response.body.iter().all(u8::is_ascii_whitespace);
+    if has_body && response.json.is_none() {
+        out.push(finding(
+            catalogue,
+            "GEN-JSON-BODY",
+            format!(
+                "the {status} response body is not JSON: {}",
+                crate::runner::snippet(response)
+            ),
+        ));
+    }
+    if response.json.is_some() && !is_json_media_type(response.header("content-type")) {
+        out.push(finding(
+            catalogue,
+            "GEN-JSON-CONTENT-TYPE",
+            format!(
+                "a JSON body is served as {:?}",
+                response
+                    .header("content-type")
+                    .unwrap_or("(no content type)")
+            ),
+        ));
+    }
+    let Some(op) = schema::operation(operation) else {
+        return out;
+    };
+    if let Some(declared) = &op.declared_statuses {
+        if !declared.contains(&status) {
+            out.push(
+                finding(
+                    catalogue,
+                    "RCV-STATUS-SET",
+                    format!("status {status} is not among the statuses the spec declares"),
+                )
+                .with_diff(&format!("{declared:?}"), &status.to_string()),
+            );
+        }
+    }
+    if (200..300).contains(&status) {
+        if let Some(stem) = &op.success_schema {
+            if response.json.is_some() {
+                out.extend(schema_findings(
+                    catalogue,
+                    stem,
+                    response,
+                    success_rule(operation),
+                ));
+            }
+        }
+    } else if (400..500).contains(&status) {
+        out.extend(error_body_findings(catalogue, op.area, response));
+    }
+    out
+}
+
+fn error_body_findings(catalogue: &Catalogue, area: Area, response: &Response) -> Vec<Finding> {
+    let (stem, rule) = match (area, response.status) {
+        (Area::Finance, 422) => ("finance-validation-error", "ERR-FIN-422-BODY"),
+        (Area::Finance, _) => ("finance-error", "ERR-FIN-BODY"),
+        (Area::Banking, _) => ("banking-error", "ERR-BANK-BODY"),
+    };
+    if response.json.is_none() {
+        return vec![finding(
+            catalogue,
+            rule,
+            format!("the {} response has no JSON error body", response.status),
+        )];
+    }
+    let mut out = schema_findings(catalogue, stem, response, rule);
+    if area == Area::Banking {
+        if let Some(body_status) = response.pointer("/status").and_then(|v| v.as_u64()) {
+            if body_status != u64::from(response.status) {
+                out.push(
+                    finding(
+                        catalogue,
+                        "ERR-BANK-STATUS-MATCH",
+                        "the error body's status differs from the HTTP status",
+                    )
+                    .with_diff(&response.status.to_string(), &body_status.to_string()),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Schema validation of a response body, one finding per issue, under the nearest `x-rule`
+/// (else `fallback_rule`).
+pub fn schema_findings(
+    catalogue: &Catalogue,
+    stem: &str,
+    response: &Response,
+    fallback_rule: &str,
+) -> Vec<Finding> {
+    let Some(json) = &response.json else {
+        return vec![finding(
+            catalogue,
+            fallback_rule,
+            format!("expected a JSON body valid against {stem}"),
+        )];
+    };
+    match Registry::embedded().validate(stem, json) {
+        Ok(()) => Vec::new(),
+        Err(issues) => issues
+            .into_iter()
+            .take(10)
+            .map(|issue| {
+                let rule = issue
+                    .rule
+                    .filter(|r| catalogue.rule(r).is_some() && r.as_str() != "GEN-REJECT-NOT-2XX")
+                    .unwrap_or_else(|| fallback_rule.to_owned());
+                let at = if issue.instance_path.is_empty() {
+                    "/".to_owned()
+                } else {
+                    issue.instance_path
+                };
+                finding(
+                    catalogue,
+                    &rule,
+                    format!("{stem} at {at}: {}", issue.message),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// `application/json` or any `+json` type, parameters aside.
+pub fn is_json_media_type(value: Option<&str>) -> bool {
+    let Some(value) = value else { return false };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn response(status: u16, content_type: Option<&str>, body: &str) -> Response {
+        Response {
+            status,
+            headers: content_type
+                .map(|c| vec![("content-type".to_owned(), c.to_owned())])
+                .unwrap_or_default(),
+            body: body.as_bytes().to_vec(),
+            json: serde_json::from_str(body).ok(),
+        }
+    }
+
+    fn rules(findings: &[Finding]) -> Vec<&str> {
+        findings.iter().map(|f| f.rule.as_str()).collect()
+    }
+
+    #[test]
+    fn json_media_types_are_recognised() {
+        assert!(is_json_media_type(Some("application/json; charset=utf-8")));
+        assert!(is_json_media_type(Some("application/problem+json")));
+        assert!(!is_json_media_type(Some("text/plain")));
+        assert!(!is_json_media_type(None));
+    }
+
+    #[test]
+    fn a_5xx_and_a_non_json_body_are_findings() {
+        let c = Catalogue::embedded();
+        let f = generic(c, "get-vat-id", &response(503, Some("text/html"), "<html>"));
+        assert!(rules(&f).contains(&"GEN-NO-5XX"));
+        assert!(rules(&f).contains(&"GEN-JSON-BODY"));
+    }
+
+    #[test]
+    fn json_served_as_text_only_warns() {
+        let c = Catalogue::embedded();
+        let f = generic(c, "delete-tag", &response(200, Some("text/plain"), "{}"));
+        assert_eq!(rules(&f), vec!["GEN-JSON-CONTENT-TYPE"]);
+        assert_eq!(f[0].level, crate::catalogue::Level::Should);
+    }
+
+    #[test]
+    fn finance_error_without_the_error_body_is_a_finding() {
+        let c = Catalogue::embedded();
+        let f = generic(
+            c,
+            "get-vat-id",
+            &response(404, Some("application/json"), r#"{"message":"no"}"#),
+        );
+        assert!(rules(&f).contains(&"ERR-FIN-BODY"), "{f:?}");
+        let ok = generic(
+            c,
+            "get-vat-id",
+            &response(
+                404,
+                Some("application/json"),
+                r#"{"error":{"message":"no"}}"#,
+            ),
+        );
+        assert!(ok.is_empty(), "{ok:?}");
+    }
+
+    #[test]
+    fn create_receivable_status_outside_the_declared_set_fails() {
+        let c = Catalogue::embedded();
+        let f = generic(
+            c,
+            "create-receivable",
+            &response(
+                418,
+                Some("application/json"),
+                r#"{"error":{"message":"x"}}"#,
+            ),
+        );
+        assert!(rules(&f).contains(&"RCV-STATUS-SET"), "{f:?}");
+    }
+}

@@ -1,1 +1,8 @@
-//! (Being built.)
+//! Cursor pagination invariants. (Being built.)
+
+use crate::runner::Case;
+
+/// The pagination cases.
+pub fn cases() -> Vec<Case> {
+    Vec::new()
+}

@@ -1,14 +1,261 @@
-//! Reports: JUnit XML, JSON, HTML and Markdown, plus compare and merge. (Being built in issue 8.)
+//! Reports: a finished [`RunRecord`] in, files out (JUnit XML, JSON, HTML, Markdown), plus
+//! `covenant compare` and `covenant merge`, which work on JSON reports alone.
+//!
+//! A reporter reads plain data and never sends a request; the runner hands it a finished
+//! record. Everything a reporter writes passes through [`redact`] first, so a secret that
+//! slipped into a body or header never reaches a file, whatever the format escapes.
 
+mod compare;
+mod coverage;
+mod html;
+mod json;
+mod junit;
+mod latency;
+mod markdown;
+mod merge;
+mod redact;
+
+pub use compare::{compare, CaseChange, Comparison, RuleChange};
+pub use coverage::{rule_coverage, RuleCoverage, RuleStatus};
+pub use html::Html;
+pub use json::Json;
+pub use junit::Junit;
+pub use latency::{latency_by_operation, Latency};
+pub use markdown::Markdown;
+pub use merge::merge;
+
+use crate::catalogue::Catalogue;
 use crate::cli::{CompareArgs, MergeArgs};
-use crate::exit::Fatal;
+use crate::exit::{self, Fatal};
+use crate::verdict::{Counts, RunRecord, Verdict};
+use std::path::{Path, PathBuf};
 
-/// `covenant compare`.
-pub fn compare_command(_args: CompareArgs) -> Result<u8, Fatal> {
-    Err(Fatal::usage("`covenant compare` is not built yet"))
+/// One report format: a finished run in, the text of one file out.
+///
+/// Reporters render the whole record at once: the runner already holds every result, and a
+/// format such as HTML needs all of them (coverage, latency) before it writes its first line.
+pub trait Reporter {
+    /// The file this format is written to inside the report directory.
+    fn file_name(&self) -> &'static str;
+    /// The file's text. `catalogue` gives the rules and gaps the summaries cover.
+    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError>;
 }
 
-/// `covenant merge`.
-pub fn merge_command(_args: MergeArgs) -> Result<u8, Fatal> {
-    Err(Fatal::usage("`covenant merge` is not built yet"))
+/// Covenant could not read, render, merge or write a report.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("cannot create the report directory {path}: {source}")]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: not a covenant JSON report ({message}); pass a report.json written by `covenant run` or `covenant merge`")]
+    Malformed {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("cannot render {format}: {message}")]
+    Render {
+        format: &'static str,
+        message: String,
+    },
+    #[error("cannot merge: no reports given")]
+    NothingToMerge,
+    #[error("cannot merge: report #{index} has {what} {found}, but report #1 has {expected}; only shards of one run (same seed, same target) can be merged")]
+    Mismatch {
+        /// 1-based position of the offending report in the input.
+        index: usize,
+        what: &'static str,
+        expected: String,
+        found: String,
+    },
+    #[error("cannot merge: case {id} appears in reports #{first} and #{second}; shards of one run never share a case")]
+    DuplicateCase {
+        id: String,
+        first: usize,
+        second: usize,
+    },
+    #[error("cannot merge: report #{index} has meta.{field} = {value:?}, which is not an RFC 3339 timestamp")]
+    BadTimestamp {
+        index: usize,
+        field: &'static str,
+        value: String,
+    },
+}
+
+/// The four formats `covenant run` writes, in the order they are written.
+pub fn reporters() -> [&'static dyn Reporter; 4] {
+    [&Junit, &Json, &Html, &Markdown]
+}
+
+/// Writes `junit.xml`, `report.json`, `summary.html` and `summary.md` into `dir` (created if
+/// missing), with every occurrence of each secret replaced by `***`. Returns the paths written.
+pub fn write_all(
+    run: &RunRecord,
+    dir: &Path,
+    secrets: &[String],
+) -> Result<Vec<PathBuf>, ReportError> {
+    write_all_with(run, dir, secrets, Catalogue::embedded())
+}
+
+/// [`write_all`] against a given catalogue (tests use a small, fixed one).
+pub fn write_all_with(
+    run: &RunRecord,
+    dir: &Path,
+    secrets: &[String],
+    catalogue: &Catalogue,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let run = redact::record(run, secrets);
+    reporters()
+        .iter()
+        .map(|reporter| {
+            let text = reporter.render(&run, catalogue)?;
+            write_file(dir, reporter.file_name(), &text, secrets)
+        })
+        .collect()
+}
+
+/// Writes one file into `dir` (created if missing), secrets replaced.
+fn write_file(
+    dir: &Path,
+    name: &str,
+    text: &str,
+    secrets: &[String],
+) -> Result<PathBuf, ReportError> {
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::CreateDir {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let path = dir.join(name);
+    std::fs::write(&path, redact::text(text, secrets)).map_err(|source| ReportError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+/// Reads a JSON report written by `covenant run` or `covenant merge`.
+pub fn load(path: &Path) -> Result<RunRecord, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReportError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|e| ReportError::Malformed {
+        path: path.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+/// The verdict of a whole run: the worst of its cases, where a failure outweighs an error and
+/// skips count for nothing.
+pub fn overall(counts: &Counts) -> Verdict {
+    if counts.fail > 0 {
+        Verdict::Fail
+    } else if counts.error > 0 {
+        Verdict::Error
+    } else if counts.warn > 0 {
+        Verdict::Warn
+    } else {
+        Verdict::Pass
+    }
+}
+
+/// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
+/// newly fails.
+pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
+    let old = load(&args.old).map_err(|e| Fatal::usage(e.to_string()))?;
+    let new = load(&args.new).map_err(|e| Fatal::usage(e.to_string()))?;
+    let comparison = compare(&old, &new, Catalogue::embedded());
+    print!("{}", comparison.render_text());
+    if let Some(dir) = &args.report_dir {
+        for (name, text) in [
+            ("compare.md", comparison.render_markdown()),
+            ("compare.json", comparison.render_json()),
+        ] {
+            let path =
+                write_file(dir, name, &text, &[]).map_err(|e| Fatal::usage(e.to_string()))?;
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(if comparison.regressed() {
+        exit::FAILURES
+    } else {
+        exit::SUCCESS
+    })
+}
+
+/// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of
+/// one run. Exit 1 when the merged run has a failure or an error, like the run itself.
+pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
+    let records = args
+        .reports
+        .iter()
+        .map(|path| load(path))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Fatal::usage(e.to_string()))?;
+    let merged = merge(records).map_err(|e| Fatal::usage(name_inputs(e, &args.reports)))?;
+    let written =
+        write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::usage(e.to_string()))?;
+    let c = &merged.counts;
+    println!(
+        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip)",
+        args.reports.len(),
+        c.total(),
+        c.pass,
+        c.warn,
+        c.fail,
+        c.error,
+        c.skip
+    );
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    Ok(match overall(c) {
+        Verdict::Fail | Verdict::Error => exit::FAILURES,
+        _ => exit::SUCCESS,
+    })
+}
+
+/// A merge error, followed by the files its report numbers refer to.
+fn name_inputs(error: ReportError, paths: &[PathBuf]) -> String {
+    let mut message = error.to_string();
+    for (i, path) in paths.iter().enumerate() {
+        message.push_str(&format!("\n  report #{}: {}", i + 1, path.display()));
+    }
+    message
+}
+
+/// The exchange that shows a finding: the one it points at, or the case's only exchange.
+fn shown_exchange<'a>(
+    case: &'a crate::verdict::CaseResult,
+    finding: &crate::verdict::Finding,
+) -> Option<&'a crate::verdict::Exchange> {
+    match finding.exchange {
+        Some(index) => case.exchanges.get(index),
+        None if case.exchanges.len() == 1 => case.exchanges.first(),
+        None => None,
+    }
+}
+
+/// `1 gap`, `2 gaps`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

@@ -1,12 +1,74 @@
-//! The runner: plans cases, runs them against a target, collects verdicts. (Being built in
-//! issue 5.)
+//! The runner: resolve the target, plan the cases, run them concurrently, write reports.
+//!
+//! `covenant run` with neither `--target` nor `--profile` starts the embedded reference
+//! in-process and tests it over HTTP, exactly as it would test a stranger's server: the runner
+//! knows nothing of the reference but its profile.
+
+mod case;
+mod context;
+mod execute;
+mod plan;
+mod setup;
+
+pub use case::{case_fn, Case, CaseFn, Need};
+pub use context::{snippet, Abort, BoxFuture, CaseCx, Outcome, RunCx};
+pub use execute::{run_plan, RunSettings};
+pub use plan::{build_plan, Shard};
+pub use setup::{prepare, Prepared};
 
 use crate::cli::{RunArgs, SelftestArgs};
-use crate::exit::Fatal;
+use crate::exit::{self, Fatal};
+use crate::verdict::RunRecord;
 
 /// `covenant run`.
-pub fn command(_args: RunArgs) -> Result<u8, Fatal> {
-    Err(Fatal::usage("`covenant run` is not built yet"))
+pub fn command(args: RunArgs) -> Result<u8, Fatal> {
+    let settings = RunSettings::from_args(&args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Fatal::usage(format!("cannot start the async runtime: {e}")))?;
+    let prepared = runtime.block_on(prepare(&args, settings.seed))?;
+    let plan = build_plan(&prepared.run, &settings);
+    if args.list {
+        for case in &plan {
+            println!("{}: test", case.id);
+        }
+        return Ok(exit::SUCCESS);
+    }
+    if args.dry_run {
+        print!("{}", plan::describe(&plan, &prepared.run));
+        return Ok(exit::SUCCESS);
+    }
+    eprintln!(
+        "covenant {}: {} cases against {} (seed {}, {} generated per operation)",
+        env!("CARGO_PKG_VERSION"),
+        plan.len(),
+        prepared.target_label,
+        settings.seed,
+        settings.cases
+    );
+    let record = run_plan(&runtime, &prepared, plan, &settings);
+    let secrets = prepared.run.target.secrets().to_vec();
+    runtime.block_on(prepared.shutdown());
+    finish(&record, &args, &secrets)
+}
+
+/// Writes the reports, prints the summary, and maps the record to an exit code.
+fn finish(record: &RunRecord, args: &RunArgs, secrets: &[String]) -> Result<u8, Fatal> {
+    let written = crate::report::write_all(record, &args.report_dir, secrets)
+        .map_err(|e| Fatal::usage(format!("cannot write reports: {e}")))?;
+    print!("{}", execute::summary(record));
+    for path in written {
+        eprintln!("report: {}", path.display());
+    }
+    let c = &record.counts;
+    let failed = c.fail + c.error > 0 || (args.strict && c.warn > 0);
+    Ok(if failed {
+        exit::FAILURES
+    } else {
+        exit::SUCCESS
+    })
 }
 
 /// `covenant selftest`.

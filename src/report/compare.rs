@@ -1,0 +1,312 @@
+//! `covenant compare`: what changed between two runs, case by case and rule by rule.
+//!
+//! A regression is a case that now fails or errors and did not before (it passed, warned, was
+//! skipped or was absent). Only regressions decide the exit code; everything else is news.
+
+use super::coverage::{rule_coverage, RuleStatus};
+use super::overall;
+use crate::catalogue::{Catalogue, Level};
+use crate::verdict::{CaseResult, Counts, RunRecord, Verdict};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The difference between two runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub old: RunSummary,
+    pub new: RunSummary,
+    /// Did not fail or error before; fails or errors now.
+    pub newly_failing: Vec<CaseChange>,
+    /// Failed or errored before; passes or warns now.
+    pub fixed: Vec<CaseChange>,
+    /// Failed or errored before and still does.
+    pub still_failing: Vec<CaseChange>,
+    /// Passed, was skipped or absent before; warns now.
+    pub newly_warning: Vec<CaseChange>,
+    /// In the new run only.
+    pub added: Vec<CaseChange>,
+    /// In the old run only.
+    pub removed: Vec<CaseChange>,
+    /// Rules whose status differs.
+    pub rules: Vec<RuleChange>,
+    /// Why the two runs may not be comparable case for case (different seed or target).
+    pub notes: Vec<String>,
+}
+
+/// What identifies a run in a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub seed: u64,
+    pub target: String,
+    pub started_at: String,
+    pub verdict: Verdict,
+    pub counts: Counts,
+}
+
+/// One case in both runs, or in one of them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseChange {
+    pub id: String,
+    pub old: Option<Verdict>,
+    pub new: Option<Verdict>,
+    /// Why the case does not pass in the new run: `RULE-ID: message` of its first finding at
+    /// `must` level (or its first finding, or its error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// A rule whose status changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleChange {
+    pub rule: String,
+    pub old: RuleStatus,
+    pub new: RuleStatus,
+}
+
+/// Compares `old` against `new`; rule statuses are judged against `catalogue`.
+pub fn compare(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Comparison {
+    let mut comparison = Comparison {
+        old: summary(old),
+        new: summary(new),
+        newly_failing: Vec::new(),
+        fixed: Vec::new(),
+        still_failing: Vec::new(),
+        newly_warning: Vec::new(),
+        added: Vec::new(),
+        removed: Vec::new(),
+        rules: rule_changes(old, new, catalogue),
+        notes: notes(old, new),
+    };
+    let old_cases: BTreeMap<&str, &CaseResult> =
+        old.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let new_cases: BTreeMap<&str, &CaseResult> =
+        new.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    for (id, case) in &new_cases {
+        let before = old_cases.get(id).map(|c| c.verdict);
+        comparison.classify(case, before);
+    }
+    for (id, case) in &old_cases {
+        if !new_cases.contains_key(id) {
+            comparison.removed.push(CaseChange {
+                id: (*id).to_owned(),
+                old: Some(case.verdict),
+                new: None,
+                why: None,
+            });
+        }
+    }
+    comparison
+}
+
+impl Comparison {
+    /// Whether something newly fails: the exit code of `covenant compare`.
+    pub fn regressed(&self) -> bool {
+        !self.newly_failing.is_empty()
+    }
+
+    fn classify(&mut self, case: &CaseResult, before: Option<Verdict>) {
+        let change = CaseChange {
+            id: case.id.clone(),
+            old: before,
+            new: Some(case.verdict),
+            why: why(case),
+        };
+        let failed_before = matches!(before, Some(Verdict::Fail | Verdict::Error));
+        let fails_now = matches!(case.verdict, Verdict::Fail | Verdict::Error);
+        if before.is_none() {
+            self.added.push(change.clone());
+        }
+        match (failed_before, fails_now) {
+            (false, true) => self.newly_failing.push(change),
+            (true, true) => self.still_failing.push(change),
+            (true, false) if matches!(case.verdict, Verdict::Pass | Verdict::Warn) => {
+                self.fixed.push(change)
+            }
+            (false, false) if case.verdict == Verdict::Warn && before != Some(Verdict::Warn) => {
+                self.newly_warning.push(change)
+            }
+            _ => {}
+        }
+    }
+
+    /// What `covenant compare` prints.
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "old: {} (seed {}, {})\nnew: {} (seed {}, {})",
+            self.old.verdict.as_str(),
+            self.old.seed,
+            self.old.target,
+            self.new.verdict.as_str(),
+            self.new.seed,
+            self.new.target
+        );
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+        for (title, cases) in self.case_lists() {
+            let _ = writeln!(out, "\n{title} ({}):", cases.len());
+            for case in cases {
+                let _ = writeln!(out, "  {}", case_line(case));
+            }
+        }
+        let _ = writeln!(out, "\nrule verdicts changed ({}):", self.rules.len());
+        for rule in &self.rules {
+            let _ = writeln!(
+                out,
+                "  {}: {} -> {}",
+                rule.rule,
+                rule.old.as_str(),
+                rule.new.as_str()
+            );
+        }
+        out
+    }
+
+    /// `compare.md`, for a pull-request comment.
+    pub fn render_markdown(&self) -> String {
+        let mut out = String::new();
+        let headline = if self.regressed() {
+            format!("❌ {} newly failing", self.newly_failing.len())
+        } else {
+            "✅ nothing newly fails".to_owned()
+        };
+        let _ = writeln!(out, "## Covenant compare: {headline}\n");
+        let _ = writeln!(
+            out,
+            "| | verdict | seed | pass | warn | fail | error | skip |\n|---|---|---|---:|---:|---:|---:|---:|"
+        );
+        for (name, run) in [("old", &self.old), ("new", &self.new)] {
+            let c = &run.counts;
+            let _ = writeln!(
+                out,
+                "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+                run.verdict.as_str(),
+                run.seed,
+                c.pass,
+                c.warn,
+                c.fail,
+                c.error,
+                c.skip
+            );
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "\n> {note}");
+        }
+        for (title, cases) in self.case_lists() {
+            if cases.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "\n### {title} ({})\n", cases.len());
+            for case in cases {
+                let _ = writeln!(out, "- {}", case_line(case).replace('|', "\\|"));
+            }
+        }
+        if !self.rules.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n### Rule verdicts changed ({})\n\n| rule | old | new |\n|---|---|---|",
+                self.rules.len()
+            );
+            for rule in &self.rules {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} |",
+                    rule.rule,
+                    rule.old.as_str(),
+                    rule.new.as_str()
+                );
+            }
+        }
+        out
+    }
+
+    /// `compare.json`.
+    pub fn render_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".to_owned());
+        text.push('\n');
+        text
+    }
+
+    fn case_lists(&self) -> [(&'static str, &[CaseChange]); 6] {
+        [
+            ("newly failing", &self.newly_failing),
+            ("fixed", &self.fixed),
+            ("still failing", &self.still_failing),
+            ("newly warning", &self.newly_warning),
+            ("cases added", &self.added),
+            ("cases removed", &self.removed),
+        ]
+    }
+}
+
+fn case_line(case: &CaseChange) -> String {
+    let verdict = |v: Option<Verdict>| v.map_or("absent", Verdict::as_str);
+    let mut line = format!(
+        "{}: {} -> {}",
+        case.id,
+        verdict(case.old),
+        verdict(case.new)
+    );
+    if let Some(why) = &case.why {
+        let _ = write!(line, " ({})", why.replace(['\n', '\r'], " "));
+    }
+    line
+}
+
+fn summary(run: &RunRecord) -> RunSummary {
+    RunSummary {
+        seed: run.meta.seed,
+        target: run.meta.target.clone(),
+        started_at: run.meta.started_at.clone(),
+        verdict: overall(&run.counts),
+        counts: run.counts.clone(),
+    }
+}
+
+fn why(case: &CaseResult) -> Option<String> {
+    if matches!(case.verdict, Verdict::Pass | Verdict::Skip) {
+        return None;
+    }
+    let first = case
+        .findings
+        .iter()
+        .find(|f| f.level == Level::Must)
+        .or_else(|| case.findings.first());
+    match first {
+        Some(f) => Some(format!("{}: {}", f.rule, f.message)),
+        None => case.error.clone(),
+    }
+}
+
+fn rule_changes(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Vec<RuleChange> {
+    rule_coverage(old, catalogue)
+        .into_iter()
+        .zip(rule_coverage(new, catalogue))
+        .filter(|(before, after)| before.status != after.status)
+        .map(|(before, after)| RuleChange {
+            rule: before.rule.id.clone(),
+            old: before.status,
+            new: after.status,
+        })
+        .collect()
+}
+
+fn notes(old: &RunRecord, new: &RunRecord) -> Vec<String> {
+    let mut notes = Vec::new();
+    if old.meta.seed != new.meta.seed {
+        notes.push(format!(
+            "the runs used different seeds ({} and {}): generated cases of the same id carry different payloads",
+            old.meta.seed, new.meta.seed
+        ));
+    }
+    if old.meta.target != new.meta.target {
+        notes.push(format!(
+            "the runs tested different targets ({} and {})",
+            old.meta.target, new.meta.target
+        ));
+    }
+    notes
+}

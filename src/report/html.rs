@@ -1,0 +1,466 @@
+//! The HTML summary: one self-contained page (no external asset, no network) for spec owners
+//! and engineers.
+//!
+//! Order: verdict and counts, failures, warnings, rule coverage, spec gaps, latency, skipped
+//! cases, all cases. Every failure, error and warning is a `<details id="case-…">`; the inline
+//! script opens the one named by the URL fragment, so a link such as `summary.html#case-x`
+//! lands on it open. Every piece of text from the record or the catalogue is escaped.
+
+use super::coverage::{rule_coverage, status_counts, RuleCoverage, RuleStatus};
+use super::latency::latency_by_operation;
+use super::{overall, shown_exchange, ReportError, Reporter};
+use crate::catalogue::{Catalogue, Level};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
+use std::fmt::Write;
+
+/// `summary.html`.
+pub struct Html;
+
+impl Reporter for Html {
+    fn file_name(&self) -> &'static str {
+        "summary.html"
+    }
+
+    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+        let mut page = Page::default();
+        page.head();
+        page.banner(run);
+        page.cases_section(run, "failures", "Failures and errors", |v| {
+            matches!(v, Verdict::Fail | Verdict::Error)
+        });
+        page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
+        page.coverage(run, catalogue);
+        page.gaps(catalogue);
+        page.latency(run);
+        page.skipped(run);
+        page.all_cases(run);
+        page.tail();
+        Ok(page.out)
+    }
+}
+
+/// Text made safe for HTML element content and quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The `id` of a case's `<details>` element.
+pub fn case_anchor(case_id: &str) -> String {
+    format!("case-{case_id}")
+}
+
+const STYLE: &str = "
+body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#1b1f24}
+h1{margin:.2em 0}h2{margin-top:1.6em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
+table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}
+th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
+pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:.3em 0}
+code{font-size:90%}details{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em}
+details[open]{background:#fcfcfd}details.case[data-verdict=fail],details.case[data-verdict=error]{border-left:4px solid #cf222e}details.case[data-verdict=warn]{border-left:4px solid #d4a72c}summary{cursor:pointer}
+.banner{padding:.8em 1em;border-radius:6px;font-size:1.3em;font-weight:600;margin:.6em 0}
+.banner.pass{background:#dafbe1}.banner.warn{background:#fff8c5}.banner.fail,.banner.error{background:#ffebe9}
+.badge{display:inline-block;border-radius:4px;padding:0 .4em;font-size:85%;font-weight:600}
+.pass{color:#1a7f37}.warn{color:#9a6700}.fail,.error{color:#cf222e}.skip,.skipped,.not-run,.not-observable{color:#57606a}
+.diff .add{color:#1a7f37}.diff .del{color:#cf222e}.diff .hunk{color:#8250df}
+";
+
+/// Opens the `<details>` named by the URL fragment, on load and on every fragment change.
+const SCRIPT: &str = "
+function openFromHash(){var id=decodeURIComponent(location.hash.slice(1));if(!id)return;
+var el=document.getElementById(id);if(el&&el.tagName==='DETAILS'){el.open=true;el.scrollIntoView();}}
+window.addEventListener('hashchange',openFromHash);openFromHash();
+";
+
+#[derive(Default)]
+struct Page {
+    out: String,
+}
+
+impl Page {
+    fn line(&mut self, text: impl AsRef<str>) {
+        self.out.push_str(text.as_ref());
+        self.out.push('\n');
+    }
+
+    fn head(&mut self) {
+        self.line("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">");
+        self.line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        self.line("<title>Covenant conformance report</title>");
+        self.line(format!("<style>{STYLE}</style>\n</head>\n<body>"));
+    }
+
+    fn tail(&mut self) {
+        self.line(format!("<script>{SCRIPT}</script>\n</body>\n</html>"));
+    }
+
+    fn banner(&mut self, run: &RunRecord) {
+        let verdict = overall(&run.counts);
+        let headline = match verdict {
+            Verdict::Fail => "FAIL: the target breaks the contract",
+            Verdict::Error => "ERROR: some cases could not reach a verdict",
+            Verdict::Warn => "PASS with warnings",
+            _ if run.counts.pass == 0 => "NO VERDICT: no case ran",
+            _ => "PASS: no rule of the contract is broken",
+        };
+        self.line("<h1>Covenant conformance report</h1>");
+        self.line(format!(
+            "<div class=\"banner {}\" id=\"verdict\">{}</div>",
+            verdict.as_str(),
+            headline
+        ));
+        if let Some(why) = &run.meta.interrupted {
+            self.line(format!(
+                "<p class=\"warn\"><strong>The run stopped early:</strong> {}</p>",
+                escape(why)
+            ));
+        }
+        self.counts(run);
+        self.meta(run);
+    }
+
+    fn counts(&mut self, run: &RunRecord) {
+        let c = &run.counts;
+        self.line("<table id=\"counts\"><tr><th>cases</th><th class=\"pass\">pass</th><th class=\"warn\">warn</th><th class=\"fail\">fail</th><th class=\"error\">error</th><th class=\"skip\">skip</th><th>requests</th></tr>");
+        self.line(format!(
+            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></table>",
+            c.total(), c.pass, c.warn, c.fail, c.error, c.skip, c.requests
+        ));
+    }
+
+    fn meta(&mut self, run: &RunRecord) {
+        let m = &run.meta;
+        let mut rows = vec![
+            ("target", m.target.clone()),
+            ("seed", m.seed.to_string()),
+            ("started", m.started_at.clone()),
+            ("finished", m.finished_at.clone()),
+            ("duration", format!("{:.1} s", m.duration_ms / 1000.0)),
+            ("cases per operation", m.cases_per_operation.to_string()),
+            ("covenant", m.covenant_version.clone()),
+        ];
+        if let Some(shard) = &m.shard {
+            rows.push(("shard", shard.clone()));
+        }
+        if !m.faults.is_empty() {
+            rows.push(("faults", m.faults.join(", ")));
+        }
+        self.line("<table id=\"meta\">");
+        for (name, value) in rows {
+            self.line(format!(
+                "<tr><th>{name}</th><td><code>{}</code></td></tr>",
+                escape(&value)
+            ));
+        }
+        self.line("</table>");
+    }
+
+    fn cases_section(
+        &mut self,
+        run: &RunRecord,
+        id: &str,
+        title: &str,
+        wanted: impl Fn(Verdict) -> bool,
+    ) {
+        let cases: Vec<&CaseResult> = run.cases.iter().filter(|c| wanted(c.verdict)).collect();
+        self.line(format!("<h2 id=\"{id}\">{title} ({})</h2>", cases.len()));
+        if cases.is_empty() {
+            self.line("<p>None.</p>");
+        }
+        for case in cases {
+            self.case_details(case);
+        }
+    }
+
+    fn case_details(&mut self, case: &CaseResult) {
+        let verdict = case.verdict.as_str();
+        self.line(format!(
+            "<details id=\"{}\" class=\"case\" data-verdict=\"{verdict}\">",
+            escape(&case_anchor(&case.id))
+        ));
+        self.line(format!(
+            "<summary><span class=\"badge {verdict}\">{verdict}</span> <code>{}</code> — {}</summary>",
+            escape(&case.id),
+            escape(&headline(case))
+        ));
+        self.line(format!(
+            "<p>suite <code>{}</code>{} · {:.1} ms · rules {}</p>",
+            escape(&case.suite),
+            case.operation
+                .as_deref()
+                .map(|op| format!(" · operation <code>{}</code>", escape(op)))
+                .unwrap_or_default(),
+            case.duration_ms,
+            code_list(case.rules.iter().map(String::as_str)),
+        ));
+        if let Some(error) = &case.error {
+            self.line(format!("<p class=\"error\">error: {}</p>", escape(error)));
+        }
+        for finding in &case.findings {
+            self.finding(case, finding);
+        }
+        if case.findings.is_empty() {
+            for exchange in &case.exchanges {
+                self.exchange(exchange);
+            }
+        }
+        if let Some(payload) = &case.payload {
+            let pretty = serde_json::to_string_pretty(payload).unwrap_or_default();
+            self.line(format!("<p>payload:</p><pre>{}</pre>", escape(&pretty)));
+        }
+        self.line("</details>");
+    }
+
+    fn finding(&mut self, case: &CaseResult, finding: &Finding) {
+        let level = match finding.level {
+            Level::Must => "fail",
+            Level::Should => "warn",
+        };
+        self.line(format!(
+            "<h4><span class=\"badge {level}\">{}</span> <code>{}</code> {}</h4>",
+            finding.level,
+            escape(&finding.rule),
+            escape(&finding.message)
+        ));
+        if let Some(exchange) = shown_exchange(case, finding) {
+            self.exchange(exchange);
+        }
+        if let Some(diff) = &finding.diff {
+            self.line(format!(
+                "<p>diff:</p><pre class=\"diff\">{}</pre>",
+                diff_html(diff)
+            ));
+        }
+    }
+
+    fn exchange(&mut self, exchange: &Exchange) {
+        self.line(format!(
+            "<p>request:</p><pre class=\"curl\">{}</pre>",
+            escape(&exchange.request.curl)
+        ));
+        if let Some(response) = &exchange.response {
+            let cut = if response.truncated {
+                " (truncated)"
+            } else {
+                ""
+            };
+            self.line(format!(
+                "<p>response: <strong>{}</strong> in {:.1} ms{cut}</p><pre>{}</pre>",
+                response.status,
+                exchange.duration_ms,
+                escape(&response.body)
+            ));
+        }
+        if let Some(error) = &exchange.error {
+            self.line(format!(
+                "<p class=\"error\">transport error after {:.1} ms: {}</p>",
+                exchange.duration_ms,
+                escape(error)
+            ));
+        }
+    }
+
+    fn coverage(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+        let coverage = rule_coverage(run, catalogue);
+        let counts = status_counts(&coverage);
+        self.line(format!(
+            "<h2 id=\"coverage\">Rule coverage ({} rules)</h2>",
+            coverage.len()
+        ));
+        let summary: Vec<String> = RuleStatus::ALL
+            .iter()
+            .filter_map(|s| counts.get(s).map(|n| format!("{n} {}", s.as_str())))
+            .collect();
+        self.line(format!("<p>{}</p>", summary.join(" · ")));
+        self.line("<table id=\"coverage-matrix\"><tr><th>rule</th><th>level</th><th>status</th><th>statement</th><th>cases</th></tr>");
+        for row in &coverage {
+            self.coverage_row(row);
+        }
+        self.line("</table>");
+    }
+
+    fn coverage_row(&mut self, row: &RuleCoverage<'_>) {
+        let status = row.status.as_str();
+        let cases = match (&row.rule.why_not, row.status) {
+            (Some(why), RuleStatus::NotObservable) => {
+                format!("not observable: {}", escape(why))
+            }
+            _ => case_links(&row.cases),
+        };
+        self.line(format!(
+            "<tr id=\"rule-{id}\"><td><code>{id}</code></td><td>{}</td><td class=\"{}\">{status}</td><td>{}</td><td>{cases}</td></tr>",
+            row.rule.level,
+            status.replace(' ', "-"),
+            escape(&row.rule.text),
+            id = escape(&row.rule.id),
+        ));
+    }
+
+    fn gaps(&mut self, catalogue: &Catalogue) {
+        self.line(format!(
+            "<h2 id=\"gaps\">What the spec leaves open ({})</h2>",
+            super::plural(catalogue.gaps.len(), "gap")
+        ));
+        self.line("<p>The specification says these are not shown; covenant never fails a target on them.</p>\n<ul>");
+        for gap in &catalogue.gaps {
+            self.line(format!(
+                "<li><code>{}</code> ({}) {}</li>",
+                escape(&gap.id),
+                escape(&gap.section),
+                escape(&gap.text)
+            ));
+        }
+        self.line("</ul>");
+    }
+
+    fn latency(&mut self, run: &RunRecord) {
+        self.line("<h2 id=\"latency\">Latency per operation</h2>");
+        self.line("<table><tr><th>operation</th><th>requests</th><th>p50 ms</th><th>p95 ms</th><th>max ms</th></tr>");
+        for row in latency_by_operation(run) {
+            self.line(format!(
+                "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td><td class=\"num\">{:.1}</td><td class=\"num\">{:.1}</td></tr>",
+                escape(&row.operation), row.count, row.p50_ms, row.p95_ms, row.max_ms
+            ));
+        }
+        self.line("</table>");
+    }
+
+    fn skipped(&mut self, run: &RunRecord) {
+        let skipped: Vec<&CaseResult> = run
+            .cases
+            .iter()
+            .filter(|c| c.verdict == Verdict::Skip)
+            .collect();
+        self.line(format!(
+            "<h2 id=\"skipped\">Skipped ({})</h2>",
+            skipped.len()
+        ));
+        if skipped.is_empty() {
+            self.line("<p>None.</p>");
+            return;
+        }
+        self.line("<table><tr><th>case</th><th>reason</th></tr>");
+        for case in skipped {
+            self.line(format!(
+                "<tr><td><code>{}</code></td><td>{}</td></tr>",
+                escape(&case.id),
+                escape(case.skip_reason.as_deref().unwrap_or("no reason recorded"))
+            ));
+        }
+        self.line("</table>");
+    }
+
+    fn all_cases(&mut self, run: &RunRecord) {
+        self.line(format!(
+            "<details id=\"all-cases\"><summary><strong>All cases ({})</strong></summary>",
+            run.cases.len()
+        ));
+        self.line("<table><tr><th>case</th><th>suite</th><th>operation</th><th>verdict</th><th>requests</th><th>ms</th></tr>");
+        for case in &run.cases {
+            let verdict = case.verdict.as_str();
+            self.line(format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td></tr>",
+                case_link(&case.id, case.verdict),
+                escape(&case.suite),
+                escape(case.operation.as_deref().unwrap_or("")),
+                case.exchanges.len(),
+                case.duration_ms
+            ));
+        }
+        self.line("</table></details>");
+    }
+}
+
+/// One line saying why a case did not pass.
+fn headline(case: &CaseResult) -> String {
+    let first = case
+        .findings
+        .iter()
+        .find(|f| f.level == Level::Must)
+        .or_else(|| case.findings.first());
+    match (first, &case.error) {
+        (Some(f), _) => format!("{}: {}", f.rule, f.message),
+        (None, Some(error)) => error.clone(),
+        (None, None) => String::new(),
+    }
+}
+
+fn code_list<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<String> = items
+        .map(|i| format!("<code>{}</code>", escape(i)))
+        .collect();
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// Passing cases listed in a coverage cell before the rest are only counted.
+const PASSING_SHOWN: usize = 5;
+
+/// The cases of a coverage cell: every case that did not pass, then a few that did.
+fn case_links(cases: &[(&str, Verdict)]) -> String {
+    let (passed, other): (Vec<_>, Vec<_>) = cases.iter().partition(|(_, v)| *v == Verdict::Pass);
+    let mut links: Vec<String> = other.iter().map(|(id, v)| case_link(id, *v)).collect();
+    links.extend(
+        passed
+            .iter()
+            .take(PASSING_SHOWN)
+            .map(|(id, v)| case_link(id, *v)),
+    );
+    if passed.len() > PASSING_SHOWN {
+        links.push(format!("and {} more passing", passed.len() - PASSING_SHOWN));
+    }
+    if links.is_empty() {
+        return "no case in this run".to_owned();
+    }
+    links.join(", ")
+}
+
+/// A case id marked with its verdict; a link to its details where the page has them.
+fn case_link(id: &str, verdict: Verdict) -> String {
+    let v = verdict.as_str();
+    match verdict {
+        Verdict::Fail | Verdict::Error | Verdict::Warn => format!(
+            "<a class=\"{v}\" href=\"#{}\"><code>{}</code></a>",
+            escape(&case_anchor(id)),
+            escape(id)
+        ),
+        _ => format!("<code class=\"{v}\">{}</code>", escape(id)),
+    }
+}
+
+/// A unified diff with added, removed and hunk lines marked for colour.
+fn diff_html(diff: &str) -> String {
+    let mut out = String::new();
+    for line in diff.lines() {
+        let class = if line.starts_with("+++") || line.starts_with("---") {
+            ""
+        } else if line.starts_with('+') {
+            "add"
+        } else if line.starts_with('-') {
+            "del"
+        } else if line.starts_with("@@") {
+            "hunk"
+        } else {
+            ""
+        };
+        if class.is_empty() {
+            let _ = writeln!(out, "{}", escape(line));
+        } else {
+            let _ = writeln!(out, "<span class=\"{class}\">{}</span>", escape(line));
+        }
+    }
+    out
+}

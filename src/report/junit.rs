@@ -1,0 +1,203 @@
+//! The JUnit XML report, for CI: one testsuite per `CaseResult::suite`, one testcase per case.
+//!
+//! A failure carries the first broken `must` rule and its message as the message, and every
+//! finding with its request (as curl), response and diff as the body. Warnings pass, and show
+//! in the testcase's system-out. The output validates against Jenkins' `junit-10.xsd`
+//! (`tests/data/junit.xsd`).
+
+use super::{shown_exchange, ReportError, Reporter};
+use crate::catalogue::{Catalogue, Level};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+use std::fmt::Write;
+use std::time::Duration;
+
+/// `junit.xml`.
+pub struct Junit;
+
+impl Reporter for Junit {
+    fn file_name(&self) -> &'static str {
+        "junit.xml"
+    }
+
+    fn render(&self, run: &RunRecord, _catalogue: &Catalogue) -> Result<String, ReportError> {
+        let mut report = Report::new("covenant");
+        report.set_time(duration(run.meta.duration_ms));
+        report.add_test_suites(suites(run));
+        let xml = report.to_string().map_err(|e| ReportError::Render {
+            format: "junit.xml",
+            message: e.to_string(),
+        })?;
+        Ok(without_root_skipped(&xml))
+    }
+}
+
+/// One testsuite per suite name, in the order suites first appear in the run.
+fn suites(run: &RunRecord) -> Vec<TestSuite> {
+    let mut names: Vec<&str> = Vec::new();
+    for case in &run.cases {
+        if !names.contains(&case.suite.as_str()) {
+            names.push(&case.suite);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let cases: Vec<&CaseResult> = run.cases.iter().filter(|c| c.suite == name).collect();
+            let mut suite = TestSuite::new(name);
+            suite.set_time(duration(cases.iter().map(|c| c.duration_ms).sum()));
+            suite.add_properties([
+                Property::new("seed", run.meta.seed.to_string()),
+                Property::new("target", &run.meta.target),
+                Property::new("covenant_version", &run.meta.covenant_version),
+            ]);
+            suite.add_test_cases(cases.into_iter().map(test_case));
+            suite
+        })
+        .collect()
+}
+
+fn test_case(case: &CaseResult) -> TestCase {
+    let mut test_case = TestCase::new(&case.id, status(case));
+    test_case.set_classname(&case.suite);
+    test_case.set_time(duration(case.duration_ms));
+    if case.verdict == Verdict::Warn {
+        test_case.set_system_out(xml_safe(&findings_text(case)));
+    }
+    test_case
+}
+
+fn status(case: &CaseResult) -> TestCaseStatus {
+    match case.verdict {
+        Verdict::Pass | Verdict::Warn => TestCaseStatus::success(),
+        Verdict::Fail => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let first = case.findings.iter().find(|f| f.level == Level::Must);
+            if let Some(first) = first {
+                status.set_message(xml_safe(&failure_message(case, first)));
+                status.set_type(&first.rule);
+            }
+            status.set_description(xml_safe(&findings_text(case)));
+            status
+        }
+        Verdict::Error => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_message(
+                case.error
+                    .as_deref()
+                    .unwrap_or("the case ended in an error"),
+            );
+            status.set_type("error");
+            status.set_description(error_text(case));
+            status
+        }
+        Verdict::Skip => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(xml_safe(case.skip_reason.as_deref().unwrap_or("skipped")));
+            status
+        }
+    }
+}
+
+/// `RULE-ID: message`, and how many more rules the case broke.
+fn failure_message(case: &CaseResult, first: &Finding) -> String {
+    let more = case.findings.len() - 1;
+    if more == 0 {
+        format!("{}: {}", first.rule, first.message)
+    } else {
+        format!("{}: {} (and {more} more)", first.rule, first.message)
+    }
+}
+
+/// Every finding, `must` first, each with the exchange that shows it and its diff.
+fn findings_text(case: &CaseResult) -> String {
+    let mut findings: Vec<&Finding> = case.findings.iter().collect();
+    findings.sort_by_key(|f| f.level);
+    let mut out = String::new();
+    for finding in findings {
+        let _ = writeln!(
+            out,
+            "{} ({}): {}",
+            finding.rule, finding.level, finding.message
+        );
+        if let Some(exchange) = shown_exchange(case, finding) {
+            exchange_text(&mut out, exchange);
+        }
+        if let Some(diff) = &finding.diff {
+            let _ = writeln!(out, "\ndiff:\n{diff}");
+        }
+        out.push('\n');
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+fn error_text(case: &CaseResult) -> String {
+    let mut out = String::new();
+    if let Some(error) = &case.error {
+        let _ = writeln!(out, "{error}");
+    }
+    for exchange in &case.exchanges {
+        exchange_text(&mut out, exchange);
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+fn exchange_text(out: &mut String, exchange: &Exchange) {
+    let _ = writeln!(out, "\nrequest:\n{}", exchange.request.curl);
+    if let Some(response) = &exchange.response {
+        let _ = writeln!(out, "\nresponse: {}\n{}", response.status, response.body);
+    }
+    if let Some(error) = &exchange.error {
+        let _ = writeln!(out, "\ntransport error: {error}");
+    }
+}
+
+/// Text without the noncharacters XML 1.0 forbids (quick-junit already strips C0 controls), so
+/// that a hostile response body cannot make the file unreadable.
+fn xml_safe(text: &str) -> String {
+    text.replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}")
+}
+
+/// Milliseconds from a record (which may come from any file) as a duration, never panicking.
+fn duration(ms: f64) -> Duration {
+    Duration::try_from_secs_f64(ms / 1000.0).unwrap_or_default()
+}
+
+/// quick-junit writes `skipped` on the root `<testsuites>`, which neither Jenkins' junit-10.xsd
+/// nor the Ant schema allows there; the per-suite `skipped` counts stay, and CI tools read those.
+fn without_root_skipped(xml: &str) -> String {
+    let Some(start) = xml.find("<testsuites ") else {
+        return xml.to_owned();
+    };
+    let end = xml[start..].find('>').map_or(xml.len(), |i| start + i);
+    let root = &xml[start..end];
+    let Some(at) = root.find(" skipped=\"") else {
+        return xml.to_owned();
+    };
+    let value_end = root[at + 10..]
+        .find('"')
+        .map_or(root.len(), |i| at + 10 + i + 1);
+    format!(
+        "{}{}{}",
+        &xml[..start + at],
+        &root[value_end..],
+        &xml[end..]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_root_skipped;
+
+    #[test]
+    fn root_skipped_attribute_is_dropped_and_suite_skipped_kept() {
+        let xml = "<?xml?>\n<testsuites name=\"covenant\" tests=\"2\" skipped=\"1\" failures=\"0\">\n<testsuite skipped=\"1\"/>";
+        let out = without_root_skipped(xml);
+        assert_eq!(
+            out,
+            "<?xml?>\n<testsuites name=\"covenant\" tests=\"2\" failures=\"0\">\n<testsuite skipped=\"1\"/>"
+        );
+    }
+}

@@ -1,0 +1,236 @@
+//! The Markdown summary, sized for a pull-request comment: verdict and counts, failures with
+//! rule id, message and a fenced diff, warnings, rule coverage counts, spec gaps.
+//!
+//! Text from the record is escaped so that a hostile body cannot restructure the comment, and
+//! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
+
+use super::coverage::{rule_coverage, status_counts, RuleStatus};
+use super::{overall, plural, ReportError, Reporter};
+use crate::catalogue::{Catalogue, Level};
+use crate::verdict::{CaseResult, Finding, RunRecord, Verdict};
+use std::fmt::Write;
+
+/// `summary.md`.
+pub struct Markdown;
+
+/// Cases listed in full before the rest are only counted.
+const CASES_SHOWN: usize = 25;
+/// Lines of a diff shown before it is cut.
+const DIFF_LINES: usize = 40;
+
+impl Reporter for Markdown {
+    fn file_name(&self) -> &'static str {
+        "summary.md"
+    }
+
+    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+        let mut out = String::new();
+        verdict(&mut out, run);
+        cases(&mut out, run, "Failures and errors", |v| {
+            matches!(v, Verdict::Fail | Verdict::Error)
+        });
+        cases(&mut out, run, "Warnings", |v| v == Verdict::Warn);
+        coverage(&mut out, run, catalogue);
+        gaps(&mut out, catalogue);
+        Ok(out)
+    }
+}
+
+fn verdict(out: &mut String, run: &RunRecord) {
+    let c = &run.counts;
+    let word = match overall(c) {
+        Verdict::Fail => "❌ FAIL",
+        Verdict::Error => "⚠️ ERROR",
+        Verdict::Warn => "✅ PASS with warnings",
+        _ if c.pass == 0 => "⚪ NO VERDICT: no case ran",
+        _ => "✅ PASS",
+    };
+    let _ = writeln!(out, "## Covenant: {word}\n");
+    let _ = writeln!(
+        out,
+        "**{} failed**, {}, {}, {} passed, {} skipped: {}, {}.\n",
+        c.fail,
+        plural(c.error, "error"),
+        plural(c.warn, "warning"),
+        c.pass,
+        c.skip,
+        plural(c.total(), "case"),
+        plural(c.requests, "request"),
+    );
+    let m = &run.meta;
+    let _ = writeln!(
+        out,
+        "Target {}, seed `{}`, covenant {}, {:.1} s{}.",
+        inline_code(&m.target),
+        m.seed,
+        inline_code(&m.covenant_version),
+        m.duration_ms / 1000.0,
+        m.shard
+            .as_deref()
+            .map(|s| format!(", shard {}", inline_code(s)))
+            .unwrap_or_default()
+    );
+    if let Some(why) = &m.interrupted {
+        let _ = writeln!(out, "\n> **The run stopped early:** {}", text(why));
+    }
+}
+
+fn cases(out: &mut String, run: &RunRecord, title: &str, wanted: impl Fn(Verdict) -> bool) {
+    let cases: Vec<&CaseResult> = run.cases.iter().filter(|c| wanted(c.verdict)).collect();
+    if cases.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n### {title} ({})\n", cases.len());
+    for case in cases.iter().take(CASES_SHOWN) {
+        case_entry(out, case);
+    }
+    if cases.len() > CASES_SHOWN {
+        let _ = writeln!(
+            out,
+            "\n…and {} more; see `summary.html`.",
+            cases.len() - CASES_SHOWN
+        );
+    }
+}
+
+fn case_entry(out: &mut String, case: &CaseResult) {
+    let _ = writeln!(
+        out,
+        "- **{}** ({})",
+        inline_code(&case.id),
+        case.verdict.as_str()
+    );
+    if let Some(error) = &case.error {
+        let _ = writeln!(out, "  - error: {}", text(error));
+    }
+    let mut findings: Vec<&Finding> = case.findings.iter().collect();
+    findings.sort_by_key(|f| f.level);
+    for finding in findings {
+        finding_entry(out, finding);
+    }
+}
+
+fn finding_entry(out: &mut String, finding: &Finding) {
+    let level = match finding.level {
+        Level::Must => "must",
+        Level::Should => "should",
+    };
+    let _ = writeln!(
+        out,
+        "  - {} ({level}): {}",
+        inline_code(&finding.rule),
+        text(&finding.message)
+    );
+    if let Some(diff) = &finding.diff {
+        let shown = cut_lines(diff, DIFF_LINES);
+        let fence = fence_for(&shown);
+        let _ = writeln!(out, "\n    {fence}diff");
+        for line in shown.lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+        let _ = writeln!(out, "    {fence}\n");
+    }
+}
+
+fn coverage(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
+    let coverage = rule_coverage(run, catalogue);
+    let counts = status_counts(&coverage);
+    let _ = writeln!(out, "\n### Rule coverage ({} rules)\n", coverage.len());
+    let _ = writeln!(out, "| status | rules |\n|---|---:|");
+    for status in RuleStatus::ALL {
+        if let Some(n) = counts.get(&status) {
+            let _ = writeln!(out, "| {} | {n} |", status.as_str());
+        }
+    }
+    let broken: Vec<String> = coverage
+        .iter()
+        .filter(|r| matches!(r.status, RuleStatus::Fail | RuleStatus::Warn))
+        .map(|r| format!("{} ({})", inline_code(&r.rule.id), r.status.as_str()))
+        .collect();
+    if !broken.is_empty() {
+        let _ = writeln!(out, "\nRules broken: {}.", broken.join(", "));
+    }
+}
+
+fn gaps(out: &mut String, catalogue: &Catalogue) {
+    if catalogue.gaps.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n<details><summary>What the spec leaves open ({}; never failed on)</summary>\n",
+        plural(catalogue.gaps.len(), "gap")
+    );
+    for gap in &catalogue.gaps {
+        let _ = writeln!(out, "- {}: {}", inline_code(&gap.id), text(&gap.text));
+    }
+    let _ = writeln!(out, "\n</details>");
+}
+
+/// Text safe in a Markdown paragraph or list item: one line, Markdown and HTML characters
+/// escaped.
+pub(super) fn text(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A code span that holds any text: the fence is longer than any run of backticks inside.
+fn inline_code(raw: &str) -> String {
+    let one_line = raw.replace(['\n', '\r'], " ");
+    let ticks = "`".repeat(longest_backtick_run(&one_line) + 1);
+    if one_line.starts_with('`') || one_line.ends_with('`') {
+        format!("{ticks} {one_line} {ticks}")
+    } else {
+        format!("{ticks}{one_line}{ticks}")
+    }
+}
+
+/// A code fence longer than any run of backticks in `body`, at least three.
+fn fence_for(body: &str) -> String {
+    "`".repeat((longest_backtick_run(body) + 1).max(3))
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+fn cut_lines(text: &str, max: usize) -> String {
+    let total = text.lines().count();
+    let mut shown: String = text.lines().take(max).collect::<Vec<_>>().join("\n");
+    if total > max {
+        let _ = write!(shown, "\n… {} more lines", total - max);
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_code_survives_backticks() {
+        assert_eq!(inline_code("a`b"), "``a`b``");
+        assert_eq!(inline_code("`x"), "`` `x ``");
+    }
+
+    #[test]
+    fn fence_outgrows_backticks_in_the_body() {
+        assert_eq!(fence_for("no ticks"), "```");
+        assert_eq!(fence_for("has ```` four"), "`````");
+    }
+
+    #[test]
+    fn text_cannot_open_a_link_or_a_heading() {
+        assert_eq!(text("# [x](y)\n<b>"), "\\# \\[x\\](y) \\<b\\>");
+    }
+}

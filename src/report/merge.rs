@@ -1,0 +1,119 @@
+//! `covenant merge`: the JSON reports of the shards of one run, combined into one record.
+//!
+//! Shards of one run share a seed and a target and never share a case; anything else is
+//! refused, because a merged report must mean what a single run would have meant.
+
+use super::ReportError;
+use crate::verdict::{Counts, RunMeta, RunRecord};
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
+
+/// One record from `records`: cases sorted by id, counts recomputed, the earliest start and the
+/// latest end, shard cleared. Refuses records of different seeds or targets, and a case found in
+/// two records.
+pub fn merge(records: Vec<RunRecord>) -> Result<RunRecord, ReportError> {
+    let first = records.first().ok_or(ReportError::NothingToMerge)?;
+    check_same_run(&records)?;
+    let meta = merged_meta(&records, &first.meta)?;
+    let mut cases = Vec::new();
+    let mut seen = std::collections::BTreeMap::new();
+    for (index, record) in records.into_iter().enumerate() {
+        for case in record.cases {
+            if let Some(first) = seen.insert(case.id.clone(), index + 1) {
+                return Err(ReportError::DuplicateCase {
+                    id: case.id,
+                    first,
+                    second: index + 1,
+                });
+            }
+            cases.push(case);
+        }
+    }
+    cases.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(RunRecord {
+        meta,
+        counts: Counts::of(&cases),
+        cases,
+    })
+}
+
+fn check_same_run(records: &[RunRecord]) -> Result<(), ReportError> {
+    let first = &records[0].meta;
+    for (i, record) in records.iter().enumerate().skip(1) {
+        let meta = &record.meta;
+        if meta.seed != first.seed {
+            return Err(mismatch(i, "seed", first.seed, meta.seed));
+        }
+        if meta.target != first.target {
+            return Err(mismatch(i, "target", &first.target, &meta.target));
+        }
+    }
+    Ok(())
+}
+
+fn mismatch(
+    i: usize,
+    what: &'static str,
+    expected: impl ToString,
+    found: impl ToString,
+) -> ReportError {
+    ReportError::Mismatch {
+        index: i + 1,
+        what,
+        expected: expected.to_string(),
+        found: found.to_string(),
+    }
+}
+
+fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, ReportError> {
+    let mut start: Option<(OffsetDateTime, &str)> = None;
+    let mut end: Option<(OffsetDateTime, &str)> = None;
+    for (i, record) in records.iter().enumerate() {
+        let s = timestamp(i, "started_at", &record.meta.started_at)?;
+        let e = timestamp(i, "finished_at", &record.meta.finished_at)?;
+        if start.is_none_or(|(t, _)| s < t) {
+            start = Some((s, &record.meta.started_at));
+        }
+        if end.is_none_or(|(t, _)| e > t) {
+            end = Some((e, &record.meta.finished_at));
+        }
+    }
+    let (start, started_at) = start.ok_or(ReportError::NothingToMerge)?;
+    let (end, finished_at) = end.ok_or(ReportError::NothingToMerge)?;
+    let mut faults: Vec<String> = records
+        .iter()
+        .flat_map(|r| r.meta.faults.iter().cloned())
+        .collect();
+    faults.sort();
+    faults.dedup();
+    Ok(RunMeta {
+        started_at: started_at.to_owned(),
+        finished_at: finished_at.to_owned(),
+        duration_ms: ((end - start).as_seconds_f64() * 1000.0).max(0.0),
+        shard: None,
+        interrupted: interruptions(records),
+        faults,
+        ..first.clone()
+    })
+}
+
+fn timestamp(i: usize, field: &'static str, value: &str) -> Result<OffsetDateTime, ReportError> {
+    OffsetDateTime::parse(value, &Rfc3339).map_err(|_| ReportError::BadTimestamp {
+        index: i + 1,
+        field,
+        value: value.to_owned(),
+    })
+}
+
+/// Each shard that stopped early, with its reason.
+fn interruptions(records: &[RunRecord]) -> Option<String> {
+    let reasons: Vec<String> = records
+        .iter()
+        .filter_map(|r| {
+            let why = r.meta.interrupted.as_deref()?;
+            let shard = r.meta.shard.as_deref().unwrap_or("?");
+            Some(format!("shard {shard}: {why}"))
+        })
+        .collect();
+    (!reasons.is_empty()).then(|| reasons.join("; "))
+}

@@ -1,0 +1,164 @@
+//! A case: one scenario with an id, the rules it covers, the fixtures it needs, and its body.
+
+use super::context::{BoxFuture, CaseCx, Outcome, RunCx};
+use std::sync::Arc;
+
+/// The body of a case.
+pub type CaseFn = Arc<dyn for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync>;
+
+/// What a case needs from the profile; a case whose needs are not met is skipped with the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    FinopsToken,
+    FinopsOrg,
+    OtherOrg,
+    Counterpart,
+    EntityUser,
+    VatRate,
+    Comment,
+    DeletableTag,
+    DeletableBankAccount,
+    Quote,
+    Invoice,
+    BankingToken,
+    TokenWithoutScope,
+    OrgHeader,
+    BankingOrg,
+    Card,
+    ForeignCard,
+    BankAccount,
+    EmptyBankAccount,
+}
+
+impl Need {
+    /// Why the profile does not meet this need, if it does not.
+    pub fn unmet(self, run: &RunCx) -> Option<String> {
+        let f = run.finops();
+        let b = run.banking();
+        let present = match self {
+            Need::FinopsToken => run.finops_token().is_some(),
+            Need::FinopsOrg => run.finops_org().is_some(),
+            Need::OtherOrg => f.is_some_and(|f| f.other_organization_id.is_some()),
+            Need::Counterpart => f.is_some_and(|f| f.counterpart_id.is_some()),
+            Need::EntityUser => f.is_some_and(|f| f.entity_user_id.is_some()),
+            Need::VatRate => f.is_some_and(|f| f.vat_rate_id.is_some()),
+            Need::Comment => f.is_some_and(|f| !f.comment_ids.is_empty()),
+            Need::DeletableTag => f.is_some_and(|f| !f.deletable_tag_ids.is_empty()),
+            Need::DeletableBankAccount => f.is_some_and(|f| !f.deletable_bank_accounts.is_empty()),
+            Need::Quote => f.is_some_and(|f| f.quote_id.is_some()),
+            Need::Invoice => f.is_some_and(|f| f.invoice_id.is_some()),
+            Need::BankingToken => {
+                if run.banking_token.is_some() {
+                    true
+                } else if let Some(why) = &run.banking_token_error {
+                    return Some(format!("no banking token: {why}"));
+                } else {
+                    false
+                }
+            }
+            Need::TokenWithoutScope => b.is_some_and(|b| b.token_without_scope.is_some()),
+            Need::OrgHeader => b.is_some_and(|b| b.org_header.is_some()),
+            Need::BankingOrg => b.is_some_and(|b| b.organization_id.is_some()),
+            Need::Card => b.is_some_and(|b| b.card_id.is_some()),
+            Need::ForeignCard => b.is_some_and(|b| b.foreign_card_id.is_some()),
+            Need::BankAccount => b.is_some_and(|b| b.bank_account_id.is_some()),
+            Need::EmptyBankAccount => b.is_some_and(|b| b.empty_bank_account_id.is_some()),
+        };
+        (!present).then(|| format!("the profile does not give {}", self.key()))
+    }
+
+    /// The profile key that meets this need.
+    pub fn key(self) -> &'static str {
+        match self {
+            Need::FinopsToken => "finops.token",
+            Need::FinopsOrg => "finops.organization_id",
+            Need::OtherOrg => "finops.other_organization_id",
+            Need::Counterpart => "finops.counterpart_id",
+            Need::EntityUser => "finops.entity_user_id",
+            Need::VatRate => "finops.vat_rate_id",
+            Need::Comment => "finops.comment_ids",
+            Need::DeletableTag => "finops.deletable_tag_ids",
+            Need::DeletableBankAccount => "finops.deletable_bank_accounts",
+            Need::Quote => "finops.quote_id",
+            Need::Invoice => "finops.invoice_id",
+            Need::BankingToken => "banking.token (or banking.token_env, or [banking.oauth])",
+            Need::TokenWithoutScope => "banking.token_without_scope",
+            Need::OrgHeader => "banking.org_header",
+            Need::BankingOrg => "banking.organization_id",
+            Need::Card => "banking.card_id",
+            Need::ForeignCard => "banking.foreign_card_id",
+            Need::BankAccount => "banking.bank_account_id",
+            Need::EmptyBankAccount => "banking.empty_bank_account_id",
+        }
+    }
+}
+
+/// One case of the plan.
+#[derive(Clone)]
+pub struct Case {
+    /// Stable id, `area.name`; filters match on it.
+    pub id: String,
+    /// The JUnit testsuite: the area or operation.
+    pub suite: String,
+    /// The operation it exercises, where it exercises one.
+    pub operation: Option<&'static str>,
+    pub rules: Vec<&'static str>,
+    pub needs: Vec<Need>,
+    /// Creates or deletes something (excluded by `--read-only`).
+    pub writes: bool,
+    /// Needs the data to stand still (pagination comparisons): runs while no writing case runs.
+    pub still: bool,
+    /// Requests it sends, roughly, for `--dry-run`.
+    pub requests: usize,
+    pub run: CaseFn,
+}
+
+impl Case {
+    pub fn new(id: &str, operation: &'static str, rules: &[&'static str], run: CaseFn) -> Case {
+        let suite = id.split('.').next().unwrap_or(id).to_owned();
+        Case {
+            id: id.to_owned(),
+            suite,
+            operation: Some(operation),
+            rules: rules.to_vec(),
+            needs: Vec::new(),
+            writes: false,
+            still: false,
+            requests: 1,
+            run,
+        }
+    }
+
+    pub fn needs(mut self, needs: &[Need]) -> Case {
+        self.needs.extend_from_slice(needs);
+        self
+    }
+
+    pub fn writes(mut self) -> Case {
+        self.writes = true;
+        self
+    }
+
+    pub fn still(mut self) -> Case {
+        self.still = true;
+        self
+    }
+
+    pub fn requests(mut self, n: usize) -> Case {
+        self.requests = n;
+        self
+    }
+
+    pub fn suite(mut self, suite: &str) -> Case {
+        self.suite = suite.to_owned();
+        self
+    }
+}
+
+/// Makes a [`CaseFn`] of a closure, e.g. `case_fn(|cx| Box::pin(my_case(cx)))`.
+pub fn case_fn<F>(f: F) -> CaseFn
+where
+    F: for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
+{
+    Arc::new(f)
+}

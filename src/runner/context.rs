@@ -1,0 +1,300 @@
+//! What a case sees while it runs: the target, the profile's fixtures and credentials, and a
+//! recorder of exchanges and findings.
+//!
+//! Every request a case sends goes through [`CaseCx::send`], which records the exchange and
+//! applies the generic checks (no 5xx, JSON bodies, error body shapes, declared statuses) so
+//! that no case can forget them. A case never decides a rule's level: it names the rule, and the
+//! catalogue says whether a breach fails or warns.
+
+use crate::catalogue::Catalogue;
+use crate::check;
+use crate::profile::{Profile, Secret};
+use crate::target::{Request, Response, SendError, Target};
+use crate::verdict::{Exchange, Finding};
+use reqwest::Method;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Why a case stopped before its end.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Abort {
+    /// The target gave no usable answer (or the run is stopping): the case is an error.
+    Transport(String),
+    /// The run is stopping or its budget is spent: the case is skipped.
+    Skip(String),
+    /// A precondition failed in a way already recorded as a finding: stop here.
+    Recorded,
+}
+
+pub type Outcome = Result<(), Abort>;
+
+/// Shared by all cases of a run.
+pub struct RunCx {
+    pub target: Arc<Target>,
+    pub profile: Profile,
+    pub catalogue: &'static Catalogue,
+    pub seed: u64,
+    pub cases_per_operation: u32,
+    pub banking_token: Option<Secret>,
+    /// Why the banking token could not be had, when it could not.
+    pub banking_token_error: Option<String>,
+    /// Held shared by cases that write, exclusively by cases that need data to stand still.
+    pub quiet: tokio::sync::RwLock<()>,
+    /// A tag unique to this run, for ids that must not collide with earlier runs.
+    pub run_tag: String,
+}
+
+impl RunCx {
+    pub fn finops_token(&self) -> Option<&str> {
+        self.profile
+            .finops
+            .as_ref()?
+            .token
+            .as_ref()
+            .map(Secret::expose)
+    }
+
+    pub fn finops_org(&self) -> Option<&str> {
+        self.profile.finops.as_ref()?.organization_id.as_deref()
+    }
+
+    pub fn org_header(&self) -> Option<&str> {
+        self.profile.banking.as_ref()?.org_header.as_deref()
+    }
+
+    pub fn banking(&self) -> Option<&crate::profile::BankingProfile> {
+        self.profile.banking.as_ref()
+    }
+
+    pub fn finops(&self) -> Option<&crate::profile::FinopsProfile> {
+        self.profile.finops.as_ref()
+    }
+}
+
+/// One case's view of the run, and its record.
+pub struct CaseCx {
+    pub run: Arc<RunCx>,
+    pub exchanges: Vec<Exchange>,
+    pub findings: Vec<Finding>,
+    /// Requests sent, including those whose exchanges were not kept.
+    pub requests: usize,
+    /// Keep every exchange (hand-written cases) or only those with findings (generated cases).
+    pub keep_all: bool,
+    /// The (shrunk) payload a generated case reports.
+    pub payload: Option<serde_json::Value>,
+}
+
+impl CaseCx {
+    pub fn new(run: Arc<RunCx>) -> CaseCx {
+        CaseCx {
+            run,
+            exchanges: Vec::new(),
+            findings: Vec::new(),
+            requests: 0,
+            keep_all: true,
+            payload: None,
+        }
+    }
+
+    /// A finance request with bearer token, version and organization headers.
+    pub fn fin(&self, method: Method, path: &str) -> Request {
+        let mut req = self.fin_without_org(method, path);
+        if let Some(org) = self.run.finops_org() {
+            req = req.header("x-organization-id", org);
+        }
+        req
+    }
+
+    /// A finance request without `x-organization-id` (create mailbox domain).
+    pub fn fin_without_org(&self, method: Method, path: &str) -> Request {
+        let mut req = Request::new(method, path)
+            .header("x-finops-version", self.run.profile.finops_version());
+        if let Some(token) = self.run.finops_token() {
+            req = req.header("authorization", format!("Bearer {token}"));
+        }
+        req
+    }
+
+    /// An embedded banking request with the bearer token and, when the profile names the header,
+    /// the organization header.
+    pub fn bank(&self, method: Method, path: &str) -> Request {
+        let mut req = self.bank_without_org(method, path);
+        if let (Some(name), Some(org)) = (
+            self.run.org_header(),
+            self.run
+                .banking()
+                .and_then(|b| b.organization_id.as_deref()),
+        ) {
+            req = req.header(name, org);
+        }
+        req
+    }
+
+    /// An embedded banking request without the organization header.
+    pub fn bank_without_org(&self, method: Method, path: &str) -> Request {
+        let mut req = Request::new(method, path);
+        if let Some(token) = &self.run.banking_token {
+            req = req.header("authorization", format!("Bearer {}", token.expose()));
+        }
+        req
+    }
+
+    /// Sends a request for `operation`, records it and applies the generic checks.
+    pub async fn send(&mut self, operation: &str, request: Request) -> Result<Response, Abort> {
+        let (exchange, outcome) = self.run.target.send(&request).await;
+        self.requests += 1 + exchange.retries as usize;
+        let index = self.exchanges.len();
+        let mut findings = match &outcome {
+            Ok(response) => check::generic(self.run.catalogue, operation, response),
+            Err(_) => Vec::new(),
+        };
+        for f in &mut findings {
+            f.exchange = Some(index);
+        }
+        if self.keep_all || !findings.is_empty() || outcome.is_err() {
+            self.exchanges.push(exchange);
+        }
+        self.findings.extend(findings);
+        match outcome {
+            Ok(response) => Ok(response),
+            Err(SendError::Stopped) => Err(Abort::Skip("the run was interrupted".into())),
+            Err(SendError::BudgetExhausted) => Err(Abort::Skip(
+                "request budget reached (--max-requests)".into(),
+            )),
+            Err(e) => Err(Abort::Transport(e.to_string())),
+        }
+    }
+
+    /// The index the next finding refers to: the last exchange kept.
+    fn last_exchange(&self) -> Option<usize> {
+        self.exchanges.len().checked_sub(1)
+    }
+
+    /// Records a breach of `rule`; its level comes from the catalogue.
+    pub fn finding(&mut self, rule: &str, message: impl Into<String>) {
+        let f = check::finding(self.run.catalogue, rule, message);
+        self.push(f);
+    }
+
+    /// Records a breach of `rule` with a diff of expected against actual.
+    pub fn finding_diff(
+        &mut self,
+        rule: &str,
+        message: impl Into<String>,
+        expected: &str,
+        actual: &str,
+    ) {
+        let f = check::finding(self.run.catalogue, rule, message).with_diff(expected, actual);
+        self.push(f);
+    }
+
+    fn push(&mut self, mut f: Finding) {
+        if f.exchange.is_none() {
+            f.exchange = self.last_exchange();
+        }
+        self.findings.push(f);
+    }
+
+    /// Records a breach of `rule` unless `ok`; returns `ok`.
+    pub fn ensure(&mut self, ok: bool, rule: &str, message: impl FnOnce() -> String) -> bool {
+        if !ok {
+            self.finding(rule, message());
+        }
+        ok
+    }
+
+    /// The response must be refused (not 2xx) for `rule`; a 5xx is already a finding of its own.
+    pub fn expect_refused(&mut self, response: &Response, rule: &str, what: &str) -> bool {
+        self.ensure(!response.is_success(), rule, || {
+            format!(
+                "{what} was accepted with {}; the spec requires it be refused",
+                response.status
+            )
+        })
+    }
+
+    /// A refused response should carry exactly `status` (a `should` rule usually).
+    pub fn expect_refused_with(
+        &mut self,
+        response: &Response,
+        status: u16,
+        rule: &str,
+        what: &str,
+    ) {
+        if !response.is_success() && response.status < 500 && response.status != status {
+            self.finding_diff(
+                rule,
+                format!(
+                    "{what} was refused with {} rather than {status}",
+                    response.status
+                ),
+                &status.to_string(),
+                &response.status.to_string(),
+            );
+        }
+    }
+
+    /// The response must be a 2xx for `rule`; returns whether it was.
+    pub fn expect_success(&mut self, response: &Response, rule: &str, what: &str) -> bool {
+        let ok = response.is_success();
+        if !ok && response.status < 500 {
+            self.finding(
+                rule,
+                format!(
+                    "{what} was refused with {}: {}",
+                    response.status,
+                    snippet(response)
+                ),
+            );
+        }
+        ok
+    }
+
+    /// The response must carry exactly `status` for `rule`.
+    pub fn expect_status(
+        &mut self,
+        response: &Response,
+        status: u16,
+        rule: &str,
+        what: &str,
+    ) -> bool {
+        let ok = response.status == status;
+        if !ok && response.status < 500 {
+            self.finding_diff(
+                rule,
+                format!("{what}: expected status {status}, got {}", response.status),
+                &status.to_string(),
+                &response.status.to_string(),
+            );
+        }
+        ok
+    }
+
+    /// Validates a JSON body against a schema, recording each issue under its rule (the nearest
+    /// `x-rule`, else `fallback_rule`).
+    pub fn expect_schema(&mut self, response: &Response, stem: &str, fallback_rule: &str) -> bool {
+        let findings = check::schema_findings(self.run.catalogue, stem, response, fallback_rule);
+        let ok = findings.is_empty();
+        for f in findings {
+            self.push(f);
+        }
+        ok
+    }
+}
+
+/// The first 300 characters of a body, for messages.
+pub fn snippet(response: &Response) -> String {
+    let text = response.text();
+    let mut end = text.len().min(300);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < text.len() {
+        format!("{}…", &text[..end])
+    } else {
+        text
+    }
+}

@@ -1,0 +1,221 @@
+//! Hand-written invalid bodies, read from `cases/invalid-bodies.toml`: each must be refused for
+//! its rule. The data file is embedded so a run never depends on the working directory.
+
+use super::{absent_uuid, paths, Bodies};
+use crate::runner::{case_fn, Case, CaseCx, Need, Outcome};
+use reqwest::Method;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+const INVALID_BODIES: &str = include_str!("../../cases/invalid-bodies.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    case: Vec<InvalidBody>,
+}
+
+/// One hand-written invalid body.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InvalidBody {
+    pub id: String,
+    pub base: String,
+    pub rule: String,
+    #[serde(default)]
+    pub set: toml::Table,
+    #[serde(default)]
+    pub remove: Vec<String>,
+}
+
+/// The entries of `cases/invalid-bodies.toml`.
+pub fn entries() -> Vec<InvalidBody> {
+    let file: File =
+        toml::from_str(INVALID_BODIES).expect("cases/invalid-bodies.toml is checked by tests");
+    file.case
+}
+
+pub fn cases() -> Vec<Case> {
+    entries().into_iter().map(to_case).collect()
+}
+
+fn to_case(entry: InvalidBody) -> Case {
+    let (operation, needs): (&'static str, &[Need]) = match entry.base.as_str() {
+        "vat-id" => (
+            "create-vat-id",
+            &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart],
+        ),
+        "comment" => (
+            "update-comment",
+            &[Need::FinopsToken, Need::FinopsOrg, Need::Comment],
+        ),
+        "velocity" => ("create-velocity-control", &[Need::BankingToken]),
+        _ => (
+            "create-receivable",
+            &[
+                Need::FinopsToken,
+                Need::FinopsOrg,
+                Need::Counterpart,
+                Need::VatRate,
+            ],
+        ),
+    };
+    let rule: &'static str = crate::catalogue::Catalogue::embedded()
+        .rule(&entry.rule)
+        .map(|r| r.id.as_str())
+        .expect("cases/invalid-bodies.toml names catalogue rules (checked by tests)");
+    let mut rules = vec![rule];
+    if operation == "create-receivable" {
+        rules.push("RCV-VALIDATION-422");
+    }
+    let id = entry.id.clone();
+    Case::new(
+        &id,
+        operation,
+        &rules,
+        case_fn(move |cx| Box::pin(run(cx, entry.clone(), operation))),
+    )
+    .needs(needs)
+}
+
+/// The valid body an entry starts from.
+fn base(cx: &CaseCx, base: &str) -> Value {
+    let bodies = Bodies::new(&cx.run);
+    match base {
+        "quote" => bodies.quote(),
+        "invoice" => bodies.invoice(),
+        "based-on" => bodies.based_on("invoice", &absent_uuid("covenant-invalid-based-on")),
+        "vat-id" => bodies.vat_id("DE123456789"),
+        "comment" => json!({ "text": "covenant" }),
+        _ => bodies.velocity("invalid"),
+    }
+}
+
+/// The entry's body: base, then `set`, then `remove`.
+pub fn build(base: Value, entry: &InvalidBody) -> Value {
+    let mut body = base;
+    for (key, value) in &entry.set {
+        let value = serde_json::to_value(value).unwrap_or(Value::Null);
+        body[key.as_str()] = expand(value);
+    }
+    if let Some(object) = body.as_object_mut() {
+        for key in &entry.remove {
+            object.remove(key);
+        }
+    }
+    body
+}
+
+/// `"$repeat:C:N"` and `"$url:N"` notations of the data file.
+fn expand(value: Value) -> Value {
+    let Some(text) = value.as_str() else {
+        return value;
+    };
+    if let Some(rest) = text.strip_prefix("$repeat:") {
+        if let Some((c, n)) = rest.rsplit_once(':') {
+            if let Ok(n) = n.parse::<usize>() {
+                return Value::String(c.repeat(n));
+            }
+        }
+    }
+    if let Some(n) = text
+        .strip_prefix("$url:")
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        let head = "https://example.com/";
+        return Value::String(format!(
+            "{head}{}",
+            "a".repeat(n.saturating_sub(head.len()))
+        ));
+    }
+    value
+}
+
+async fn run(cx: &mut CaseCx, entry: InvalidBody, operation: &'static str) -> Outcome {
+    let body = build(base(cx, &entry.base), &entry);
+    let request = match operation {
+        "create-vat-id" => {
+            let cp = cx
+                .run
+                .finops()
+                .and_then(|f| f.counterpart_id.clone())
+                .unwrap_or_default();
+            cx.fin(Method::POST, &paths::vat_ids(&cp))
+        }
+        "update-comment" => {
+            let id = cx
+                .run
+                .finops()
+                .and_then(|f| f.comment_ids.first().cloned())
+                .unwrap_or_default();
+            cx.fin(Method::PATCH, &paths::comment(&id))
+        }
+        "create-velocity-control" => cx.bank(Method::POST, paths::VELOCITY_CONTROLS),
+        _ => cx.fin(Method::POST, paths::RECEIVABLES),
+    };
+    let response = cx.send(operation, request.json(body)).await?;
+    let what = format!("the body of {}", entry.id);
+    if cx.expect_refused(&response, &entry.rule, &what) && operation == "create-receivable" {
+        cx.expect_refused_with(&response, 422, "RCV-VALIDATION-422", &what);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_file_parses_and_names_catalogue_rules() {
+        let catalogue = crate::catalogue::Catalogue::embedded();
+        let entries = entries();
+        assert!(entries.len() >= 30);
+        for e in &entries {
+            assert!(
+                catalogue.rule(&e.rule).is_some(),
+                "{} names unknown rule {}",
+                e.id,
+                e.rule
+            );
+            assert!(
+                ["quote", "invoice", "based-on", "vat-id", "comment", "velocity"]
+                    .contains(&e.base.as_str()),
+                "{}",
+                e.id
+            );
+        }
+    }
+
+    #[test]
+    fn notations_expand_to_exact_lengths() {
+        assert_eq!(
+            expand(json!("$repeat:t:256")).as_str().map(str::len),
+            Some(256)
+        );
+        assert_eq!(
+            expand(json!("$url:2084")).as_str().map(str::len),
+            Some(2084)
+        );
+        assert_eq!(expand(json!("plain")), json!("plain"));
+    }
+
+    #[test]
+    fn every_receivable_entry_is_invalid_against_the_schema() {
+        let registry = crate::schema::Registry::embedded();
+        let fixtures = json!({ "type": "quote", "currency": "EUR", "counterpart_id": absent_uuid("c"),
+            "line_items": [{ "quantity": 1, "vat_rate_id": absent_uuid("v") }] });
+        for e in entries()
+            .iter()
+            .filter(|e| e.base == "quote" || e.base == "invoice")
+        {
+            let mut base = fixtures.clone();
+            base["type"] = json!(e.base);
+            let body = build(base, e);
+            assert!(
+                !registry.is_valid("receivable-create", &body),
+                "{} is valid: {body}",
+                e.id
+            );
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Velocity control scenarios: both scopes, the TRANSACTION window, the default of `active`,
+//! unlimited usage, duplicate ids, foreign cards and a token without the scope.
+
+use super::{paths, Bodies};
+use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::target::Response;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+const OP: &str = "create-velocity-control";
+
+pub fn cases() -> Vec<Case> {
+    let base = [Need::BankingToken];
+    let case = |id: &str, rules: &[&'static str], f: crate::runner::CaseFn| {
+        Case::new(id, OP, rules, f).needs(&base).writes()
+    };
+    vec![
+        case(
+            "velocity.create-org-scope",
+            &[
+                "VC-CREATE-201",
+                "VC-RESPONSE",
+                "VC-EXACTLY-ONE-SCOPE",
+                "VC-ORG-SCOPE",
+                "VC-ID-ECHO",
+                "VC-FIELDS-ECHO",
+            ],
+            case_fn(|cx| Box::pin(create_org_scope(cx))),
+        ),
+        case(
+            "velocity.org-scope-without-header",
+            &["BANK-ORG-HEADER-OPTIONAL", "VC-ORG-SCOPE"],
+            case_fn(|cx| Box::pin(without_header(cx))),
+        ),
+        case(
+            "velocity.create-card-scope",
+            &["VC-CARD-SCOPE", "VC-EXACTLY-ONE-SCOPE", "VC-CREATE-201"],
+            case_fn(|cx| Box::pin(card_scope(cx))),
+        )
+        .needs(&[Need::Card]),
+        case(
+            "velocity.foreign-card",
+            &["VC-CARD-ACCESS"],
+            case_fn(|cx| Box::pin(foreign_card(cx))),
+        )
+        .needs(&[Need::ForeignCard]),
+        case(
+            "velocity.active-defaults-false",
+            &["VC-ACTIVE-DEFAULT-FALSE"],
+            case_fn(|cx| Box::pin(active_default(cx))),
+        ),
+        case(
+            "velocity.transaction-window",
+            &["VC-TRANSACTION-NO-USAGE"],
+            case_fn(|cx| Box::pin(transaction_window(cx))),
+        )
+        .requests(2),
+        case(
+            "velocity.unlimited-usage",
+            &["VC-USAGE-UNLIMITED"],
+            case_fn(|cx| Box::pin(unlimited(cx))),
+        ),
+        case(
+            "velocity.duplicate-id",
+            &["VC-ID-UNIQUE", "VC-ID-UNIQUE-409"],
+            case_fn(|cx| Box::pin(duplicate(cx))),
+        )
+        .requests(2),
+        case(
+            "velocity.token-without-scope",
+            &["VC-SCOPE-REQUIRED", "VC-SCOPE-403"],
+            case_fn(|cx| Box::pin(without_scope(cx))),
+        )
+        .needs(&[Need::TokenWithoutScope]),
+    ]
+}
+
+async fn post(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
+    let request = cx.bank(Method::POST, paths::VELOCITY_CONTROLS).json(body);
+    cx.send(OP, request).await
+}
+
+/// Creates a control that must be accepted; returns the created control when it was.
+async fn create(
+    cx: &mut CaseCx,
+    body: Value,
+    rule: &str,
+    what: &str,
+) -> Result<Option<Value>, Abort> {
+    let response = post(cx, body).await?;
+    if !cx.expect_success(&response, rule, what) {
+        return Ok(None);
+    }
+    cx.expect_status(&response, 201, "VC-CREATE-201", what);
+    Ok(response.json)
+}
+
+fn is_set(control: &Value, field: &str) -> bool {
+    control.get(field).is_some_and(|v| !v.is_null())
+}
+
+fn org_of_header(cx: &CaseCx) -> Option<String> {
+    cx.run.org_header()?;
+    cx.run.banking()?.organization_id.clone()
+}
+
+async fn create_org_scope(cx: &mut CaseCx) -> Outcome {
+    let body = Bodies::new(&cx.run).velocity("org");
+    let Some(control) = create(
+        cx,
+        body.clone(),
+        "VC-CREATE-201",
+        "an organization-scoped control",
+    )
+    .await?
+    else {
+        return Ok(());
+    };
+    check_org_scope(cx, &control, org_of_header(cx));
+    if control.get("id") != body.get("id") {
+        cx.finding_diff(
+            "VC-ID-ECHO",
+            "the created control's id is not the one supplied",
+            &body["id"].to_string(),
+            &control["id"].to_string(),
+        );
+    }
+    let pick = |v: &Value| json!({ "amountLimit": v["amountLimit"], "currencyCode": v["currencyCode"], "name": v["name"], "velocityWindow": v["velocityWindow"] });
+    let (want, got) = (pick(&body), pick(&control));
+    if want != got {
+        let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+        cx.finding_diff(
+            "VC-FIELDS-ECHO",
+            "the created control differs from what was sent",
+            &pretty(&want),
+            &pretty(&got),
+        );
+    }
+    Ok(())
+}
+
+/// Organization scope: organizationId set (to `expected` when known), cardId not.
+fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
+    if !is_set(control, "organizationId") {
+        cx.finding(
+            "VC-ORG-SCOPE",
+            "a control created without cardId has no organizationId",
+        );
+    } else if let Some(org) = expected {
+        let got = control["organizationId"].as_str().unwrap_or("");
+        if got != org {
+            cx.finding_diff(
+                "VC-ORG-SCOPE",
+                "the control is scoped to another organization than the header's",
+                &org,
+                got,
+            );
+        }
+    }
+    if is_set(control, "cardId") {
+        cx.finding(
+            "VC-EXACTLY-ONE-SCOPE",
+            "an organization-scoped control also has a cardId",
+        );
+    }
+}
+
+async fn without_header(cx: &mut CaseCx) -> Outcome {
+    let body = Bodies::new(&cx.run).velocity("nohdr");
+    let request = cx
+        .bank_without_org(Method::POST, paths::VELOCITY_CONTROLS)
+        .json(body);
+    let response = cx.send(OP, request).await?;
+    if cx.expect_success(
+        &response,
+        "BANK-ORG-HEADER-OPTIONAL",
+        "a control created without the organization header",
+    ) {
+        let control = response.json.unwrap_or_default();
+        check_org_scope(cx, &control, None);
+    }
+    Ok(())
+}
+
+async fn card_scope(cx: &mut CaseCx) -> Outcome {
+    let card = cx
+        .run
+        .banking()
+        .and_then(|b| b.card_id.clone())
+        .unwrap_or_default();
+    let mut body = Bodies::new(&cx.run).velocity("card");
+    body["cardId"] = json!(card);
+    let Some(control) = create(cx, body, "VC-CARD-SCOPE", "a card-scoped control").await? else {
+        return Ok(());
+    };
+    let got = control.get("cardId").and_then(Value::as_str).unwrap_or("");
+    if got != card {
+        cx.finding_diff(
+            "VC-CARD-SCOPE",
+            "the control is not scoped to the card supplied",
+            &card,
+            got,
+        );
+    }
+    if is_set(&control, "organizationId") {
+        cx.finding(
+            "VC-EXACTLY-ONE-SCOPE",
+            "a card-scoped control also has an organizationId",
+        );
+    }
+    Ok(())
+}
+
+async fn foreign_card(cx: &mut CaseCx) -> Outcome {
+    let card = cx
+        .run
+        .banking()
+        .and_then(|b| b.foreign_card_id.clone())
+        .unwrap_or_default();
+    let mut body = Bodies::new(&cx.run).velocity("foreign");
+    body["cardId"] = json!(card);
+    let response = post(cx, body).await?;
+    cx.expect_refused(
+        &response,
+        "VC-CARD-ACCESS",
+        "a control on a card the caller cannot access",
+    );
+    Ok(())
+}
+
+async fn active_default(cx: &mut CaseCx) -> Outcome {
+    let body = Bodies::new(&cx.run).velocity("active");
+    let Some(control) = create(
+        cx,
+        body,
+        "VC-ACTIVE-DEFAULT-FALSE",
+        "a control without `active`",
+    )
+    .await?
+    else {
+        return Ok(());
+    };
+    if control.get("active") != Some(&json!(false)) {
+        cx.finding_diff(
+            "VC-ACTIVE-DEFAULT-FALSE",
+            "a control created without `active` is not inactive",
+            "false",
+            &control["active"].to_string(),
+        );
+    }
+    Ok(())
+}
+
+async fn transaction_window(cx: &mut CaseCx) -> Outcome {
+    let bodies = Bodies::new(&cx.run);
+    let mut with_usage = bodies.velocity("txn-usage");
+    with_usage["velocityWindow"] = json!("TRANSACTION");
+    with_usage["usageLimit"] = json!(5);
+    let mut without = bodies.velocity("txn");
+    without["velocityWindow"] = json!("TRANSACTION");
+    without.as_object_mut().map(|o| o.remove("usageLimit"));
+    let response = post(cx, with_usage).await?;
+    cx.expect_refused(
+        &response,
+        "VC-TRANSACTION-NO-USAGE",
+        "a TRANSACTION control with a usageLimit",
+    );
+    if let Some(control) = create(
+        cx,
+        without,
+        "VC-TRANSACTION-NO-USAGE",
+        "a TRANSACTION control without usageLimit",
+    )
+    .await?
+    {
+        if is_set(&control, "usageLimit") {
+            cx.finding(
+                "VC-TRANSACTION-NO-USAGE",
+                format!(
+                    "a TRANSACTION control has usageLimit {}",
+                    control["usageLimit"]
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn unlimited(cx: &mut CaseCx) -> Outcome {
+    let mut body = Bodies::new(&cx.run).velocity("unlimited");
+    body["usageLimit"] = json!(-1);
+    create(
+        cx,
+        body,
+        "VC-USAGE-UNLIMITED",
+        "a control with usageLimit -1 (unlimited)",
+    )
+    .await?;
+    Ok(())
+}
+
+async fn duplicate(cx: &mut CaseCx) -> Outcome {
+    let body = Bodies::new(&cx.run).velocity("dup");
+    if create(cx, body.clone(), "VC-CREATE-201", "a new control")
+        .await?
+        .is_none()
+    {
+        return Ok(());
+    }
+    let response = post(cx, body).await?;
+    if cx.expect_refused(
+        &response,
+        "VC-ID-UNIQUE",
+        "a second control with the same id",
+    ) {
+        cx.expect_refused_with(
+            &response,
+            409,
+            "VC-ID-UNIQUE-409",
+            "a second control with the same id",
+        );
+    }
+    Ok(())
+}
+
+async fn without_scope(cx: &mut CaseCx) -> Outcome {
+    let token = cx.run.banking().and_then(|b| b.token_without_scope.clone());
+    let Some(token) = token else { return Ok(()) };
+    let body = Bodies::new(&cx.run).velocity("noscope");
+    let request = cx
+        .bank(Method::POST, paths::VELOCITY_CONTROLS)
+        .json(body)
+        .with_header("authorization", format!("Bearer {}", token.expose()));
+    let response = cx.send(OP, request).await?;
+    if cx.expect_refused(
+        &response,
+        "VC-SCOPE-REQUIRED",
+        "a token without authorization_control:write:org",
+    ) {
+        cx.expect_refused_with(&response, 403, "VC-SCOPE-403", "a token without the scope");
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! The ten operations of the spec as typed data, parsed from `schemas/operations.json`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// `schemas/operations.json` as shipped with this build.
+pub const OPERATIONS_JSON: &str = include_str!("../../schemas/operations.json");
+
+/// The two areas of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Area {
+    /// `/finops/v1`: bearer tokens, `x-finops-version`, finance error bodies.
+    Finance,
+    /// `/embedded-banking/v1`: OAuth 2.0 client credentials, problem-details error bodies.
+    Banking,
+}
+
+impl Area {
+    /// The path prefix every operation of the area carries.
+    pub fn path_prefix(self) -> &'static str {
+        match self {
+            Area::Finance => "/finops/v1/",
+            Area::Banking => "/embedded-banking/v1/",
+        }
+    }
+}
+
+/// HTTP methods used by the ten operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Method {
+    Get,
+    Post,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// Where a parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamLocation {
+    Path,
+    Query,
+    Header,
+}
+
+/// One path, query or header parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// `None` when the spec does not show the name (the banking organization header).
+    pub name: Option<String>,
+    /// The profile key that names a parameter whose name the spec does not show.
+    #[serde(
+        rename = "x-name-from-profile",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub name_from_profile: Option<String>,
+    #[serde(rename = "in")]
+    pub location: ParamLocation,
+    pub required: bool,
+    /// A JSON Schema (2020-12) of the value.
+    pub schema: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The rule the parameter's constraint comes from.
+    #[serde(rename = "x-rule", default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// How an operation authenticates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "scheme", deny_unknown_fields)]
+pub enum Security {
+    /// `Authorization: Bearer <token>` (finance area).
+    #[serde(rename = "bearer")]
+    Bearer,
+    /// OAuth 2.0 client credentials (embedded banking area). `scopes: None`: the spec shows none.
+    #[serde(rename = "oauth2-client-credentials")]
+    OAuth2ClientCredentials { scopes: Option<Vec<String>> },
+}
+
+/// One operation of the spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operation {
+    pub id: String,
+    pub area: Area,
+    pub method: Method,
+    /// Path template, e.g. `/finops/v1/comments/{comment_id}`.
+    pub path: String,
+    pub summary: String,
+    pub parameters: Vec<Param>,
+    /// Schema stem of the request body, if the operation takes one.
+    pub request_body: Option<String>,
+    /// The success statuses the spec states; empty: not shown, any 2xx is acceptable.
+    pub success_statuses: Vec<u16>,
+    /// Schema stem of the success body; `None`: not shown.
+    pub success_schema: Option<String>,
+    /// Schema stem of error bodies (every status but a finance 422).
+    pub error_schema: String,
+    /// Schema stem of a 422 body (finance area only).
+    pub validation_error_schema: Option<String>,
+    /// The full status set the spec declares, where it declares one (create receivable).
+    pub declared_statuses: Option<Vec<u16>>,
+    pub security: Security,
+}
+
+impl Operation {
+    /// Whether `status` is a success the spec allows for this operation.
+    pub fn accepts_success(&self, status: u16) -> bool {
+        if self.success_statuses.is_empty() {
+            (200..300).contains(&status)
+        } else {
+            self.success_statuses.contains(&status)
+        }
+    }
+
+    /// The schema stem an error body with this status must match.
+    pub fn error_schema_for(&self, status: u16) -> &str {
+        match (&self.validation_error_schema, status) {
+            (Some(stem), 422) => stem,
+            _ => &self.error_schema,
+        }
+    }
+
+    /// Every schema stem the operation names.
+    pub fn schema_stems(&self) -> impl Iterator<Item = &str> {
+        [
+            self.request_body.as_deref(),
+            self.success_schema.as_deref(),
+            Some(self.error_schema.as_str()),
+            self.validation_error_schema.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OperationsFile {
+    #[serde(rename = "$comment", default)]
+    _comment: Option<String>,
+    pub(crate) operations: Vec<Operation>,
+}
+
+/// Parses an operations file.
+pub(crate) fn parse_operations(text: &str) -> Result<Vec<Operation>, serde_json::Error> {
+    serde_json::from_str::<OperationsFile>(text).map(|file| file.operations)
+}
+
+/// The ten operations, parsed once from the embedded `operations.json`.
+pub fn operations() -> &'static [Operation] {
+    static OPERATIONS: OnceLock<Vec<Operation>> = OnceLock::new();
+    OPERATIONS.get_or_init(|| {
+        parse_operations(OPERATIONS_JSON)
+            .expect("the embedded operations.json is checked by `covenant schemas check` and tests")
+    })
+}
+
+/// The operation with this id.
+pub fn operation(id: &str) -> Option<&'static Operation> {
+    operations().iter().find(|op| op.id == id)
+}

@@ -1,0 +1,155 @@
+//! `covenant compare` on prepared reports, through the real binary.
+
+use crate::sample;
+use covenant::catalogue::Level;
+use covenant::verdict::{Counts, Finding, RunRecord, Verdict};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn write_report(dir: &Path, name: &str, run: &RunRecord) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(run).unwrap()).unwrap();
+    path
+}
+
+fn covenant(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_covenant"))
+        .args(args)
+        .output()
+        .expect("the covenant binary runs")
+}
+
+fn compare(old: &Path, new: &Path, report_dir: Option<&Path>) -> (i32, String, String) {
+    let mut args = vec!["compare".as_ref(), old.as_os_str(), new.as_os_str()];
+    if let Some(dir) = report_dir {
+        args.push("--report-dir".as_ref());
+        args.push(dir.as_os_str());
+    }
+    let out = covenant(&args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The sample with the failure fixed.
+fn fixed_run() -> RunRecord {
+    let mut run = sample::run();
+    let case = &mut run.cases[1];
+    case.findings.clear();
+    case.verdict = Verdict::Pass;
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+/// The fixed run, where the passing case now fails, one case is gone and one is new.
+fn regressed_run() -> RunRecord {
+    let mut run = fixed_run();
+    let case = &mut run.cases[0];
+    case.findings = vec![Finding::new(
+        "RCV-CREATE-201",
+        Level::Must,
+        "answered 200, not 201",
+    )];
+    case.verdict = Verdict::Fail;
+    run.cases.remove(3);
+    let mut added = run.cases[2].clone();
+    added.id = "vat-id.create".to_owned();
+    added.findings.clear();
+    added.verdict = Verdict::Pass;
+    run.cases.push(added);
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+fn section<'a>(stdout: &'a str, title: &str) -> &'a str {
+    let start = stdout
+        .find(&format!("\n{title} ("))
+        .unwrap_or_else(|| panic!("no section {title} in:\n{stdout}"));
+    let rest = &stdout[start + 1..];
+    let end = rest.find("\n\n").unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[test]
+fn newly_failing_case_exits_1_and_is_listed_with_the_fix() {
+    let dir = sample::scratch_dir("compare-regressed");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &regressed_run());
+    let out_dir = dir.join("out");
+
+    let (code, stdout, stderr) = compare(&old, &new, Some(&out_dir));
+
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let newly = section(&stdout, "newly failing");
+    assert!(
+        newly.contains(
+            "receivable.quote-minimal: pass -> fail (RCV-CREATE-201: answered 200, not 201)"
+        ),
+        "{newly}"
+    );
+    let fixed = section(&stdout, "fixed");
+    assert!(
+        fixed.contains("receivable.unknown-property: fail -> pass"),
+        "{fixed}"
+    );
+    assert!(section(&stdout, "still failing").contains("events.list-limit: error -> error"));
+    assert!(section(&stdout, "cases added").contains("vat-id.create: absent -> pass"));
+    assert!(section(&stdout, "cases removed").contains("velocity.card-scoped: skip -> absent"));
+    let rules = section(&stdout, "rule verdicts changed");
+    assert!(rules.contains("RCV-CREATE-201: pass -> fail"), "{rules}");
+    assert!(rules.contains("RCV-UNKNOWN-PROPS: fail -> pass"), "{rules}");
+
+    let markdown = sample::read(&out_dir.join("compare.md"));
+    assert!(markdown.starts_with("## Covenant compare: ❌ 1 newly failing"));
+    let json: serde_json::Value =
+        serde_json::from_str(&sample::read(&out_dir.join("compare.json"))).unwrap();
+    assert_eq!(json["newly_failing"][0]["id"], "receivable.quote-minimal");
+    assert_eq!(json["fixed"][0]["id"], "receivable.unknown-property");
+}
+
+#[test]
+fn only_fixed_cases_exit_0() {
+    let dir = sample::scratch_dir("compare-fixed");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &fixed_run());
+
+    let (code, stdout, stderr) = compare(&old, &new, None);
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(section(&stdout, "newly failing").starts_with("newly failing (0):"));
+    assert!(section(&stdout, "fixed").contains("receivable.unknown-property: fail -> pass"));
+}
+
+#[test]
+fn malformed_report_is_a_usage_error_naming_file_and_line() {
+    let dir = sample::scratch_dir("compare-malformed");
+    let good = write_report(&dir, "good.json", &sample::run());
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        "{\n  \"meta\": {\n    \"seed\": \"not a number\"\n  }\n}\n",
+    )
+    .unwrap();
+
+    let (code, _, stderr) = compare(&good, &bad, None);
+
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:3:", bad.display())),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn missing_report_is_a_usage_error_naming_the_file() {
+    let dir = sample::scratch_dir("compare-missing");
+    let good = write_report(&dir, "good.json", &sample::run());
+    let missing = dir.join("nowhere.json");
+
+    let (code, _, stderr) = compare(&missing, &good, None);
+
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("nowhere.json"), "{stderr}");
+}

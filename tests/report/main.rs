@@ -1,0 +1,11 @@
+//! Tests of the reports: golden files, schema and XSD validation, a real browser, compare,
+//! merge and secret redaction. One test binary, so that it links once.
+
+mod browser;
+mod compare;
+mod golden;
+mod junit_xsd;
+mod merge;
+mod run_schema;
+mod sample;
+mod secrets;

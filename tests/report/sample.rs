@@ -1,0 +1,280 @@
+//! A fixed run and a small fixed catalogue, shared by the report tests.
+//!
+//! The run holds one case of each verdict: a pass, a failure with a diff and a curl, a warning,
+//! a skip with its reason and an error, over three operations with latencies.
+
+use covenant::catalogue::{Catalogue, Level};
+use covenant::verdict::{
+    CaseResult, Counts, Exchange, Finding, RequestRecord, ResponseRecord, RunMeta, RunRecord,
+    Verdict,
+};
+use std::path::PathBuf;
+
+pub const FAILING_CASE: &str = "receivable.unknown-property";
+
+/// A catalogue that does not move when `cases/rules.toml` does, so golden files stay put.
+pub fn catalogue() -> Catalogue {
+    Catalogue::parse(CATALOGUE).expect("the test catalogue parses")
+}
+
+const CATALOGUE: &str = r#"
+[[rule]]
+id = "RCV-UNKNOWN-PROPS"
+section = "Receivable (create request bodies)"
+text = "Unknown properties are rejected in every receivable body shape."
+level = "must"
+observable = true
+checks = ["case:receivable.unknown-property"]
+
+[[rule]]
+id = "GEN-JSON-CONTENT-TYPE"
+section = "Introduction"
+text = "A JSON body declares a JSON media type in Content-Type."
+level = "should"
+observable = true
+checks = ["generic:content-type"]
+
+[[rule]]
+id = "RCV-CREATE-201"
+section = "Create receivable"
+text = "A valid receivable body is answered with 201 and a receivable."
+level = "must"
+observable = true
+checks = ["case:receivable.quote-minimal"]
+
+[[rule]]
+id = "VEL-CARD-SCOPE"
+section = "Create velocity control"
+text = "With cardId the control is scoped to that card."
+level = "must"
+observable = true
+checks = ["case:velocity.card-scoped"]
+
+[[rule]]
+id = "EVT-LIMIT-RANGE"
+section = "List events"
+text = "limit is 1 to 100 <inclusive> & checked."
+level = "must"
+observable = true
+checks = ["case:events.list-limit"]
+
+[[rule]]
+id = "PAG-TOKEN-OPAQUE"
+section = "Cursor pagination rules"
+text = "A pagination token is passed back exactly as returned."
+level = "must"
+observable = true
+checks = ["pagination:opaque"]
+
+[[rule]]
+id = "EVT-HISTORY-3M"
+section = "Events"
+text = "Event data is guaranteed for the last three months."
+level = "must"
+observable = false
+why_not = "A run cannot wait three months."
+
+[[gap]]
+id = "GAP-RATE-LIMITS"
+section = "Limits"
+text = "Rate limits: not shown."
+"#;
+
+/// The fixed run.
+pub fn run() -> RunRecord {
+    let cases = vec![
+        passing_case(),
+        failing_case(),
+        warning_case(),
+        skipped_case(),
+        error_case(),
+    ];
+    RunRecord {
+        meta: meta("2026-01-02T03:04:05Z", "2026-01-02T03:04:15.5Z"),
+        counts: Counts::of(&cases),
+        cases,
+    }
+}
+
+pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
+    RunMeta {
+        covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
+        seed: 42,
+        target: "http://127.0.0.1:8080".to_owned(),
+        profile: serde_json::json!({"base_url": "http://127.0.0.1:8080", "finops": {"token": "***"}}),
+        started_at: started_at.to_owned(),
+        finished_at: finished_at.to_owned(),
+        duration_ms: 10_500.0,
+        cases_per_operation: 25,
+        shard: None,
+        interrupted: None,
+        faults: Vec::new(),
+    }
+}
+
+fn case(id: &str, suite: &str, operation: &str, rules: &[&str]) -> CaseResult {
+    CaseResult {
+        id: id.to_owned(),
+        suite: suite.to_owned(),
+        operation: Some(operation.to_owned()),
+        rules: rules.iter().map(|r| (*r).to_owned()).collect(),
+        verdict: Verdict::Pass,
+        findings: Vec::new(),
+        exchanges: Vec::new(),
+        skip_reason: None,
+        error: None,
+        payload: None,
+        requests: 0,
+        duration_ms: 0.0,
+    }
+}
+
+pub fn exchange(method: &str, path: &str, status: u16, body: &str, ms: f64) -> Exchange {
+    let url = format!("http://127.0.0.1:8080{path}");
+    let sent = (method == "POST").then(|| "{\"type\":\"quote\"}".to_owned());
+    let data = sent
+        .as_deref()
+        .map(|b| format!(" --data '{b}'"))
+        .unwrap_or_default();
+    Exchange {
+        request: RequestRecord {
+            method: method.to_owned(),
+            url: url.clone(),
+            headers: vec![("authorization".to_owned(), "Bearer ***".to_owned())],
+            body: sent,
+            curl: format!("curl -X {method} '{url}' -H 'authorization: Bearer ***'{data}"),
+        },
+        response: Some(ResponseRecord {
+            status,
+            headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+            body: body.to_owned(),
+            truncated: false,
+        }),
+        error: None,
+        duration_ms: ms,
+        retries: 0,
+    }
+}
+
+fn passing_case() -> CaseResult {
+    let mut c = case(
+        "receivable.quote-minimal",
+        "receivables",
+        "create-receivable",
+        &["RCV-CREATE-201"],
+    );
+    c.exchanges = vec![
+        exchange(
+            "POST",
+            "/finops/v1/receivables",
+            201,
+            "{\"id\":\"1\"}",
+            12.5,
+        ),
+        exchange(
+            "POST",
+            "/finops/v1/receivables",
+            201,
+            "{\"id\":\"2\"}",
+            20.0,
+        ),
+    ];
+    c.duration_ms = 33.0;
+    c
+}
+
+fn failing_case() -> CaseResult {
+    let mut c = case(
+        FAILING_CASE,
+        "receivables",
+        "create-receivable",
+        &["RCV-UNKNOWN-PROPS"],
+    );
+    c.exchanges = vec![exchange(
+        "POST",
+        "/finops/v1/receivables",
+        201,
+        "{\"id\":\"3\",\"note\":\"<script>alert('x')</script>\"}",
+        30.0,
+    )];
+    c.findings = vec![Finding::new(
+        "RCV-UNKNOWN-PROPS",
+        Level::Must,
+        "a quote body with the unknown property `surprise` was accepted with 201",
+    )
+    .with_diff("status: 4xx (rejected)", "status: 201 (created)")
+    .at_exchange(0)];
+    c.verdict = Verdict::Fail;
+    c.payload = Some(serde_json::json!({"type": "quote", "surprise": true}));
+    c.duration_ms = 31.0;
+    c
+}
+
+fn warning_case() -> CaseResult {
+    let mut c = case(
+        "vat-id.get",
+        "vat-ids",
+        "get-counterpart-vat-id",
+        &["GEN-JSON-CONTENT-TYPE"],
+    );
+    let mut ex = exchange(
+        "GET",
+        "/finops/v1/counterparts/c/vat-ids/v",
+        200,
+        "{\"id\":\"v\"}",
+        8.0,
+    );
+    if let Some(response) = ex.response.as_mut() {
+        response.headers = vec![("content-type".to_owned(), "text/plain".to_owned())];
+    }
+    c.exchanges = vec![ex];
+    c.findings = vec![Finding::new(
+        "GEN-JSON-CONTENT-TYPE",
+        Level::Should,
+        "a JSON body came with Content-Type text/plain",
+    )];
+    c.verdict = Verdict::Warn;
+    c.duration_ms = 9.0;
+    c
+}
+
+fn skipped_case() -> CaseResult {
+    let mut c = case(
+        "velocity.card-scoped",
+        "velocity",
+        "create-velocity-control",
+        &["VEL-CARD-SCOPE"],
+    );
+    c.verdict = Verdict::Skip;
+    c.skip_reason = Some("the profile has no [banking] card_id fixture".to_owned());
+    c
+}
+
+fn error_case() -> CaseResult {
+    let mut c = case(
+        "events.list-limit",
+        "events",
+        "list-events",
+        &["EVT-LIMIT-RANGE"],
+    );
+    let mut ex = exchange("GET", "/finops/v1/events?limit=100", 200, "", 10_000.0);
+    ex.response = None;
+    ex.error = Some("operation timed out after 10 s".to_owned());
+    c.exchanges = vec![ex];
+    c.error = Some("the target did not answer within 10 s".to_owned());
+    c.verdict = Verdict::Error;
+    c.duration_ms = 10_001.0;
+    c
+}
+
+/// A fresh, empty directory for one test under cargo's temporary directory.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory can be created");
+    dir
+}
+
+pub fn read(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
