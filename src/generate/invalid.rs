@@ -67,10 +67,13 @@ fn site(
     boundary: Vec<Mutation>,
     random: BoxedStrategy<Mutation>,
 ) -> Option<Site> {
+    let keyword_rule = keywords(kind)
+        .iter()
+        .find_map(|keyword| visit.shape.keyword_rules.get(*keyword));
     Some(Site {
         path: visit.path.to_vec(),
         kind,
-        rule: rule.to_string(),
+        rule: keyword_rule.map_or(rule, String::as_str).to_string(),
         boundary,
         random,
     })
@@ -132,8 +135,36 @@ fn object_sites(visit: &Visit<'_>, spec: &ObjectSpec, rule: &str, out: &mut Vec<
     if spec.closed {
         out.extend(extra_site(visit, spec, rule, &object));
     }
+    let forbidden_rule = spec.forbidden_rule.as_deref().unwrap_or(rule);
+    for name in &spec.forbidden {
+        let mutation = Mutation {
+            edit: Edit::Props(vec![(name.clone(), Some(json!("x")))]),
+            pointer: format!("{object}/{name}"),
+            detail: format!(
+                "{} present (forbidden here)",
+                display_child(visit.path, name)
+            ),
+        };
+        let random = Just(mutation.clone()).boxed();
+        let kind = ConstraintKind::ExtraProperty;
+        // Not through `site`: the object's keyword rule for additionalProperties does not apply.
+        out.push(Site {
+            path: visit.path.to_vec(),
+            kind,
+            rule: forbidden_rule.to_string(),
+            boundary: vec![mutation],
+            random,
+        });
+    }
     for conditional in &spec.conditionals {
-        let rule = conditional.rule.as_deref().unwrap_or(rule);
+        let keyword_rule = ["then", "if"]
+            .iter()
+            .find_map(|keyword| visit.shape.keyword_rules.get(*keyword));
+        let rule = conditional
+            .rule
+            .as_ref()
+            .or(keyword_rule)
+            .map_or(rule, String::as_str);
         out.extend(combination_site(visit, spec, conditional, rule, &object));
     }
 }
@@ -542,5 +573,27 @@ fn array_sites(visit: &Visit<'_>, spec: &ArraySpec, rule: &str, name: &str, out:
             boundary,
             random,
         ));
+    }
+}
+
+/// The schema keywords a kind of breach violates (for `x-keyword-rules`).
+pub(crate) fn keywords(kind: ConstraintKind) -> &'static [&'static str] {
+    match kind {
+        ConstraintKind::MissingRequired => &["required"],
+        ConstraintKind::ExtraProperty => &["additionalProperties"],
+        ConstraintKind::WrongType | ConstraintKind::UnexpectedNull => &["type"],
+        ConstraintKind::OutOfRange => {
+            &["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"]
+        }
+        ConstraintKind::TooLong => &["maxLength"],
+        ConstraintKind::TooShort => &["minLength"],
+        ConstraintKind::BadFormat => &["format"],
+        ConstraintKind::BadPattern => &["pattern"],
+        ConstraintKind::NotInEnum => &["enum"],
+        ConstraintKind::TooManyItems => &["maxItems"],
+        ConstraintKind::TooFewItems => &["minItems"],
+        ConstraintKind::WrongConst => &["const"],
+        // The conditional carries its own rule (see object_sites).
+        ConstraintKind::ForbiddenCombination => &[],
     }
 }

@@ -301,3 +301,9 @@ fn site_strategy(compiled: &Arc<Compiled>, site: invalid::Site) -> BoxedStrategy
         )
         .boxed()
 }
+
+impl SchemaSource for crate::schema::Registry {
+    fn resolve(&self, stem: &str) -> Option<&Value> {
+        self.schema(stem)
+    }
+}

@@ -39,6 +39,9 @@ const ANNOTATIONS: &[&str] = &[
 pub(crate) struct Shape {
     /// The `x-rule` written on this subschema.
     pub rule: Option<String>,
+    /// `x-keyword-rules`: the rule one keyword of this subschema stands for (`required` ->
+    /// `RCV-REQUIRED`); deeper than `rule`, so it wins for that keyword.
+    pub keyword_rules: std::collections::BTreeMap<String, String>,
     /// `null` is allowed besides the kind.
     pub nullable: bool,
     /// The types the schema declares (without `null`); empty when it declares none.
@@ -166,6 +169,10 @@ pub(crate) struct ObjectSpec {
     /// `additionalProperties: false`.
     pub closed: bool,
     pub conditionals: Vec<Conditional>,
+    /// Properties that must never be present (`not: {anyOf: [{required: [p]}, ...]}`), with
+    /// the rule written on that `not`.
+    pub forbidden: Vec<String>,
+    pub forbidden_rule: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -231,6 +238,9 @@ fn inline_object(
         match key.as_str() {
             "$ref" => {}
             "const" | "enum" | "examples" | "default" | "$defs" | "definitions" => {
+                out.insert(key.clone(), value.clone());
+            }
+            _ if key.starts_with("x-") => {
                 out.insert(key.clone(), value.clone());
             }
             _ => {
@@ -371,6 +381,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
     let mut shape = if let Some(value) = map.get("const") {
         Shape {
             rule: None,
+            keyword_rules: Default::default(),
             nullable: false,
             declared: declared.clone(),
             kind: Kind::Const(value.clone()),
@@ -386,6 +397,15 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
     };
     shape.nullable |= type_nullable && !matches!(shape.kind, Kind::Const(_));
     shape.rule = rule.or(shape.rule);
+    if let Some(Value::Object(rules)) = map.get("x-keyword-rules") {
+        for (keyword, rule) in rules {
+            if let Some(rule) = rule.as_str() {
+                shape
+                    .keyword_rules
+                    .insert(keyword.clone(), rule.to_string());
+            }
+        }
+    }
     if shape.declared.is_empty() {
         shape.declared = declared;
     }
@@ -395,6 +415,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
 fn any_shape() -> Shape {
     Shape {
         rule: None,
+        keyword_rules: Default::default(),
         nullable: true,
         declared: Vec::new(),
         kind: Kind::Any,
@@ -431,6 +452,7 @@ const KNOWN: &[&str] = &[
     "exclusiveMinimum",
     "exclusiveMaximum",
     "x-rule",
+    "not",
     CONDITIONALS,
 ];
 
@@ -443,6 +465,16 @@ fn check_keywords(
         if !KNOWN.contains(&key.as_str()) && !is_annotation(key) {
             return Err(unsupported(ctx, place, &format!("keyword `{key}`")));
         }
+    }
+    if map
+        .get("not")
+        .is_some_and(|not| forbidden_names(not).is_none())
+    {
+        return Err(unsupported(
+            ctx,
+            place,
+            "a `not` other than {anyOf: [{required: [...]}]}",
+        ));
     }
     if let Some(extra) = map.get("additionalProperties") {
         if !matches!(extra, Value::Bool(_)) && extra != &Value::Object(Map::new()) {
@@ -509,6 +541,7 @@ fn enum_shape(
     }
     Ok(Shape {
         rule: None,
+        keyword_rules: Default::default(),
         nullable,
         declared: declared.to_vec(),
         kind: Kind::Enum(rest),
@@ -547,6 +580,7 @@ fn union_shape(
         1 => shapes.remove(0),
         _ => Shape {
             rule: None,
+            keyword_rules: Default::default(),
             nullable: false,
             declared: Vec::new(),
             kind: make(shapes),
@@ -576,6 +610,7 @@ fn typed_shape(
     for ty in &types {
         shapes.push(Shape {
             rule: None,
+            keyword_rules: Default::default(),
             nullable: false,
             declared: declared.to_vec(),
             kind: kind_of(ctx, *ty, map, place)?,
@@ -586,6 +621,7 @@ fn typed_shape(
         1 => shapes.remove(0),
         _ => Shape {
             rule: None,
+            keyword_rules: Default::default(),
             nullable: false,
             declared: declared.to_vec(),
             kind: Kind::AnyOf(shapes),
@@ -730,13 +766,15 @@ fn object_spec(
         .iter()
         .flat_map(|c| c.require.iter().map(String::as_str))
         .collect();
+    let not = map.get("not");
+    let forbidden = not.and_then(forbidden_names).unwrap_or_default();
     let include = root_option(&ctx.options.always_include, place);
     let omit = root_option(&ctx.options.omit, place);
     let mut props = Vec::new();
     if let Some(Value::Object(properties)) = map.get("properties") {
         for (name, schema) in properties {
             let is_required = required.contains(name.as_str());
-            if !is_required && omit.contains(name.as_str()) {
+            if !is_required && (omit.contains(name.as_str()) || forbidden.contains(name)) {
                 continue;
             }
             let shape = compile_at(ctx, schema, &place.child(&format!("properties/{name}")))?;
@@ -769,7 +807,38 @@ fn object_spec(
         props,
         closed: map.get("additionalProperties") == Some(&Value::Bool(false)),
         conditionals,
+        forbidden,
+        forbidden_rule: not
+            .and_then(|not| not.get("x-rule"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
     })
+}
+
+/// The names a `not` forbids: `{required: [a, b]}` (all together: only one name is taken
+/// as forbidding alone) or `{anyOf: [{required: [a]}, {required: [b]}]}`.
+fn forbidden_names(not: &Value) -> Option<Vec<String>> {
+    let names = |schema: &Value| -> Option<Vec<String>> {
+        let required = schema.get("required")?.as_array()?;
+        required
+            .iter()
+            .map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    if let Some(branches) = not.get("anyOf").and_then(Value::as_array) {
+        let mut out = Vec::new();
+        for branch in branches {
+            match names(branch)?.as_slice() {
+                [one] => out.push(one.clone()),
+                _ => return None,
+            }
+        }
+        return Some(out);
+    }
+    match names(not)?.as_slice() {
+        [one] => Some(vec![one.clone()]),
+        _ => None,
+    }
 }
 
 /// Names an option lists for any stem whose document root this object is.
@@ -856,9 +925,11 @@ fn conditional(
         values,
         forbid,
         require,
-        rule: pair
-            .get("x-rule")
-            .and_then(Value::as_str)
+        // A rule inside `then` is deeper than one beside the `if`, so it wins.
+        rule: [then.get("x-rule"), pair.get("x-rule")]
+            .into_iter()
+            .flatten()
+            .find_map(Value::as_str)
             .map(str::to_string),
     })
 }
@@ -890,14 +961,14 @@ fn flatten_all_of(
         if let Some(Value::Array(members)) = member.remove("allOf") {
             pending.extend(members.into_iter().rev());
         }
-        take_conditional(&mut member);
+        take_conditional(&mut member, guard == 1);
         merge_into(&mut out, member);
     }
     Ok(out)
 }
 
 /// Moves `if`/`then` of a member into the conditionals list, keeping its `x-rule`.
-fn take_conditional(member: &mut Map<String, Value>) {
+fn take_conditional(member: &mut Map<String, Value>, is_root: bool) {
     let Some(condition) = member.remove("if") else {
         return;
     };
@@ -906,9 +977,12 @@ fn take_conditional(member: &mut Map<String, Value>) {
     if let Some(then) = member.remove("then") {
         pair.insert("then".into(), then);
     }
-    // The rule written beside an if/then names that combination, not the whole object.
-    if let Some(rule) = member.remove("x-rule") {
-        pair.insert("x-rule".into(), rule);
+    // In an allOf member, the rule written beside an if/then names that combination; on the
+    // object itself it names the object, and only a rule inside `then` names the combination.
+    if !is_root {
+        if let Some(rule) = member.remove("x-rule") {
+            pair.insert("x-rule".into(), rule);
+        }
     }
     member.insert(CONDITIONALS.into(), Value::Array(vec![Value::Object(pair)]));
 }

@@ -302,24 +302,14 @@ fn explained(label: &Label, error: &jsonschema::ValidationError<'_>) -> bool {
 
 fn explains(label: &Label, (keyword, at): &(String, String)) -> bool {
     let under = at == &label.pointer || at.starts_with(&format!("{}/", label.pointer));
-    let keywords: &[&str] = match label.kind {
-        ConstraintKind::MissingRequired => &["required"],
-        ConstraintKind::ExtraProperty => &["additionalProperties"],
-        ConstraintKind::WrongType | ConstraintKind::UnexpectedNull => &["type"],
-        ConstraintKind::OutOfRange => {
-            &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
-        }
-        ConstraintKind::TooLong => &["maxLength"],
-        ConstraintKind::TooShort => &["minLength"],
-        ConstraintKind::BadFormat => &["format"],
-        ConstraintKind::BadPattern => &["pattern"],
-        ConstraintKind::NotInEnum => &["enum"],
-        ConstraintKind::TooManyItems => &["maxItems"],
-        ConstraintKind::TooFewItems => &["minItems"],
-        ConstraintKind::WrongConst => &["const"],
+    // Extra: a property forbidden by `not: {required: [...]}` also breaks that `not`.
+    let extra: &[&str] = match label.kind {
+        ConstraintKind::ExtraProperty => &["not"],
         ConstraintKind::ForbiddenCombination => &["not", "required", "falseSchema"],
+        _ => &[],
     };
-    under || keywords.contains(&keyword.as_str())
+    let mut keywords = invalid::keywords(label.kind).iter().chain(extra);
+    under || keywords.any(|k| *k == keyword.as_str())
 }
 
 fn runner(cases: u32) -> TestRunner {
@@ -488,16 +478,43 @@ fn random_invalid_instances_fail_for_exactly_their_labelled_reason() {
     let engine = engine();
     let judge = judge();
     for stem in STEMS {
-        let strategy = engine.invalid(stem).expect("compiles");
-        let outcome = runner(400).run(&strategy, |case| {
-            let outcome =
-                std::panic::catch_unwind(|| judge.assert_breaks_for_its_reason(stem, &case));
-            outcome.map_err(|_| TestCaseError::fail(format!("{stem}: {case:?}")))
-        });
-        if let Err(error) = outcome {
-            panic!("{error}");
-        }
+        check_random_invalid(&engine, &judge, stem, 400);
     }
+}
+
+/// Runs `cases` random invalid instances of `stem` past the judge.
+fn check_random_invalid<S: SchemaSource>(
+    engine: &Engine<S>,
+    judge: &Judge,
+    stem: &str,
+    cases: u32,
+) {
+    let strategy = engine.invalid(stem).expect("compiles");
+    let outcome = runner(cases).run(&strategy, |case| {
+        let outcome = std::panic::catch_unwind(|| judge.assert_breaks_for_its_reason(stem, &case));
+        outcome.map_err(|_| TestCaseError::fail(format!("{stem}: {case:?}")))
+    });
+    if let Err(error) = outcome {
+        panic!("{error}");
+    }
+}
+
+/// The rule of the first case of a kind at a pointer.
+fn rule_of<'a>(cases: &'a [Invalid], kind: ConstraintKind, pointer: &str) -> Option<&'a str> {
+    cases
+        .iter()
+        .find(|i| i.label.kind == kind && i.label.pointer == pointer)
+        .map(|i| i.label.rule.as_str())
+}
+
+/// The velocity case of usageLimit with the TRANSACTION window, labelled with its rule.
+fn transaction_with_usage(cases: &[Invalid]) -> &Invalid {
+    let combination = cases
+        .iter()
+        .find(|i| i.label.kind == ConstraintKind::ForbiddenCombination)
+        .expect("the TRANSACTION window with a usage limit");
+    assert_eq!(combination.label.rule, "VC-TRANSACTION-NO-USAGE");
+    combination
 }
 
 #[test]
@@ -506,32 +523,23 @@ fn labels_carry_the_nearest_rule() {
     let invalid = engine
         .boundary_invalid("receivable-create")
         .expect("compiles");
-    let rule_of = |kind: ConstraintKind, pointer: &str| {
-        invalid
-            .iter()
-            .find(|i| i.label.kind == kind && i.label.pointer == pointer)
-            .map(|i| i.label.rule.clone())
-    };
+    let rule_of = |kind, pointer| rule_of(&invalid, kind, pointer);
     assert_eq!(
-        rule_of(ConstraintKind::TooLong, "/trade_name").as_deref(),
+        rule_of(ConstraintKind::TooLong, "/trade_name"),
         Some("RCV-TRADE-NAME-MAX")
     );
     assert_eq!(
-        rule_of(ConstraintKind::ExtraProperty, "/covenant_unknown_property").as_deref(),
+        rule_of(ConstraintKind::ExtraProperty, "/covenant_unknown_property"),
         Some("RCV-UNKNOWN-PROPS")
     );
     assert_eq!(
-        rule_of(ConstraintKind::WrongConst, "/type").as_deref(),
+        rule_of(ConstraintKind::WrongConst, "/type"),
         Some("RCV-TYPE-CONST")
     );
     let velocity = engine
         .boundary_invalid("velocity-control-create")
         .expect("compiles");
-    let combination = velocity
-        .iter()
-        .find(|i| i.label.kind == ConstraintKind::ForbiddenCombination)
-        .expect("the TRANSACTION window with a usage limit");
-    assert_eq!(combination.label.rule, "VC-TRANSACTION-NO-USAGE");
+    let combination = transaction_with_usage(&velocity);
     assert_eq!(combination.label.pointer, "/usageLimit");
     assert_eq!(combination.payload["velocityWindow"], json!("TRANSACTION"));
     let plain = velocity
@@ -740,4 +748,127 @@ fn unknown_stems_and_unsupported_keywords_are_errors_not_panics() {
     let engine = Engine::new(docs, GenOptions::default());
     let error = engine.valid("odd").expect_err("unsupported");
     assert!(error.to_string().contains("minProperties"), "{error}");
+}
+
+/// The same properties over the real request-body schemas of `schemas/`.
+mod real {
+    use super::*;
+    use crate::schema::Registry;
+
+    const BODIES: &[&str] = &[
+        "quote-create",
+        "invoice-create",
+        "based-on-create",
+        "receivable-create",
+        "vat-id-create",
+        "comment-update",
+        "mailbox-domain-create",
+        "velocity-control-create",
+    ];
+
+    fn docs() -> BTreeMap<String, Value> {
+        let registry = Registry::embedded();
+        registry
+            .names()
+            .filter_map(|stem| Some((stem.to_string(), registry.schema(stem)?.clone())))
+            .collect()
+    }
+
+    fn engine() -> Engine<&'static Registry> {
+        let mut options = options();
+        let include = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        options.always_include.insert(
+            "vat-id-create".into(),
+            include(&["value", "country", "type"]),
+        );
+        options.always_include.insert(
+            "velocity-control-create".into(),
+            include(&[
+                "id",
+                "amountLimit",
+                "currencyCode",
+                "name",
+                "velocityWindow",
+            ]),
+        );
+        Engine::new(Registry::embedded(), options)
+    }
+
+    #[test]
+    fn valid_instances_of_every_body_schema_validate() {
+        let engine = engine();
+        let judge = Judge::new(docs());
+        for stem in BODIES {
+            let compiled = engine.compiled(stem).expect("compiles");
+            let strategy = valid::strategy(&compiled.shape, &[]);
+            let outcome = runner(1000).run(&strategy, |value| {
+                let errors = judge.errors(stem, &value);
+                proptest::prop_assert!(errors.is_empty(), "{stem}: {value} -> {errors:?}");
+                Ok(())
+            });
+            if let Err(error) = outcome {
+                panic!("{error}");
+            }
+            let boundary = boundary::valid(&compiled.shape);
+            for value in &boundary {
+                assert_eq!(judge.errors(stem, value), vec![], "{stem}: {value}");
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_instances_of_every_body_schema_fail_for_their_labelled_reason() {
+        let engine = engine();
+        let judge = Judge::new(docs());
+        for stem in BODIES {
+            let boundary = engine.boundary_invalid(stem).expect("compiles");
+            assert!(
+                boundary.len() > 3,
+                "{stem}: only {} invalid",
+                boundary.len()
+            );
+            for case in &boundary {
+                judge.assert_breaks_for_its_reason(stem, case);
+            }
+            check_random_invalid(&engine, &judge, stem, 300);
+        }
+    }
+
+    #[test]
+    fn real_labels_name_the_rules_of_the_catalogue() {
+        let engine = engine();
+        let quote = engine.boundary_invalid("quote-create").expect("compiles");
+        let rule_of = |kind, pointer| rule_of(&quote, kind, pointer);
+        assert_eq!(
+            rule_of(ConstraintKind::MissingRequired, "/currency"),
+            Some("RCV-REQUIRED")
+        );
+        assert_eq!(
+            rule_of(ConstraintKind::ExtraProperty, "/covenant_unknown_property"),
+            Some("RCV-UNKNOWN-PROPS")
+        );
+        assert_eq!(
+            rule_of(ConstraintKind::TooLong, "/trade_name"),
+            Some("RCV-TRADE-NAME-MAX")
+        );
+        let velocity = engine
+            .boundary_invalid("velocity-control-create")
+            .expect("compiles");
+        transaction_with_usage(&velocity);
+        let catalogue: Vec<String> = std::fs::read_to_string("cases/rules.toml")
+            .expect("rules.toml")
+            .lines()
+            .filter_map(|line| line.strip_prefix("id = \""))
+            .map(|rest| rest.trim_end_matches('"').to_string())
+            .collect();
+        for stem in BODIES {
+            for case in engine.boundary_invalid(stem).expect("compiles") {
+                assert!(
+                    catalogue.contains(&case.label.rule),
+                    "{stem}: {:?}",
+                    case.label
+                );
+            }
+        }
+    }
 }
