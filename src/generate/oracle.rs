@@ -1,0 +1,60 @@
+//! The validator that has the last word on what the generator produces.
+//!
+//! The generator builds instances from its own reading of a schema; before one leaves the
+//! engine, the real JSON Schema validator (draft 2020-12, formats checked) confirms it: a "valid"
+//! payload that a correct target could reject would be a false positive, and an "invalid" one
+//! that is in fact valid (a quote body mutated into a valid invoice body) would be too.
+
+use super::shape::Documents;
+use super::GenerateError;
+use serde_json::Value;
+
+/// Base of the `$id`s the schemas use; a document without `$id` is placed here.
+const BASE: &str = "https://covenant.invalid/schemas/";
+
+pub(crate) struct Oracle {
+    validator: jsonschema::Validator,
+}
+
+impl Oracle {
+    /// Compiles the schema of `stem`, serving every referenced document from `docs`.
+    pub fn build(stem: &str, root: &Value, docs: Documents) -> Result<Oracle, GenerateError> {
+        let mut options = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .with_retriever(Retriever(docs));
+        if root.get("$id").is_none() {
+            options = options.with_base_uri(format!("{BASE}{stem}.json"));
+        }
+        let validator = options
+            .build(root)
+            .map_err(|error| GenerateError::Validator {
+                stem: stem.to_string(),
+                message: error.to_string(),
+            })?;
+        Ok(Oracle { validator })
+    }
+
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+}
+
+/// Serves documents by the last segment of their URI (`line-item.json` -> `line-item`).
+struct Retriever(Documents);
+
+impl jsonschema::Retrieve for Retriever {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let text = uri.as_str();
+        let text = text.split('#').next().unwrap_or(text);
+        let last = text.rsplit('/').next().unwrap_or(text);
+        let stem = last.strip_suffix(".json").unwrap_or(last);
+        self.0
+            .get(stem)
+            .cloned()
+            .ok_or_else(|| format!("no schema named `{stem}` (from {text})").into())
+    }
+}

@@ -1,0 +1,181 @@
+//! Paths into a shape and into the instances generated from it.
+//!
+//! A [`Step`] path names one node of a [`Shape`] (through properties, the first array item and
+//! union branches); generating with that path *forced* guarantees the instance has a value
+//! there, so a mutation can be applied at [`pointer`]. Array steps always mean item 0.
+
+use super::shape::{Kind, Shape};
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    Prop(String),
+    Item,
+    Branch(usize),
+}
+
+/// The JSON pointer of the instance value a path names.
+pub(crate) fn pointer(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Prop(name) => {
+                out.push('/');
+                out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+            }
+            Step::Item => out.push_str("/0"),
+            Step::Branch(_) => {}
+        }
+    }
+    out
+}
+
+/// A readable name for the value a path names: `line_items[0].product.name`, or `body`.
+pub(crate) fn display(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Prop(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            Step::Item => out.push_str("[0]"),
+            Step::Branch(_) => {}
+        }
+    }
+    if out.is_empty() {
+        "body".to_string()
+    } else {
+        out
+    }
+}
+
+/// Joins a property name to a path's display name.
+pub(crate) fn display_child(path: &[Step], name: &str) -> String {
+    if path.iter().all(|step| matches!(step, Step::Branch(_))) {
+        name.to_string()
+    } else {
+        format!("{}.{}", display(path), name)
+    }
+}
+
+/// One node met by [`walk`], with what labels need.
+pub(crate) struct Visit<'a> {
+    pub path: &'a [Step],
+    pub shape: &'a Shape,
+    /// Nearest `x-rule` at or above this node.
+    pub rule: Option<&'a str>,
+    /// Properties of sibling `oneOf` branches that this object does not have, with an example
+    /// value each (only for an object that is itself a `oneOf` branch).
+    pub foreign: &'a [(String, Value)],
+    /// The value comes from the profile's fixtures (at or above this node).
+    pub fixed: bool,
+}
+
+/// Visits every node of a shape, depth first, with its path.
+pub(crate) fn walk<'a>(shape: &'a Shape, visit: &mut dyn FnMut(&Visit<'_>)) {
+    walk_at(shape, &mut Vec::new(), (None, false), &[], visit);
+}
+
+fn walk_at<'a>(
+    shape: &'a Shape,
+    path: &mut Vec<Step>,
+    (rule, fixed): (Option<&'a str>, bool),
+    foreign: &[(String, Value)],
+    visit: &mut dyn FnMut(&Visit<'_>),
+) {
+    let rule = shape.rule.as_deref().or(rule);
+    visit(&Visit {
+        path,
+        shape,
+        rule,
+        foreign,
+        fixed,
+    });
+    match &shape.kind {
+        Kind::Object(spec) => {
+            for prop in &spec.props {
+                path.push(Step::Prop(prop.name.clone()));
+                let fixed = fixed || prop.fixtures.is_some();
+                walk_at(&prop.shape, path, (rule, fixed), &[], visit);
+                path.pop();
+            }
+        }
+        Kind::Array(spec) => {
+            path.push(Step::Item);
+            walk_at(&spec.items, path, (rule, fixed), &[], visit);
+            path.pop();
+        }
+        Kind::OneOf(branches) | Kind::AnyOf(branches) => {
+            for (index, branch) in branches.iter().enumerate() {
+                let foreign = foreign_props(branches, index);
+                path.push(Step::Branch(index));
+                walk_at(branch, path, (rule, fixed), &foreign, visit);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn foreign_props(branches: &[Shape], index: usize) -> Vec<(String, Value)> {
+    let Kind::Object(own) = &branches[index].kind else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for (other, branch) in branches.iter().enumerate() {
+        let Kind::Object(spec) = &branch.kind else {
+            continue;
+        };
+        if other == index {
+            continue;
+        }
+        for prop in &spec.props {
+            let known = own.props.iter().any(|p| p.name == prop.name)
+                || out.iter().any(|(name, _)| *name == prop.name);
+            if !known {
+                let value = super::valid::example_prop(prop, false);
+                out.push((prop.name.clone(), value));
+            }
+        }
+    }
+    out
+}
+
+/// An edit of an instance at a path.
+#[derive(Debug, Clone)]
+pub(crate) enum Edit {
+    /// Replace the value.
+    Set(Value),
+    /// Remove a property of the object.
+    Remove(String),
+    /// Add (or replace) properties of the object; `None` removes.
+    Props(Vec<(String, Option<Value>)>),
+}
+
+/// Applies an edit at a pointer; `None` when the instance has nothing there.
+pub(crate) fn apply(mut instance: Value, pointer: &str, edit: Edit) -> Option<Value> {
+    let target = instance.pointer_mut(pointer)?;
+    match edit {
+        Edit::Set(value) => *target = value,
+        Edit::Remove(name) => {
+            target.as_object_mut()?.shift_remove(&name)?;
+        }
+        Edit::Props(changes) => {
+            let object: &mut Map<String, Value> = target.as_object_mut()?;
+            for (name, value) in changes {
+                match value {
+                    Some(value) => {
+                        object.insert(name, value);
+                    }
+                    None => {
+                        object.shift_remove(&name);
+                    }
+                }
+            }
+        }
+    }
+    Some(instance)
+}

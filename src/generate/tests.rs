@@ -1,0 +1,874 @@
+//! The engine against small inline schemas that use every keyword it supports.
+//!
+//! Validity is judged by a validator built here, independently of the engine's own.
+
+use super::*;
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use serde_json::json;
+
+const ID: &str = "https://covenant.invalid/schemas/";
+
+fn with_id(stem: &str, mut schema: Value) -> (String, Value) {
+    schema["$id"] = json!(format!("{ID}{stem}.json"));
+    schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    (stem.to_string(), schema)
+}
+
+pub(super) fn schemas() -> BTreeMap<String, Value> {
+    let nullable_string = |max: u64, rule: &str| json!({"type": ["string", "null"], "maxLength": max, "x-rule": rule});
+    let shared = |kind: &str| {
+        json!({
+            "type": {"const": kind, "x-rule": "RCV-TYPE-CONST"},
+            "currency": {"type": "string", "minLength": 3, "maxLength": 3},
+            "line_items": {"type": "array", "minItems": 1, "items": {"$ref": "line-item.json"}},
+            "counterpart_id": {"type": "string", "format": "uuid"},
+            "trade_name": nullable_string(255, "RCV-TRADE-NAME-MAX"),
+            "counterpart_business_type": nullable_string(50, "RCV-BUSINESS-TYPE-MAX"),
+            "document_id": {"type": ["string", "null"], "minLength": 1, "maxLength": 100},
+            "withholding_tax_rate": {"type": ["integer", "null"], "minimum": 0, "maximum": 10000, "x-rule": "RCV-WITHHOLDING-RANGE"},
+            "deductions": {"anyOf": [
+                {"type": "array", "maxItems": 10, "items": {"$ref": "line-item.json#/$defs/deduction"}},
+                {"type": "null"}
+            ], "x-rule": "RCV-DEDUCTIONS-MAX"},
+            "attachments": {"oneOf": [
+                {"type": "array", "minItems": 1, "items": {"type": "object"}},
+                {"type": "null"}
+            ]},
+            "bank_account_type": {"enum": ["INTERNAL", "EXTERNAL", "BANK_DETAILS", null]},
+            "partner_metadata": {"type": "object"},
+            "tag_ids": {"type": "array", "items": {"type": "string", "format": "uuid"}, "uniqueItems": true},
+            "tax_exempt": {"type": ["boolean", "null"]},
+            "project_id": {"type": ["string", "null"], "format": "uuid"}
+        })
+    };
+    let body = |kind: &str, only: Value| {
+        let mut properties = shared(kind);
+        for (key, value) in only.as_object().into_iter().flatten() {
+            properties[key] = value.clone();
+        }
+        json!({
+            "type": "object",
+            "x-rule": "RCV-UNKNOWN-PROPS",
+            "additionalProperties": false,
+            "required": ["type", "currency", "line_items", "counterpart_id"],
+            "properties": properties
+        })
+    };
+    [
+        with_id("line-item", json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["product", "quantity", "vat_rate_id"],
+            "properties": {
+                "product": {
+                    "type": "object",
+                    "required": ["name", "price"],
+                    "properties": {
+                        "name": {"type": "string", "minLength": 1, "maxLength": 50},
+                        "price": {"$ref": "#/$defs/money"},
+                        "measure_unit": {"type": ["object", "null"], "properties": {"name": {"type": "string"}}}
+                    }
+                },
+                "quantity": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000},
+                "vat_rate_id": {"type": "string", "format": "uuid"}
+            },
+            "$defs": {
+                "money": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["value", "currency"],
+                    "properties": {
+                        "value": {"type": "number", "minimum": 0, "maximum": 10000},
+                        "currency": {"type": "string", "enum": ["EUR", "USD", "GBP"]}
+                    }
+                },
+                "deduction": {"type": "object", "properties": {"memo": {"type": "string", "maxLength": 20}}}
+            }
+        })),
+        with_id("quote-create", body("quote", json!({
+            "expiry_date": {"type": ["string", "null"], "format": "date", "x-rule": "RCV-QUOTE-EXPIRY-DATE"},
+            "quote_accept_page_url": {"type": ["string", "null"], "format": "uri", "minLength": 1, "x-rule": "RCV-QUOTE-ACCEPT-URL"}
+        }))),
+        with_id("invoice-create", body("invoice", json!({
+            "fulfillment_date": {"type": ["string", "null"], "format": "date"},
+            "payment_page_url": {"type": ["string", "null"], "format": "uri", "minLength": 1, "maxLength": 2083, "x-rule": "RCV-PAYMENT-URL-LEN"},
+            "purchase_order": nullable_string(100, "RCV-PURCHASE-ORDER-MAX"),
+            "issued_at": {"type": "string", "format": "date-time"}
+        }))),
+        with_id("based-on-create", json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["type", "based_on"],
+            "properties": {
+                "type": {"type": "string", "enum": ["invoice", "credit_note"]},
+                "based_on": {"type": "string", "format": "uuid", "x-rule": "RCV-BASED-ON-REQUIRED"},
+                "tag_ids": {"type": "array", "items": {"type": "string", "format": "uuid"}}
+            }
+        })),
+        with_id("receivable-create", json!({
+            "x-rule": "RCV-ONE-OF-SHAPES",
+            "oneOf": [
+                {"$ref": "quote-create.json"},
+                {"$ref": "invoice-create.json"},
+                {"$ref": "based-on-create.json"}
+            ]
+        })),
+        with_id("mailbox-domain-create", json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["domain"],
+            "properties": {
+                "domain": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 253,
+                    "pattern": "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$",
+                    "x-rule": "MBX-DOMAIN-PATTERN"
+                }
+            }
+        })),
+        with_id("velocity-control-create", json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["amountLimit", "currencyCode", "velocityWindow"],
+            "properties": {
+                "id": {"type": "string", "minLength": 1, "maxLength": 64},
+                "amountLimit": {"type": "integer", "minimum": 0},
+                "currencyCode": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                "name": {"type": "string", "maxLength": 100},
+                "active": {"type": "boolean"},
+                "cardId": {"type": "string", "format": "uuid"},
+                "usageLimit": {"type": "integer", "minimum": -1},
+                "velocityWindow": {"type": "string", "enum": ["DAY", "LIFETIME", "MONTH", "TRANSACTION", "WEEK"], "x-rule": "VC-WINDOW-ENUM"}
+            },
+            "allOf": [{
+                "x-rule": "VC-TRANSACTION-NO-USAGE",
+                "if": {"properties": {"velocityWindow": {"const": "TRANSACTION"}}, "required": ["velocityWindow"]},
+                "then": {"not": {"required": ["usageLimit"]}}
+            }]
+        })),
+    ]
+    .into_iter()
+    .collect()
+}
+
+const STEMS: &[&str] = &[
+    "line-item",
+    "quote-create",
+    "invoice-create",
+    "based-on-create",
+    "receivable-create",
+    "mailbox-domain-create",
+    "velocity-control-create",
+];
+
+const COUNTERPART: &str = "11111111-2222-4333-8444-555555555555";
+const VAT_RATE: &str = "66666666-7777-4888-9999-aaaaaaaaaaaa";
+
+fn options() -> GenOptions {
+    let mut options = GenOptions::default();
+    options
+        .fixtures
+        .insert("counterpart_id".into(), vec![json!(COUNTERPART)]);
+    options
+        .fixtures
+        .insert("vat_rate_id".into(), vec![json!(VAT_RATE)]);
+    options.always_include.insert(
+        "velocity-control-create".into(),
+        vec!["id".into(), "name".into()],
+    );
+    options
+        .omit
+        .insert("quote-create".into(), vec!["project_id".into()]);
+    options
+}
+
+fn engine() -> Engine<BTreeMap<String, Value>> {
+    Engine::new(schemas(), options())
+}
+
+/// An independent judge: the real validator over the same documents.
+pub(super) struct Judge {
+    docs: BTreeMap<String, Value>,
+}
+
+impl Judge {
+    pub fn new(docs: BTreeMap<String, Value>) -> Judge {
+        Judge { docs }
+    }
+
+    fn validator(&self, stem: &str) -> jsonschema::Validator {
+        independent_validator(&self.docs[stem], self.docs.clone())
+    }
+
+    /// Keywords of the errors and their instance paths.
+    pub fn errors(&self, stem: &str, instance: &Value) -> Vec<(String, String)> {
+        let validator = self.validator(stem);
+        validator
+            .iter_errors(instance)
+            .map(|error| {
+                let keyword = error.kind().keyword().to_string();
+                (keyword, error.instance_path().to_string())
+            })
+            .collect()
+    }
+
+    /// Whether every error of `stem` is explained by the label (looking into the branches of
+    /// `anyOf`/`oneOf` errors: one branch must be explained whole).
+    fn explained(&self, stem: &str, instance: &Value, label: &Label) -> bool {
+        let validator = self.validator(stem);
+        let errors: Vec<_> = validator.iter_errors(instance).collect();
+        !errors.is_empty() && errors.iter().all(|error| explained(label, error))
+    }
+
+    /// The stems an instance of `stem` may have been built from (itself, or its `oneOf` refs).
+    pub fn shapes_of(&self, stem: &str) -> Vec<String> {
+        let branches = self.docs[stem].get("oneOf").and_then(Value::as_array);
+        match branches {
+            Some(branches) => branches
+                .iter()
+                .filter_map(|b| b.get("$ref").and_then(Value::as_str))
+                .map(|r| r.trim_end_matches(".json").to_string())
+                .collect(),
+            None => vec![stem.to_string()],
+        }
+    }
+
+    /// Panics unless `invalid` fails `stem`, and fails one of its shapes only at the labelled
+    /// spot or for the labelled kind of reason.
+    pub fn assert_breaks_for_its_reason(&self, stem: &str, invalid: &Invalid) {
+        assert!(
+            !self.errors(stem, &invalid.payload).is_empty(),
+            "{stem}: labelled invalid but valid: {invalid:?}"
+        );
+        let explained = self
+            .shapes_of(stem)
+            .iter()
+            .any(|shape| self.explained(shape, &invalid.payload, &invalid.label));
+        assert!(
+            explained,
+            "{stem}: errors do not match the label {:?}: {:?} for {}",
+            invalid.label,
+            self.shapes_of(stem)
+                .iter()
+                .map(|s| self.errors(s, &invalid.payload))
+                .collect::<Vec<_>>(),
+            invalid.payload
+        );
+    }
+}
+
+fn independent_validator(root: &Value, docs: shape::Documents) -> jsonschema::Validator {
+    struct Serve(shape::Documents);
+    impl jsonschema::Retrieve for Serve {
+        fn retrieve(
+            &self,
+            uri: &jsonschema::Uri<String>,
+        ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+            let name = uri
+                .as_str()
+                .trim_start_matches(ID)
+                .trim_end_matches(".json");
+            self.0.get(name).cloned().ok_or_else(|| "unknown".into())
+        }
+    }
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .with_retriever(Serve(docs))
+        .build(root)
+        .expect("test schemas compile")
+}
+
+fn explained(label: &Label, error: &jsonschema::ValidationError<'_>) -> bool {
+    use jsonschema::error::ValidationErrorKind as K;
+    let simple = explains(
+        label,
+        &(
+            error.kind().keyword().to_string(),
+            error.instance_path().to_string(),
+        ),
+    );
+    match error.kind() {
+        K::AnyOf { context } | K::OneOfNotValid { context } => {
+            simple
+                || context
+                    .iter()
+                    .any(|branch| !branch.is_empty() && branch.iter().all(|e| explained(label, e)))
+        }
+        _ => simple,
+    }
+}
+
+fn explains(label: &Label, (keyword, at): &(String, String)) -> bool {
+    let under = at == &label.pointer || at.starts_with(&format!("{}/", label.pointer));
+    // Extra: a property forbidden by `not: {required: [...]}` also breaks that `not`.
+    let extra: &[&str] = match label.kind {
+        ConstraintKind::ExtraProperty => &["not"],
+        ConstraintKind::ForbiddenCombination => &["not", "required", "falseSchema"],
+        _ => &[],
+    };
+    let mut keywords = invalid::keywords(label.kind).iter().chain(extra);
+    under || keywords.any(|k| *k == keyword.as_str())
+}
+
+fn runner(cases: u32) -> TestRunner {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(config, rng_for(20_260_924, "generate-tests"))
+}
+
+fn judge() -> Judge {
+    Judge::new(schemas())
+}
+
+#[test]
+fn thousands_of_valid_instances_validate_for_every_test_schema() {
+    let engine = engine();
+    let judge = judge();
+    for stem in STEMS {
+        let compiled = engine.compiled(stem).expect("compiles");
+        // The unchecked strategy: the engine's own filter must not hide a generator bug.
+        let strategy = valid::strategy(&compiled.shape, &[]);
+        let validator = judge.validator(stem);
+        let outcome = runner(1500).run(&strategy, |value| {
+            let errors: Vec<String> = validator
+                .iter_errors(&value)
+                .map(|e| e.to_string())
+                .collect();
+            proptest::prop_assert!(errors.is_empty(), "{stem}: {value} -> {errors:?}");
+            Ok(())
+        });
+        if let Err(error) = outcome {
+            panic!("{error}");
+        }
+    }
+}
+
+#[test]
+fn boundary_valid_instances_all_validate_and_hold_the_limits() {
+    let engine = engine();
+    let judge = judge();
+    for stem in STEMS {
+        let compiled = engine.compiled(stem).expect("compiles");
+        let values = boundary::valid(&compiled.shape);
+        assert!(
+            values.len() > 2,
+            "{stem}: only {} boundary values",
+            values.len()
+        );
+        for value in &values {
+            assert_eq!(judge.errors(stem, value), vec![], "{stem}: {value}");
+        }
+        assert_eq!(
+            engine.boundary_valid(stem).expect("compiles"),
+            values,
+            "{stem}: none dropped"
+        );
+    }
+}
+
+fn chars_at(value: &Value, pointer: &str) -> Option<usize> {
+    value.pointer(pointer)?.as_str().map(|s| s.chars().count())
+}
+
+#[test]
+fn boundary_lists_hold_the_max_and_max_plus_one_pairs() {
+    let engine = engine();
+    for (stem, pointer, max) in [
+        ("quote-create", "/trade_name", 255),
+        ("quote-create", "/counterpart_business_type", 50),
+        ("quote-create", "/document_id", 100),
+        ("invoice-create", "/purchase_order", 100),
+        ("invoice-create", "/payment_page_url", 2083),
+        ("mailbox-domain-create", "/domain", 253),
+        ("receivable-create", "/trade_name", 255),
+    ] {
+        let valid = engine.boundary_valid(stem).expect("compiles");
+        assert!(
+            valid.iter().any(|v| chars_at(v, pointer) == Some(max)),
+            "{stem}: no valid {pointer} of {max}"
+        );
+        let invalid = engine.boundary_invalid(stem).expect("compiles");
+        let over = invalid
+            .iter()
+            .find(|i| i.label.kind == ConstraintKind::TooLong && i.label.pointer == pointer)
+            .unwrap_or_else(|| panic!("{stem}: no TooLong at {pointer}"));
+        assert_eq!(chars_at(&over.payload, pointer), Some(max + 1));
+        assert!(
+            over.label
+                .detail
+                .contains(&format!("{} chars (max {max})", max + 1)),
+            "{}",
+            over.label.detail
+        );
+    }
+}
+
+#[test]
+fn boundary_lists_hold_the_numeric_and_item_edges() {
+    let engine = engine();
+    let valid = engine.boundary_valid("quote-create").expect("compiles");
+    for edge in [0, 10000] {
+        assert!(
+            valid
+                .iter()
+                .any(|v| v["withholding_tax_rate"] == json!(edge)),
+            "valid {edge}"
+        );
+    }
+    assert!(valid
+        .iter()
+        .any(|v| v["deductions"].as_array().is_some_and(|a| a.len() == 10)));
+    let invalid = engine.boundary_invalid("quote-create").expect("compiles");
+    let find = |kind: ConstraintKind, pointer: &str| {
+        invalid
+            .iter()
+            .filter(|i| i.label.kind == kind && i.label.pointer == pointer)
+            .map(|i| i.payload.pointer(pointer).cloned().unwrap_or(Value::Null))
+            .collect::<Vec<_>>()
+    };
+    assert!(find(ConstraintKind::OutOfRange, "/withholding_tax_rate").contains(&json!(10001)));
+    assert!(find(ConstraintKind::OutOfRange, "/withholding_tax_rate").contains(&json!(-1)));
+    let too_many = find(ConstraintKind::TooManyItems, "/deductions");
+    assert!(too_many
+        .iter()
+        .any(|v| v.as_array().is_some_and(|a| a.len() == 11)));
+    let too_few = find(ConstraintKind::TooFewItems, "/line_items");
+    assert_eq!(too_few, vec![json!([])]);
+    let velocity = engine
+        .boundary_valid("velocity-control-create")
+        .expect("compiles");
+    assert!(
+        velocity.iter().any(|v| v["usageLimit"] == json!(-1)),
+        "-1 means unlimited"
+    );
+}
+
+#[test]
+fn every_boundary_invalid_instance_fails_for_exactly_its_labelled_reason() {
+    let engine = engine();
+    let judge = judge();
+    for stem in STEMS {
+        let invalid = engine.boundary_invalid(stem).expect("compiles");
+        assert!(invalid.len() > 5, "{stem}: only {} invalid", invalid.len());
+        for case in &invalid {
+            judge.assert_breaks_for_its_reason(stem, case);
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_constraint_is_broken_somewhere() {
+    let engine = engine();
+    let mut kinds = std::collections::BTreeSet::new();
+    for stem in STEMS {
+        for case in engine.boundary_invalid(stem).expect("compiles") {
+            kinds.insert(case.label.kind);
+        }
+    }
+    assert_eq!(kinds.len(), 14, "{kinds:?}");
+}
+
+#[test]
+fn random_invalid_instances_fail_for_exactly_their_labelled_reason() {
+    let engine = engine();
+    let judge = judge();
+    for stem in STEMS {
+        check_random_invalid(&engine, &judge, stem, 400);
+    }
+}
+
+/// Runs `cases` random invalid instances of `stem` past the judge.
+fn check_random_invalid<S: SchemaSource>(
+    engine: &Engine<S>,
+    judge: &Judge,
+    stem: &str,
+    cases: u32,
+) {
+    let strategy = engine.invalid(stem).expect("compiles");
+    let outcome = runner(cases).run(&strategy, |case| {
+        let outcome = std::panic::catch_unwind(|| judge.assert_breaks_for_its_reason(stem, &case));
+        outcome.map_err(|_| TestCaseError::fail(format!("{stem}: {case:?}")))
+    });
+    if let Err(error) = outcome {
+        panic!("{error}");
+    }
+}
+
+/// The rule of the first case of a kind at a pointer.
+fn rule_of<'a>(cases: &'a [Invalid], kind: ConstraintKind, pointer: &str) -> Option<&'a str> {
+    cases
+        .iter()
+        .find(|i| i.label.kind == kind && i.label.pointer == pointer)
+        .map(|i| i.label.rule.as_str())
+}
+
+/// The velocity case of usageLimit with the TRANSACTION window, labelled with its rule.
+fn transaction_with_usage(cases: &[Invalid]) -> &Invalid {
+    let combination = cases
+        .iter()
+        .find(|i| i.label.kind == ConstraintKind::ForbiddenCombination)
+        .expect("the TRANSACTION window with a usage limit");
+    assert_eq!(combination.label.rule, "VC-TRANSACTION-NO-USAGE");
+    combination
+}
+
+#[test]
+fn labels_carry_the_nearest_rule() {
+    let engine = engine();
+    let invalid = engine
+        .boundary_invalid("receivable-create")
+        .expect("compiles");
+    let rule_of = |kind, pointer| rule_of(&invalid, kind, pointer);
+    assert_eq!(
+        rule_of(ConstraintKind::TooLong, "/trade_name"),
+        Some("RCV-TRADE-NAME-MAX")
+    );
+    assert_eq!(
+        rule_of(ConstraintKind::ExtraProperty, "/covenant_unknown_property"),
+        Some("RCV-UNKNOWN-PROPS")
+    );
+    assert_eq!(
+        rule_of(ConstraintKind::WrongConst, "/type"),
+        Some("RCV-TYPE-CONST")
+    );
+    let velocity = engine
+        .boundary_invalid("velocity-control-create")
+        .expect("compiles");
+    let combination = transaction_with_usage(&velocity);
+    assert_eq!(combination.label.pointer, "/usageLimit");
+    assert_eq!(combination.payload["velocityWindow"], json!("TRANSACTION"));
+    let plain = velocity
+        .iter()
+        .find(|i| i.label.pointer == "/amountLimit")
+        .expect("amountLimit");
+    assert_eq!(plain.label.rule, DEFAULT_RULE);
+}
+
+#[test]
+fn quote_body_carrying_invoice_only_fields_is_invalid_for_receivable_create() {
+    let engine = engine();
+    let invalid = engine
+        .boundary_invalid("receivable-create")
+        .expect("compiles");
+    let foreign = invalid
+        .iter()
+        .find(|i| i.label.pointer == "/fulfillment_date" && i.payload["type"] == json!("quote"))
+        .expect("a quote with fulfillment_date");
+    assert_eq!(foreign.label.kind, ConstraintKind::ExtraProperty);
+    assert!(!engine
+        .is_valid("receivable-create", &foreign.payload)
+        .expect("compiles"));
+}
+
+#[test]
+fn valid_instances_respect_the_transaction_window_rule() {
+    let engine = engine();
+    let strategy = engine.valid("velocity-control-create").expect("compiles");
+    let values = sample(&strategy, &mut rng_for(3, "velocity"), 500);
+    assert_eq!(values.len(), 500);
+    assert!(values
+        .iter()
+        .any(|v| v["velocityWindow"] == json!("TRANSACTION")));
+    assert!(values.iter().any(|v| v.get("usageLimit").is_some()));
+    for value in &values {
+        assert!(
+            !(value["velocityWindow"] == json!("TRANSACTION") && value.get("usageLimit").is_some())
+        );
+    }
+}
+
+#[test]
+fn same_seed_gives_the_same_payloads_in_the_same_order() {
+    let engine = engine();
+    for stem in ["receivable-create", "velocity-control-create"] {
+        let valid = engine.valid(stem).expect("compiles");
+        let invalid = engine.invalid(stem).expect("compiles");
+        let draw = |seed| {
+            let mut rng = rng_for(seed, stem);
+            (sample(&valid, &mut rng, 30), sample(&invalid, &mut rng, 30))
+        };
+        assert_eq!(draw(42), draw(42));
+        assert_ne!(draw(42), draw(43));
+        // A fresh engine (a new run) draws the same.
+        let again = engine_valid_draw(stem, 42);
+        assert_eq!(draw(42).0, again);
+    }
+}
+
+fn engine_valid_draw(stem: &str, seed: u64) -> Vec<Value> {
+    let strategy = engine().valid(stem).expect("compiles");
+    sample(&strategy, &mut rng_for(seed, stem), 30)
+}
+
+#[test]
+fn streams_are_independent_of_each_other_and_of_order() {
+    let engine = engine();
+    let strategy = engine.valid("quote-create").expect("compiles");
+    let first = sample(&strategy, &mut rng_for(9, "a"), 10);
+    let _other = sample(&strategy, &mut rng_for(9, "b"), 10);
+    assert_eq!(first, sample(&strategy, &mut rng_for(9, "a"), 10));
+    assert_ne!(first, sample(&strategy, &mut rng_for(9, "b"), 10));
+}
+
+#[test]
+fn fixtures_name_the_referenced_ids() {
+    let engine = engine();
+    let strategy = engine.valid("quote-create").expect("compiles");
+    for value in sample(&strategy, &mut rng_for(1, "fixtures"), 300) {
+        assert_eq!(value["counterpart_id"], json!(COUNTERPART));
+        for item in value["line_items"].as_array().expect("line_items") {
+            assert_eq!(item["vat_rate_id"], json!(VAT_RATE));
+        }
+    }
+    for value in engine.boundary_valid("quote-create").expect("compiles") {
+        assert_eq!(value["counterpart_id"], json!(COUNTERPART));
+    }
+}
+
+#[test]
+fn always_include_and_omit_shape_every_valid_instance() {
+    let engine = engine();
+    let velocity = engine.valid("velocity-control-create").expect("compiles");
+    for value in sample(&velocity, &mut rng_for(1, "include"), 200) {
+        assert!(
+            value.get("id").is_some() && value.get("name").is_some(),
+            "{value}"
+        );
+    }
+    let quote = engine.valid("receivable-create").expect("compiles");
+    let values = sample(&quote, &mut rng_for(1, "omit"), 300);
+    assert!(values.iter().any(|v| v["type"] == json!("quote")));
+    for value in values.iter().filter(|v| v["type"] == json!("quote")) {
+        assert!(value.get("project_id").is_none(), "{value}");
+    }
+    assert!(values
+        .iter()
+        .any(|v| v["type"] == json!("invoice") && v.get("project_id").is_some()));
+}
+
+#[test]
+fn a_failing_valid_instance_shrinks_to_the_smallest_body() {
+    let engine = engine();
+    let strategy = engine.valid("quote-create").expect("compiles");
+    let mut runner = runner(100);
+    let outcome = runner.run(&strategy, |_| Err(TestCaseError::fail("always")));
+    let Err(TestError::Fail(_, minimal)) = outcome else {
+        panic!("the property cannot pass");
+    };
+    let keys: Vec<&String> = minimal.as_object().expect("object").keys().collect();
+    assert_eq!(
+        keys,
+        ["type", "currency", "line_items", "counterpart_id"],
+        "{minimal}"
+    );
+    assert_eq!(minimal["line_items"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_failing_invalid_instance_shrinks_but_keeps_its_broken_constraint() {
+    let engine = engine();
+    let strategy = engine.invalid("quote-create").expect("compiles");
+    let mut runner = runner(2000);
+    let outcome = runner.run(&strategy, |case| {
+        let too_long =
+            case.label.kind == ConstraintKind::TooLong && case.label.pointer == "/trade_name";
+        proptest::prop_assert!(!too_long);
+        Ok(())
+    });
+    let Err(TestError::Fail(_, minimal)) = outcome else {
+        panic!("2000 cases never broke trade_name's length");
+    };
+    assert_eq!(minimal.label.kind, ConstraintKind::TooLong);
+    assert_eq!(
+        chars_at(&minimal.payload, "/trade_name"),
+        Some(256),
+        "{}",
+        minimal.payload
+    );
+    assert_eq!(
+        minimal.payload.as_object().map(|o| o.len()),
+        Some(5),
+        "{}",
+        minimal.payload
+    );
+}
+
+#[test]
+fn invalid_parameter_values_break_integer_enum_date_and_uuid_schemas() {
+    let raws = |schema: Value| -> Vec<String> {
+        invalid_param_values(&schema)
+            .into_iter()
+            .map(|(raw, _)| raw)
+            .collect()
+    };
+    let limit = raws(json!({"type": "integer", "minimum": 1, "maximum": 100}));
+    for expected in ["0", "101", "abc"] {
+        assert!(limit.contains(&expected.to_string()), "{limit:?}");
+    }
+    assert!(
+        !limit.contains(&"1".to_string()),
+        "text that reads as a valid integer: {limit:?}"
+    );
+    let order = raws(json!({"type": "string", "enum": ["asc", "desc"]}));
+    assert!(
+        !order.is_empty() && order.iter().all(|v| v != "asc" && v != "desc"),
+        "{order:?}"
+    );
+    let date = raws(json!({"type": "string", "format": "date"}));
+    for expected in ["not-a-date", "2026-13-45"] {
+        assert!(date.contains(&expected.to_string()), "{date:?}");
+    }
+    let uuid = raws(json!({"type": "string", "format": "uuid"}));
+    for expected in ["", "not-a-uuid"] {
+        assert!(uuid.contains(&expected.to_string()), "{uuid:?}");
+    }
+    let labels = invalid_param_values(&json!({"type": "integer", "minimum": 1, "maximum": 100}));
+    let (_, label) = labels.iter().find(|(raw, _)| raw == "101").expect("101");
+    assert_eq!(label.kind, ConstraintKind::OutOfRange);
+    assert_eq!(label.rule, DEFAULT_RULE);
+}
+
+#[test]
+fn unknown_stems_and_unsupported_keywords_are_errors_not_panics() {
+    let engine = engine();
+    assert!(matches!(
+        engine.valid("nope"),
+        Err(GenerateError::UnknownStem { .. })
+    ));
+    let mut docs = BTreeMap::new();
+    docs.insert(
+        "odd".to_string(),
+        json!({"type": "object", "minProperties": 2}),
+    );
+    let engine = Engine::new(docs, GenOptions::default());
+    let error = engine.valid("odd").expect_err("unsupported");
+    assert!(error.to_string().contains("minProperties"), "{error}");
+}
+
+/// The same properties over the real request-body schemas of `schemas/`.
+mod real {
+    use super::*;
+    use crate::schema::Registry;
+
+    const BODIES: &[&str] = &[
+        "quote-create",
+        "invoice-create",
+        "based-on-create",
+        "receivable-create",
+        "vat-id-create",
+        "comment-update",
+        "mailbox-domain-create",
+        "velocity-control-create",
+    ];
+
+    fn docs() -> BTreeMap<String, Value> {
+        let registry = Registry::embedded();
+        registry
+            .names()
+            .filter_map(|stem| Some((stem.to_string(), registry.schema(stem)?.clone())))
+            .collect()
+    }
+
+    fn engine() -> Engine<&'static Registry> {
+        let mut options = options();
+        let include = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        options.always_include.insert(
+            "vat-id-create".into(),
+            include(&["value", "country", "type"]),
+        );
+        options.always_include.insert(
+            "velocity-control-create".into(),
+            include(&[
+                "id",
+                "amountLimit",
+                "currencyCode",
+                "name",
+                "velocityWindow",
+            ]),
+        );
+        Engine::new(Registry::embedded(), options)
+    }
+
+    #[test]
+    fn valid_instances_of_every_body_schema_validate() {
+        let engine = engine();
+        let judge = Judge::new(docs());
+        for stem in BODIES {
+            let compiled = engine.compiled(stem).expect("compiles");
+            let strategy = valid::strategy(&compiled.shape, &[]);
+            let outcome = runner(1000).run(&strategy, |value| {
+                let errors = judge.errors(stem, &value);
+                proptest::prop_assert!(errors.is_empty(), "{stem}: {value} -> {errors:?}");
+                Ok(())
+            });
+            if let Err(error) = outcome {
+                panic!("{error}");
+            }
+            let boundary = boundary::valid(&compiled.shape);
+            for value in &boundary {
+                assert_eq!(judge.errors(stem, value), vec![], "{stem}: {value}");
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_instances_of_every_body_schema_fail_for_their_labelled_reason() {
+        let engine = engine();
+        let judge = Judge::new(docs());
+        for stem in BODIES {
+            let boundary = engine.boundary_invalid(stem).expect("compiles");
+            assert!(
+                boundary.len() > 3,
+                "{stem}: only {} invalid",
+                boundary.len()
+            );
+            for case in &boundary {
+                judge.assert_breaks_for_its_reason(stem, case);
+            }
+            check_random_invalid(&engine, &judge, stem, 300);
+        }
+    }
+
+    #[test]
+    fn real_labels_name_the_rules_of_the_catalogue() {
+        let engine = engine();
+        let quote = engine.boundary_invalid("quote-create").expect("compiles");
+        let rule_of = |kind, pointer| rule_of(&quote, kind, pointer);
+        assert_eq!(
+            rule_of(ConstraintKind::MissingRequired, "/currency"),
+            Some("RCV-REQUIRED")
+        );
+        assert_eq!(
+            rule_of(ConstraintKind::ExtraProperty, "/covenant_unknown_property"),
+            Some("RCV-UNKNOWN-PROPS")
+        );
+        assert_eq!(
+            rule_of(ConstraintKind::TooLong, "/trade_name"),
+            Some("RCV-TRADE-NAME-MAX")
+        );
+        let velocity = engine
+            .boundary_invalid("velocity-control-create")
+            .expect("compiles");
+        transaction_with_usage(&velocity);
+        let catalogue: Vec<String> = std::fs::read_to_string("cases/rules.toml")
+            .expect("rules.toml")
+            .lines()
+            .filter_map(|line| line.strip_prefix("id = \""))
+            .map(|rest| rest.trim_end_matches('"').to_string())
+            .collect();
+        for stem in BODIES {
+            for case in engine.boundary_invalid(stem).expect("compiles") {
+                assert!(
+                    catalogue.contains(&case.label.rule),
+                    "{stem}: {:?}",
+                    case.label
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Strings: plain text of a given length, strings matching a pattern, the four formats, and the
+//! near-miss strings that break a pattern or a format.
+
+use super::shape::{Format, StringSpec};
+use proptest::prelude::*;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Random plain strings draw from these; shrinking goes toward the first (`a`).
+const CHARS: &[char] = &[
+    'a', 'b', 'c', 'x', 'y', 'z', 'A', 'M', 'Z', '0', '1', '9', ' ', '-', '_', '.', ',', 'é', 'ß',
+    'ø',
+];
+
+/// Random lengths of unbounded strings stop this far above the minimum.
+pub(crate) const SPREAD: usize = 40;
+
+/// A plain string of exactly `len` characters.
+pub(crate) fn plain(len: usize) -> String {
+    "covenant ".chars().cycle().take(len).collect()
+}
+
+/// Random plain strings with a length in `lo..=hi`, shrinking toward `lo` characters of `a`.
+pub(crate) fn plain_strategy(lo: usize, hi: usize) -> BoxedStrategy<String> {
+    proptest::collection::vec(proptest::sample::select(CHARS), lo..=hi.max(lo))
+        .prop_map(String::from_iter)
+        .boxed()
+}
+
+/// A string of exactly `len` characters that matches `pattern`, built from letters and dots.
+pub(crate) fn pattern_fill(pattern: &regex::Regex, len: usize) -> Option<String> {
+    let mut candidates: Vec<String> = ['a', 'A', '1']
+        .iter()
+        .map(|c| c.to_string().repeat(len))
+        .collect();
+    for segment in [1usize, 10, 30, 60] {
+        candidates.push(segmented(len, segment));
+    }
+    candidates
+        .into_iter()
+        .find(|candidate| pattern.is_match(candidate))
+}
+
+/// `aaaa.aaaa.aa` of exactly `len` characters, never ending in a dot.
+fn segmented(len: usize, segment: usize) -> String {
+    let mut out = String::with_capacity(len);
+    while out.len() < len {
+        if out.len() % (segment + 1) == segment {
+            out.push('.');
+        } else {
+            out.push('a');
+        }
+    }
+    if out.ends_with('.') {
+        out.pop();
+        out.push('a');
+    }
+    out
+}
+
+/// A valid string of exactly `len` characters for a spec, if one can be built.
+pub(crate) fn of_length(
+    spec: &StringSpec,
+    pattern: Option<&regex::Regex>,
+    len: usize,
+) -> Option<String> {
+    match (spec.format, pattern) {
+        (Some(Format::Uri), _) => uri_of_length(len),
+        (Some(format), _) => {
+            let value = format_example(format);
+            (value.chars().count() == len).then_some(value)
+        }
+        (None, Some(pattern)) => pattern_fill(pattern, len),
+        (None, None) => Some(plain(len)),
+    }
+}
+
+fn uri_of_length(len: usize) -> Option<String> {
+    const BASE: &str = "https://example.com/";
+    (len >= BASE.len()).then(|| format!("{BASE}{}", "a".repeat(len - BASE.len())))
+}
+
+/// A fixed valid value of a format.
+pub(crate) fn format_example(format: Format) -> String {
+    match format {
+        Format::Uuid => "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b".to_string(),
+        Format::Date => "2026-01-15".to_string(),
+        Format::DateTime => "2026-01-15T10:30:00Z".to_string(),
+        Format::Uri => "https://example.com/covenant".to_string(),
+    }
+}
+
+/// Random valid values of a format.
+pub(crate) fn format_strategy(format: Format) -> BoxedStrategy<String> {
+    match format {
+        Format::Uuid => any::<[u8; 16]>()
+            .prop_map(|bytes| {
+                uuid::Builder::from_random_bytes(bytes)
+                    .into_uuid()
+                    .to_string()
+            })
+            .boxed(),
+        Format::Date => date_strategy().boxed(),
+        Format::DateTime => (date_strategy(), 0u32..24, 0u32..60, 0u32..60)
+            .prop_map(|(date, h, m, s)| format!("{date}T{h:02}:{m:02}:{s:02}Z"))
+            .boxed(),
+        Format::Uri => proptest::collection::vec(
+            proptest::sample::select(&['a', 'b', 'z', '0', '9', '-'][..]),
+            0..16,
+        )
+        .prop_map(|path| format!("https://example.com/{}", String::from_iter(path)))
+        .boxed(),
+    }
+}
+
+fn date_strategy() -> impl Strategy<Value = String> {
+    (2000u32..2100, 1u32..=12, 1u32..=28).prop_map(|(y, m, d)| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// Strings that break a format (the validator has the last word on each).
+pub(crate) fn bad_formats(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::Uuid => &[
+            "not-a-uuid",
+            "",
+            "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5",
+            "3f1c2b4a5d6e4f708a9b0c1d2e3f4a5bzz",
+            "g f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+        ],
+        Format::Date => &[
+            "not-a-date",
+            "2026-13-45",
+            "2026-02-30",
+            "26-01-15",
+            "2026-01-15T10:30:00Z",
+        ],
+        Format::DateTime => &[
+            "not-a-date-time",
+            "2026-01-15",
+            "2026-01-15T25:00:00Z",
+            "2026-13-01T00:00:00Z",
+        ],
+        Format::Uri => &[
+            "not a uri",
+            "example.com/no-scheme",
+            "://missing-scheme",
+            "https://exa mple.com/",
+        ],
+    }
+}
+
+/// Strings that do not match a pattern but keep to the length bounds.
+pub(crate) fn bad_patterns(pattern: &regex::Regex, spec: &StringSpec) -> Vec<String> {
+    let fits = |s: &String| {
+        let len = s.chars().count();
+        len >= spec.min_len && spec.max_len.is_none_or(|max| len <= max)
+    };
+    [
+        "-leading-hyphen",
+        "trailing-hyphen-",
+        "two..dots",
+        "has space",
+        "under_score",
+        "bang!",
+        "ümlaut",
+        ".",
+        "-",
+        "!",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .filter(|s| !pattern.is_match(s) && fits(s))
+    .collect()
+}
+
+/// Random strings matching a pattern within length bounds; shrinkable.
+pub(crate) fn pattern_strategy(
+    pattern: Arc<regex::Regex>,
+    lo: usize,
+    hi: usize,
+) -> BoxedStrategy<String> {
+    let source = generator_source(pattern.as_str());
+    let fits = move |s: &String| {
+        let len = s.chars().count();
+        len >= lo && len <= hi
+    };
+    match proptest::string::string_regex(&source) {
+        Ok(strategy) => {
+            let pattern = Arc::clone(&pattern);
+            strategy
+                .prop_filter("pattern string out of length bounds", move |s| {
+                    fits(s) && pattern.is_match(s)
+                })
+                .boxed()
+        }
+        Err(_) => (lo..=hi)
+            .prop_filter_map("no pattern string of this length", move |len| {
+                pattern_fill(&pattern, len)
+            })
+            .boxed(),
+    }
+}
+
+/// A JSON Schema pattern rewritten for proptest's generator: no anchors, ASCII classes.
+fn generator_source(pattern: &str) -> String {
+    let body = pattern.strip_prefix('^').unwrap_or(pattern);
+    let body = match body.strip_suffix('$') {
+        Some(rest) if !rest.ends_with('\\') => rest,
+        _ => body,
+    };
+    body.replace("\\d", "[0-9]").replace("\\w", "[A-Za-z0-9_]")
+}
+
+/// A JSON string value.
+pub(crate) fn string(s: impl Into<String>) -> Value {
+    Value::String(s.into())
+}
