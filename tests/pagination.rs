@@ -405,16 +405,26 @@ fn case<'a>(record: &'a RunRecord, id: &str) -> &'a CaseResult {
         .unwrap_or_else(|| panic!("no case {id} in the report"))
 }
 
-/// The case ends with `verdict` and a finding under `rule`.
-fn assert_caught(record: &RunRecord, id: &str, verdict: Verdict, rule: &str) {
-    let c = case(record, id);
-    let rules: Vec<&str> = c.findings.iter().map(|f| f.rule.as_str()).collect();
-    assert_eq!(c.verdict, verdict, "{id}: {:#?}", c.findings);
-    assert!(
-        rules.contains(&rule),
-        "{id} has no finding under {rule}: {:#?}",
-        c.findings
-    );
+/// Each case ends with its verdict and has a finding under its rule.
+fn assert_caught(record: &RunRecord, expected: &[(&str, Verdict, &str)]) {
+    for &(id, verdict, rule) in expected {
+        let c = case(record, id);
+        for f in &c.findings {
+            eprintln!(
+                "{id} [{}] {}\n{}",
+                f.rule,
+                f.message,
+                f.diff.as_deref().unwrap_or("")
+            );
+        }
+        let rules: Vec<&str> = c.findings.iter().map(|f| f.rule.as_str()).collect();
+        assert_eq!(c.verdict, verdict, "{id}: {:#?}", c.findings);
+        assert!(
+            rules.contains(&rule),
+            "{id} has no finding under {rule}: {:#?}",
+            c.findings
+        );
+    }
 }
 
 /// Whether a text holds one of the server's tokens (`c`, sixteen hex digits, a counter).
@@ -452,15 +462,14 @@ fn a_cycling_next_token_fails_the_banking_full_read_and_warns_on_events() {
     let record = run(&[Fault::CyclingToken]);
     assert_caught(
         &record,
-        "transactions.full-read",
-        Verdict::Fail,
-        "BPAG-NEXT-NULL-LAST",
-    );
-    assert_caught(
-        &record,
-        "events.full-read",
-        Verdict::Warn,
-        "EVT-FULL-READ-ENDS",
+        &[
+            (
+                "transactions.full-read",
+                Verdict::Fail,
+                "BPAG-NEXT-NULL-LAST",
+            ),
+            ("events.full-read", Verdict::Warn, "EVT-FULL-READ-ENDS"),
+        ],
     );
     let f = &case(&record, "transactions.full-read").findings[0];
     assert!(
@@ -477,15 +486,14 @@ fn an_item_repeated_across_pages_fails_the_full_read() {
     let record = run(&[Fault::RepeatedItem]);
     assert_caught(
         &record,
-        "transactions.full-read",
-        Verdict::Fail,
-        "BPAG-NEXT-NULL-LAST",
-    );
-    assert_caught(
-        &record,
-        "events.full-read",
-        Verdict::Warn,
-        "EVT-FULL-READ-ENDS",
+        &[
+            (
+                "transactions.full-read",
+                Verdict::Fail,
+                "BPAG-NEXT-NULL-LAST",
+            ),
+            ("events.full-read", Verdict::Warn, "EVT-FULL-READ-ENDS"),
+        ],
     );
 }
 
@@ -494,15 +502,14 @@ fn an_item_skipped_at_each_boundary_breaks_the_page_size_agreement_with_a_diff()
     let record = run(&[Fault::SkippedItem]);
     assert_caught(
         &record,
-        "transactions.page-sizes",
-        Verdict::Fail,
-        "BPAG-DEFAULT-ORDER",
-    );
-    assert_caught(
-        &record,
-        "events.page-sizes",
-        Verdict::Warn,
-        "EVT-PAGE-SIZES-AGREE",
+        &[
+            (
+                "transactions.page-sizes",
+                Verdict::Fail,
+                "BPAG-DEFAULT-ORDER",
+            ),
+            ("events.page-sizes", Verdict::Warn, "EVT-PAGE-SIZES-AGREE"),
+        ],
     );
     let f = &case(&record, "transactions.page-sizes").findings[0];
     let diff = f.diff.as_deref().unwrap_or("");
@@ -514,15 +521,14 @@ fn a_previous_token_on_the_first_page_is_caught_also_on_the_empty_account() {
     let record = run(&[Fault::PrevOnFirstPage]);
     assert_caught(
         &record,
-        "transactions.full-read",
-        Verdict::Fail,
-        "BPAG-PREV-NULL-FIRST",
-    );
-    assert_caught(
-        &record,
-        "events.full-read",
-        Verdict::Warn,
-        "EVT-PREV-NULL-FIRST",
+        &[
+            (
+                "transactions.full-read",
+                Verdict::Fail,
+                "BPAG-PREV-NULL-FIRST",
+            ),
+            ("events.full-read", Verdict::Warn, "EVT-PREV-NULL-FIRST"),
+        ],
     );
     let prev_findings = case(&record, "transactions.full-read")
         .findings
@@ -537,9 +543,11 @@ fn a_default_limit_of_30_fails_the_banking_default_limit() {
     let record = run(&[Fault::DefaultLimit30]);
     assert_caught(
         &record,
-        "transactions.default-limit",
-        Verdict::Fail,
-        "BPAG-DEFAULT-LIMIT-25",
+        &[(
+            "transactions.default-limit",
+            Verdict::Fail,
+            "BPAG-DEFAULT-LIMIT-25",
+        )],
     );
 }
 
@@ -548,21 +556,19 @@ fn limit_101_answered_with_101_items_fails_both_lists() {
     let record = run(&[Fault::Limit101]);
     assert_caught(
         &record,
-        "events.limit-out-of-range",
-        Verdict::Fail,
-        "EVT-LIMIT-MAX",
-    );
-    assert_caught(
-        &record,
-        "events.limit-out-of-range",
-        Verdict::Fail,
-        "EVT-LIMIT-RANGE-REJECT",
-    );
-    assert_caught(
-        &record,
-        "transactions.limit-out-of-range",
-        Verdict::Fail,
-        "BPAG-LIMIT-MAX-100",
+        &[
+            ("events.limit-out-of-range", Verdict::Fail, "EVT-LIMIT-MAX"),
+            (
+                "events.limit-out-of-range",
+                Verdict::Fail,
+                "EVT-LIMIT-RANGE-REJECT",
+            ),
+            (
+                "transactions.limit-out-of-range",
+                Verdict::Fail,
+                "BPAG-LIMIT-MAX-100",
+            ),
+        ],
     );
 }
 
@@ -571,15 +577,14 @@ fn single_use_tokens_fail_banking_reuse_and_warn_on_events() {
     let record = run(&[Fault::SingleUseTokens]);
     assert_caught(
         &record,
-        "transactions.token-reuse",
-        Verdict::Fail,
-        "BPAG-TOKEN-REUSABLE",
-    );
-    assert_caught(
-        &record,
-        "events.token-reuse",
-        Verdict::Warn,
-        "EVT-TOKEN-STABLE",
+        &[
+            (
+                "transactions.token-reuse",
+                Verdict::Fail,
+                "BPAG-TOKEN-REUSABLE",
+            ),
+            ("events.token-reuse", Verdict::Warn, "EVT-TOKEN-STABLE"),
+        ],
     );
 }
 
@@ -588,9 +593,11 @@ fn a_token_that_honours_other_parameters_fails_token_ignores_params() {
     let record = run(&[Fault::TokenHonoursParams]);
     assert_caught(
         &record,
-        "events.token-ignores-params",
-        Verdict::Fail,
-        "EVT-TOKEN-IGNORES-PARAMS",
+        &[(
+            "events.token-ignores-params",
+            Verdict::Fail,
+            "EVT-TOKEN-IGNORES-PARAMS",
+        )],
     );
     let f = &case(&record, "events.token-ignores-params").findings[0];
     assert!(f.diff.is_some() && f.message.contains("limit=3"), "{f:#?}");
@@ -601,15 +608,10 @@ fn a_descending_default_order_fails_events_order() {
     let record = run(&[Fault::DefaultDescending]);
     assert_caught(
         &record,
-        "events.order",
-        Verdict::Fail,
-        "EVT-ORDER-DEFAULT-ASC",
-    );
-    assert_caught(
-        &record,
-        "events.order",
-        Verdict::Fail,
-        "EVT-DEFAULT-SORT-CREATED",
+        &[
+            ("events.order", Verdict::Fail, "EVT-ORDER-DEFAULT-ASC"),
+            ("events.order", Verdict::Fail, "EVT-DEFAULT-SORT-CREATED"),
+        ],
     );
     let rules: Vec<&str> = case(&record, "events.order")
         .findings
@@ -624,9 +626,11 @@ fn a_previous_token_that_does_not_lead_back_warns_on_prev_token() {
     let record = run(&[Fault::PrevOffByOne]);
     assert_caught(
         &record,
-        "transactions.prev-token",
-        Verdict::Warn,
-        "BPAG-PREV-ROUNDTRIP",
+        &[(
+            "transactions.prev-token",
+            Verdict::Warn,
+            "BPAG-PREV-ROUNDTRIP",
+        )],
     );
 }
 
@@ -635,14 +639,13 @@ fn a_server_that_accepts_any_token_warns_on_tampered_tokens() {
     let record = run(&[Fault::AcceptsAnyToken]);
     assert_caught(
         &record,
-        "transactions.tampered-token",
-        Verdict::Warn,
-        "BPAG-TOKEN-TAMPERED",
-    );
-    assert_caught(
-        &record,
-        "events.tampered-token",
-        Verdict::Warn,
-        "EVT-TOKEN-TAMPERED",
+        &[
+            (
+                "transactions.tampered-token",
+                Verdict::Warn,
+                "BPAG-TOKEN-TAMPERED",
+            ),
+            ("events.tampered-token", Verdict::Warn, "EVT-TOKEN-TAMPERED"),
+        ],
     );
 }

@@ -81,18 +81,22 @@ async fn order(cx: &mut CaseCx) -> Outcome {
         let q = query(pairs);
         let read = read(cx, &list, &ReadSpec::prefix(q.clone(), ORDER_ITEMS), rule).await?;
         report_end(cx, &read, rule);
-        let Some(at) = first_out_of_order(&read.items, direction) else {
+        let Some((at, before)) = first_out_of_order(&read.items, direction) else {
             continue;
         };
         let (expected, actual) = order_diff(&read.items, direction, at);
         cx.finding_diff(
             rule,
             format!(
-                "with {} events are not {direction:?} by created_at: item {} ({}) comes after \
-                 item {at}; {}; pages: {}",
+                "with {} events are not {} by created_at: item {} ({}, {}) comes after \
+                 item {} ({}); {}; pages: {}",
                 super::list::describe_query(&q),
+                direction.word(),
                 at + 1,
                 item_key(&read.items[at]),
+                created_at_text(&read.items[at]),
+                before + 1,
+                created_at_text(&read.items[before]),
                 read.counts(),
                 read.trail()
             ),
@@ -103,39 +107,49 @@ async fn order(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
+impl Direction {
+    fn word(self) -> &'static str {
+        match self {
+            Direction::Ascending => "ascending",
+            Direction::Descending => "descending",
+        }
+    }
+}
+
+fn created_at_text(item: &Value) -> &str {
+    item.get("created_at")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+}
+
 fn created_at(item: &Value) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(item.get("created_at")?.as_str()?, &Rfc3339).ok()
 }
 
-/// The index of the first item whose created_at goes the wrong way from the one before it;
-/// items without a readable created_at are left out (the schema check reports them).
-pub fn first_out_of_order(items: &[Value], direction: Direction) -> Option<usize> {
-    let mut last: Option<OffsetDateTime> = None;
+/// The index of the first item whose created_at goes the wrong way from the readable one
+/// before it, and that one's index; items without a readable created_at are left out (the
+/// schema check reports them).
+pub fn first_out_of_order(items: &[Value], direction: Direction) -> Option<(usize, usize)> {
+    let mut last: Option<(usize, OffsetDateTime)> = None;
     for (i, item) in items.iter().enumerate() {
         let Some(t) = created_at(item) else { continue };
-        if let Some(prev) = last {
+        if let Some((j, prev)) = last {
             let wrong = match direction {
                 Direction::Ascending => t < prev,
                 Direction::Descending => t > prev,
             };
             if wrong {
-                return Some(i);
+                return Some((i, j));
             }
         }
-        last = Some(t);
+        last = Some((i, t));
     }
     None
 }
 
 /// `id created_at` lines around `at`, as sorted (expected) and as read (actual).
 fn order_diff(items: &[Value], direction: Direction, at: usize) -> (String, String) {
-    let line = |v: &Value| {
-        format!(
-            "{} {}",
-            item_key(v),
-            v.get("created_at").and_then(Value::as_str).unwrap_or("?")
-        )
-    };
+    let line = |v: &Value| format!("{} {}", item_key(v), created_at_text(v));
     let mut sorted: Vec<&Value> = items.iter().collect();
     sorted.sort_by_key(|v| created_at(v));
     if direction == Direction::Descending {
@@ -212,7 +226,10 @@ mod tests {
             "2026-01-01T00:30:00Z",
         ]);
         // 01:00+02:00 is 23:00Z the day before: it steps back.
-        assert_eq!(first_out_of_order(&items, Direction::Ascending), Some(2));
+        assert_eq!(
+            first_out_of_order(&items, Direction::Ascending),
+            Some((2, 1))
+        );
         assert_eq!(first_out_of_order(&items[..2], Direction::Ascending), None);
     }
 
@@ -220,6 +237,9 @@ mod tests {
     fn descending_is_checked_the_other_way_and_unreadable_times_are_left_out() {
         let items = at(&["2026-01-03T00:00:00Z", "soon", "2026-01-02T00:00:00Z"]);
         assert_eq!(first_out_of_order(&items, Direction::Descending), None);
-        assert_eq!(first_out_of_order(&items, Direction::Ascending), Some(2));
+        assert_eq!(
+            first_out_of_order(&items, Direction::Ascending),
+            Some((2, 0))
+        );
     }
 }
