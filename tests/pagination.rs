@@ -440,6 +440,7 @@ fn a_clean_server_passes_every_pagination_case_without_findings() {
     let mut requests = 0;
     for id in PAGINATION_CASES {
         let c = case(&record, id);
+        eprintln!("{id}: {} requests", c.requests);
         assert_eq!(
             c.verdict,
             Verdict::Pass,
@@ -586,6 +587,13 @@ fn single_use_tokens_fail_banking_reuse_and_warn_on_events() {
             ("events.token-reuse", Verdict::Warn, "EVT-TOKEN-STABLE"),
         ],
     );
+    for id in ["events.token-ignores-params", "transactions.prev-token"] {
+        assert_eq!(
+            case(&record, id).verdict,
+            Verdict::Pass,
+            "{id} uses each token once"
+        );
+    }
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! tampered tokens. Each reports under its list's [`Rules`]; the catalogue gives the level.
 
 use super::list::{fetch, fetch_first, query, Fetched, List, Page, Query};
-use super::read::{diff_window, item_key, prefix_mismatch, read, End, Read, ReadSpec};
+use super::read::{
+    diff_window, item_key, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec,
+};
 use super::{Kind, Rules};
 use crate::runner::{snippet, Abort, CaseCx, Outcome};
 
@@ -74,7 +76,7 @@ pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<Str
                     format!(
                         "page {page}, fetched with the token page {} returned, was refused with \
                          {status}: {body}; {}; pages: {}",
-                        page - 1,
+                        page.saturating_sub(1),
                         read.counts(),
                         read.trail()
                     ),
@@ -106,7 +108,8 @@ fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
 
 /// Reads the list at limits 100, 25, 7 and 1 (the first items only at 1): no page holds more
 /// than its limit, and every read gives the baseline's items in the baseline's order on their
-/// common prefix (data may grow at the end while reading).
+/// common prefix (data may grow at the end while reading; items new to a later read in front
+/// of the baseline's first item, as a newest-first list grows, are set aside).
 pub(super) async fn page_sizes(cx: &mut CaseCx, kind: Kind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     let mut baseline: Option<(u32, Read)> = None;
@@ -149,10 +152,11 @@ fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
 
 fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32, &Read)) {
     let ((bl, b), (ol, o)) = (base, other);
-    let Some(at) = prefix_mismatch(&b.keys, &o.keys) else {
+    let later = skip_new_front(&b.keys, &o.keys);
+    let Some(at) = prefix_mismatch(&b.keys, later) else {
         return;
     };
-    let (expected, actual) = diff_window(&b.keys, &o.keys, at);
+    let (expected, actual) = diff_window(&b.keys, later, at);
     cx.finding_diff(
         rules.agree,
         format!(
@@ -160,7 +164,7 @@ fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32
              limit={bl}: {}; limit={ol}: {}; pages at limit={ol}: {}",
             at + 1,
             b.keys[at],
-            o.keys[at],
+            later[at],
             b.counts(),
             o.counts(),
             o.trail()

@@ -16,8 +16,8 @@ mod transactions;
 
 pub use list::{fetch, query, Area, Fetched, List, Page, Query};
 pub use read::{
-    diff_window, item_key, prefix_mismatch, read, short_hash, trail, End, ItemLedger, Read,
-    ReadSpec, Step, TokenTrail,
+    diff_window, item_key, prefix_mismatch, read, short_hash, skip_new_front, trail, End,
+    ItemLedger, Read, ReadSpec, Step, TokenTrail,
 };
 
 use crate::runner::{case_fn, Case, CaseCx, Need};

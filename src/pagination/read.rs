@@ -274,6 +274,24 @@ pub fn prefix_mismatch(expected: &[String], actual: &[String]) -> Option<usize> 
     expected.iter().zip(actual).position(|(e, a)| e != a)
 }
 
+/// `actual` without the items a later read found in front of the baseline's first item that
+/// the baseline never held: items added at the front of a newest-first list while reading.
+/// Anything else (a missing first item, a known item out of place) is left for the
+/// comparison to show.
+pub fn skip_new_front<'a>(expected: &[String], actual: &'a [String]) -> &'a [String] {
+    let Some(first) = expected.first() else {
+        return actual;
+    };
+    let Some(k) = actual.iter().position(|a| a == first) else {
+        return actual;
+    };
+    let known: std::collections::HashSet<&String> = expected.iter().collect();
+    if actual[..k].iter().any(|a| known.contains(a)) {
+        return actual;
+    }
+    &actual[k..]
+}
+
 /// The lines around `at` of the common prefix of two key lists, for a diff: from five before
 /// the mismatch to thirty after.
 pub fn diff_window(expected: &[String], actual: &[String], at: usize) -> (String, String) {
@@ -327,6 +345,19 @@ mod tests {
     fn reads_that_grow_at_the_end_agree_on_their_common_prefix() {
         assert_eq!(prefix_mismatch(&keys("a b c"), &keys("a b c d e")), None);
         assert_eq!(prefix_mismatch(&keys("a b c d"), &keys("a b")), None);
+    }
+
+    #[test]
+    fn items_added_at_the_front_of_a_newest_first_list_are_set_aside() {
+        let base = keys("c b a");
+        assert_eq!(
+            skip_new_front(&base, &keys("e d c b a")),
+            &keys("c b a")[..]
+        );
+        // a known item out of place stays, for the comparison to show
+        assert_eq!(skip_new_front(&base, &keys("b c a")), &keys("b c a")[..]);
+        // a missing first item stays too
+        assert_eq!(skip_new_front(&base, &keys("b a")), &keys("b a")[..]);
     }
 
     #[test]
