@@ -1,8 +1,225 @@
-//! Cursor pagination invariants. (Being built.)
+//! Cursor pagination invariants of the two list operations (list events, list bank account
+//! transactions): full reads end, page sizes agree, limits hold, tokens are stable, opaque and
+//! checked.
+//!
+//! One checker serves any cursor-paginated list: a [`List`] names the path, the credentials and
+//! the token fields; [`read`] follows next tokens with cycle and repeat detection. The cases
+//! here only read, and every comparison across reads runs `still` (while no writing case runs).
+//! This module must never parse, build or modify a token (the tamper case alone changes one, on
+//! purpose), and never fail a target on a short page that carries a next token.
 
-use crate::runner::Case;
+mod cases;
+mod events;
+mod list;
+mod read;
+mod transactions;
+
+pub use list::{fetch, query, Area, Fetched, List, Page, Query};
+pub use read::{
+    diff_window, item_key, prefix_mismatch, read, short_hash, skip_new_front, trail, End,
+    ItemLedger, Read, ReadSpec, Step, TokenTrail,
+};
+
+use crate::runner::{case_fn, Case, CaseCx, Need};
+
+/// The two lists, and what each breaks under which rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Events,
+    Transactions,
+}
+
+/// The rule ids one list's checks report under.
+pub(crate) struct Rules {
+    /// A full read ends with a null next token, repeating no item and no token.
+    pub ends: &'static str,
+    pub prev_first: &'static str,
+    pub limit_max: &'static str,
+    pub limit_reject: &'static str,
+    /// Reads at different page sizes give the same items in the same order.
+    pub agree: &'static str,
+    pub reuse: &'static str,
+    pub tampered: &'static str,
+}
+
+const EVENT_RULES: Rules = Rules {
+    ends: "EVT-FULL-READ-ENDS",
+    prev_first: "EVT-PREV-NULL-FIRST",
+    limit_max: "EVT-LIMIT-MAX",
+    limit_reject: "EVT-LIMIT-RANGE-REJECT",
+    agree: "EVT-PAGE-SIZES-AGREE",
+    reuse: "EVT-TOKEN-STABLE",
+    tampered: "EVT-TOKEN-TAMPERED",
+};
+
+const TRANSACTION_RULES: Rules = Rules {
+    ends: "BPAG-NEXT-NULL-LAST",
+    prev_first: "BPAG-PREV-NULL-FIRST",
+    limit_max: "BPAG-LIMIT-MAX-100",
+    limit_reject: "BPAG-LIMIT-REJECT",
+    agree: "BPAG-DEFAULT-ORDER",
+    reuse: "BPAG-TOKEN-REUSABLE",
+    tampered: "BPAG-TOKEN-TAMPERED",
+};
+
+impl Kind {
+    pub(crate) fn list(self, cx: &CaseCx) -> List {
+        match self {
+            Kind::Events => List::events(),
+            Kind::Transactions => List::transactions(
+                cx.run
+                    .banking()
+                    .and_then(|b| b.bank_account_id.as_deref())
+                    .unwrap_or_default(),
+            ),
+        }
+    }
+
+    pub(crate) fn rules(self) -> &'static Rules {
+        match self {
+            Kind::Events => &EVENT_RULES,
+            Kind::Transactions => &TRANSACTION_RULES,
+        }
+    }
+
+    /// The query of a full read: events at the largest page (the default is not stated, and a
+    /// target may hold three months of events); transactions at their stated default of 25.
+    pub(crate) fn full_query(self) -> Query {
+        match self {
+            Kind::Events => query(&[("limit", "100")]),
+            Kind::Transactions => Query::new(),
+        }
+    }
+
+    /// Limits outside the range, each refused with a 4xx (should) and never answered with more
+    /// than 100 items (must).
+    pub(crate) fn bad_limits(self) -> &'static [&'static str] {
+        match self {
+            Kind::Events => &["101", "0", "-1", "1.5", "ten"],
+            Kind::Transactions => &["101", "0", "-1"],
+        }
+    }
+
+    fn needs(self) -> &'static [Need] {
+        match self {
+            Kind::Events => &[Need::FinopsToken, Need::FinopsOrg],
+            Kind::Transactions => &[Need::BankingToken, Need::BankAccount],
+        }
+    }
+
+    fn operation(self) -> &'static str {
+        match self {
+            Kind::Events => "list-events",
+            Kind::Transactions => "list-transactions",
+        }
+    }
+}
+
+/// A pagination case: read-only, and `still` so that no writing case changes the data under it.
+fn case(
+    kind: Kind,
+    name: &str,
+    rules: &[&'static str],
+    requests: usize,
+    run: crate::runner::CaseFn,
+) -> Case {
+    Case::new(name, kind.operation(), rules, run)
+        .needs(kind.needs())
+        .requests(requests)
+        .still()
+}
 
 /// The pagination cases.
 pub fn cases() -> Vec<Case> {
-    Vec::new()
+    let mut all = Vec::new();
+    for kind in [Kind::Events, Kind::Transactions] {
+        all.extend(shared_cases(kind));
+    }
+    all.extend(events::cases());
+    all.extend(transactions::cases());
+    all
+}
+
+/// The cases both lists have, under each list's rules.
+fn shared_cases(kind: Kind) -> Vec<Case> {
+    let r = kind.rules();
+    let (area, shape) = match kind {
+        Kind::Events => (
+            "events",
+            vec!["EVT-PAGE-SHAPE", "EVT-ITEM", "EVT-OBJECT-TYPE-ENUM"],
+        ),
+        Kind::Transactions => ("transactions", vec!["BPAG-PAGE-SHAPE"]),
+    };
+    let mut full_rules = shape;
+    full_rules.extend([r.ends, r.prev_first]);
+    vec![
+        case(
+            kind,
+            &format!("{area}.full-read"),
+            &full_rules,
+            12,
+            case_fn(move |cx| Box::pin(cases::full_read(cx, kind))),
+        ),
+        case(
+            kind,
+            &format!("{area}.page-sizes"),
+            &[r.limit_max, r.agree],
+            cases::PAGE_SIZES_REQUESTS,
+            case_fn(move |cx| Box::pin(cases::page_sizes(cx, kind))),
+        ),
+        case(
+            kind,
+            &format!("{area}.limit-out-of-range"),
+            &[r.limit_max, r.limit_reject],
+            kind.bad_limits().len(),
+            case_fn(move |cx| Box::pin(cases::limit_out_of_range(cx, kind))),
+        ),
+        case(
+            kind,
+            &format!("{area}.token-reuse"),
+            &[r.reuse],
+            4,
+            case_fn(move |cx| Box::pin(cases::token_reuse(cx, kind))),
+        ),
+        case(
+            kind,
+            &format!("{area}.tampered-token"),
+            &[r.tampered],
+            3,
+            case_fn(move |cx| Box::pin(cases::tampered_token(cx, kind))),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pagination_check_of_the_catalogue_has_its_case_and_rules() {
+        let catalogue = crate::catalogue::Catalogue::embedded();
+        let cases = cases();
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        for rule in &catalogue.rules {
+            for check in &rule.checks {
+                let Some(id) = check.strip_prefix("pagination:") else {
+                    continue;
+                };
+                let case = cases.iter().find(|c| c.id == id);
+                let case = case.unwrap_or_else(|| panic!("no case {id} (named by {})", rule.id));
+                assert!(
+                    case.rules.contains(&rule.id.as_str()),
+                    "{id} does not list {}",
+                    rule.id
+                );
+            }
+        }
+        assert_eq!(ids.len(), 14, "{ids:?}");
+        for case in &cases {
+            assert!(case.still && !case.writes, "{}", case.id);
+            for rule in &case.rules {
+                assert!(catalogue.rule(rule).is_some(), "{} names {rule}", case.id);
+            }
+        }
+    }
 }

@@ -1,0 +1,377 @@
+//! The cases both lists share: full read, page sizes, out-of-range limits, token reuse and
+//! tampered tokens. Each reports under its list's [`Rules`]; the catalogue gives the level.
+
+use super::list::{fetch, fetch_first, query, Fetched, List, Page, Query};
+use super::read::{
+    diff_window, item_key, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec,
+};
+use super::{Kind, Rules};
+use crate::runner::{snippet, Abort, CaseCx, Outcome};
+
+/// Page sizes compared by `page-sizes`; the first is the baseline (fewest boundaries).
+const PAGE_SIZES: [u32; 4] = [100, 25, 7, 1];
+/// Items each comparison read covers.
+const COMPARE_ITEMS: usize = 300;
+/// Items the limit-1 read covers: one request each, so it stays short.
+const LIMIT_ONE_ITEMS: usize = 50;
+/// About the requests of `page-sizes` on a list of 250 items.
+pub(super) const PAGE_SIZES_REQUESTS: usize = 3 + 10 + 36 + LIMIT_ONE_ITEMS;
+/// The page size of the token cases: small, so that most lists have a second page.
+const SMALL: &str = "10";
+
+/// Follows the whole list: it ends with a null next token, no token and no item comes twice,
+/// and the first page has no previous token. For transactions, the profile's empty account
+/// (when given) has a first page that is also the last.
+pub(super) async fn full_read(cx: &mut CaseCx, kind: Kind) -> Outcome {
+    let (list, rules) = (kind.list(cx), kind.rules());
+    let read = read(cx, &list, &ReadSpec::full(kind.full_query()), rules.ends).await?;
+    let inconclusive = report_end(cx, &read, rules.ends);
+    report_repeats(cx, &read, rules.ends);
+    if let Some(prev) = read.steps.first().and_then(|s| s.prev.as_deref()) {
+        cx.finding(
+            rules.prev_first,
+            format!(
+                "the first page has a previous token ({}) where null was expected; {}",
+                super::short_hash(prev),
+                read.counts()
+            ),
+        );
+    }
+    if kind == Kind::Transactions {
+        super::transactions::empty_account(cx).await?;
+    }
+    match inconclusive {
+        Some(why) if cx.findings.is_empty() => Err(Abort::Skip(why)),
+        _ => Ok(()),
+    }
+}
+
+/// Records how a read ended when that breaks `rule` (a cycle, a refused token); returns why
+/// the read is inconclusive when it hit its page bound.
+pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<String> {
+    match &read.end {
+        End::Last | End::ItemCap => None,
+        End::PageBound => Some(format!(
+            "the list went on past {} pages; the read stopped there ({})",
+            read.steps.len(),
+            read.counts()
+        )),
+        End::Cycle { page, earlier } => {
+            cx.finding(
+                rule,
+                format!(
+                    "the next token of page {page} was already returned by page {earlier}: \
+                     following it would repeat pages {} to {page} forever; {}; pages: {}",
+                    earlier + 1,
+                    read.counts(),
+                    read.trail()
+                ),
+            );
+            None
+        }
+        End::Refused { page, status, body } => {
+            if *status < 500 {
+                cx.finding(
+                    rule,
+                    format!(
+                        "page {page}, fetched with the token page {} returned, was refused with \
+                         {status}: {body}; {}; pages: {}",
+                        page.saturating_sub(1),
+                        read.counts(),
+                        read.trail()
+                    ),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// One finding for the items a read saw twice.
+fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
+    let Some(first) = read.repeats.first() else {
+        return;
+    };
+    cx.finding(
+        rule,
+        format!(
+            "{} items came twice, the first {} on page {} and again on page {}; {}; pages: {}",
+            read.repeats.len(),
+            first.key,
+            first.first_page,
+            first.page,
+            read.counts(),
+            read.trail()
+        ),
+    );
+}
+
+/// Reads the list at limits 100, 25, 7 and 1 (the first items only at 1): no page holds more
+/// than its limit, and every read gives the baseline's items in the baseline's order on their
+/// common prefix (data may grow at the end while reading; items new to a later read in front
+/// of the baseline's first item, as a newest-first list grows, are set aside).
+pub(super) async fn page_sizes(cx: &mut CaseCx, kind: Kind) -> Outcome {
+    let (list, rules) = (kind.list(cx), kind.rules());
+    let mut baseline: Option<(u32, Read)> = None;
+    for limit in PAGE_SIZES {
+        let cap = if limit == 1 {
+            LIMIT_ONE_ITEMS
+        } else {
+            COMPARE_ITEMS
+        };
+        let spec = ReadSpec::prefix(query(&[("limit", &limit.to_string())]), cap);
+        let read = read(cx, &list, &spec, rules.agree).await?;
+        report_oversize(cx, &read, limit, rules.limit_max);
+        report_end(cx, &read, rules.agree);
+        match &baseline {
+            None => baseline = Some((limit, read)),
+            Some((base_limit, base)) => {
+                compare_reads(cx, rules, (*base_limit, base), (limit, &read))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A finding for the first page of a read that holds more items than `limit`.
+fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
+    let max = limit.min(100) as usize;
+    if let Some((i, step)) = read.steps.iter().enumerate().find(|(_, s)| s.items > max) {
+        cx.finding(
+            rule,
+            format!(
+                "page {} of a read at limit={limit} holds {} items; {}; pages: {}",
+                i + 1,
+                step.items,
+                read.counts(),
+                read.trail()
+            ),
+        );
+    }
+}
+
+fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32, &Read)) {
+    let ((bl, b), (ol, o)) = (base, other);
+    let later = skip_new_front(&b.keys, &o.keys);
+    let Some(at) = prefix_mismatch(&b.keys, later) else {
+        return;
+    };
+    let (expected, actual) = diff_window(&b.keys, later, at);
+    cx.finding_diff(
+        rules.agree,
+        format!(
+            "reads at limit={bl} and limit={ol} disagree at item {} ({} against {}); \
+             limit={bl}: {}; limit={ol}: {}; pages at limit={ol}: {}",
+            at + 1,
+            b.keys[at],
+            later[at],
+            b.counts(),
+            o.counts(),
+            o.trail()
+        ),
+        &expected,
+        &actual,
+    );
+}
+
+/// Each out-of-range limit is refused with a 4xx (should); one that is answered never brings
+/// more than 100 items (must).
+pub(super) async fn limit_out_of_range(cx: &mut CaseCx, kind: Kind) -> Outcome {
+    let (list, rules) = (kind.list(cx), kind.rules());
+    for limit in kind.bad_limits() {
+        let Fetched::Page(page) = fetch(cx, &list, &query(&[("limit", limit)])).await? else {
+            continue;
+        };
+        cx.finding(
+            rules.limit_reject,
+            format!(
+                "limit={limit} was accepted with {} items rather than refused with a 4xx",
+                page.items.len()
+            ),
+        );
+        if page.items.len() > 100 {
+            cx.finding(
+                rules.limit_max,
+                format!(
+                    "limit={limit} was answered with {} items; no page may hold more than 100",
+                    page.items.len()
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The first page at a small limit and its next token; skips when the list fits in one page.
+pub(super) async fn first_with_next(
+    cx: &mut CaseCx,
+    list: &List,
+    first: &Query,
+    rule: &str,
+) -> Result<(Page, String), Abort> {
+    let page = fetch_first(cx, list, first, rule).await?;
+    match page.next.clone() {
+        Some(next) => Ok((page, next)),
+        None => Err(Abort::Skip(format!(
+            "the list fits in one page of {} items; there is no token to test",
+            page.items.len()
+        ))),
+    }
+}
+
+/// Fetches the page of a token the target returned; a refusal is a finding under `rule`.
+pub(super) async fn follow(
+    cx: &mut CaseCx,
+    list: &List,
+    first: &Query,
+    token: &str,
+    rule: &str,
+    what: &str,
+) -> Result<Option<Page>, Abort> {
+    match fetch(cx, list, &list.with_token(first, Some(token))).await? {
+        Fetched::Page(page) => Ok(Some(page)),
+        Fetched::Refused(response) => {
+            if response.status < 500 {
+                cx.finding(
+                    rule,
+                    format!(
+                        "{what} (token {}) was refused with {}: {}",
+                        super::short_hash(token),
+                        response.status,
+                        snippet(&response)
+                    ),
+                );
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The keys of a page, one a line.
+pub(super) fn keys(page: &Page) -> Vec<String> {
+    page.items.iter().map(item_key).collect()
+}
+
+/// A finding with a diff when two pages do not hold the same items in the same order.
+pub(super) fn expect_same_items(
+    cx: &mut CaseCx,
+    rule: &str,
+    expected: &Page,
+    actual: &Page,
+    message: impl FnOnce() -> String,
+) {
+    let (e, a) = (keys(expected), keys(actual));
+    if e != a {
+        cx.finding_diff(rule, message(), &e.join("\n"), &a.join("\n"));
+    }
+}
+
+/// Page 2 is fetched with the first page's token, the read moves on, and the same token used
+/// again gives the same page.
+pub(super) async fn token_reuse(cx: &mut CaseCx, kind: Kind) -> Outcome {
+    let (list, rules) = (kind.list(cx), kind.rules());
+    let first = query(&[("limit", SMALL)]);
+    let (_, token) = first_with_next(cx, &list, &first, rules.reuse).await?;
+    let what = "page 2, fetched with the first page's token";
+    let Some(second) = follow(cx, &list, &first, &token, rules.reuse, what).await? else {
+        return Ok(());
+    };
+    if let Some(next) = &second.next {
+        follow(cx, &list, &first, next, rules.reuse, "page 3").await?;
+    }
+    let again = "the first page's token, used again after the read moved on,";
+    let Some(later) = follow(cx, &list, &first, &token, rules.reuse, again).await? else {
+        return Ok(());
+    };
+    expect_same_items(cx, rules.reuse, &second, &later, || {
+        format!(
+            "the token {} gave other items when used again ({} then {} items)",
+            super::short_hash(&token),
+            second.items.len(),
+            later.items.len()
+        )
+    });
+    Ok(())
+}
+
+/// A token with one character changed, and a string the target never issued, are refused with
+/// a 4xx.
+pub(super) async fn tampered_token(cx: &mut CaseCx, kind: Kind) -> Outcome {
+    let (list, rules) = (kind.list(cx), kind.rules());
+    let first = query(&[("limit", SMALL)]);
+    let page = fetch_first(cx, &list, &first, rules.tampered).await?;
+    let mut forged = Vec::new();
+    if let Some(token) = &page.next {
+        forged.push(("a token with one character changed", tamper(token)));
+    }
+    forged.push(("a token never issued", never_issued(cx.run.seed)));
+    for (what, token) in forged {
+        let q = list.with_token(&first, Some(&token));
+        if let Fetched::Page(p) = fetch(cx, &list, &q).await? {
+            cx.finding(
+                rules.tampered,
+                format!(
+                    "{what} was accepted with {} items rather than refused with a 4xx",
+                    p.items.len()
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The token with its middle character changed to another of the same class (digit, lower or
+/// upper case letter), so that it still looks well formed.
+pub fn tamper(token: &str) -> String {
+    let mut chars: Vec<char> = token.chars().collect();
+    if chars.is_empty() {
+        return "A".to_owned();
+    }
+    let i = chars.len() / 2;
+    let rotate =
+        |c: char, first: char, n: u8| char::from(first as u8 + ((c as u8 - first as u8 + 1) % n));
+    chars[i] = match chars[i] {
+        c @ '0'..='9' => rotate(c, '0', 10),
+        c @ 'a'..='z' => rotate(c, 'a', 26),
+        c @ 'A'..='Z' => rotate(c, 'A', 26),
+        _ => 'A',
+    };
+    chars.into_iter().collect()
+}
+
+/// A token-looking string no target issued, derived from the seed so runs repeat.
+fn never_issued(seed: u64) -> String {
+    format!(
+        "Y292ZW5hbnQ{:016x}",
+        seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tampered_token_differs_in_one_character_of_the_same_class() {
+        for token in ["abc", "Zz9", "eyJvZmZzZXQiOjEwfQ==", "a-b", "x"] {
+            let t = tamper(token);
+            assert_eq!(t.chars().count(), token.chars().count(), "{token}");
+            let diffs: Vec<(char, char)> = token
+                .chars()
+                .zip(t.chars())
+                .filter(|(a, b)| a != b)
+                .collect();
+            assert_eq!(diffs.len(), 1, "{token} -> {t}");
+            let (a, b) = diffs[0];
+            if a.is_ascii_alphanumeric() {
+                assert_eq!(a.is_ascii_digit(), b.is_ascii_digit(), "{token} -> {t}");
+                assert_eq!(
+                    a.is_ascii_lowercase(),
+                    b.is_ascii_lowercase(),
+                    "{token} -> {t}"
+                );
+            }
+        }
+        assert_eq!(tamper("z9Z"), "z0Z");
+    }
+}

@@ -1,0 +1,111 @@
+//! Cases of list bank account transactions alone: the default limit, the previous token, and
+//! the profile's empty account.
+
+use super::cases::{expect_same_items, first_with_next, follow};
+use super::list::{fetch, fetch_first, query, Fetched, List, Query};
+use super::{case, Kind};
+use crate::runner::{case_fn, Case, CaseCx, Outcome};
+
+pub(super) fn cases() -> Vec<Case> {
+    vec![
+        case(
+            Kind::Transactions,
+            "transactions.default-limit",
+            &["BPAG-DEFAULT-LIMIT-25"],
+            1,
+            case_fn(|cx| Box::pin(default_limit(cx))),
+        ),
+        case(
+            Kind::Transactions,
+            "transactions.prev-token",
+            &["BPAG-PREV-ROUNDTRIP"],
+            3,
+            case_fn(|cx| Box::pin(prev_token(cx))),
+        ),
+    ]
+}
+
+/// Without limit, a page holds at most 25 items.
+async fn default_limit(cx: &mut CaseCx) -> Outcome {
+    let rule = "BPAG-DEFAULT-LIMIT-25";
+    let list = Kind::Transactions.list(cx);
+    let page = fetch_first(cx, &list, &Query::new(), rule).await?;
+    if page.items.len() > 25 {
+        cx.finding_diff(
+            rule,
+            format!(
+                "the first page without limit holds {} items; the default limit is 25",
+                page.items.len()
+            ),
+            "at most 25 items",
+            &format!("{} items", page.items.len()),
+        );
+    }
+    Ok(())
+}
+
+/// The previous token of page 2 leads back to page 1's items.
+async fn prev_token(cx: &mut CaseCx) -> Outcome {
+    let rule = "BPAG-PREV-ROUNDTRIP";
+    let list = Kind::Transactions.list(cx);
+    let first = query(&[("limit", "10")]);
+    let (page1, token) = first_with_next(cx, &list, &first, rule).await?;
+    let Some(page2) = follow(cx, &list, &first, &token, rule, "page 2").await? else {
+        return Ok(());
+    };
+    let Some(prev) = page2.prev.clone() else {
+        cx.finding(
+            rule,
+            "page 2 has no previous token (prevPaginationToken is null)",
+        );
+        return Ok(());
+    };
+    let what = "the previous token of page 2";
+    let Some(back) = follow(cx, &list, &first, &prev, rule, what).await? else {
+        return Ok(());
+    };
+    expect_same_items(cx, rule, &page1, &back, || {
+        format!(
+            "the previous token of page 2 ({}) gave other items than page 1 ({} against {} items)",
+            super::short_hash(&prev),
+            back.items.len(),
+            page1.items.len()
+        )
+    });
+    Ok(())
+}
+
+/// The profile's empty account, when it names one: its first page is also its last, so both
+/// tokens are null. A refused page leaves this part out.
+pub(super) async fn empty_account(cx: &mut CaseCx) -> Outcome {
+    let Some(account) = cx
+        .run
+        .banking()
+        .and_then(|b| b.empty_bank_account_id.clone())
+    else {
+        return Ok(());
+    };
+    let list = List::transactions(&account);
+    // A refusal here is a fixture problem (or a 5xx, already a finding), not a token breach.
+    let Fetched::Page(page) = fetch(cx, &list, &Query::new()).await? else {
+        return Ok(());
+    };
+    let checks = [
+        (&page.next, "BPAG-NEXT-NULL-LAST", "next"),
+        (&page.prev, "BPAG-PREV-NULL-FIRST", "previous"),
+    ];
+    for (token, rule, which) in checks {
+        if let Some(t) = token {
+            cx.finding(
+                rule,
+                format!(
+                    "the only page of the empty account ({} items) has a {which} token ({}) \
+                     where null was expected",
+                    page.items.len(),
+                    super::short_hash(t)
+                ),
+            );
+        }
+    }
+    Ok(())
+}
