@@ -41,7 +41,7 @@ faults! {
     MailboxIdNotUuid => "gen-mailbox-id-not-uuid", "GEN-IDS-UUID",
         "create mailbox domain answers an id like `mbx_0001` instead of a uuid";
     ServerErrorOnValidRequest => "gen-5xx-on-valid-request", "GEN-NO-5XX",
-        "create mailbox domain answers 500 for a valid domain with three or more labels";
+        "list events answers 500 to a valid query with order=desc";
     ServerErrorOnUnparseableBody => "gen-500-on-unparseable-body", "GEN-NO-5XX",
         "a request body that is not JSON is answered 500 instead of a 4xx";
     UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "GEN-REJECT-NOT-2XX",

@@ -625,10 +625,10 @@ fn create_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, body: &By
     let (value, country, kind) =
         validate_vat(app, &value).map_err(|p| reply::validation(&app.faults, &p))?;
     let mut db = app.db();
-    if !db
+    if db
         .counterparts
         .get(&counterpart_id)
-        .is_some_and(|c| c.org == org)
+        .is_none_or(|c| c.org != org)
     {
         return Err(not_found(app, "counterpart"));
     }
@@ -904,9 +904,6 @@ fn create_mailbox_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Reply {
             ));
         }
     };
-    if f.has(Fault::ServerErrorOnValidRequest) && domain.split('.').count() >= 3 {
-        return Err(reply::internal_error());
-    }
     let (n, id, at) = {
         let mut db = app.db();
         db.mailbox_count += 1;
@@ -1143,6 +1140,9 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
     let org = gate_org(app, headers)?;
     let f = &app.faults;
     let q = query_map(query);
+    if f.has(Fault::ServerErrorOnValidRequest) && q.get("order").is_some_and(|o| o == "desc") {
+        return Err(reply::internal_error());
+    }
     let cursor = match q.get("pagination_token") {
         None => first_cursor(app, org, &q).map_err(|p| reply::validation(f, &p))?,
         Some(token) => {

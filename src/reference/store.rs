@@ -527,7 +527,7 @@ fn seed_bank_accounts(
             (booked, id, amount, description)
         })
         .collect();
-    transactions.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    transactions.sort_by_key(|t| (t.0, t.1));
     let rendered = transactions
         .into_iter()
         .map(|(booked, id, amount, description)| {
