@@ -5,7 +5,8 @@
 //! finance handlers, these parse bodies and queries themselves and never panic on input.
 
 use super::fault::Fault;
-use super::finance::{query_map, PageFaults, PagePlan};
+use super::finance::query_map;
+use super::page::{PageFaults, PagePlan};
 use super::receivable::{as_integer, parse_uuid};
 use super::reply;
 use super::store::{cursor_token, rfc3339, App, TxCursor, READ_SCOPE, WRITE_SCOPE};

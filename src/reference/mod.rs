@@ -15,6 +15,7 @@ mod banking;
 mod fault;
 #[allow(clippy::result_large_err)]
 mod finance;
+mod page;
 mod receivable;
 mod reply;
 mod store;
