@@ -516,6 +516,17 @@ async fn finance_auth_is_required_and_checked() {
 }
 
 #[tokio::test]
+async fn bearer_scheme_is_case_insensitive() {
+    let (_s, c) = clean().await;
+    let token = c.fin().token.as_ref().unwrap().expose().to_owned();
+    let rb = c
+        .finance_bare(Method::GET, "/finops/v1/events")
+        .header("authorization", format!("bearer {token}"))
+        .header("x-organization-id", c.org());
+    assert_eq!(Ctx::send(rb).await.status, 200);
+}
+
+#[tokio::test]
 async fn finance_headers_are_validated() {
     let (_s, c) = clean().await;
     let version = c.p.finops_version();

@@ -4,6 +4,7 @@
 //! Errors use the banking problem body; 403 is the variant without `errorCode`. Like the
 //! finance handlers, these parse bodies and queries themselves and never panic on input.
 
+use super::bearer_token;
 use super::fault::Fault;
 use super::finance::query_map;
 use super::page::{PageFaults, PagePlan};
@@ -45,7 +46,7 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
     let scoped = match auth {
         None if f.has(Fault::BankMissingTokenAccepted) => true,
         _ => {
-            let token = auth.and_then(|a| a.strip_prefix("Bearer ")).unwrap_or("");
+            let token = auth.map(bearer_token).unwrap_or("");
             let found = app.db().tokens.get(token).copied();
             match found {
                 Some(scoped) => scoped,

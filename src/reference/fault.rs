@@ -445,6 +445,18 @@ mod tests {
     }
 
     #[test]
+    fn list_prints_one_line_per_fault_then_the_count() {
+        let text = render_list();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), Fault::all().len() + 1);
+        assert_eq!(
+            lines.last(),
+            Some(&format!("{} faults", Fault::all().len()).as_str())
+        );
+        assert!(lines[0].contains(Fault::all()[0].rule()));
+    }
+
+    #[test]
     fn unknown_names_are_refused_with_a_pointer_to_the_list() {
         let err = FaultSet::from_names(["rcv-trade-name-max-ignored", "nope"]).unwrap_err();
         assert!(err.to_string().contains("`nope`"));

@@ -175,6 +175,15 @@ async fn wrong_method(State(app): State<Arc<App>>, uri: Uri) -> Response {
     }
 }
 
+/// The token of an `Authorization: Bearer <token>` value (the scheme is case-insensitive);
+/// "" for any other value.
+fn bearer_token(authorization: &str) -> &str {
+    match authorization.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => token.trim(),
+        _ => "",
+    }
+}
+
 fn profile_of(app: &App, base_url: &str) -> Profile {
     let ids = &app.ids;
     let s = |u: &uuid::Uuid| u.to_string();

@@ -4,7 +4,7 @@ use super::{gate_org, merge, not_found, query_map, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::page::{PageFaults, PagePlan};
 use crate::reference::reply::{self, Problem};
-use crate::reference::store::{rfc3339, App, EventCursor};
+use crate::reference::store::{rfc3339, App, Event, EventCursor};
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -169,32 +169,26 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
 fn events_page(app: &App, cursor: EventCursor) -> Value {
     let f = &app.faults;
     let mut db = app.db();
-    let mut events: Vec<_> = db
-        .events
-        .iter()
-        .filter(|e| e.org == cursor.org)
-        .cloned()
+    // Indices, not clones: only the page's own events are copied out of the store.
+    let mut order: Vec<usize> = (0..db.events.len())
+        .filter(|i| db.events[*i].org == cursor.org)
         .collect();
-    events.sort_by(|a, b| {
-        let key = |e: &crate::reference::store::Event| {
-            (
-                if cursor.by_updated {
-                    e.updated_at
-                } else {
-                    e.created_at
-                },
-                e.id,
-            )
+    let key = |e: &Event| {
+        let at = if cursor.by_updated {
+            e.updated_at
+        } else {
+            e.created_at
         };
-        key(a).cmp(&key(b))
-    });
+        (at, e.id)
+    };
+    order.sort_by_key(|i| key(&db.events[*i]));
     if cursor.desc {
-        events.reverse();
+        order.reverse();
     }
     let plan = PagePlan::new(
         cursor.offset,
         cursor.limit,
-        events.len(),
+        order.len(),
         PageFaults {
             plus_one: f.has(Fault::EventsLimitPlusOne),
             repeat: f.has(Fault::EventsItemRepeated),
@@ -215,8 +209,12 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
     };
     let next = token(plan.next);
     let prev = token(plan.prev);
+    let events: Vec<Event> = order[plan.start..plan.end]
+        .iter()
+        .map(|i| db.events[*i].clone())
+        .collect();
     drop(db);
-    let data: Vec<Value> = events[plan.start..plan.end]
+    let data: Vec<Value> = events
         .iter()
         .map(|e| {
             let object_type = if f.has(Fault::EventObjectTypeOutsideEnum) && e.object_type == "counterpart_tax_id" {

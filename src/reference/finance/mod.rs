@@ -19,6 +19,7 @@ pub use mailbox::create_mailbox_domain;
 pub use receivables::create_receivable;
 pub use vat::{create_vat, get_vat};
 
+use super::bearer_token;
 use super::fault::Fault;
 use super::receivable::{parse_date, parse_uuid};
 use super::reply::{self, Problem};
@@ -57,7 +58,7 @@ pub(super) fn gate(
         }
         None => return fail(StatusCode::UNAUTHORIZED, "missing bearer token"),
         Some(value) => {
-            let token = value.strip_prefix("Bearer ").unwrap_or("");
+            let token = bearer_token(value);
             let any = f.has(Fault::FinInvalidTokenAccepted) && !token.is_empty();
             if token != app.ids.finance_token && !any {
                 return fail(StatusCode::UNAUTHORIZED, "invalid bearer token");
