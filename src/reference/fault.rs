@@ -152,7 +152,7 @@ faults! {
     VatValueMaxIgnored => "vat-value-max-ignored", "VAT-VALUE-MAX",
         "a 33-character VAT ID value is accepted";
     VatCountryAny => "vat-country-any", "VAT-COUNTRY-ENUM",
-        "any two-letter country (e.g. XX) is accepted";
+        "country is not validated: XX (or any string) is accepted";
     VatTypeAny => "vat-type-any", "VAT-TYPE-ENUM",
         "any VAT ID type string is accepted";
     VatResponseTypeMissing => "vat-response-type-missing", "VAT-RESPONSE",
