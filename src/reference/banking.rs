@@ -4,11 +4,13 @@
 //! Errors use the banking problem body; 403 is the variant without `errorCode`. Like the
 //! finance handlers, these parse bodies and queries themselves and never panic on input.
 
+use super::bearer_token;
 use super::fault::Fault;
-use super::finance::{query_map, PageFaults, PagePlan};
+use super::finance::query_map;
+use super::page::{PageFaults, PagePlan};
 use super::receivable::{as_integer, parse_uuid};
 use super::reply;
-use super::store::{cursor_token, rfc3339, App, TxCursor, READ_SCOPE, WRITE_SCOPE};
+use super::store::{cursor_token, rfc3339, App, Transaction, TxCursor, READ_SCOPE, WRITE_SCOPE};
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
@@ -44,7 +46,7 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
     let scoped = match auth {
         None if f.has(Fault::BankMissingTokenAccepted) => true,
         _ => {
-            let token = auth.and_then(|a| a.strip_prefix("Bearer ")).unwrap_or("");
+            let token = auth.map(bearer_token).unwrap_or("");
             let found = app.db().tokens.get(token).copied();
             match found {
                 Some(scoped) => scoped,
@@ -486,10 +488,7 @@ fn list_transactions_inner(
         .is_some_and(|a| a.org == caller.org);
     if !owned {
         if f.has(Fault::UnknownAccountEmpty) {
-            return Ok(reply::json(
-                StatusCode::OK,
-                &page_json(app, Vec::new(), None, None),
-            ));
+            return Ok(page_json(app, &[], None, None));
         }
         return Err(not_found());
     }
@@ -523,10 +522,10 @@ fn list_transactions_inner(
             }
         }
     };
-    Ok(reply::json(StatusCode::OK, &transactions_page(app, cursor)))
+    Ok(transactions_page(app, cursor))
 }
 
-fn transactions_page(app: &App, cursor: TxCursor) -> Value {
+fn transactions_page(app: &App, cursor: TxCursor) -> Response {
     let f = &app.faults;
     let mut db = app.db();
     let total = db
@@ -563,15 +562,44 @@ fn transactions_page(app: &App, cursor: TxCursor) -> Value {
         .map(|a| a.transactions[plan.start..plan.end].to_vec())
         .unwrap_or_default();
     drop(db);
-    page_json(app, data, next, prev)
+    page_json(app, &data, next, prev)
 }
 
-fn page_json(app: &App, data: Vec<Value>, next: Option<String>, prev: Option<String>) -> Value {
-    if app.faults.has(Fault::BankingSnakeCaseTokens) {
-        json!({ "data": data, "next_pagination_token": next, "prev_pagination_token": prev })
+/// A page of transactions, serialised straight from the stored items.
+#[derive(serde::Serialize)]
+struct Page<'a> {
+    data: &'a [Transaction],
+    #[serde(rename = "nextPaginationToken")]
+    next: Option<String>,
+    #[serde(rename = "prevPaginationToken")]
+    prev: Option<String>,
+}
+
+/// The page as the `bpag-page-snake-case-tokens` fault names its members.
+#[derive(serde::Serialize)]
+struct SnakePage<'a> {
+    data: &'a [Transaction],
+    next_pagination_token: Option<String>,
+    prev_pagination_token: Option<String>,
+}
+
+fn page_json(
+    app: &App,
+    data: &[Transaction],
+    next: Option<String>,
+    prev: Option<String>,
+) -> Response {
+    let bytes = if app.faults.has(Fault::BankingSnakeCaseTokens) {
+        serde_json::to_vec(&SnakePage {
+            data,
+            next_pagination_token: next,
+            prev_pagination_token: prev,
+        })
     } else {
-        json!({ "data": data, "nextPaginationToken": next, "prevPaginationToken": prev })
-    }
+        serde_json::to_vec(&Page { data, next, prev })
+    };
+    let bytes = bytes.expect("a page of plain data always serialises");
+    reply::with_type(StatusCode::OK, bytes, "application/json")
 }
 
 /// Answers a request for no route under `/embedded-banking`, in the banking error body.

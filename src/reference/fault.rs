@@ -41,7 +41,7 @@ faults! {
     MailboxIdNotUuid => "gen-mailbox-id-not-uuid", "GEN-IDS-UUID",
         "create mailbox domain answers an id like `mbx_0001` instead of a uuid";
     ServerErrorOnValidRequest => "gen-5xx-on-valid-request", "GEN-NO-5XX",
-        "create mailbox domain answers 500 for a valid domain with three or more labels";
+        "list events answers 500 to a valid query with order=desc";
     ServerErrorOnUnparseableBody => "gen-500-on-unparseable-body", "GEN-NO-5XX",
         "a request body that is not JSON is answered 500 instead of a 4xx";
     UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "GEN-REJECT-NOT-2XX",
@@ -152,7 +152,7 @@ faults! {
     VatValueMaxIgnored => "vat-value-max-ignored", "VAT-VALUE-MAX",
         "a 33-character VAT ID value is accepted";
     VatCountryAny => "vat-country-any", "VAT-COUNTRY-ENUM",
-        "any two-letter country (e.g. XX) is accepted";
+        "country is not validated: XX (or any string) is accepted";
     VatTypeAny => "vat-type-any", "VAT-TYPE-ENUM",
         "any VAT ID type string is accepted";
     VatResponseTypeMissing => "vat-response-type-missing", "VAT-RESPONSE",
@@ -442,6 +442,18 @@ mod tests {
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
             assert_eq!(Fault::from_name(name), Some(*fault));
         }
+    }
+
+    #[test]
+    fn list_prints_one_line_per_fault_then_the_count() {
+        let text = render_list();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), Fault::all().len() + 1);
+        assert_eq!(
+            lines.last(),
+            Some(&format!("{} faults", Fault::all().len()).as_str())
+        );
+        assert!(lines[0].contains(Fault::all()[0].rule()));
     }
 
     #[test]

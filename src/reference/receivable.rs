@@ -461,9 +461,7 @@ fn check_payment_terms(value: &Value) -> Option<(String, &'static str)> {
     let Some(terms) = value.as_object() else {
         return Some(("Input should be a valid object".to_owned(), "dict_type"));
     };
-    let Some(term_final) = terms.get("term_final") else {
-        return None;
-    };
+    let term_final = terms.get("term_final")?;
     let Some(term_final) = term_final.as_object() else {
         return Some((
             "term_final should be a valid object".to_owned(),

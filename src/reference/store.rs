@@ -160,7 +160,19 @@ pub struct TxCursor {
 #[derive(Debug, Clone)]
 pub struct BankAccount {
     pub org: Uuid,
-    pub transactions: Vec<Value>,
+    pub transactions: Vec<Transaction>,
+}
+
+/// A bank account transaction (its fields are not shown by the spec: this shape is ours).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transaction {
+    pub id: Uuid,
+    pub amount: i64,
+    pub currency: &'static str,
+    pub booked_at: String,
+    pub description: &'static str,
+    pub status: &'static str,
 }
 
 /// The mutable data of one server.
@@ -516,7 +528,7 @@ fn seed_bank_accounts(
         "Refund",
         "Fee",
     ];
-    let mut transactions: Vec<(OffsetDateTime, Uuid, i64, &str)> = (0..TRANSACTION_COUNT)
+    let mut transactions: Vec<(OffsetDateTime, Uuid, i64, &'static str)> = (0..TRANSACTION_COUNT)
         .map(|_| {
             // Times on a five-minute grid: some transactions share one, so the id tie-break
             // of the default order matters.
@@ -527,18 +539,16 @@ fn seed_bank_accounts(
             (booked, id, amount, description)
         })
         .collect();
-    transactions.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    transactions.sort_by_key(|t| (t.0, t.1));
     let rendered = transactions
         .into_iter()
-        .map(|(booked, id, amount, description)| {
-            json!({
-                "id": id,
-                "amount": amount,
-                "currency": "EUR",
-                "bookedAt": rfc3339(booked),
-                "description": description,
-                "status": "BOOKED",
-            })
+        .map(|(booked, id, amount, description)| Transaction {
+            id,
+            amount,
+            currency: "EUR",
+            booked_at: rfc3339(booked),
+            description,
+            status: "BOOKED",
         })
         .collect();
     HashMap::from([

@@ -1,0 +1,162 @@
+//! The finance operations area (`/finops/v1/...`): eight operations over the in-memory store.
+//!
+//! Every handler takes the raw body as bytes and parses it itself, so that no input can reach
+//! an axum rejection or a panic: a body that is not JSON is a 4xx like any other bad input.
+//! Handlers hold the store's lock only while they read or write it. This module holds what
+//! they share: the header gate, body and path parsing, and the finance error answers.
+
+mod comments;
+mod deletes;
+mod events;
+mod mailbox;
+mod receivables;
+mod vat;
+
+pub use comments::update_comment;
+pub use deletes::{delete_bank_account, delete_tag};
+pub use events::{list_events_bare, list_events_v1};
+pub use mailbox::create_mailbox_domain;
+pub use receivables::create_receivable;
+pub use vat::{create_vat, get_vat};
+
+use super::bearer_token;
+use super::fault::Fault;
+use super::receivable::{parse_date, parse_uuid};
+use super::reply::{self, Problem};
+use super::store::App;
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use serde_json::Value;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+pub(super) type Reply = Result<Response, Response>;
+
+/// Whether an operation takes `x-organization-id`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum OrgHeader {
+    Required,
+    NotUsed,
+}
+
+/// Authentication, version and organization headers, in that order. Answers the organization.
+pub(super) fn gate(
+    app: &App,
+    headers: &HeaderMap,
+    org_header: OrgHeader,
+) -> Result<Option<Uuid>, Response> {
+    let f = &app.faults;
+    let fail = |status, msg: &str| Err(reply::finance_error(f, status, msg));
+    match headers
+        .get("authorization")
+        .map(|v| v.to_str().unwrap_or(""))
+    {
+        None if f.has(Fault::FinMissingTokenAccepted) => {}
+        None if f.has(Fault::FinMissingToken403) => {
+            return fail(StatusCode::FORBIDDEN, "access denied")
+        }
+        None => return fail(StatusCode::UNAUTHORIZED, "missing bearer token"),
+        Some(value) => {
+            let token = bearer_token(value);
+            let any = f.has(Fault::FinInvalidTokenAccepted) && !token.is_empty();
+            if token != app.ids.finance_token && !any {
+                return fail(StatusCode::UNAUTHORIZED, "invalid bearer token");
+            }
+        }
+    }
+    match headers
+        .get("x-finops-version")
+        .map(|v| v.to_str().unwrap_or(""))
+    {
+        None => {
+            return fail(
+                StatusCode::BAD_REQUEST,
+                "x-finops-version header is required",
+            )
+        }
+        Some(v) if parse_date(v).is_none() && !f.has(Fault::VersionMalformedAccepted) => {
+            return fail(
+                StatusCode::BAD_REQUEST,
+                "x-finops-version must be a date (YYYY-MM-DD)",
+            )
+        }
+        Some(_) => {}
+    }
+    let required = org_header == OrgHeader::Required || f.has(Fault::MailboxRequiresOrgHeader);
+    if !required {
+        return Ok(None);
+    }
+    let Some(value) = headers.get("x-organization-id") else {
+        return fail(
+            StatusCode::BAD_REQUEST,
+            "x-organization-id header is required",
+        );
+    };
+    let Some(org) = value.to_str().ok().and_then(parse_uuid) else {
+        return fail(StatusCode::BAD_REQUEST, "x-organization-id must be a uuid");
+    };
+    if org != app.ids.org && org != app.ids.other_org {
+        return fail(
+            StatusCode::FORBIDDEN,
+            "the token may not act for this organization",
+        );
+    }
+    Ok(Some(org))
+}
+
+/// The organization of an operation that requires the header.
+pub(super) fn gate_org(app: &App, headers: &HeaderMap) -> Result<Uuid, Response> {
+    gate(app, headers, OrgHeader::Required)?.ok_or_else(|| {
+        reply::finance_error(
+            &app.faults,
+            StatusCode::BAD_REQUEST,
+            "x-organization-id header is required",
+        )
+    })
+}
+
+/// The body as JSON; anything else is a 422 (or the 500 of its fault).
+pub fn parse_body(app: &App, body: &Bytes) -> Result<Value, Response> {
+    serde_json::from_slice(body).map_err(|e| {
+        if app.faults.has(Fault::ServerErrorOnUnparseableBody) {
+            reply::internal_error()
+        } else {
+            let msg = format!("JSON decode error: {e}");
+            reply::validation(&app.faults, &[Problem::whole_body(msg, "json_invalid")])
+        }
+    })
+}
+
+pub(super) fn path_uuid(app: &App, name: &str, raw: &str) -> Result<Uuid, Response> {
+    parse_uuid(raw).ok_or_else(|| {
+        reply::validation(
+            &app.faults,
+            &[Problem::path(name, "Input should be a valid UUID")],
+        )
+    })
+}
+
+pub(super) fn not_found(app: &App, what: &str) -> Response {
+    reply::finance_error(
+        &app.faults,
+        StatusCode::NOT_FOUND,
+        &format!("{what} not found"),
+    )
+}
+
+pub(super) fn merge(result: Reply) -> Response {
+    result.unwrap_or_else(|e| e)
+}
+
+/// Query parameters, the last of each name winning.
+pub fn query_map(query: Option<&str>) -> HashMap<String, String> {
+    url::form_urlencoded::parse(query.unwrap_or("").as_bytes())
+        .into_owned()
+        .collect()
+}
+
+/// Answers a request for no route, in the finance error body.
+pub fn route_not_found(app: &App) -> Response {
+    not_found(app, "route")
+}
