@@ -1369,6 +1369,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await
         }
         TypeUnchecked => c.quote_created(json!({ "type": "bill" })).await,
+        CurrencyAnyString => created(&c.receivable(c.quote(json!({ "currency": "euro" }))).await),
         CurrencyOptional => created(&c.receivable(without(c.quote(json!({})), "currency")).await),
         BasedOnTypeOptional => created(&c.receivable(json!({ "based_on": c.quote_id() })).await),
         FieldTypesLoose => c.quote_created(json!({ "tax_exempt": "yes" })).await,

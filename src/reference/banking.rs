@@ -195,7 +195,12 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
         }
     };
     let id = text("id")?;
-    let name = text("name")?;
+    // The spec states no minimum length for a name.
+    let name = match map.get("name") {
+        None => return Err("name is required".into()),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err("name must be a string".into()),
+    };
     let amount_limit = match map.get("amountLimit") {
         None => return Err("amountLimit is required".into()),
         Some(Value::String(s)) if f.has(Fault::VelocityAmountString) => s
@@ -252,7 +257,8 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
 /// usageLimit: an integer >= -1 (-1 unlimited), omitted with the TRANSACTION window.
 fn usage_limit(app: &App, value: Option<&Value>, window: &str) -> Result<Option<i64>, String> {
     let f = &app.faults;
-    let Some(value) = value.filter(|v| !v.is_null()) else {
+    // usageLimit is an integer when present: the spec does not make it nullable.
+    let Some(value) = value else {
         return Ok(None);
     };
     let n = as_integer(value).ok_or("usageLimit must be an integer")?;

@@ -88,6 +88,8 @@ faults! {
         "an invoice body carrying quote-only fields (expiry_date, ...) is accepted";
     TypeUnchecked => "rcv-type-unchecked", "RCV-TYPE-CONST",
         "a body whose type is neither quote nor invoice (and no based_on) is created as a quote";
+    CurrencyAnyString => "rcv-currency-any-string", "RCV-CURRENCY-CODE",
+        "a receivable currency that is not a three-letter code (e.g. \"euro\") is accepted";
     CurrencyOptional => "rcv-required-currency-optional", "RCV-REQUIRED",
         "a quote or invoice body without currency is accepted";
     BasedOnTypeOptional => "rcv-based-on-type-optional", "RCV-BASED-ON-REQUIRED",

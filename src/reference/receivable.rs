@@ -15,17 +15,30 @@ use uuid::Uuid;
 /// What a field must hold.
 #[derive(Debug, Clone, Copy)]
 enum Ty {
-    Str { min: usize, max: usize },
+    Str {
+        min: usize,
+        max: usize,
+    },
     Uuid,
     Date,
-    Uri { max: usize },
+    Uri {
+        max: usize,
+    },
     Bool,
-    Int { min: i64, max: i64 },
-    Array { min: usize, max: usize },
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Array {
+        min: usize,
+        max: usize,
+    },
     UuidArray,
     Object,
     Enum(&'static [&'static str]),
     PaymentTerms,
+    /// Three capital letters, the ISO 4217 shape.
+    Currency,
 }
 
 /// A body field: its type, whether null is allowed, and the fault that switches its check off.
@@ -54,7 +67,12 @@ const REQUIRED: &[&str] = &["type", "currency", "line_items", "counterpart_id"];
 
 /// Fields of both the quote and the invoice body (type handled apart).
 const SHARED: &[Field] = &[
-    field("currency", ANY_STR, false, None),
+    field(
+        "currency",
+        Ty::Currency,
+        false,
+        Some(Fault::CurrencyAnyString),
+    ),
     field(
         "line_items",
         Ty::Array {
@@ -453,6 +471,14 @@ fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
             )),
         },
         Ty::PaymentTerms => check_payment_terms(value),
+        Ty::Currency => match value.as_str() {
+            None => fail("Input should be a valid string", "string_type"),
+            Some(s) if s.len() == 3 && s.bytes().all(|b| b.is_ascii_uppercase()) => None,
+            Some(_) => fail(
+                "Input should be a three-letter currency code",
+                "string_pattern_mismatch",
+            ),
+        },
     }
 }
 

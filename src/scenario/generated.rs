@@ -42,7 +42,12 @@ const TARGETS: [Target; 5] = [
         operation: "create-receivable",
         valid_stems: &["quote-create", "invoice-create"],
         invalid_stem: "receivable-create",
-        needs: &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart, Need::VatRate],
+        needs: &[
+            Need::FinopsToken,
+            Need::FinopsOrg,
+            Need::Counterpart,
+            Need::VatRate,
+        ],
     },
     Target {
         operation: "create-vat-id",
@@ -54,7 +59,12 @@ const TARGETS: [Target; 5] = [
         operation: "update-comment",
         valid_stems: &["comment-update"],
         invalid_stem: "comment-update",
-        needs: &[Need::FinopsToken, Need::FinopsOrg, Need::Comment, Need::EntityUser],
+        needs: &[
+            Need::FinopsToken,
+            Need::FinopsOrg,
+            Need::Comment,
+            Need::EntityUser,
+        ],
     },
     Target {
         operation: "create-mailbox-domain",
@@ -100,17 +110,23 @@ pub fn generated(_run: &RunCx) -> Vec<Case> {
     for target in TARGETS {
         let op = target.operation;
         cases.push(
-            Case::new(&format!("generated.{op}.valid"), op, &["GEN-VALID-ACCEPTED"], case_fn(move |cx| {
-                Box::pin(valid_case(cx, target))
-            }))
+            Case::new(
+                &format!("generated.{op}.valid"),
+                op,
+                &["GEN-VALID-ACCEPTED"],
+                case_fn(move |cx| Box::pin(valid_case(cx, target))),
+            )
             .suite("generated")
             .needs(target.needs)
             .writes(),
         );
         cases.push(
-            Case::new(&format!("generated.{op}.invalid"), op, &["GEN-REJECT-NOT-2XX"], case_fn(move |cx| {
-                Box::pin(invalid_case(cx, target))
-            }))
+            Case::new(
+                &format!("generated.{op}.invalid"),
+                op,
+                &["GEN-REJECT-NOT-2XX"],
+                case_fn(move |cx| Box::pin(invalid_case(cx, target))),
+            )
             .suite("generated")
             .needs(target.needs)
             .writes(),
@@ -140,16 +156,36 @@ fn options(run: &RunCx) -> GenOptions {
     let mut omit = BTreeMap::new();
     omit.insert("quote-create".to_owned(), list(&RECEIVABLE_OMIT));
     omit.insert("invoice-create".to_owned(), list(&RECEIVABLE_OMIT));
-    omit.insert("velocity-control-create".to_owned(), list(&["mcc", "mccGroup"]));
+    omit.insert(
+        "velocity-control-create".to_owned(),
+        list(&["mcc", "mccGroup"]),
+    );
     if b.card_id.is_none() {
-        omit.entry("velocity-control-create".to_owned()).or_insert_with(Vec::new).push("cardId".to_owned());
+        omit.entry("velocity-control-create".to_owned())
+            .or_insert_with(Vec::new)
+            .push("cardId".to_owned());
     }
     let mut always_include = BTreeMap::new();
-    always_include.insert("vat-id-create".to_owned(), list(&["value", "country", "type"]));
-    always_include
-        .insert("velocity-control-create".to_owned(), list(&["id", "amountLimit", "currencyCode", "name", "velocityWindow"]));
+    always_include.insert(
+        "vat-id-create".to_owned(),
+        list(&["value", "country", "type"]),
+    );
+    always_include.insert(
+        "velocity-control-create".to_owned(),
+        list(&[
+            "id",
+            "amountLimit",
+            "currencyCode",
+            "name",
+            "velocityWindow",
+        ]),
+    );
     always_include.insert("comment-update".to_owned(), list(&["text"]));
-    GenOptions { fixtures, always_include, omit }
+    GenOptions {
+        fixtures,
+        always_include,
+        omit,
+    }
 }
 
 /// The request for a body of `target`'s operation.
@@ -157,8 +193,14 @@ fn request(cx: &CaseCx, target: &Target, body: Value) -> Request {
     let f = cx.run.finops().cloned().unwrap_or_default();
     let request = match target.operation {
         "create-receivable" => cx.fin(Method::POST, paths::RECEIVABLES),
-        "create-vat-id" => cx.fin(Method::POST, &paths::vat_ids(f.counterpart_id.as_deref().unwrap_or(""))),
-        "update-comment" => cx.fin(Method::PATCH, &paths::comment(f.comment_ids.first().map_or("", |s| s.as_str()))),
+        "create-vat-id" => cx.fin(
+            Method::POST,
+            &paths::vat_ids(f.counterpart_id.as_deref().unwrap_or("")),
+        ),
+        "update-comment" => cx.fin(
+            Method::PATCH,
+            &paths::comment(f.comment_ids.first().map_or("", |s| s.as_str())),
+        ),
         "create-mailbox-domain" => cx.fin_without_org(Method::POST, paths::MAILBOX_DOMAINS),
         _ => cx.bank(Method::POST, paths::VELOCITY_CONTROLS),
     };
@@ -167,17 +209,29 @@ fn request(cx: &CaseCx, target: &Target, body: Value) -> Request {
 
 /// Makes a valid body unique where the target requires uniqueness (velocity control ids,
 /// mailbox domains), keeping it valid.
-fn make_unique(cx: &CaseCx, target: &Target, mut body: Value, n: usize) -> Value {
+fn make_unique(cx: &CaseCx, target: &Target, mut body: Value, tag: &str) -> Value {
     let bodies = Bodies::new(&cx.run);
     match target.operation {
-        "create-velocity-control" => body["id"] = json!(bodies.unique(&format!("g{n}"))),
+        "create-velocity-control" if body.get("id").is_some_and(Value::is_string) => {
+            body["id"] = json!(bodies.unique(tag))
+        }
         "create-mailbox-domain" => {
-            let domain = body["domain"].as_str().unwrap_or("example.com");
-            body["domain"] = json!(format!("cov-{}-g{n}.{domain}", cx.run.run_tag));
+            if let Some(domain) = body.get("domain").and_then(Value::as_str) {
+                body["domain"] = json!(format!("cov-{}-{tag}.{domain}", cx.run.run_tag));
+            }
         }
         _ => {}
     }
     body
+}
+
+/// An invalid body made unique the same way, unless its broken constraint is the unique field.
+fn unique_invalid(cx: &CaseCx, target: &Target, invalid: &Invalid, tag: &str) -> Value {
+    if matches!(invalid.label.pointer.as_str(), "/id" | "/domain") {
+        invalid.payload.clone()
+    } else {
+        make_unique(cx, target, invalid.payload.clone(), tag)
+    }
 }
 
 async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
@@ -188,11 +242,39 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     tokio::task::block_in_place(|| invalid_bodies(cx, &target))
 }
 
-/// Sends one body and returns the status (None for a transport error already recorded).
+/// Sends one body; its exchange is kept only when it shows a finding.
 fn send_quietly(cx: &mut CaseCx, target: &Target, body: Value) -> Result<u16, Abort> {
     let request = request(cx, target, body);
     let handle = tokio::runtime::Handle::current();
-    handle.block_on(cx.send(target.operation, request)).map(|r| r.status)
+    handle
+        .block_on(cx.send(target.operation, request))
+        .map(|r| r.status)
+}
+
+/// Sends one body keeping its exchange, so that a finding can point at it; [`forget`] drops it
+/// again when no finding came of it.
+fn send_kept(cx: &mut CaseCx, target: &Target, body: Value) -> Result<(u16, Mark), Abort> {
+    let mark = Mark {
+        exchanges: cx.exchanges.len(),
+        findings: cx.findings.len(),
+    };
+    let keep = std::mem::replace(&mut cx.keep_all, true);
+    let status = send_quietly(cx, target, body);
+    cx.keep_all = keep;
+    Ok((status?, mark))
+}
+
+/// The record's length before a send.
+struct Mark {
+    exchanges: usize,
+    findings: usize,
+}
+
+/// Drops the exchange kept since `mark` when nothing refers to it.
+fn forget(cx: &mut CaseCx, mark: Mark) {
+    if cx.findings.len() == mark.findings && cx.exchanges.len() == mark.exchanges + 1 {
+        cx.exchanges.pop();
+    }
 }
 
 fn valid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
@@ -201,57 +283,60 @@ fn valid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     let mut refused = 0usize;
     let mut n = 0usize;
     for stem in target.valid_stems {
-        let boundary = engine.boundary_valid(stem).map_err(|e| Abort::Transport(format!("generator: {e}")))?;
-        let strategy = engine.valid(stem).map_err(|e| Abort::Transport(format!("generator: {e}")))?;
+        let boundary = engine
+            .boundary_valid(stem)
+            .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
+        let strategy = engine
+            .valid(stem)
+            .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
         let mut rng = rng_for(cx.run.seed, &format!("{}.{stem}.valid", target.operation));
-        let random = crate::generate::sample(&strategy, &mut rng, cx.run.cases_per_operation as usize);
+        let random =
+            crate::generate::sample(&strategy, &mut rng, cx.run.cases_per_operation as usize);
         for body in boundary.into_iter().chain(random) {
             n += 1;
-            let body = make_unique(cx, target, body, n);
-            let (exchange_count, status) = (cx.exchanges.len(), send_quietly(cx, target, body.clone())?);
+            let body = make_unique(cx, target, body, &format!("g{n}"));
+            let (status, mark) = send_kept(cx, target, body.clone())?;
             if (400..500).contains(&status) {
                 refused += 1;
                 if refused <= MAX_WARNINGS {
-                    keep_last_exchange(cx, exchange_count, &body, target);
                     cx.finding(
                         "GEN-VALID-ACCEPTED",
-                        format!("a body valid against {stem} was refused with {status}: {}", compact(&body)),
+                        format!(
+                            "a body valid against {stem} was refused with {status}: {}",
+                            compact(&body)
+                        ),
                     );
                 }
             }
+            forget(cx, mark);
         }
     }
     if refused > MAX_WARNINGS {
-        cx.finding("GEN-VALID-ACCEPTED", format!("{refused} of {n} valid bodies were refused in all"));
+        cx.finding(
+            "GEN-VALID-ACCEPTED",
+            format!("{refused} of {n} valid bodies were refused in all"),
+        );
     }
     Ok(())
-}
-
-/// Keeps the exchange just sent in the record (generated cases keep only what shows a finding).
-fn keep_last_exchange(cx: &mut CaseCx, before: usize, body: &Value, target: &Target) {
-    if cx.exchanges.len() == before {
-        let (exchange, _) = {
-            let request = request(cx, target, body.clone());
-            let handle = tokio::runtime::Handle::current();
-            handle.block_on(cx.run.target.send(&request))
-        };
-        cx.exchanges.push(exchange);
-        cx.requests += 1;
-    }
 }
 
 fn invalid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     cx.keep_all = false;
     let stem = target.invalid_stem;
     let engine = Engine::new(Registry::embedded(), options(&cx.run));
-    let boundary = engine.boundary_invalid(stem).map_err(|e| Abort::Transport(format!("generator: {e}")))?;
-    for invalid in boundary {
-        if check_invalid(cx, target, &invalid)? {
-            cx.payload = Some(invalid.payload.clone());
+    let boundary = engine
+        .boundary_invalid(stem)
+        .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
+    for (n, invalid) in boundary.iter().enumerate() {
+        let body = unique_invalid(cx, target, invalid, &format!("b{n}"));
+        if check_invalid(cx, target, invalid, body.clone())? {
+            cx.payload = Some(body);
             return Ok(());
         }
     }
-    let strategy = engine.invalid(stem).map_err(|e| Abort::Transport(format!("generator: {e}")))?;
+    let strategy = engine
+        .invalid(stem)
+        .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
     let config = Config {
         cases: cx.run.cases_per_operation,
         max_shrink_iters: MAX_SHRINK_ITERS,
@@ -263,11 +348,15 @@ fn invalid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     // proptest's runner takes an `Fn`: the case context and the first abort go through cells.
     let shared = RefCell::new(&mut *cx);
     let aborted = RefCell::new(None);
+    let sent = std::cell::Cell::new(0usize);
     let result = runner.run(&strategy, |invalid| {
         if aborted.borrow().is_some() {
             return Ok(());
         }
-        match accepted(&mut shared.borrow_mut(), target, &invalid) {
+        sent.set(sent.get() + 1);
+        let mut cx = shared.borrow_mut();
+        let body = unique_invalid(&cx, target, &invalid, &format!("r{}", sent.get()));
+        match send_quietly(&mut cx, target, body).map(|status| (200..300).contains(&status)) {
             Ok(false) => Ok(()),
             Ok(true) => Err(TestCaseError::fail(invalid.label.detail.clone())),
             Err(abort) => {
@@ -281,40 +370,35 @@ fn invalid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     }
     if let Err(TestError::Fail(_, minimal)) = result {
         // Send the minimal body once more, for the record and the finding.
-        check_invalid(cx, target, &minimal)?;
-        cx.payload = Some(minimal.payload);
+        let body = unique_invalid(cx, target, &minimal, "minimal");
+        check_invalid(cx, target, &minimal, body.clone())?;
+        cx.payload = Some(body);
     }
     Ok(())
 }
 
-/// Sends an invalid body without recording a finding; true when the target accepted it.
-fn accepted(cx: &mut CaseCx, target: &Target, invalid: &Invalid) -> Result<bool, Abort> {
-    // Generic findings (a 5xx) stand on their own; only acceptance shrinks.
-    let status = send_quietly(cx, target, invalid.payload.clone())?;
-    Ok((200..300).contains(&status))
-}
-
 /// Sends an invalid body and records a finding for its label's rule when it is accepted.
-fn check_invalid(cx: &mut CaseCx, target: &Target, invalid: &Invalid) -> Result<bool, Abort> {
-    let before = cx.exchanges.len();
-    let status = send_quietly(cx, target, invalid.payload.clone())?;
-    if !(200..300).contains(&status) {
-        return Ok(false);
-    }
-    keep_last_exchange(cx, before, &invalid.payload, target);
-    let rule = if cx.run.catalogue.rule(&invalid.label.rule).is_some() {
-        invalid.label.rule.as_str()
-    } else {
-        crate::generate::DEFAULT_RULE
-    };
-    cx.finding(
-        rule,
-        format!(
+fn check_invalid(
+    cx: &mut CaseCx,
+    target: &Target,
+    invalid: &Invalid,
+    body: Value,
+) -> Result<bool, Abort> {
+    let (status, mark) = send_kept(cx, target, body)?;
+    let accepted = (200..300).contains(&status);
+    if accepted {
+        let rule = match cx.run.catalogue.rule(&invalid.label.rule) {
+            Some(_) => invalid.label.rule.as_str(),
+            None => crate::generate::DEFAULT_RULE,
+        };
+        let message = format!(
             "an invalid body was accepted with {status}: {} at {} ({:?})",
             invalid.label.detail, invalid.label.pointer, invalid.label.kind
-        ),
-    );
-    Ok(true)
+        );
+        cx.finding(rule, message);
+    }
+    forget(cx, mark);
+    Ok(accepted)
 }
 
 /// A body on one line, cut to 300 characters.
