@@ -375,7 +375,10 @@ mod tests {
         assert!(deletable(&p, "/finops/v1/counterparts/cp/bank-accounts/ba"));
         assert!(!deletable(&p, "/finops/v1/tags/tag-2"));
         assert!(!deletable(&p, "/finops/v1/tags/tag-1/../tag-2"));
-        assert!(!deletable(&p, "/finops/v1/counterparts/cp/bank-accounts/other"));
+        assert!(!deletable(
+            &p,
+            "/finops/v1/counterparts/cp/bank-accounts/other"
+        ));
         assert!(!deletable(&Profile::default(), "/finops/v1/tags/tag-1"));
     }
 }

@@ -116,7 +116,10 @@ impl Budget {
 
     /// Why the run stopped, once it did.
     pub fn reason(&self) -> Option<String> {
-        self.reason.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.reason
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     pub fn is_stopped(&self) -> bool {

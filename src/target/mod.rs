@@ -498,12 +498,13 @@ impl Target {
         }
         let mut body = Vec::new();
         loop {
-            let chunk = response.chunk().await.map_err(|e| {
-                SendError::Transport(format!(
+            let chunk = response.chunk().await.map_err(|e| match e.is_timeout() {
+                true => SendError::Timeout(self.config.timeout.as_secs_f64()),
+                false => SendError::Transport(format!(
                     "the response body broke off after {} bytes: {}",
                     body.len(),
                     error_chain(&e)
-                ))
+                )),
             })?;
             let Some(chunk) = chunk else { break };
             if (body.len() + chunk.len()) as u64 > max {
@@ -528,9 +529,15 @@ impl Target {
         }
         let message = error_chain(error);
         let lower = message.to_ascii_lowercase();
-        let tls = ["tls", "certificate", "handshake", "corrupt message", "invalidcontenttype"]
-            .iter()
-            .any(|w| lower.contains(w));
+        let tls = [
+            "tls",
+            "certificate",
+            "handshake",
+            "corrupt message",
+            "invalidcontenttype",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
         if tls && self.config.base_url.scheme() == "https" {
             return SendError::Transport(format!(
                 "TLS error: {message} (does the target speak HTTPS? for a private CA give \
