@@ -625,3 +625,33 @@ fn credentialed_deletes_name_only_the_profiles_deletable_ids() {
             > credentialed.len()
     );
 }
+
+#[test]
+fn a_closed_stdout_is_never_a_panic() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let list = Covenant::new("closed-stdout-list", &server.url())
+        .args(["--list"])
+        .closed_stdout()
+        .run(BOUND);
+    list.assert_sound();
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let run = Covenant::new("closed-stdout-run", &server.url())
+        .args([
+            "--filter",
+            "auth.finance-missing-token",
+            "--concurrency",
+            "1",
+        ])
+        .closed_stdout()
+        .run(BOUND);
+    run.assert_sound();
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let report = run.report();
+    let cases = report["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 8, "every planned case is in the report");
+    for case in cases.iter().filter(|c| c["verdict"] == "skip") {
+        let reason = case["skip_reason"].as_str().unwrap_or("");
+        assert!(reason.contains("output closed"), "{reason}");
+    }
+}

@@ -110,10 +110,15 @@ pub fn run_plan(
         quiet: settings.quiet,
         ..libtest_mimic::Arguments::default()
     };
-    let _conclusion = libtest_mimic::run(&args, trials);
+    // libtest-mimic unwraps its writes to stdout: a closed pipe would panic. The results are
+    // collected apart from its output, so such a panic costs the terminal lines, not the run.
+    let _conclusion = quietly_on_broken_pipe(|| libtest_mimic::run(&args, trials));
     watchers.abort();
     let mut results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
-    let cases: Vec<CaseResult> = order.iter().filter_map(|id| results.remove(id)).collect();
+    let cases: Vec<CaseResult> = order
+        .iter()
+        .map(|id| results.remove(id).unwrap_or_else(|| unreported(id)))
+        .collect();
     let interrupted = run.target.stop_reason().or_else(|| budget_note(&run));
     let meta = RunMeta {
         covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -166,13 +171,15 @@ fn spawn_watchers(
             why = deadline => why,
             why = signals.next() => why,
         };
-        eprintln!("\ncovenant: {why}: stopping; cases not run are marked skipped");
+        super::note(&format!(
+            "\ncovenant: {why}: stopping; cases not run are marked skipped"
+        ));
         run.target.stop_because(&why);
         tokio::select! {
             _ = tokio::time::sleep(GRACE) => {}
             _ = signals.next() => {}
         }
-        eprintln!("covenant: abandoning the requests still in flight");
+        super::note("covenant: abandoning the requests still in flight");
         run.target.cancel_in_flight();
     })
 }
@@ -256,6 +263,48 @@ fn trial(
     })
     .with_kind(kind)
     .with_ignored_flag(ignored)
+}
+
+/// Runs `f`, turning a panic caused by a closed stdout into `None` without printing it; any
+/// other panic is reported as usual and also ends as `None`.
+fn quietly_on_broken_pipe<T>(f: impl FnOnce() -> T) -> Option<T> {
+    let hook = Arc::new(std::panic::take_hook());
+    let previous = hook.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if !(message.contains("Broken pipe") || message.contains("BrokenPipe")) {
+            previous(info);
+        }
+    }));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    let _ = std::panic::take_hook();
+    if let Ok(hook) = Arc::try_unwrap(hook) {
+        std::panic::set_hook(hook);
+    }
+    outcome
+}
+
+/// A case of the plan that left no result (its runner thread ended early).
+fn unreported(id: &str) -> CaseResult {
+    CaseResult {
+        id: id.to_owned(),
+        suite: id.split('.').next().unwrap_or(id).to_owned(),
+        operation: None,
+        rules: Vec::new(),
+        verdict: Verdict::Skip,
+        findings: Vec::new(),
+        exchanges: Vec::new(),
+        skip_reason: Some("not run: the run's output closed before this case ran".into()),
+        error: None,
+        payload: None,
+        requests: 0,
+        duration_ms: 0.0,
+    }
 }
 
 fn skipped(case: &Case, why: String) -> CaseResult {

@@ -166,10 +166,10 @@ async fn banking_token(profile: &Profile, target: &Target) -> (Option<Secret>, O
         Ok(token) => (Some(token), None),
         Err(why) => {
             let why = crate::target::redact(&why, target.secrets());
-            eprintln!(
+            super::note(&format!(
                 "warning: cannot obtain a banking token from {}: {why}",
                 oauth.token_url
-            );
+            ));
             (None, Some(why))
         }
     }

@@ -189,6 +189,7 @@ pub struct Covenant {
     dir: PathBuf,
     command: Command,
     timeout: bool,
+    close_stdout: bool,
 }
 
 impl Covenant {
@@ -214,6 +215,7 @@ impl Covenant {
             dir,
             command,
             timeout: false,
+            close_stdout: false,
         }
     }
 
@@ -229,12 +231,22 @@ impl Covenant {
         self
     }
 
+    /// Gives the binary a stdout pipe whose reading end is closed at once (`covenant | head`).
+    pub fn closed_stdout(mut self) -> Covenant {
+        self.close_stdout = true;
+        self.command.stdout(Stdio::piped());
+        self
+    }
+
     /// Starts the binary without waiting (`--timeout 1` unless the test gave one).
     pub fn spawn(mut self) -> Running {
         if !self.timeout {
             self.command.args(["--timeout", "1"]);
         }
-        let child = self.command.spawn().expect("start the covenant binary");
+        let mut child = self.command.spawn().expect("start the covenant binary");
+        if self.close_stdout {
+            drop(child.stdout.take());
+        }
         Running {
             child,
             dir: self.dir,
