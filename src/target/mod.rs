@@ -1,9 +1,12 @@
-//! The HTTP client for a target: every request covenant sends goes through [`Target::send`].
+//! The HTTP client for a target: every request covenant sends goes through [`Target`].
 //!
-//! It exists to make a stranger's server safe to talk to: one client with bounded timeouts, a
-//! shared rate limit and request budget, bounded body reads, same-origin redirects only, bounded
-//! retries (GET only on 5xx and transport errors; any method on 429, which means "not
-//! processed"), and records of every exchange with secrets redacted. A target misbehaving never
+//! It exists to make a stranger's server safe to talk to: one client with bounded timeouts
+//! (connect, headers and body alike), a shared rate limit and request budget, bounded body reads,
+//! same-origin redirects only (a redirect elsewhere is an error, so credentials never leave the
+//! origin), bounded retries (GET only on 5xx and transport errors; any method on 429, which means
+//! "not processed", and a 429 that persists is an error), `--read-only` enforced at the one
+//! place requests leave, a stop flag that refuses new requests and later abandons those in
+//! flight, and records of every exchange with secrets redacted. A target misbehaving never
 //! becomes a panic or an `Err` of the run: it becomes an [`Exchange`] with an `error`, which the
 //! case turns into a verdict.
 
