@@ -68,31 +68,40 @@ pub struct RunArgs {
     /// Cases run at once.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub concurrency: usize,
-    /// Cap on requests per second across all workers.
+    /// Cap on requests per second across all workers (retries and the reachability probe
+    /// included); between 0.001 and 1000000.
     #[arg(long, value_name = "REQ_PER_S")]
     pub rate: Option<f64>,
-    /// Per-request timeout in seconds.
+    /// Per-request timeout in seconds (connect, headers and the whole body), at most 86400.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub timeout: f64,
-    /// Overall deadline for the run in seconds; cases not started by then are skipped.
+    /// Overall deadline for the run in seconds; cases not started by then are skipped, and
+    /// requests still in flight 2 s later are abandoned. SIGINT and SIGTERM stop a run the same
+    /// way (a second signal abandons the requests in flight at once); reports are still written.
     #[arg(long, value_name = "SECS")]
     pub deadline: Option<f64>,
-    /// Stop sending after N requests; the remaining cases are skipped.
+    /// Stop sending after N requests (retries included); the remaining cases are skipped with
+    /// the reason. The reachability probe (one `GET /`) and the OAuth token request are not
+    /// counted.
     #[arg(long, value_name = "N")]
     pub max_requests: Option<u64>,
-    /// Read at most this many bytes of a response body.
+    /// Read at most this many bytes of a response body; a longer body is an error of the case.
     #[arg(long, value_name = "BYTES", default_value_t = 10 * 1024 * 1024)]
     pub max_body: u64,
-    /// Times a GET is retried on a 5xx or transport error (never a POST, PATCH or DELETE).
+    /// Times a GET is retried, with backoff, on a 5xx or transport error (never a POST, PATCH or
+    /// DELETE); retries show in the report. A 429 is retried up to 3 times whatever the method,
+    /// after its Retry-After (at most 5 s).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub retries: u32,
-    /// Run only cases that create and delete nothing.
+    /// Run only cases that create and delete nothing; any POST, PATCH or DELETE a remaining case
+    /// would send is refused, and the case is skipped with the reason.
     #[arg(long)]
     pub read_only: bool,
-    /// Print the plan (cases, requests, fixtures consumed) and send nothing.
+    /// Print the plan (cases, requests, fixtures consumed) and send nothing: no probe, no token
+    /// request, no case.
     #[arg(long)]
     pub dry_run: bool,
-    /// Trust this CA certificate (PEM) for HTTPS targets.
+    /// Trust the CA certificates of this PEM file for HTTPS targets.
     #[arg(long, value_name = "FILE")]
     pub ca_cert: Option<PathBuf>,
     /// Accept invalid TLS certificates (testing only).

@@ -53,7 +53,8 @@ impl Need {
                 } else if let Some(why) = &run.banking_token_error {
                     return Some(format!("no banking token: {why}"));
                 } else {
-                    false
+                    // Neither a token nor an error: a dry run, which would fetch one.
+                    b.is_some_and(|b| b.oauth.is_some())
                 }
             }
             Need::TokenWithoutScope => b.is_some_and(|b| b.token_without_scope.is_some()),

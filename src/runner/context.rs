@@ -48,6 +48,13 @@ pub struct RunCx {
 }
 
 impl RunCx {
+    /// Why the run stopped, for the skip reasons of the cases it cut short.
+    pub fn stop_reason(&self) -> String {
+        self.target
+            .stop_reason()
+            .unwrap_or_else(|| "interrupted".to_owned())
+    }
+
     pub fn finops_token(&self) -> Option<&str> {
         self.profile
             .finops
@@ -144,6 +151,9 @@ impl CaseCx {
 
     /// Sends a request for `operation`, records it and applies the generic checks.
     pub async fn send(&mut self, operation: &str, request: Request) -> Result<Response, Abort> {
+        if let Some(why) = self.forbidden_delete(&request) {
+            return Err(Abort::Transport(why));
+        }
         let (exchange, outcome) = self.run.target.send(&request).await;
         self.requests += 1 + exchange.retries as usize;
         let index = self.exchanges.len();
@@ -160,12 +170,41 @@ impl CaseCx {
         self.findings.extend(findings);
         match outcome {
             Ok(response) => Ok(response),
-            Err(SendError::Stopped) => Err(Abort::Skip("the run was interrupted".into())),
-            Err(SendError::BudgetExhausted) => Err(Abort::Skip(
-                "request budget reached (--max-requests)".into(),
-            )),
-            Err(e) => Err(Abort::Transport(e.to_string())),
+            Err(SendError::Stopped) => Err(Abort::Skip(format!(
+                "{}: stopped before the case ended",
+                self.run.stop_reason()
+            ))),
+            Err(e @ (SendError::BudgetExhausted | SendError::ReadOnly(_))) => {
+                Err(Abort::Skip(e.to_string()))
+            }
+            Err(e) => Err(Abort::Transport(crate::target::redact(
+                &e.to_string(),
+                self.run.target.secrets(),
+            ))),
         }
+    }
+
+    /// Staging safety: a DELETE carrying the profile's finance token may only name an id from
+    /// the profile's deletable lists. (DELETEs without valid credentials, as the authentication
+    /// cases send to ids that name nothing, cannot delete anything on a conforming target.)
+    fn forbidden_delete(&self, request: &Request) -> Option<String> {
+        if request.method != Method::DELETE {
+            return None;
+        }
+        let token = self.run.finops_token()?;
+        let bearer = format!("Bearer {token}");
+        let credentialed = request
+            .headers
+            .iter()
+            .any(|(n, v)| n.eq_ignore_ascii_case("authorization") && *v == bearer);
+        if !credentialed || deletable(&self.run.profile, &request.path) {
+            return None;
+        }
+        Some(format!(
+            "covenant defect: refused to send DELETE {}: only ids of finops.deletable_tag_ids and \
+             finops.deletable_bank_accounts are ever deleted; please report it",
+            request.path
+        ))
     }
 
     /// The index the next finding refers to: the last exchange kept.
@@ -296,5 +335,50 @@ pub fn snippet(response: &Response) -> String {
         format!("{}…", &text[..end])
     } else {
         text
+    }
+}
+
+/// Whether a DELETE path names a deletable fixture of the profile, and nothing else.
+fn deletable(profile: &Profile, path: &str) -> bool {
+    let Some(f) = &profile.finops else {
+        return false;
+    };
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let tags = f
+        .deletable_tag_ids
+        .iter()
+        .map(|id| crate::scenario::paths::tag(id));
+    let accounts = f
+        .deletable_bank_accounts
+        .iter()
+        .map(|a| crate::scenario::paths::bank_account(&a.counterpart_id, &a.bank_account_id));
+    tags.chain(accounts).any(|p| p == path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile() -> Profile {
+        Profile::parse(
+            "[finops]\ntoken = \"t\"\ndeletable_tag_ids = [\"tag-1\"]\n\
+             [[finops.deletable_bank_accounts]]\ncounterpart_id = \"cp\"\nbank_account_id = \"ba\"\n",
+            std::path::Path::new("p.toml"),
+        )
+        .expect("a valid profile")
+    }
+
+    #[test]
+    fn only_the_profiles_deletable_ids_may_be_deleted() {
+        let p = profile();
+        assert!(deletable(&p, "/finops/v1/tags/tag-1"));
+        assert!(deletable(&p, "/finops/v1/counterparts/cp/bank-accounts/ba"));
+        assert!(!deletable(&p, "/finops/v1/tags/tag-2"));
+        assert!(!deletable(&p, "/finops/v1/tags/tag-1/../tag-2"));
+        assert!(!deletable(
+            &p,
+            "/finops/v1/counterparts/cp/bank-accounts/other"
+        ));
+        assert!(!deletable(&Profile::default(), "/finops/v1/tags/tag-1"));
     }
 }

@@ -35,25 +35,24 @@ impl RunSettings {
         if args.concurrency == 0 {
             return Err(Fatal::usage("--concurrency must be at least 1"));
         }
-        if !(args.timeout.is_finite() && args.timeout > 0.0) {
-            return Err(Fatal::usage(
-                "--timeout must be a positive number of seconds",
-            ));
+        if args.concurrency > MAX_CONCURRENCY {
+            return Err(Fatal::usage(format!(
+                "--concurrency {}: at most {MAX_CONCURRENCY}",
+                args.concurrency
+            )));
         }
-        if args.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
-            return Err(Fatal::usage(
-                "--rate must be a positive number of requests per second",
-            ));
-        }
-        let deadline = match args.deadline {
-            Some(d) if !(d.is_finite() && d > 0.0) => {
-                return Err(Fatal::usage(
-                    "--deadline must be a positive number of seconds",
-                ))
+        super::setup::seconds("--timeout", args.timeout)?;
+        if let Some(rate) = args.rate {
+            if !(rate.is_finite() && (MIN_RATE..=MAX_RATE).contains(&rate)) {
+                return Err(Fatal::usage(format!(
+                    "--rate {rate}: expected requests per second between {MIN_RATE} and {MAX_RATE}"
+                )));
             }
-            Some(d) => Some(Duration::from_secs_f64(d)),
-            None => None,
-        };
+        }
+        let deadline = args
+            .deadline
+            .map(|d| super::setup::seconds("--deadline", d))
+            .transpose()?;
         let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
         Ok(RunSettings {
             seed: args.seed.unwrap_or_else(random_seed),
@@ -70,6 +69,15 @@ impl RunSettings {
         })
     }
 }
+
+/// Cases run at once, at most (each holds a thread).
+const MAX_CONCURRENCY: usize = 1024;
+/// `--rate` bounds: one request in 1000 s, a million a second.
+const MIN_RATE: f64 = 0.001;
+const MAX_RATE: f64 = 1e6;
+/// How long requests in flight may finish after an interrupt or the deadline, before they are
+/// abandoned.
+pub const GRACE: Duration = Duration::from_secs(2);
 
 fn random_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -89,27 +97,29 @@ pub fn run_plan(
     let started_at = now_rfc3339();
     let start = Instant::now();
     let run = prepared.run.clone();
-    let stop_reason = Arc::new(Mutex::new(None::<String>));
-    let watchers = spawn_watchers(runtime, &run, settings.deadline, stop_reason.clone());
+    let watchers = spawn_watchers(runtime, &run, settings.deadline);
     let results = Arc::new(Mutex::new(HashMap::<String, CaseResult>::new()));
     let order: Vec<String> = plan.iter().map(|c| c.id.clone()).collect();
+    let plan_len = plan.len();
     let trials = plan
         .into_iter()
         .map(|case| trial(case, runtime.handle().clone(), &run, results.clone()))
         .collect();
     let args = libtest_mimic::Arguments {
-        test_threads: Some(settings.concurrency),
+        test_threads: Some(settings.concurrency.clamp(1, plan_len.max(1))),
         quiet: settings.quiet,
         ..libtest_mimic::Arguments::default()
     };
-    let _conclusion = libtest_mimic::run(&args, trials);
+    // libtest-mimic unwraps its writes to stdout: a closed pipe would panic. The results are
+    // collected apart from its output, so such a panic costs the terminal lines, not the run.
+    let _conclusion = quietly_on_broken_pipe(|| libtest_mimic::run(&args, trials));
     watchers.abort();
     let mut results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
-    let cases: Vec<CaseResult> = order.iter().filter_map(|id| results.remove(id)).collect();
-    let interrupted = stop_reason
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
+    let cases: Vec<CaseResult> = order
+        .iter()
+        .map(|id| results.remove(id).unwrap_or_else(|| unreported(id)))
+        .collect();
+    let interrupted = run.target.stop_reason().or_else(|| budget_note(&run));
     let meta = RunMeta {
         covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
         seed: settings.seed,
@@ -130,53 +140,91 @@ pub fn run_plan(
     }
 }
 
-/// Stops the target on SIGINT, SIGTERM or the deadline, noting why.
+/// Why the run stopped short because of `--max-requests`, if it did.
+fn budget_note(run: &super::RunCx) -> Option<String> {
+    let limit = run.target.budget_limit()?;
+    run.target
+        .budget_exhausted()
+        .then(|| format!("request budget of {limit} reached (--max-requests)"))
+}
+
+/// Stops the target on SIGINT, SIGTERM or the deadline, noting why; abandons the requests in
+/// flight after [`GRACE`], or at once on a second signal.
 fn spawn_watchers(
     runtime: &tokio::runtime::Runtime,
     run: &Arc<super::RunCx>,
     deadline: Option<Duration>,
-    reason: Arc<Mutex<Option<String>>>,
 ) -> tokio::task::JoinHandle<()> {
     let run = run.clone();
     runtime.spawn(async move {
+        let mut signals = Signals::new();
         let deadline = async {
             match deadline {
                 Some(d) => {
                     tokio::time::sleep(d).await;
-                    format!("deadline of {:.0} s reached", d.as_secs_f64())
+                    format!("deadline of {} s reached (--deadline)", d.as_secs_f64())
                 }
                 None => std::future::pending().await,
             }
         };
         let why = tokio::select! {
             why = deadline => why,
-            why = signals() => why,
+            why = signals.next() => why,
         };
-        eprintln!("\ncovenant: {why}: stopping; cases not run are marked skipped");
-        *reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
-        run.target.stop();
+        super::note(&format!(
+            "\ncovenant: {why}: stopping; cases not run are marked skipped"
+        ));
+        run.target.stop_because(&why);
+        tokio::select! {
+            _ = tokio::time::sleep(GRACE) => {}
+            _ = signals.next() => {}
+        }
+        super::note("covenant: abandoning the requests still in flight");
+        run.target.cancel_in_flight();
     })
 }
 
-async fn signals() -> String {
+/// SIGINT and SIGTERM (Ctrl-C elsewhere), as a stream of reasons.
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let (Ok(mut int), Ok(mut term)) = (
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::terminate()),
-        ) else {
-            return std::future::pending().await;
-        };
-        tokio::select! {
-            _ = int.recv() => "interrupted (SIGINT)".to_owned(),
-            _ = term.recv() => "terminated (SIGTERM)".to_owned(),
+    handlers: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let handlers = match (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) {
+                (Ok(int), Ok(term)) => Some((int, term)),
+                _ => None,
+            };
+            Signals { handlers }
         }
+        #[cfg(not(unix))]
+        Signals {}
     }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-        "interrupted".to_owned()
+
+    /// The next signal; never resolves when the handlers could not be installed.
+    async fn next(&mut self) -> String {
+        #[cfg(unix)]
+        {
+            let Some((int, term)) = self.handlers.as_mut() else {
+                return std::future::pending().await;
+            };
+            tokio::select! {
+                _ = int.recv() => "interrupted (SIGINT)".to_owned(),
+                _ = term.recv() => "interrupted (SIGTERM)".to_owned(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "interrupted".to_owned()
+        }
     }
 }
 
@@ -217,6 +265,48 @@ fn trial(
     .with_ignored_flag(ignored)
 }
 
+/// Runs `f`, turning a panic caused by a closed stdout into `None` without printing it; any
+/// other panic is reported as usual and also ends as `None`.
+fn quietly_on_broken_pipe<T>(f: impl FnOnce() -> T) -> Option<T> {
+    let hook = Arc::new(std::panic::take_hook());
+    let previous = hook.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if !(message.contains("Broken pipe") || message.contains("BrokenPipe")) {
+            previous(info);
+        }
+    }));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    let _ = std::panic::take_hook();
+    if let Ok(hook) = Arc::try_unwrap(hook) {
+        std::panic::set_hook(hook);
+    }
+    outcome
+}
+
+/// A case of the plan that left no result (its runner thread ended early).
+fn unreported(id: &str) -> CaseResult {
+    CaseResult {
+        id: id.to_owned(),
+        suite: id.split('.').next().unwrap_or(id).to_owned(),
+        operation: None,
+        rules: Vec::new(),
+        verdict: Verdict::Skip,
+        findings: Vec::new(),
+        exchanges: Vec::new(),
+        skip_reason: Some("not run: the run's output closed before this case ran".into()),
+        error: None,
+        payload: None,
+        requests: 0,
+        duration_ms: 0.0,
+    }
+}
+
 fn skipped(case: &Case, why: String) -> CaseResult {
     CaseResult {
         id: case.id.clone(),
@@ -249,7 +339,10 @@ fn panicked(case: &Case, error: &tokio::task::JoinError) -> CaseResult {
 /// Runs one case to its result.
 async fn run_case(case: &Case, run: Arc<super::RunCx>) -> CaseResult {
     if run.target.is_stopped() {
-        return skipped(case, "the run stopped before this case started".into());
+        return skipped(case, format!("{}: not run", run.stop_reason()));
+    }
+    if let Some(why) = budget_note(&run) {
+        return skipped(case, format!("{why}: not run"));
     }
     let start = Instant::now();
     let quiet = run.clone();

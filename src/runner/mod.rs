@@ -19,6 +19,7 @@ pub use setup::{prepare, Prepared};
 use crate::cli::{RunArgs, SelftestArgs};
 use crate::exit::{self, Fatal};
 use crate::verdict::RunRecord;
+use std::io::Write;
 
 /// `covenant run`.
 pub fn command(args: RunArgs) -> Result<u8, Fatal> {
@@ -31,23 +32,22 @@ pub fn command(args: RunArgs) -> Result<u8, Fatal> {
     let prepared = runtime.block_on(prepare(&args, settings.seed))?;
     let plan = build_plan(&prepared.run, &settings);
     if args.list {
-        for case in &plan {
-            println!("{}: test", case.id);
-        }
+        let list: String = plan.iter().map(|c| format!("{}: test\n", c.id)).collect();
+        out(&list);
         return Ok(exit::SUCCESS);
     }
     if args.dry_run {
-        print!("{}", plan::describe(&plan, &prepared.run));
+        out(&plan::describe(&plan, &prepared.run));
         return Ok(exit::SUCCESS);
     }
-    eprintln!(
+    note(&format!(
         "covenant {}: {} cases against {} (seed {}, {} generated per operation)",
         env!("CARGO_PKG_VERSION"),
         plan.len(),
         prepared.target_label,
         settings.seed,
         settings.cases
-    );
+    ));
     let record = run_plan(&runtime, &prepared, plan, &settings);
     let secrets = prepared.run.target.secrets().to_vec();
     runtime.block_on(prepared.shutdown());
@@ -58,9 +58,9 @@ pub fn command(args: RunArgs) -> Result<u8, Fatal> {
 fn finish(record: &RunRecord, args: &RunArgs, secrets: &[String]) -> Result<u8, Fatal> {
     let written = crate::report::write_all(record, &args.report_dir, secrets)
         .map_err(|e| Fatal::usage(format!("cannot write reports: {e}")))?;
-    print!("{}", execute::summary(record));
+    out(&execute::summary(record));
     for path in written {
-        eprintln!("report: {}", path.display());
+        note(&format!("report: {}", path.display()));
     }
     let c = &record.counts;
     let failed = c.fail + c.error > 0 || (args.strict && c.warn > 0);
@@ -69,6 +69,19 @@ fn finish(record: &RunRecord, args: &RunArgs, secrets: &[String]) -> Result<u8, 
     } else {
         exit::SUCCESS
     })
+}
+
+/// Writes to stdout; a closed pipe (`covenant run | head`) is not an error, and never a panic.
+fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
+/// Writes a line to stderr, ignoring a closed pipe.
+pub(crate) fn note(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// `covenant selftest`.

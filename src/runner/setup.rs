@@ -7,7 +7,7 @@ use crate::cli::RunArgs;
 use crate::exit::Fatal;
 use crate::profile::{OAuthProfile, Profile, Secret};
 use crate::reference::{self, FaultSet, ReferenceConfig, RunningReference};
-use crate::target::{Request, SendError, Target, TargetConfig};
+use crate::target::{SendError, Target, TargetConfig, TargetError};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -68,26 +68,38 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
         ),
         None => None,
     };
-    let mut secrets = profile.secrets();
     let config = TargetConfig {
         base_url: base_url.clone(),
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout: seconds("--timeout", args.timeout)?,
         max_body: args.max_body,
         retries: args.retries,
         rate: args.rate,
         max_requests: args.max_requests,
         ca_cert,
         insecure: args.insecure,
-        secrets: secrets.clone(),
+        read_only: args.read_only,
+        secrets: profile.secrets(),
     };
-    let probe_target = Target::new(config.clone()).map_err(|e| Fatal::usage(e.to_string()))?;
-    probe(&probe_target).await?;
-    let (banking_token, banking_token_error) = banking_token(&profile, &config).await;
-    if let Some(token) = &banking_token {
-        secrets.push(token.expose().to_owned());
+    let target = Target::new(config).map_err(|e| match (&e, &args.ca_cert) {
+        (TargetError::CaCert(_) | TargetError::Client(_), Some(path)) => {
+            Fatal::usage(format!("--ca-cert {}: {e}", path.display()))
+        }
+        _ => Fatal::usage(e.to_string()),
+    })?;
+    // A dry run or a listing sends nothing at all: no probe, no token request.
+    let sends = !(args.dry_run || args.list);
+    if sends {
+        probe(&target).await?;
     }
-    let target =
-        Target::new(TargetConfig { secrets, ..config }).map_err(|e| Fatal::usage(e.to_string()))?;
+    let (banking_token, banking_token_error) = if sends {
+        banking_token(&profile, &target).await
+    } else {
+        (profile.banking.as_ref().and_then(|b| b.token.clone()), None)
+    };
+    let target = match &banking_token {
+        Some(token) => target.with_secrets(&[token.expose().to_owned()]),
+        None => target,
+    };
     let target_label = match &reference {
         Some(r) => format!("the embedded reference at {}", r.base_url()),
         None => base_url.to_string(),
@@ -110,23 +122,37 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
     })
 }
 
-/// Fails with exit code 3 when the target does not answer at all.
+/// A number of seconds from the command line as a duration, or a usage error naming the flag.
+pub(super) fn seconds(flag: &str, value: f64) -> Result<Duration, Fatal> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero() && *d <= MAX_SECONDS)
+        .ok_or_else(|| {
+            Fatal::usage(format!(
+                "{flag} {value}: expected a number of seconds above 0 and at most {}",
+                MAX_SECONDS.as_secs()
+            ))
+        })
+}
+
+/// The longest `--timeout` or `--deadline` accepted (a day).
+const MAX_SECONDS: Duration = Duration::from_secs(86_400);
+
+/// Fails with exit code 3 when the target does not answer at all. Any answer counts, whatever
+/// its status or body: judging it is the cases' work. The probe is one `GET /`, not counted
+/// against `--max-requests`.
 async fn probe(target: &Target) -> Result<(), Fatal> {
-    let (_, outcome) = target.send(&Request::get("/")).await;
-    match outcome {
-        Ok(_) | Err(SendError::TooLarge(_)) => Ok(()),
-        Err(e) => Err(Fatal::unreachable(format!(
-            "target {} is unreachable: {e}",
-            target.base_url()
-        ))),
+    match target.probe().await {
+        Ok(_) => Ok(()),
+        Err(e @ (SendError::Transport(_) | SendError::Timeout(_))) => Err(Fatal::unreachable(
+            format!("target {} is unreachable: {e}", target.base_url()),
+        )),
+        Err(_) => Ok(()),
     }
 }
 
 /// The banking token: given in the profile, or fetched with the client-credentials flow.
-async fn banking_token(
-    profile: &Profile,
-    config: &TargetConfig,
-) -> (Option<Secret>, Option<String>) {
+async fn banking_token(profile: &Profile, target: &Target) -> (Option<Secret>, Option<String>) {
     let Some(banking) = &profile.banking else {
         return (None, None);
     };
@@ -136,20 +162,22 @@ async fn banking_token(
     let Some(oauth) = &banking.oauth else {
         return (None, None);
     };
-    match client_credentials(oauth, config).await {
+    match client_credentials(oauth, target).await {
         Ok(token) => (Some(token), None),
         Err(why) => {
-            eprintln!(
+            let why = crate::target::redact(&why, target.secrets());
+            super::note(&format!(
                 "warning: cannot obtain a banking token from {}: {why}",
                 oauth.token_url
-            );
+            ));
             (None, Some(why))
         }
     }
 }
 
-/// OAuth 2.0 client credentials (RFC 6749 section 4.4), client authentication in the form body.
-async fn client_credentials(oauth: &OAuthProfile, config: &TargetConfig) -> Result<Secret, String> {
+/// OAuth 2.0 client credentials (RFC 6749 section 4.4), client authentication in the form body,
+/// through the target's client so that its timeout, TLS settings and body limit hold.
+async fn client_credentials(oauth: &OAuthProfile, target: &Target) -> Result<Secret, String> {
     let secret = oauth
         .client_secret
         .as_ref()
@@ -162,24 +190,17 @@ async fn client_credentials(oauth: &OAuthProfile, config: &TargetConfig) -> Resu
     if let Some(scope) = &oauth.scope {
         form.push(("scope", scope));
     }
-    let client = reqwest::Client::builder()
-        .timeout(config.timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .map_err(|e| e.to_string())?;
-    let response = client
-        .post(&oauth.token_url)
-        .form(&form)
-        .send()
+    let response = target
+        .post_form(&oauth.token_url, &form)
         .await
         .map_err(|e| e.to_string())?;
-    let status = response.status();
-    let body: serde_json::Value = response
-        .json()
-        .await
-        .map_err(|e| format!("{status}: not JSON ({e})"))?;
+    let status = response.status;
+    let Some(body) = &response.json else {
+        return Err(format!("{status}: the answer is not JSON"));
+    };
     body.get("access_token")
         .and_then(|t| t.as_str())
+        .filter(|t| !t.is_empty())
         .map(Secret::new)
         .ok_or_else(|| format!("{status}: the answer has no access_token"))
 }

@@ -1,0 +1,657 @@
+//! Hostile and broken targets: the real binary against a misbehaving raw-HTTP server.
+//!
+//! Each test starts a server on 127.0.0.1 that breaks one thing (a reset mid-body, a drip, a
+//! lying Content-Length, an endless body, a redirect to another origin, 429s, 500s...), runs
+//! `covenant run` against it with a couple of cases selected by `--filter`, and asserts that the
+//! run ends within its bound with a documented exit code, that the affected case is an error or
+//! a failure with a clear message, that the other case still ran, that report.json and
+//! junit.xml are valid, and that no secret of the profile appears anywhere.
+
+#[path = "hostile/harness.rs"]
+mod harness;
+#[path = "hostile/server.rs"]
+mod server;
+
+use harness::{Covenant, Run, COUNTERPART, DELETABLE_ACCOUNT, DELETABLE_TAG, FINOPS_TOKEN};
+use server::{Hostile, Reply, Seen};
+use std::time::Duration;
+
+/// The case that meets the fault: one GET of a VAT ID with the finance token.
+const VAT: &str = "vat.get-unknown";
+/// The bystander: two GETs of events, answered normally.
+const EVENTS: &str = "events.invalid-order-and-sort";
+const BOUND: Duration = Duration::from_secs(20);
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime for the server")
+}
+
+/// A request of VAT (the authentication cases use another counterpart id).
+fn is_vat(seen: &Seen) -> bool {
+    seen.path
+        .contains(&format!("/counterparts/{COUNTERPART}/vat-ids/"))
+}
+
+/// What a harmless server answers: the probe gets 200, everything else a finance 404.
+fn normal(seen: &Seen) -> Reply {
+    if seen.path == "/" {
+        Reply::json(200, "{}")
+    } else {
+        Reply::not_found()
+    }
+}
+
+/// A server whose VAT path answers with `fault` and everything else normally.
+fn server_with(
+    rt: &tokio::runtime::Runtime,
+    fault: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static,
+) -> Hostile {
+    rt.block_on(Hostile::start(move |seen, n| {
+        if is_vat(seen) {
+            fault(seen, n)
+        } else {
+            normal(seen)
+        }
+    }))
+}
+
+/// Runs VAT and EVENTS against a server whose VAT path has `fault`; checks the run is sound
+/// and the bystander ran.
+fn fault_run(
+    name: &str,
+    fault: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static,
+    args: &[&str],
+) -> Run {
+    let rt = runtime();
+    let server = server_with(&rt, fault);
+    let run = Covenant::new(name, &server.url())
+        .args(["--filter", VAT, "--filter", EVENTS])
+        .args(args)
+        .run(BOUND);
+    run.assert_sound();
+    run.assert_ran(EVENTS);
+    run
+}
+
+fn assert_error(run: &Run, id: &str, needle: &str) {
+    assert_eq!(run.verdict(id), "error", "{id}: {}", run.says(id));
+    assert!(
+        run.says(id).contains(needle),
+        "{id} should say {needle:?}: {}",
+        run.says(id)
+    );
+    assert_eq!(run.code, 1, "a case error fails the run");
+}
+
+#[test]
+fn a_reset_mid_body_is_an_error_of_that_case_only() {
+    let run = fault_run("reset", |_, _| Reply::ResetMidBody, &[]);
+    assert_error(&run, VAT, "broke off");
+}
+
+#[test]
+fn a_body_shorter_than_its_content_length_is_an_error() {
+    let lie = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{\"a\":1}";
+    let run = fault_run("short-body", move |_, _| Reply::Raw(lie.to_vec()), &[]);
+    assert_error(&run, VAT, "broke off");
+}
+
+#[test]
+fn a_slow_drip_times_out_at_the_request_timeout() {
+    let run = fault_run("drip", |_, _| Reply::Drip, &[]);
+    assert_error(&run, VAT, "timed out after 1.0 s (--timeout)");
+    assert!(
+        run.elapsed < Duration::from_secs(10),
+        "took {:?}",
+        run.elapsed
+    );
+}
+
+#[test]
+fn a_target_that_never_answers_times_out() {
+    let run = fault_run("hang", |_, _| Reply::Hang, &[]);
+    assert_error(&run, VAT, "timed out after 1.0 s");
+}
+
+#[test]
+fn an_oversized_body_is_an_error_at_max_body() {
+    let big = Reply::typed(404, "application/json", &vec![b' '; 5000]);
+    let run = fault_run(
+        "oversized",
+        move |_, _| big.clone(),
+        &["--max-body", "1000"],
+    );
+    assert_error(&run, VAT, "exceeds 1000 bytes (--max-body)");
+}
+
+#[test]
+fn an_endless_body_is_cut_at_max_body() {
+    let run = fault_run("endless", |_, _| Reply::Endless, &["--max-body", "300000"]);
+    assert_error(&run, VAT, "exceeds 300000 bytes");
+    assert!(
+        run.elapsed < Duration::from_secs(10),
+        "took {:?}",
+        run.elapsed
+    );
+}
+
+#[test]
+fn malformed_bodies_are_findings_of_the_generic_rules() {
+    let cases: [(&str, Reply, &str, &str); 4] = [
+        (
+            "not-json",
+            Reply::typed(404, "text/html", b"<html>oops</html>"),
+            "GEN-JSON-BODY",
+            "fail",
+        ),
+        (
+            "truncated-json",
+            Reply::typed(404, "application/json", br#"{"error":{"mess"#),
+            "GEN-JSON-BODY",
+            "fail",
+        ),
+        (
+            "invalid-utf8",
+            Reply::typed(
+                404,
+                "application/json",
+                b"{\"error\":{\"message\":\"\xff\xfe\xc3\"}}",
+            ),
+            "GEN-JSON-BODY",
+            "fail",
+        ),
+        (
+            "wrong-content-type",
+            Reply::typed(404, "text/plain", br#"{"error":{"message":"no"}}"#),
+            "GEN-JSON-CONTENT-TYPE",
+            "warn",
+        ),
+    ];
+    for (name, reply, rule, verdict) in cases {
+        let run = fault_run(name, move |_, _| reply.clone(), &[]);
+        assert!(
+            run.rules(VAT).iter().any(|r| r == rule),
+            "{name}: {}",
+            run.says(VAT)
+        );
+        assert_eq!(run.verdict(VAT), verdict, "{name}: {}", run.says(VAT));
+    }
+}
+
+#[test]
+fn a_redirect_to_another_origin_is_not_followed_and_gets_no_credentials() {
+    let rt = runtime();
+    let elsewhere = rt.block_on(Hostile::start(|_, _| Reply::json(200, "{}")));
+    let location = format!("{}/collect", elsewhere.url());
+    let run = fault_run(
+        "cross-origin",
+        move |_, _| Reply::typed(302, "text/plain", b"").with_header("location", &location),
+        &[],
+    );
+    assert_error(&run, VAT, "another origin");
+    assert!(
+        elsewhere.seen().is_empty(),
+        "the other origin was contacted: {:?}",
+        elsewhere.seen()
+    );
+}
+
+#[test]
+fn a_redirect_within_the_origin_is_followed() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| {
+        if is_vat(seen) {
+            Reply::typed(307, "text/plain", b"").with_header("location", "/moved")
+        } else {
+            normal(seen)
+        }
+    }));
+    let run = Covenant::new("same-origin", &server.url())
+        .args(["--filter", VAT])
+        .run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
+    let moved: Vec<Seen> = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.path == "/moved")
+        .collect();
+    assert_eq!(moved.len(), 1);
+}
+
+#[test]
+fn a_429_retry_after_is_honoured_and_the_case_then_runs() {
+    let rt = runtime();
+    let server = server_with(&rt, |_, n| {
+        if n == 0 {
+            Reply::json(429, r#"{"error":{"message":"slow down"}}"#).with_header("retry-after", "1")
+        } else {
+            Reply::not_found()
+        }
+    });
+    let run = Covenant::new("429-once", &server.url())
+        .args(["--filter", VAT])
+        .run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
+    assert_eq!(run.case(VAT)["exchanges"][0]["retries"], 1);
+    let arrivals: Vec<Seen> = server.seen().into_iter().filter(is_vat).collect();
+    assert_eq!(arrivals.len(), 2);
+    let waited = arrivals[1].at - arrivals[0].at;
+    assert!(
+        waited >= Duration::from_millis(950),
+        "Retry-After: 1 was not honoured: {waited:?}"
+    );
+}
+
+#[test]
+fn a_target_that_keeps_answering_429_is_an_error_after_bounded_retries() {
+    let rt = runtime();
+    let server = server_with(&rt, |_, _| {
+        Reply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "3600")
+    });
+    let run = Covenant::new("429-always", &server.url())
+        .args(["--filter", VAT])
+        .run(BOUND);
+    run.assert_sound();
+    assert_error(&run, VAT, "429 Too Many Requests after 3 retries");
+    assert_eq!(server.seen().into_iter().filter(is_vat).count(), 4);
+}
+
+#[test]
+fn a_5xx_fails_gen_no_5xx_and_only_gets_are_retried() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| {
+        if is_vat(seen) || seen.path.starts_with("/finops/v1/comments/") {
+            Reply::json(500, r#"{"error":{"message":"boom"}}"#)
+        } else {
+            normal(seen)
+        }
+    }));
+    let comment = "comment.update-unknown";
+    let run = Covenant::new("5xx", &server.url())
+        .args(["--filter", VAT, "--filter", comment, "--retries", "2"])
+        .run(BOUND);
+    run.assert_sound();
+    for id in [VAT, comment] {
+        assert_eq!(run.verdict(id), "fail", "{id}: {}", run.says(id));
+        assert!(run.rules(id).iter().any(|r| r == "GEN-NO-5XX"), "{id}");
+    }
+    let seen = server.seen();
+    assert_eq!(
+        seen.iter()
+            .filter(|s| s.method == "GET" && is_vat(s))
+            .count(),
+        3
+    );
+    assert_eq!(
+        seen.iter().filter(|s| s.method == "PATCH").count(),
+        1,
+        "a PATCH is never retried"
+    );
+    assert_eq!(run.case(VAT)["exchanges"][0]["retries"], 2);
+    assert_eq!(run.case(VAT)["requests"], 3);
+    assert_eq!(run.case(comment)["exchanges"][0]["retries"], 0);
+}
+
+#[test]
+fn an_unknown_host_is_exit_3_naming_it() {
+    let run = Covenant::new("dns", "http://covenant-no-such-host.invalid/").run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("covenant-no-such-host.invalid"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("unreachable"), "{}", run.stderr);
+}
+
+#[test]
+fn a_refused_connection_before_any_case_is_exit_3() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let run = Covenant::new("refused", &format!("http://127.0.0.1:{port}")).run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("unreachable"), "{}", run.stderr);
+    assert!(!run.dir.join("reports/report.json").exists());
+}
+
+#[test]
+fn https_to_a_plain_http_server_is_a_clear_tls_error() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let url = format!("https://127.0.0.1:{}", server.port);
+    let run = Covenant::new("tls", &url).args(["--insecure"]).run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("TLS error"), "{}", run.stderr);
+    assert!(run.stderr.contains("--ca-cert"), "{}", run.stderr);
+}
+
+#[test]
+fn a_ca_cert_that_is_not_pem_is_exit_2_naming_the_file() {
+    let covenant = Covenant::new("ca-cert", "https://127.0.0.1:9");
+    let dir = harness::scratch("ca-cert-file");
+    let bad = dir.join("not-a-cert.pem");
+    std::fs::write(&bad, "this is not a certificate\n").expect("write the file");
+    let run = covenant
+        .args(["--ca-cert".as_ref(), bad.as_os_str()])
+        .run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not-a-cert.pem"), "{}", run.stderr);
+    let missing = Covenant::new("ca-cert-missing", "https://127.0.0.1:9")
+        .args(["--ca-cert", "no-such-file.pem"])
+        .run(BOUND);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("no-such-file.pem"),
+        "{}",
+        missing.stderr
+    );
+}
+
+/// Starts a run whose VAT request hangs, waits until it is in flight, and sends `signal`.
+fn interrupted_run(name: &str, signal: &str) -> Run {
+    let rt = runtime();
+    let server = server_with(&rt, |_, _| Reply::Hang);
+    let mut running = Covenant::new(name, &server.url())
+        .args([
+            "--filter",
+            "auth.finance-missing-token",
+            "--filter",
+            VAT,
+            "--filter",
+            EVENTS,
+        ])
+        .args(["--timeout", "30", "--concurrency", "1"])
+        .spawn();
+    let start = std::time::Instant::now();
+    while !server.seen().iter().any(is_vat) {
+        assert!(
+            start.elapsed() < BOUND && !running.has_ended(),
+            "the VAT request never arrived"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = std::time::Instant::now();
+    harness::signal(running.pid(), signal);
+    let run = running.wait(BOUND);
+    assert!(
+        signalled.elapsed() < Duration::from_secs(6),
+        "covenant took {:?} to stop after SIG{signal}",
+        signalled.elapsed()
+    );
+    run.assert_sound();
+    assert!(run.case("auth.finance-missing-token.list-events")["requests"].as_u64() == Some(1));
+    for id in [VAT, EVENTS] {
+        let case = run.case(id);
+        assert_eq!(case["verdict"], "skip", "{id}: {case}");
+        let reason = case["skip_reason"].as_str().unwrap_or("");
+        assert!(reason.contains("interrupted"), "{id}: {reason}");
+    }
+    assert!(run.report()["meta"]["interrupted"]
+        .as_str()
+        .is_some_and(|w| w.contains(signal)));
+    run
+}
+
+#[test]
+fn sigterm_stops_the_run_and_still_writes_its_reports() {
+    let run = interrupted_run("sigterm", "TERM");
+    assert!(run.stderr.contains("SIGTERM"), "{}", run.stderr);
+}
+
+#[test]
+fn sigint_stops_the_run_and_still_writes_its_reports() {
+    interrupted_run("sigint", "INT");
+}
+
+#[test]
+fn the_deadline_bounds_the_whole_run() {
+    let rt = runtime();
+    let server = server_with(&rt, |_, _| Reply::Hang);
+    let run = Covenant::new("deadline", &server.url())
+        .args(["--filter", VAT, "--filter", EVENTS])
+        .args(["--timeout", "30", "--concurrency", "1", "--deadline", "1"])
+        .run(BOUND);
+    run.assert_sound();
+    assert!(
+        run.elapsed < Duration::from_secs(7),
+        "took {:?}",
+        run.elapsed
+    );
+    let why = run.report()["meta"]["interrupted"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(why.contains("deadline"), "{why}");
+    let reason = run.case(EVENTS)["skip_reason"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(reason.contains("deadline"), "{reason}");
+}
+
+#[test]
+fn rate_caps_requests_per_second_across_workers() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let rate = 5.0;
+    let run = Covenant::new("rate", &server.url())
+        .args([
+            "--filter",
+            "auth.finance-missing-token",
+            "--rate",
+            "5",
+            "--concurrency",
+            "8",
+        ])
+        .run(BOUND);
+    run.assert_sound();
+    let seen = server.seen();
+    assert_eq!(seen.len(), 9, "the probe and eight cases");
+    let span = seen[seen.len() - 1].at - seen[0].at;
+    let least = Duration::from_secs_f64((seen.len() - 1) as f64 / rate) - Duration::from_millis(50);
+    assert!(
+        span >= least,
+        "{} requests in {span:?} at --rate {rate}",
+        seen.len()
+    );
+}
+
+#[test]
+fn max_requests_stops_cleanly_and_says_why() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let run = Covenant::new("max-requests", &server.url())
+        .args([
+            "--filter",
+            "auth.finance-missing-token",
+            "--max-requests",
+            "3",
+            "--concurrency",
+            "1",
+        ])
+        .run(BOUND);
+    run.assert_sound();
+    assert_eq!(server.seen_by_cases().len(), 3);
+    assert_eq!(
+        server.seen().len(),
+        4,
+        "the probe is not counted against --max-requests"
+    );
+    let report = run.report();
+    let cases = report["cases"].as_array().expect("cases");
+    let skipped: Vec<&serde_json::Value> =
+        cases.iter().filter(|c| c["verdict"] == "skip").collect();
+    assert_eq!(skipped.len(), 5);
+    for case in skipped {
+        let reason = case["skip_reason"].as_str().unwrap_or("");
+        assert!(reason.contains("--max-requests"), "{reason}");
+    }
+    assert!(report["meta"]["interrupted"]
+        .as_str()
+        .is_some_and(|w| w.contains("--max-requests")));
+}
+
+#[test]
+fn dry_run_sends_nothing_at_all() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let run = Covenant::new("dry-run", &server.url())
+        .args(["--filter", "auth.finance", "--filter", VAT, "--dry-run"])
+        .run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(VAT), "{}", run.stdout);
+    assert!(run.stdout.contains("nothing was sent"), "{}", run.stdout);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        server.seen().is_empty(),
+        "a dry run sent {:?}",
+        server.seen()
+    );
+}
+
+#[test]
+fn read_only_sends_no_post_patch_or_delete() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let run = Covenant::new("read-only", &server.url())
+        .args([
+            "--filter",
+            "auth.finance-missing-token",
+            "--filter",
+            "tag.delete-twice",
+        ])
+        .args([
+            "--filter",
+            "comment.update-unknown",
+            "--filter",
+            VAT,
+            "--read-only",
+        ])
+        .run(BOUND);
+    run.assert_sound();
+    let writes: Vec<String> = server
+        .seen()
+        .iter()
+        .filter(|s| !matches!(s.method.as_str(), "GET" | "HEAD" | "OPTIONS"))
+        .map(|s| format!("{} {}", s.method, s.path))
+        .collect();
+    assert!(writes.is_empty(), "--read-only sent {writes:?}");
+    assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
+    let post = run.case("auth.finance-missing-token.create-receivable");
+    assert_eq!(post["verdict"], "skip");
+    assert!(
+        post["skip_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("--read-only")),
+        "{post}"
+    );
+    let report = run.report();
+    let ids: Vec<&str> = report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert!(
+        !ids.contains(&"tag.delete-twice"),
+        "a writing case was planned: {ids:?}"
+    );
+}
+
+#[test]
+fn credentialed_deletes_name_only_the_profiles_deletable_ids() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, n| match (seen.method.as_str(), n) {
+        ("DELETE", 0) => Reply::Full {
+            status: 204,
+            content_type: None,
+            extra: Vec::new(),
+            body: Vec::new(),
+        },
+        _ => normal(seen),
+    }));
+    let run = Covenant::new("deletes", &server.url())
+        .args([
+            "--filter",
+            "tag.delete-twice",
+            "--filter",
+            "bank-account.delete-twice",
+        ])
+        .args([
+            "--filter",
+            "auth.finance-missing-token.delete",
+            "--filter",
+            "auth.finance-invalid-token.delete",
+        ])
+        .run(BOUND);
+    run.assert_sound();
+    let bearer = format!("Bearer {FINOPS_TOKEN}");
+    let allowed = [
+        format!("/finops/v1/tags/{DELETABLE_TAG}"),
+        format!("/finops/v1/counterparts/{COUNTERPART}/bank-accounts/{DELETABLE_ACCOUNT}"),
+    ];
+    let credentialed: Vec<Seen> = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.method == "DELETE" && s.header("authorization") == Some(bearer.as_str()))
+        .collect();
+    assert!(!credentialed.is_empty(), "no credentialed DELETE was sent");
+    for s in &credentialed {
+        assert!(
+            allowed.contains(&s.path),
+            "DELETE {} is not a deletable fixture",
+            s.path
+        );
+    }
+    assert!(
+        server
+            .seen()
+            .iter()
+            .filter(|s| s.method == "DELETE")
+            .count()
+            > credentialed.len()
+    );
+}
+
+#[test]
+fn a_closed_stdout_is_never_a_panic() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));
+    let list = Covenant::new("closed-stdout-list", &server.url())
+        .args(["--list"])
+        .closed_stdout()
+        .run(BOUND);
+    list.assert_sound();
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let run = Covenant::new("closed-stdout-run", &server.url())
+        .args([
+            "--filter",
+            "auth.finance-missing-token",
+            "--concurrency",
+            "1",
+        ])
+        .closed_stdout()
+        .run(BOUND);
+    run.assert_sound();
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let report = run.report();
+    let cases = report["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 8, "every planned case is in the report");
+    for case in cases.iter().filter(|c| c["verdict"] == "skip") {
+        let reason = case["skip_reason"].as_str().unwrap_or("");
+        assert!(reason.contains("output closed"), "{reason}");
+    }
+}
