@@ -39,6 +39,9 @@ enum Ty {
     PaymentTerms,
     /// Three capital letters, the ISO 4217 shape.
     Currency,
+    /// Line items: objects whose sample fields have their sample types (fields beyond the
+    /// sample are not shown, so they pass).
+    LineItems,
 }
 
 /// A body field: its type, whether null is allowed, and the fault that switches its check off.
@@ -73,15 +76,7 @@ const SHARED: &[Field] = &[
         false,
         Some(Fault::CurrencyAnyString),
     ),
-    field(
-        "line_items",
-        Ty::Array {
-            min: 0,
-            max: usize::MAX,
-        },
-        false,
-        None,
-    ),
+    field("line_items", Ty::LineItems, false, None),
     field("counterpart_id", Ty::Uuid, false, None),
     field(
         "attachments",
@@ -471,6 +466,10 @@ fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
             )),
         },
         Ty::PaymentTerms => check_payment_terms(value),
+        Ty::LineItems => match value.as_array() {
+            Some(items) => items.iter().find_map(check_line_item),
+            None => fail("Input should be a valid list", "list_type"),
+        },
         Ty::Currency => match value.as_str() {
             None => fail("Input should be a valid string", "string_type"),
             Some(s) if s.len() == 3 && s.bytes().all(|b| b.is_ascii_uppercase()) => None,
@@ -479,6 +478,65 @@ fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
                 "string_pattern_mismatch",
             ),
         },
+    }
+}
+
+/// A line item against the spec's sample shape: product {name, price {value, currency},
+/// measure_unit {name}}, quantity, vat_rate_id.
+fn check_line_item(item: &Value) -> Option<(String, &'static str)> {
+    let wrong = |what: &str, kind| Some((format!("line item: {what}"), kind));
+    let Some(item) = item.as_object() else {
+        return wrong("should be a valid object", "dict_type");
+    };
+    let at = |v: &Value, path: &str| v.pointer(path).cloned();
+    let item = Value::Object(item.clone());
+    for (path, ok, what) in [
+        (
+            "/product",
+            Value::is_object as fn(&Value) -> bool,
+            "product should be an object",
+        ),
+        (
+            "/product/name",
+            Value::is_string,
+            "product.name should be a string",
+        ),
+        (
+            "/product/price",
+            Value::is_object,
+            "product.price should be an object",
+        ),
+        (
+            "/product/price/value",
+            Value::is_number,
+            "product.price.value should be a number",
+        ),
+        (
+            "/product/measure_unit",
+            Value::is_object,
+            "product.measure_unit should be an object",
+        ),
+        (
+            "/product/measure_unit/name",
+            Value::is_string,
+            "product.measure_unit.name should be a string",
+        ),
+        ("/quantity", Value::is_number, "quantity should be a number"),
+    ] {
+        if at(&item, path).is_some_and(|v| !ok(&v)) {
+            return wrong(what, "type_error");
+        }
+    }
+    if let Some(currency) = at(&item, "/product/price/currency") {
+        if let Some(problem) = check_type(Ty::Currency, &currency) {
+            return Some(problem);
+        }
+    }
+    match at(&item, "/vat_rate_id") {
+        Some(v) if v.as_str().and_then(parse_uuid).is_none() => {
+            wrong("vat_rate_id should be a UUID", "uuid_parsing")
+        }
+        _ => None,
     }
 }
 
