@@ -552,10 +552,18 @@ fn transactions_page(app: &App, cursor: TxCursor) -> Response {
         },
     );
     let seed = app.ids.seed;
+    let single_use = f.has(Fault::BankingTokenSingleUse);
     let mut token = |offset: Option<usize>| {
         offset.map(|offset| {
             let c = TxCursor { offset, ..cursor };
-            let t = cursor_token(seed, "transactions", &c);
+            // Single-use tokens are fresh at every issuance, so that a used one stays used.
+            let nonce = if single_use {
+                db.tokens_issued += 1;
+                db.tokens_issued
+            } else {
+                0
+            };
+            let t = cursor_token(seed, "transactions", &(&c, nonce));
             db.tx_cursors.insert(t.clone(), c);
             t
         })

@@ -44,7 +44,7 @@ faults! {
         "list events answers 500 to a valid query with order=desc";
     ServerErrorOnUnparseableBody => "gen-500-on-unparseable-body", "GEN-NO-5XX",
         "a request body that is not JSON is answered 500 instead of a 4xx";
-    UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "GEN-REJECT-NOT-2XX",
+    UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "VC-FIELD-TYPES",
         "create velocity control accepts a usageLimit below -1 (e.g. -5)";
     MemoRejected => "gen-valid-memo-rejected", "GEN-VALID-ACCEPTED",
         "create receivable refuses a valid quote or invoice body whose memo is a non-empty string (422)";

@@ -195,6 +195,8 @@ pub struct Db {
     pub bank_accounts: HashMap<Uuid, BankAccount>,
     pub cards: HashMap<Uuid, Uuid>,
     pub tx_cursors: HashMap<String, TxCursor>,
+    /// Tokens issued so far: makes every issuance distinct under the single-use faults.
+    pub tokens_issued: u64,
 }
 
 impl Db {
@@ -339,6 +341,7 @@ pub fn seed(seed: u64, faults: FaultSet) -> App {
         bank_accounts: seed_bank_accounts(&ids, &mut rng, now),
         cards: HashMap::from([(card, bank_org), (foreign_card, ids.foreign_bank_org)]),
         tx_cursors: HashMap::new(),
+        tokens_issued: 0,
         rng,
     };
     App {

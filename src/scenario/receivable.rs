@@ -264,7 +264,13 @@ async fn unknown_property(cx: &mut CaseCx) -> Outcome {
     quote["covenant_unknown_property"] = json!("x");
     let mut invoice = bodies.invoice();
     invoice["covenant_unknown_property"] = json!(1);
-    let mut based_on = bodies.based_on("invoice", &absent_uuid("covenant-unknown-prop"));
+    // An existing quote where the profile names one, so that only the unknown property stands
+    // between the body and a 201.
+    let source = cx.run.finops().and_then(|f| f.quote_id.clone());
+    let mut based_on = bodies.based_on(
+        "invoice",
+        &source.unwrap_or_else(|| absent_uuid("covenant-unknown-prop")),
+    );
     based_on["covenant_unknown_property"] = json!(true);
     for (body, what) in [
         (quote, "a quote body"),

@@ -199,10 +199,18 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
         },
     );
     let seed = app.ids.seed;
+    let single_use = f.has(Fault::EventsTokenSingleUse);
     let mut token = |offset: Option<usize>| {
         offset.map(|offset| {
             let c = EventCursor { offset, ..cursor };
-            let t = crate::reference::store::cursor_token(seed, "events", &c);
+            // Single-use tokens are fresh at every issuance, so that a used one stays used.
+            let nonce = if single_use {
+                db.tokens_issued += 1;
+                db.tokens_issued
+            } else {
+                0
+            };
+            let t = crate::reference::store::cursor_token(seed, "events", &(&c, nonce));
             db.event_cursors.insert(t.clone(), c);
             t
         })
