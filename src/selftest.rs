@@ -171,7 +171,7 @@ pub async fn selftest(
 }
 
 /// One run of the suite against a reference with at most one fault on.
-async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResult>, Fatal> {
+pub async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResult>, Fatal> {
     let mut argv = vec![
         "covenant".to_owned(),
         "run".to_owned(),
@@ -198,7 +198,8 @@ async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResul
     Ok(results)
 }
 
-fn outcome(fault: Fault, cases: &[CaseResult]) -> FaultOutcome {
+/// Whether and by which cases a fault was detected in its run.
+pub fn outcome(fault: Fault, cases: &[CaseResult]) -> FaultOutcome {
     let rule = fault.rule();
     let mut by = Vec::new();
     let mut also = Vec::new();

@@ -1283,6 +1283,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         JsonAsTextPlain => c.events("").await.content_type.starts_with("text/plain"),
         MailboxIdNotUuid => !is_uuid(c.mailbox("example.com").await.get("id")),
         ServerErrorOnValidRequest => c.events("order=desc").await.status >= 500,
+        UnparseableBodyAsEmpty => {
+            let path = format!("/finops/v1/comments/{}", c.fin().comment_ids[0]);
+            let rb = c.finance(Method::PATCH, &path).body("{oops");
+            Ctx::send(rb).await.status == 200
+        }
         ServerErrorOnUnparseableBody => {
             let rb = c
                 .finance(Method::POST, "/finops/v1/receivables")

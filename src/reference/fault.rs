@@ -42,6 +42,8 @@ faults! {
         "create mailbox domain answers an id like `mbx_0001` instead of a uuid";
     ServerErrorOnValidRequest => "gen-5xx-on-valid-request", "GEN-NO-5XX",
         "list events answers 500 to a valid query with order=desc";
+    UnparseableBodyAsEmpty => "gen-unparseable-body-read-as-empty", "GEN-REJECT-NOT-2XX",
+        "a finance request body that is not JSON is read as an empty object, so update comment accepts it";
     ServerErrorOnUnparseableBody => "gen-500-on-unparseable-body", "GEN-NO-5XX",
         "a request body that is not JSON is answered 500 instead of a 4xx";
     UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "VC-FIELD-TYPES",

@@ -292,6 +292,22 @@ impl CaseCx {
         ok
     }
 
+    /// A creation must succeed (`rule`) and answer 201 Created (`created_rule`); returns whether
+    /// it succeeded at all.
+    pub fn expect_created(
+        &mut self,
+        response: &Response,
+        rule: &str,
+        created_rule: &str,
+        what: &str,
+    ) -> bool {
+        if !self.expect_success(response, rule, what) {
+            return false;
+        }
+        self.expect_status(response, 201, created_rule, what);
+        true
+    }
+
     /// The response must carry exactly `status` for `rule`.
     pub fn expect_status(
         &mut self,

@@ -16,7 +16,7 @@ pub use execute::{run_plan, run_quiet, RunSettings};
 pub use plan::{build_plan, Shard};
 pub use setup::{prepare, Prepared};
 
-use crate::cli::{RunArgs, SelftestArgs};
+use crate::cli::RunArgs;
 use crate::exit::{self, Fatal};
 use crate::verdict::RunRecord;
 use std::io::Write;
@@ -41,10 +41,11 @@ pub fn command(args: RunArgs) -> Result<u8, Fatal> {
         return Ok(exit::SUCCESS);
     }
     note(&format!(
-        "covenant {}: {} cases against {} (seed {}, {} generated per operation)",
+        "covenant {}: {} cases against {} at {} (seed {}, {} generated per operation)",
         env!("CARGO_PKG_VERSION"),
         plan.len(),
         prepared.target_label,
+        prepared.run.target.base_url(),
         settings.seed,
         settings.cases
     ));
@@ -82,9 +83,4 @@ fn out(text: &str) {
 /// Writes a line to stderr, ignoring a closed pipe.
 pub(crate) fn note(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
-}
-
-/// `covenant selftest`.
-pub fn selftest_command(_args: SelftestArgs) -> Result<u8, Fatal> {
-    Err(Fatal::usage("`covenant selftest` is not built yet"))
 }

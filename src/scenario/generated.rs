@@ -22,6 +22,8 @@ use std::collections::BTreeMap;
 
 /// Shrinking stops after this many extra requests.
 const MAX_SHRINK_ITERS: u32 = 48;
+/// Accepted boundary violations reported per case.
+const MAX_BOUNDARY_FINDINGS: usize = 12;
 /// Refusals of valid bodies reported per case (the rest are counted).
 const MAX_WARNINGS: usize = 5;
 
@@ -327,12 +329,21 @@ fn invalid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     let boundary = engine
         .boundary_invalid(stem)
         .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
+    // Every boundary violation is sent, so that each broken rule shows (up to a bound); the
+    // first accepted body is the reported payload, and the random phase is then not needed.
+    let mut accepted = 0;
     for (n, invalid) in boundary.iter().enumerate() {
         let body = unique_invalid(cx, target, invalid, &format!("b{n}"));
         if check_invalid(cx, target, invalid, body.clone())? {
-            cx.payload = Some(body);
-            return Ok(());
+            accepted += 1;
+            cx.payload.get_or_insert(body);
+            if accepted == MAX_BOUNDARY_FINDINGS {
+                break;
+            }
         }
+    }
+    if accepted > 0 {
+        return Ok(());
     }
     let strategy = engine
         .invalid(stem)

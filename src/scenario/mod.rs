@@ -97,6 +97,54 @@ mod tests {
     }
 
     #[test]
+    fn every_case_check_the_catalogue_names_exists() {
+        let mut ids: Vec<String> = all().into_iter().map(|c| c.id).collect();
+        ids.extend(crate::pagination::cases().into_iter().map(|c| c.id));
+        let catalogue = crate::catalogue::Catalogue::embedded();
+        for rule in &catalogue.rules {
+            for check in &rule.checks {
+                let Some(prefix) = check
+                    .strip_prefix("case:")
+                    .or_else(|| check.strip_prefix("pagination:"))
+                else {
+                    continue;
+                };
+                let found = ids
+                    .iter()
+                    .any(|id| id == prefix || id.starts_with(&format!("{prefix}.")));
+                assert!(
+                    found,
+                    "{} names {check}, which no case carries out",
+                    rule.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn generic_checks_the_catalogue_names_are_known() {
+        let known = [
+            "generic:json-body",
+            "generic:content-type",
+            "generic:response-schema",
+            "generic:no-5xx",
+            "generic:negative-rejected",
+            "generic:positive-accepted",
+            "generic:status-set",
+            "generic:error-body",
+        ];
+        for rule in &crate::catalogue::Catalogue::embedded().rules {
+            for check in rule.checks.iter().filter(|c| c.starts_with("generic:")) {
+                assert!(
+                    known.contains(&check.as_str()),
+                    "{} names unknown {check}",
+                    rule.id
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_rule_a_case_names_is_in_the_catalogue() {
         let catalogue = crate::catalogue::Catalogue::embedded();
         for case in all() {

@@ -117,10 +117,9 @@ async fn create(
     what: &str,
 ) -> Result<Option<String>, Abort> {
     let response = post(cx, body).await?;
-    if !cx.expect_success(&response, rule, what) {
+    if !cx.expect_created(&response, rule, "RCV-CREATE-201", what) {
         return Ok(None);
     }
-    cx.expect_status(&response, 201, "RCV-CREATE-201", what);
     Ok(response
         .pointer("/id")
         .and_then(Value::as_str)

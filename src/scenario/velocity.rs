@@ -88,11 +88,10 @@ async fn create(
     what: &str,
 ) -> Result<Option<Value>, Abort> {
     let response = post(cx, body).await?;
-    if !cx.expect_success(&response, rule, what) {
-        return Ok(None);
-    }
-    cx.expect_status(&response, 201, "VC-CREATE-201", what);
-    Ok(response.json)
+    Ok(cx
+        .expect_created(&response, rule, "VC-CREATE-201", what)
+        .then_some(response.json)
+        .flatten())
 }
 
 fn is_set(control: &Value, field: &str) -> bool {
