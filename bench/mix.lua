@@ -30,8 +30,3 @@ request = function()
   i = i % #requests + 1
   return requests[i]
 end
-
-local statuses = {}
-response = function(status, headers, body)
-  statuses[status] = (statuses[status] or 0) + 1
-end
