@@ -13,6 +13,7 @@
 
 mod boundary;
 mod invalid;
+mod memo;
 mod oracle;
 mod params;
 mod path;
@@ -27,6 +28,7 @@ mod tests;
 pub use params::invalid_param_values;
 pub use seed::{rng_for, sample};
 
+use memo::Memo;
 use oracle::Oracle;
 use proptest::prelude::*;
 use serde::Serialize;
@@ -169,7 +171,7 @@ impl<S: SchemaSource> Engine<S> {
     pub fn valid(&self, stem: &str) -> Result<BoxedStrategy<Value>, GenerateError> {
         let compiled = self.compiled(stem)?;
         let oracle = Arc::clone(&compiled.oracle);
-        Ok(valid::strategy(&compiled.shape, &[])
+        Ok(Memo(valid::strategy(&compiled.shape, &[]))
             .prop_filter("rejected by the validator", move |value| {
                 oracle.is_valid(value)
             })

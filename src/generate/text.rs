@@ -187,7 +187,7 @@ pub(crate) fn pattern_strategy(
     match proptest::string::string_regex(&source) {
         Ok(strategy) => {
             let pattern = Arc::clone(&pattern);
-            strategy
+            super::Memo(strategy)
                 .prop_filter("pattern string out of length bounds", move |s| {
                     fits(s) && pattern.is_match(s)
                 })

@@ -96,7 +96,7 @@ fn string_strategy(spec: &StringSpec) -> BoxedStrategy<Value> {
     let strings = match (spec.format, &spec.pattern) {
         (Some(format), _) => {
             let max = spec.max_len.unwrap_or(usize::MAX);
-            text::format_strategy(format)
+            super::Memo(text::format_strategy(format))
                 .prop_filter("format string out of length bounds", move |s| {
                     (lo..=max).contains(&s.chars().count())
                 })

@@ -46,9 +46,15 @@ pub fn text(text: &str, secrets: &[String]) -> String {
 }
 
 fn replace_all(text: &str, secrets: &[&str]) -> String {
-    secrets
-        .iter()
-        .fold(text.to_owned(), |acc, secret| acc.replace(secret, MASK))
+    // Most strings hold no secret: look before copying, so that they are copied once, not once
+    // per secret.
+    let mut out = std::borrow::Cow::Borrowed(text);
+    for secret in secrets {
+        if out.contains(secret) {
+            out = std::borrow::Cow::Owned(out.replace(secret, MASK));
+        }
+    }
+    out.into_owned()
 }
 
 /// An empty secret would mask every position of every file: it is no secret.

@@ -154,8 +154,8 @@ impl CaseCx {
         if let Some(why) = self.forbidden_delete(&request) {
             return Err(Abort::Transport(why));
         }
-        let (exchange, outcome) = self.run.target.send(&request).await;
-        self.requests += 1 + exchange.retries as usize;
+        let (sent, outcome) = self.run.target.send(&request).await;
+        self.requests += 1 + sent.retries as usize;
         let index = self.exchanges.len();
         let mut findings = match &outcome {
             Ok(response) => check::generic(self.run.catalogue, operation, response),
@@ -165,6 +165,7 @@ impl CaseCx {
             f.exchange = Some(index);
         }
         if self.keep_all || !findings.is_empty() || outcome.is_err() {
+            let exchange = self.run.target.exchange(&request, &sent, &outcome);
             self.exchanges.push(exchange);
         }
         self.findings.extend(findings);

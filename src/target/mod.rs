@@ -60,6 +60,16 @@ pub enum TargetError {
     Path(String),
 }
 
+/// What [`Target::send`] knows of an exchange besides its outcome: enough to record it later.
+#[derive(Debug)]
+pub struct Sent {
+    pub duration_ms: f64,
+    /// Retries made before the outcome.
+    pub retries: u32,
+    /// The last answer when a 429 persisted (the outcome is then an error).
+    rate_limited: Option<Response>,
+}
+
 /// A request body.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Body {
@@ -328,10 +338,11 @@ impl Target {
         self.bounded(self.read(builder)).await
     }
 
-    /// Sends a request and records the exchange. Never panics, whatever the target does.
-    pub async fn send(&self, request: &Request) -> (Exchange, Result<Response, SendError>) {
+    /// Sends a request. Never panics, whatever the target does. The exchange is recorded only
+    /// on demand ([`Target::exchange`]): redacting and rendering a `curl` command for every
+    /// request would cost more than sending it, and most exchanges are never kept.
+    pub async fn send(&self, request: &Request) -> (Sent, Result<Response, SendError>) {
         let started = Instant::now();
-        let record = self.record_request(request);
         let mut retries = 0;
         let outcome = loop {
             let outcome = self.send_once(request).await;
@@ -345,22 +356,36 @@ impl Target {
                 None => break outcome,
             }
         };
-        let response = outcome.as_ref().ok().map(|r| self.record_response(r));
-        let outcome = match outcome {
-            Ok(r) if r.status == 429 => Err(SendError::RateLimited(retries)),
-            other => other,
+        let (outcome, rate_limited) = match outcome {
+            Ok(r) if r.status == 429 => (Err(SendError::RateLimited(retries)), Some(r)),
+            other => (other, None),
         };
-        let exchange = Exchange {
-            request: record,
-            response,
+        let sent = Sent {
+            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+            retries,
+            rate_limited,
+        };
+        (sent, outcome)
+    }
+
+    /// The record of an exchange [`Target::send`] made, with secrets redacted.
+    pub fn exchange(
+        &self,
+        request: &Request,
+        sent: &Sent,
+        outcome: &Result<Response, SendError>,
+    ) -> Exchange {
+        let response = outcome.as_ref().ok().or(sent.rate_limited.as_ref());
+        Exchange {
+            request: self.record_request(request),
+            response: response.map(|r| self.record_response(r)),
             error: outcome
                 .as_ref()
                 .err()
                 .map(|e| redact(&e.to_string(), &self.config.secrets)),
-            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
-            retries,
-        };
-        (exchange, outcome)
+            duration_ms: sent.duration_ms,
+            retries: sent.retries,
+        }
     }
 
     /// Sleeps `delay` unless the run stops first; false when it stopped.

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# bench/compare.sh: covenant against Schemathesis on the same target, and the target's own ceiling.
+#
+# Run by hand from the repository root (never part of the test command):
+#     bench/compare.sh                 # cases 25, 100, 500; 3 repetitions each, the fastest kept
+#     CASES="25 100" REPEAT=1 bench/compare.sh
+#
+# What it does:
+#   1. builds covenant in release;
+#   2. for each N in $CASES: starts a FRESH embedded reference (`covenant serve --port 0
+#      --profile-out`; a run consumes fixtures such as deletable tags) and runs
+#      `covenant run --profile P --cases N --seed 1 -q` under /usr/bin/time -v;
+#   3. installs Schemathesis from PyPI into bench/.venv (gitignored) and runs `st run` against a
+#      fresh reference with `covenant openapi` as its schema and comparable settings:
+#        - the same ten operations; `--max-examples N` (its number of test cases per operation,
+#          as `--cases N` is covenant's number of valid and of invalid bodies per operation);
+#        - the same concurrency: `--workers 8` (covenant's default `--concurrency 8`);
+#        - phases examples, coverage, fuzzing (covenant's boundary values, valid/invalid bodies);
+#          no stateful phase, since covenant has no equivalent of random call sequences;
+#        - `--checks all`: Schemathesis' full set of response checks, the closest to covenant,
+#          which validates every response against its schema, checks statuses, negative-data
+#          rejection, positive-data acceptance, missing and ignored auth;
+#        - auth headers from the profile, per area through a config file (finance bearer token,
+#          x-finops-version, x-organization-id; for banking a token fetched with curl from the
+#          reference's /oauth/token with the profile's client credentials);
+#   4. measures the reference's ceiling with wrk (bench/mix.lua cycles: get VAT ID, list events,
+#      list transactions, a refused create receivable), 2 threads, 8 connections, 10 s.
+# Each tool run records: wall time, requests sent (covenant: counts.requests of report.json;
+# Schemathesis: entries of its HAR report, one per request), requests per second (requests /
+# process wall time, start-up and reports included), peak memory (/usr/bin/time -v "Maximum
+# resident set size"). The machine is shared, so each run is repeated $REPEAT times on a fresh
+# reference and the fastest is kept (the same for both tools).
+# Output: a table on stdout and bench/out/compare.json (bench/out is gitignored).
+# Needs: cargo, python3 (venv), curl, /usr/bin/time (Debian `time`), wrk (Debian `wrk`).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$ROOT/bench/out"
+VENV="$ROOT/bench/.venv"
+CASES="${CASES:-25 100 500}"
+REPEAT="${REPEAT:-3}"
+WORKERS=8
+WRK_SECONDS="${WRK_SECONDS:-10}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+BIN="$CARGO_TARGET_DIR/release/covenant"
+
+mkdir -p "$OUT"
+WORK="$(mktemp -d "$OUT/run.XXXXXX")"
+SERVER_PID=""
+
+stop_server() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    SERVER_PID=""
+}
+trap 'stop_server; rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+
+need() { command -v "$1" >/dev/null || { echo "compare.sh: $1 is missing ($2)" >&2; exit 2; }; }
+need cargo "install Rust"
+need python3 "apt-get install -y python3 python3-venv"
+need curl "apt-get install -y curl"
+need wrk "apt-get install -y wrk"
+[[ -x /usr/bin/time ]] || { echo "compare.sh: /usr/bin/time is missing (apt-get install -y time)" >&2; exit 2; }
+
+# A value of the profile TOML, by dotted key.
+profile() { python3 -c 'import sys, tomllib
+v = tomllib.load(open(sys.argv[1], "rb"))
+for k in sys.argv[2].split("."): v = v[k]
+print(v)' "$1" "$2"; }
+
+# Starts a fresh reference; sets SERVER_PID and PROFILE.
+start_server() {
+    stop_server
+    PROFILE="$WORK/profile.toml"
+    rm -f "$PROFILE"
+    "$BIN" serve --port 0 --seed 1 --profile-out "$PROFILE" >"$WORK/serve.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        [[ -s "$PROFILE" ]] && return 0
+        sleep 0.05
+    done
+    echo "compare.sh: the reference did not start: $(cat "$WORK/serve.log")" >&2
+    exit 1
+}
+
+# "wall_seconds max_rss_kib" from a /usr/bin/time -v log.
+time_of() { python3 -c 'import sys, re
+t = open(sys.argv[1]).read()
+w = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):(\d+(?:\.\d+)?)", t)
+h, m, s = w.groups()
+wall = int(h or 0) * 3600 + int(m) * 60 + float(s)
+rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
+print(wall, rss)' "$1"; }
+
+# One JSON line per tool run, into $WORK/results.jsonl.
+record() { # tool cases wall rss requests exit
+    python3 -c 'import json, sys
+tool, cases, wall, rss, requests, code = sys.argv[1:]
+print(json.dumps({"tool": tool, "cases": int(cases), "wall_s": float(wall),
+    "requests": int(requests), "requests_per_s": round(int(requests) / float(wall)),
+    "peak_rss_mib": round(int(rss) / 1024, 1), "exit": int(code)}))' "$@" >>"$WORK/results.jsonl"
+}
+
+# Keeps the fastest of $REPEAT runs: results.jsonl may hold several rows per (tool, cases).
+fastest() { python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+best = {}
+for r in rows:
+    k = (r["tool"], r["cases"])
+    if k not in best or r["wall_s"] < best[k]["wall_s"]:
+        best[k] = r
+print(json.dumps(sorted(best.values(), key=lambda r: (r["cases"], r["tool"]))))' "$1"; }
+
+echo "== building covenant (release)" >&2
+(cd "$ROOT" && cargo build --release --quiet)
+"$BIN" openapi >"$WORK/openapi.json"
+
+for n in $CASES; do
+    for r in $(seq "$REPEAT"); do
+        start_server
+        set +e
+        timeout 600 /usr/bin/time -v "$BIN" run --profile "$PROFILE" --cases "$n" --seed 1 \
+            --report-dir "$WORK/covenant-$n" -q >"$WORK/covenant.out" 2>"$WORK/covenant.time"
+        code=$?
+        set -e
+        read -r wall rss < <(time_of "$WORK/covenant.time")
+        requests=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counts"]["requests"])' \
+            "$WORK/covenant-$n/report.json")
+        record covenant "$n" "$wall" "$rss" "$requests" "$code"
+        echo "covenant --cases $n (run $r): ${wall}s, $requests requests, exit $code" >&2
+    done
+done
+
+echo "== installing Schemathesis into bench/.venv" >&2
+if [[ ! -x "$VENV/bin/st" ]]; then
+    python3 -m venv "$VENV"
+    timeout 600 "$VENV/bin/pip" install --quiet schemathesis
+fi
+ST_VERSION="$("$VENV/bin/st" --version | awk '{print $NF}')"
+
+# Per-area headers; the values come from the environment (Schemathesis substitutes them), so the
+# file holds no secret; only the banking organization header's name is written in.
+write_st_config() {
+    cat >"$WORK/schemathesis.toml" <<EOF
+[[operations]]
+include-path-regex = "^/finops/"
+headers = { Authorization = "Bearer \${FIN_TOKEN}", x-finops-version = "\${FIN_VERSION}", x-organization-id = "\${FIN_ORG}" }
+
+[[operations]]
+include-path-regex = "^/embedded-banking/"
+headers = { Authorization = "Bearer \${BANK_TOKEN}", $BANK_ORG_HEADER = "\${BANK_ORG}" }
+EOF
+}
+
+# Exports the profile's credentials and ids, and a banking token fetched with curl.
+export_credentials() {
+    export FIN_TOKEN FIN_VERSION FIN_ORG BANK_TOKEN BANK_ORG BANK_ORG_HEADER COUNTERPART BANK_ACCOUNT
+    FIN_TOKEN=$(profile "$PROFILE" finops.token)
+    FIN_VERSION=$(profile "$PROFILE" finops.version)
+    FIN_ORG=$(profile "$PROFILE" finops.organization_id)
+    BANK_ORG=$(profile "$PROFILE" banking.organization_id)
+    BANK_ORG_HEADER=$(profile "$PROFILE" banking.org_header)
+    COUNTERPART=$(profile "$PROFILE" finops.counterpart_id)
+    BANK_ACCOUNT=$(profile "$PROFILE" banking.bank_account_id)
+    BANK_TOKEN=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" banking.oauth.token_url)" \
+        -d grant_type=client_credentials \
+        -d client_id="$(profile "$PROFILE" banking.oauth.client_id)" \
+        -d client_secret="$(profile "$PROFILE" banking.oauth.client_secret)" \
+        --data-urlencode scope="$(profile "$PROFILE" banking.oauth.scope)" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
+}
+
+for n in $CASES; do
+    for r in $(seq "$REPEAT"); do
+        start_server
+        export_credentials
+        write_st_config
+        rm -rf "$WORK/st-$n"
+        set +e
+        # From the scratch directory: Schemathesis keeps a cache of past failures in
+        # ./.schemathesis and replays it; every run here starts without one.
+        (cd "$WORK" && timeout 1800 /usr/bin/time -v "$VENV/bin/st" --config-file "$WORK/schemathesis.toml" run \
+            "$WORK/openapi.json" --url "$(profile "$PROFILE" base_url)" \
+            --max-examples "$n" --workers "$WORKERS" --seed 1 \
+            --phases examples,coverage,fuzzing --checks all \
+            --report har --report-dir "$WORK/st-$n" --no-color \
+            >"$WORK/st.out" 2>"$WORK/st.time"
+            c=$?; rm -rf "$WORK/.schemathesis"; exit $c)
+        code=$?
+        set -e
+        read -r wall rss < <(time_of "$WORK/st.time")
+        requests=$(python3 -c 'import json, glob, sys
+print(sum(len(json.load(open(f))["log"]["entries"]) for f in glob.glob(sys.argv[1] + "/*.json")))' \
+            "$WORK/st-$n")
+        record schemathesis "$n" "$wall" "$rss" "$requests" "$code"
+        echo "schemathesis -n $n (run $r): ${wall}s, $requests requests, exit $code" >&2
+    done
+done
+
+echo "== reference ceiling: wrk -t2 -c$WORKERS -d${WRK_SECONDS}s -s bench/mix.lua" >&2
+start_server
+export_credentials
+export VAT_ID
+VAT_ID=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" base_url)/finops/v1/counterparts/$COUNTERPART/vat-ids" \
+    -H "Authorization: Bearer $FIN_TOKEN" -H "x-finops-version: $FIN_VERSION" \
+    -H "x-organization-id: $FIN_ORG" -H 'content-type: application/json' \
+    -d '{"value":"DE123456789","country":"DE","type":"eu_vat"}' |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+timeout 120 wrk -t2 -c"$WORKERS" -d"${WRK_SECONDS}s" -s "$ROOT/bench/mix.lua" \
+    "$(profile "$PROFILE" base_url)" >"$WORK/wrk.out"
+CEILING=$(awk '/Requests\/sec/ {printf "%d", $2}' "$WORK/wrk.out")
+stop_server
+
+fastest "$WORK/results.jsonl" >"$WORK/rows.json"
+python3 - "$WORK/rows.json" "$CEILING" "$ST_VERSION" "$REPEAT" "$OUT/compare.json" <<'EOF'
+import json, os, platform, sys, time
+rows = json.load(open(sys.argv[1]))
+ceiling, st_version, repeat, out = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5]
+print(f"{'tool':<13}{'cases':>6}{'wall s':>9}{'requests':>10}{'req/s':>9}{'peak MiB':>10}{'exit':>6}")
+for r in rows:
+    print(f"{r['tool']:<13}{r['cases']:>6}{r['wall_s']:>9.2f}{r['requests']:>10}"
+          f"{r['requests_per_s']:>9}{r['peak_rss_mib']:>10}{r['exit']:>6}")
+speedups = {}
+for r in rows:
+    if r["tool"] != "covenant":
+        continue
+    st = [s for s in rows if s["tool"] == "schemathesis" and s["cases"] == r["cases"]]
+    if st:
+        speedups[r["cases"]] = round(st[0]["wall_s"] / r["wall_s"], 1)
+print(f"reference ceiling (wrk, same request mix): {ceiling} req/s")
+for n, x in speedups.items():
+    print(f"--cases {n}: covenant {x}x faster than Schemathesis (wall time)")
+json.dump({
+    "date": time.strftime("%Y-%m-%d"),
+    "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+    "schemathesis_version": st_version,
+    "repeat": repeat,
+    "runs": rows,
+    "speedup_wall": speedups,
+    "reference_ceiling_rps": ceiling,
+}, open(out, "w"), indent=2)
+print(f"written: {out}")
+EOF
