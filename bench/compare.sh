@@ -116,7 +116,7 @@ print(json.dumps(sorted(best.values(), key=lambda r: (r["cases"], r["tool"]))))'
 
 echo "== building covenant (release)" >&2
 (cd "$ROOT" && cargo build --release --quiet)
-"$BIN" openapi >"$WORK/openapi.json"
+"$BIN" openapi --org-header x-partner-organization-id >"$WORK/openapi.json"
 
 for n in $CASES; do
     for r in $(seq "$REPEAT"); do

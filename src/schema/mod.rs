@@ -88,9 +88,12 @@ pub fn check_command() -> Result<u8, Fatal> {
     .map_err(|e| Fatal::usage(format!("cannot write to stdout: {e}")))
 }
 
-/// `covenant openapi`.
-pub fn openapi_command() -> Result<u8, Fatal> {
-    let document = openapi_document();
+/// `covenant openapi [--org-header NAME]`.
+pub fn openapi_command(org_header: Option<&str>) -> Result<u8, Fatal> {
+    let document = match org_header {
+        Some(name) => openapi::openapi_document_with_org_header(name),
+        None => openapi_document(),
+    };
     let text = serde_json::to_string_pretty(&document)
         .map_err(|e| Fatal::usage(format!("cannot serialise the OpenAPI document: {e}")))?;
     println!("{text}");

@@ -33,6 +33,35 @@ pub fn openapi_document() -> Value {
     })
 }
 
+/// The document with the banking organization header named `name` (a target's
+/// `banking.org_header`) instead of the placeholder.
+pub fn openapi_document_with_org_header(name: &str) -> Value {
+    let mut document = openapi_document();
+    let operations = document["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|p| p.values_mut());
+    for operation in
+        operations.flat_map(|o| o.as_object_mut().into_iter().flat_map(|o| o.values_mut()))
+    {
+        for param in operation
+            .get_mut("parameters")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if param["name"] == BANKING_ORG_HEADER_PLACEHOLDER {
+                param["name"] = json!(name);
+                param["description"] = json!(
+                    "Optional uuid naming the organization to act for; a malformed value gives 400. \
+                     The spec does not show its name: this one comes from the target's profile."
+                );
+            }
+        }
+    }
+    document
+}
+
 fn component_schemas(registry: &Registry) -> Map<String, Value> {
     registry
         .names()
@@ -262,5 +291,17 @@ mod tests {
                 "{stem} keeps a file $ref"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod org_header_tests {
+    use super::*;
+
+    #[test]
+    fn the_org_header_placeholder_is_renamed_everywhere() {
+        let text = openapi_document_with_org_header("x-partner-organization-id").to_string();
+        assert!(!text.contains(BANKING_ORG_HEADER_PLACEHOLDER));
+        assert!(text.contains("x-partner-organization-id"));
     }
 }
