@@ -46,7 +46,7 @@ faults! {
         "a finance request body that is not JSON is read as an empty object, so update comment accepts it";
     ServerErrorOnUnparseableBody => "gen-500-on-unparseable-body", "GEN-NO-5XX",
         "a request body that is not JSON is answered 500 instead of a 4xx";
-    UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "VC-FIELD-TYPES",
+    UsageLimitBelowMinusOneAccepted => "gen-usage-limit-below-minus-one-accepted", "VC-USAGE-LIMIT-RANGE",
         "create velocity control accepts a usageLimit below -1 (e.g. -5)";
     MemoRejected => "gen-valid-memo-rejected", "GEN-VALID-ACCEPTED",
         "create receivable refuses a valid quote or invoice body whose memo is a non-empty string (422)";
