@@ -13,7 +13,7 @@ mod resources;
 mod velocity;
 
 pub use bodies::Bodies;
-pub use generated::generated;
+pub use generated::{generated, param_cases};
 
 use crate::runner::Case;
 
@@ -100,6 +100,7 @@ mod tests {
     fn every_case_check_the_catalogue_names_exists() {
         let mut ids: Vec<String> = all().into_iter().map(|c| c.id).collect();
         ids.extend(crate::pagination::cases().into_iter().map(|c| c.id));
+        ids.extend(param_cases().into_iter().map(|c| c.id));
         let catalogue = crate::catalogue::Catalogue::embedded();
         for rule in &catalogue.rules {
             for check in &rule.checks {
