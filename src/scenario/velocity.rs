@@ -108,7 +108,7 @@ async fn create_org_scope(cx: &mut CaseCx) -> Outcome {
     let Some(control) = create(
         cx,
         body.clone(),
-        "VC-CREATE-201",
+        "GEN-VALID-ACCEPTED",
         "an organization-scoped control",
     )
     .await?
@@ -229,13 +229,8 @@ async fn foreign_card(cx: &mut CaseCx) -> Outcome {
 
 async fn active_default(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("active");
-    let Some(control) = create(
-        cx,
-        body,
-        "VC-ACTIVE-DEFAULT-FALSE",
-        "a control without `active`",
-    )
-    .await?
+    let Some(control) =
+        create(cx, body, "GEN-VALID-ACCEPTED", "a control without `active`").await?
     else {
         return Ok(());
     };
@@ -300,7 +295,7 @@ async fn unlimited(cx: &mut CaseCx) -> Outcome {
 
 async fn duplicate(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("dup");
-    if create(cx, body.clone(), "VC-CREATE-201", "a new control")
+    if create(cx, body.clone(), "GEN-VALID-ACCEPTED", "a new control")
         .await?
         .is_none()
     {
