@@ -243,6 +243,9 @@ pub fn command(args: ServeArgs) -> Result<u8, Fatal> {
 }
 
 async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
+    // Listen for the signals before saying anything: a caller may signal as soon as it reads
+    // the address.
+    let signals = Signals::install();
     let config = ReferenceConfig {
         seed: args.seed,
         faults,
@@ -264,24 +267,42 @@ async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
         })?;
         println!("profile written to {}", path.display());
     }
-    wait_for_signal().await;
+    signals.wait().await;
     server.shutdown().await;
     Ok(crate::exit::SUCCESS)
 }
 
-async fn wait_for_signal() {
+/// SIGINT and SIGTERM, registered when installed.
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
+    streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let streams = signal(SignalKind::interrupt())
+                .ok()
+                .zip(signal(SignalKind::terminate()).ok());
+            Signals { streams }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    async fn wait(self) {
+        #[cfg(unix)]
+        if let Some((mut int, mut term)) = self.streams {
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
+                _ = int.recv() => {}
                 _ = term.recv() => {}
             }
             return;
         }
+        let _ = tokio::signal::ctrl_c().await;
     }
-    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// `covenant list faults`: name, rule and description of every fault, then the count.
