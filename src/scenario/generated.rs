@@ -107,7 +107,9 @@ const RECEIVABLE_OMIT: [&str; 18] = [
 ];
 
 /// The generated cases for the run.
-pub fn generated(_run: &RunCx) -> Vec<Case> {
+pub fn generated(run: &RunCx) -> Vec<Case> {
+    // For --dry-run: the random bodies, plus about as many boundary values.
+    let estimate = 2 * run.cases_per_operation as usize + 20;
     let mut cases = Vec::new();
     for target in TARGETS {
         let op = target.operation;
@@ -120,7 +122,8 @@ pub fn generated(_run: &RunCx) -> Vec<Case> {
             )
             .suite("generated")
             .needs(target.needs)
-            .writes(),
+            .writes()
+            .requests(estimate),
         );
         cases.push(
             Case::new(
@@ -131,7 +134,8 @@ pub fn generated(_run: &RunCx) -> Vec<Case> {
             )
             .suite("generated")
             .needs(target.needs)
-            .writes(),
+            .writes()
+            .requests(estimate),
         );
     }
     cases.extend(param_cases());

@@ -556,7 +556,8 @@ async fn unparseable_bodies(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
-/// The list operations answer at their v1 paths: a valid list request is not a 404 or 405.
+/// List events answers at its v1 path: a valid request is not a 404 or 405. (Only events: its
+/// path names no id, so a 404 cannot come from a fixture the target does not hold.)
 pub fn path_cases() -> Vec<Case> {
     vec![Case::new(
         "paths.v1-served",
@@ -564,27 +565,19 @@ pub fn path_cases() -> Vec<Case> {
         &["VER-PATH-V1"],
         case_fn(|cx| Box::pin(v1_served(cx))),
     )
-    .needs(&[Need::FinopsToken, Need::FinopsOrg])
-    .requests(2)]
+    .needs(&[Need::FinopsToken, Need::FinopsOrg])]
 }
 
 async fn v1_served(cx: &mut CaseCx) -> Outcome {
-    let mut lists = vec![("list-events", cx.fin(Method::GET, paths::EVENTS))];
-    if let (Some(account), Some(_)) = (
-        cx.run.banking().and_then(|b| b.bank_account_id.clone()),
-        &cx.run.banking_token,
-    ) {
-        lists.push((
-            "list-transactions",
-            cx.bank(Method::GET, &paths::transactions(&account)),
-        ));
-    }
-    for (operation, request) in lists {
-        let path = request.path.clone();
-        let response = cx.send(operation, request).await?;
-        cx.ensure(!matches!(response.status, 404 | 405), "VER-PATH-V1", || {
-            format!("{operation} is not served at {path}: {}", response.status)
-        });
-    }
+    let response = cx
+        .send("list-events", cx.fin(Method::GET, paths::EVENTS))
+        .await?;
+    cx.ensure(!matches!(response.status, 404 | 405), "VER-PATH-V1", || {
+        format!(
+            "list events is not served at {}: {}",
+            paths::EVENTS,
+            response.status
+        )
+    });
     Ok(())
 }
