@@ -70,7 +70,8 @@ pub struct RunArgs {
     /// Generated cases per operation.
     #[arg(long, value_name = "N", default_value_t = 25)]
     pub cases: u32,
-    /// Cases run at once.
+    /// Cases run at once, and requests in flight at once across all cases (a generated case
+    /// sends several bodies at a time)
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub concurrency: usize,
     /// Cap on requests per second across all workers (retries and the reachability probe

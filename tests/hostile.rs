@@ -442,6 +442,28 @@ fn the_deadline_bounds_the_whole_run() {
 }
 
 #[test]
+fn concurrency_caps_the_requests_in_flight_across_cases() {
+    let rt = runtime();
+    // Every body hangs: what the server holds when the deadline comes is what was in flight.
+    let server = rt.block_on(Hostile::start(|seen, _| match seen.method.as_str() {
+        "POST" => Reply::Hang,
+        _ => normal(seen),
+    }));
+    let run = Covenant::new("in-flight", &server.url())
+        .args(["--filter", "generated.create-vat-id"])
+        .args(["--timeout", "30", "--concurrency", "3", "--deadline", "1"])
+        .run(BOUND);
+    run.assert_sound();
+    let posts = server
+        .seen_by_cases()
+        .into_iter()
+        .filter(|s| s.method == "POST")
+        .count();
+    // Two cases of up to eight bodies in flight each, held to three in all.
+    assert_eq!(posts, 3, "requests in flight with --concurrency 3");
+}
+
+#[test]
 fn rate_caps_requests_per_second_across_workers() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| normal(seen)));

@@ -35,7 +35,7 @@ pub(crate) struct Site {
     pub rule: String,
     /// Deterministic mutations, boundary values first.
     pub boundary: Vec<Mutation>,
-    pub random: BoxedStrategy<Mutation>,
+    pub random: SBoxedStrategy<Mutation>,
 }
 
 /// All sites of a shape.
@@ -65,7 +65,7 @@ fn site(
     kind: ConstraintKind,
     rule: &str,
     boundary: Vec<Mutation>,
-    random: BoxedStrategy<Mutation>,
+    random: SBoxedStrategy<Mutation>,
 ) -> Option<Site> {
     let keyword_rule = keywords(kind)
         .iter()
@@ -85,7 +85,7 @@ fn value_site(
     kind: ConstraintKind,
     rule: &str,
     boundary: Vec<(Value, String)>,
-    random: BoxedStrategy<(Value, String)>,
+    random: SBoxedStrategy<(Value, String)>,
 ) -> Option<Site> {
     let path = visit.path.to_vec();
     let boundary = boundary
@@ -94,7 +94,7 @@ fn value_site(
         .collect();
     let random = random
         .prop_map(move |(value, detail)| set(&path, value, detail))
-        .boxed();
+        .sboxed();
     site(visit, kind, rule, boundary, random)
 }
 
@@ -108,7 +108,7 @@ fn fixed_site(
     if values.is_empty() {
         return None;
     }
-    let random = proptest::sample::select(values.clone()).boxed();
+    let random = proptest::sample::select(values.clone()).sboxed();
     value_site(visit, kind, rule, values, random)
 }
 
@@ -123,7 +123,7 @@ fn object_sites(visit: &Visit<'_>, spec: &ObjectSpec, rule: &str, out: &mut Vec<
                 display_child(visit.path, &prop.name)
             ),
         };
-        let random = Just(mutation.clone()).boxed();
+        let random = Just(mutation.clone()).sboxed();
         out.extend(site(
             visit,
             ConstraintKind::MissingRequired,
@@ -145,7 +145,7 @@ fn object_sites(visit: &Visit<'_>, spec: &ObjectSpec, rule: &str, out: &mut Vec<
                 display_child(visit.path, name)
             ),
         };
-        let random = Just(mutation.clone()).boxed();
+        let random = Just(mutation.clone()).sboxed();
         let kind = ConstraintKind::ExtraProperty;
         // Not through `site`: the object's keyword rule for additionalProperties does not apply.
         out.push(Site {
@@ -193,7 +193,7 @@ fn extra_site(visit: &Visit<'_>, spec: &ObjectSpec, rule: &str, object: &str) ->
                 detail: format!("{} present (unknown property)", display_child(&path, &name)),
             })
         });
-    let random = prop_oneof![proptest::sample::select(boundary.clone()), named].boxed();
+    let random = prop_oneof![proptest::sample::select(boundary.clone()), named].sboxed();
     site(visit, ConstraintKind::ExtraProperty, rule, boundary, random)
 }
 
@@ -205,7 +205,7 @@ fn combination_site(
     object: &str,
 ) -> Option<Site> {
     let mut boundary = Vec::new();
-    let mut randoms: Vec<BoxedStrategy<Mutation>> = Vec::new();
+    let mut randoms: Vec<SBoxedStrategy<Mutation>> = Vec::new();
     let when = conditional.when.clone();
     let triggers = conditional.values.clone();
     for name in &conditional.forbid {
@@ -239,7 +239,7 @@ fn combination_site(
         randoms.push(
             (proptest::sample::select(triggers.clone()), value)
                 .prop_map(move |(trigger, value)| make(trigger, value))
-                .boxed(),
+                .sboxed(),
         );
     }
     for name in &conditional.require {
@@ -259,9 +259,9 @@ fn combination_site(
         }
     }
     if randoms.is_empty() {
-        randoms.push(proptest::sample::select(boundary.clone()).boxed());
+        randoms.push(proptest::sample::select(boundary.clone()).sboxed());
     }
-    let random = proptest::strategy::Union::new(randoms).boxed();
+    let random = proptest::strategy::Union::new(randoms).sboxed();
     site(
         visit,
         ConstraintKind::ForbiddenCombination,
@@ -334,7 +334,7 @@ fn wrong_type_site(visit: &Visit<'_>, rule: &str, name: &str) -> Option<Site> {
         })
         .collect();
     let boundary = wrong.iter().take(2).cloned().collect();
-    let random = proptest::sample::select(wrong).boxed();
+    let random = proptest::sample::select(wrong).sboxed();
     value_site(visit, ConstraintKind::WrongType, rule, boundary, random)
 }
 
@@ -400,7 +400,7 @@ fn string_sites(visit: &Visit<'_>, spec: &StringSpec, rule: &str, name: &str, ou
                 let detail = format!("{name} of {} chars (min {min})", s.chars().count());
                 (text::string(s), detail)
             })
-            .boxed();
+            .sboxed();
         out.extend(value_site(
             visit,
             ConstraintKind::TooShort,
@@ -463,7 +463,7 @@ fn too_long_site(
                 let len = s.chars().count();
                 (text::string(s), detail(len))
             })
-            .boxed()
+            .sboxed()
     } else {
         let spec = spec.clone();
         (max + 1..=max + LENGTH_OVERSHOOT)
@@ -471,13 +471,13 @@ fn too_long_site(
                 text::of_length(&spec, pattern.as_deref(), len)
                     .map(|s| (text::string(s), detail(len)))
             })
-            .boxed()
+            .sboxed()
     };
     value_site(visit, ConstraintKind::TooLong, rule, boundary, random)
 }
 
 /// One out-of-range value just past a bound, and random ones further out.
-type Side = ((Value, String), BoxedStrategy<(Value, String)>);
+type Side = ((Value, String), SBoxedStrategy<(Value, String)>);
 
 fn range_sites(visit: &Visit<'_>, rule: &str, sides: Vec<Side>, out: &mut Vec<Site>) {
     for (boundary, random) in sides {
@@ -496,7 +496,7 @@ fn integer_sites(visit: &Visit<'_>, bounds: &Bounds<i64>, rule: &str, out: &mut 
     if let Some(max) = bounds.max.filter(|max| *max < i64::MAX) {
         let make = detail("max", max);
         let random = (max + 1..=max.saturating_add(NUMBER_OVERSHOOT)).prop_map(make.clone());
-        sides.push((make(max + 1), random.boxed()));
+        sides.push((make(max + 1), random.sboxed()));
     }
     if let Some(min) = bounds.min.filter(|min| *min > i64::MIN) {
         let make = detail("min", min);
@@ -505,7 +505,7 @@ fn integer_sites(visit: &Visit<'_>, bounds: &Bounds<i64>, rule: &str, out: &mut 
             let make = make.clone();
             move |d| make(min.saturating_sub(1).saturating_sub(d))
         });
-        sides.push((make(min - 1), random.boxed()));
+        sides.push((make(min - 1), random.sboxed()));
     }
     range_sites(visit, rule, sides, out);
 }
@@ -526,7 +526,7 @@ fn number_sites(visit: &Visit<'_>, bounds: &Bounds<f64>, rule: &str, out: &mut V
             let make = make.clone();
             move |d| make(bound + sign * d)
         });
-        sides.push((make(bound + sign), random.boxed()));
+        sides.push((make(bound + sign), random.sboxed()));
     }
     range_sites(visit, rule, sides, out);
 }
@@ -550,7 +550,7 @@ fn array_sites(visit: &Visit<'_>, spec: &ArraySpec, rule: &str, name: &str, out:
         };
         let random = proptest::collection::vec(items.clone(), max + 1..=max + 4)
             .prop_map(make)
-            .boxed();
+            .sboxed();
         out.extend(value_site(
             visit,
             ConstraintKind::TooManyItems,
@@ -565,7 +565,7 @@ fn array_sites(visit: &Visit<'_>, spec: &ArraySpec, rule: &str, name: &str, out:
         let boundary = vec![make(vec![item_example; min - 1])];
         let random = proptest::collection::vec(items, 0..=min - 1)
             .prop_map(make)
-            .boxed();
+            .sboxed();
         out.extend(value_site(
             visit,
             ConstraintKind::TooFewItems,

@@ -17,6 +17,7 @@ mod memo;
 mod oracle;
 mod params;
 mod path;
+mod pattern;
 mod seed;
 mod shape;
 mod text;
@@ -26,7 +27,7 @@ mod valid;
 mod tests;
 
 pub use params::invalid_param_values;
-pub use seed::{rng_for, sample};
+pub use seed::{redraw, rng_for, sample, Draws};
 
 use memo::Memo;
 use oracle::Oracle;
@@ -168,21 +169,21 @@ impl<S: SchemaSource> Engine<S> {
 
     /// Random valid instances of `stem`: shrinkable (optional properties shrink away, strings
     /// toward their minimum length, numbers toward a bound); each confirmed by the validator.
-    pub fn valid(&self, stem: &str) -> Result<BoxedStrategy<Value>, GenerateError> {
+    pub fn valid(&self, stem: &str) -> Result<SBoxedStrategy<Value>, GenerateError> {
         let compiled = self.compiled(stem)?;
         let oracle = Arc::clone(&compiled.oracle);
         Ok(Memo(valid::strategy(&compiled.shape, &[]))
             .prop_filter("rejected by the validator", move |value| {
                 oracle.is_valid(value)
             })
-            .boxed())
+            .sboxed())
     }
 
     /// Random invalid instances of `stem`, each breaking one constraint. A constraint is picked
     /// first and never changes while shrinking; the rest of the payload shrinks.
-    pub fn invalid(&self, stem: &str) -> Result<BoxedStrategy<Invalid>, GenerateError> {
+    pub fn invalid(&self, stem: &str) -> Result<SBoxedStrategy<Invalid>, GenerateError> {
         let compiled = self.compiled(stem)?;
-        let strategies: Vec<BoxedStrategy<Invalid>> = invalid::sites(&compiled.shape)
+        let strategies: Vec<SBoxedStrategy<Invalid>> = invalid::sites(&compiled.shape)
             .into_iter()
             .filter(|site| site.boundary.is_empty() || !self.breaches(&compiled, site).is_empty())
             .map(|site| site_strategy(&compiled, site))
@@ -192,11 +193,11 @@ impl<S: SchemaSource> Engine<S> {
                 stem: stem.to_string(),
             });
         }
-        let strategies = std::rc::Rc::new(strategies);
+        let strategies = Arc::new(strategies);
         Ok((0..strategies.len())
             .no_shrink()
             .prop_flat_map(move |index| strategies[index].clone())
-            .boxed())
+            .sboxed())
     }
 
     /// Deterministic valid instances: the smallest and the fullest of each body shape, then
@@ -292,7 +293,7 @@ fn finish(
     })
 }
 
-fn site_strategy(compiled: &Arc<Compiled>, site: invalid::Site) -> BoxedStrategy<Invalid> {
+fn site_strategy(compiled: &Arc<Compiled>, site: invalid::Site) -> SBoxedStrategy<Invalid> {
     let base = valid::strategy(&compiled.shape, &site.path);
     let random = site.random.clone();
     let compiled = Arc::clone(compiled);
@@ -301,7 +302,7 @@ fn site_strategy(compiled: &Arc<Compiled>, site: invalid::Site) -> BoxedStrategy
             "mutation left the payload valid",
             move |(base, mutation)| finish(&compiled, &site, base, mutation),
         )
-        .boxed()
+        .sboxed()
 }
 
 impl SchemaSource for crate::schema::Registry {

@@ -3,7 +3,7 @@
 //! Validity is judged by a validator built here, independently of the engine's own.
 
 use super::*;
-use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestError, TestRng, TestRunner};
 use serde_json::json;
 
 const ID: &str = "https://covenant.invalid/schemas/";
@@ -598,6 +598,38 @@ fn same_seed_gives_the_same_payloads_in_the_same_order() {
         let again = engine_valid_draw(stem, 42);
         assert_eq!(draw(42).0, again);
     }
+}
+
+#[test]
+fn draws_give_the_sampled_values_and_each_can_be_drawn_again_to_shrink() {
+    let engine = engine();
+    let strategy = engine.invalid("receivable-create").expect("compiles");
+    // 70 values: three chunks, the last one short.
+    let sampled = sample(&strategy, &mut rng_for(5, "draws"), 70);
+    let drawn: Vec<(Invalid, TestRng)> =
+        Draws::new(strategy.clone(), rng_for(5, "draws"), 70).collect();
+    assert_eq!(drawn.len(), 70);
+    let values: Vec<Invalid> = drawn.iter().map(|(v, _)| v.clone()).collect();
+    assert_eq!(values, sampled);
+    for (value, at) in drawn.into_iter().step_by(7) {
+        let tree = redraw(&strategy, at).expect("the same draw succeeds again");
+        assert_eq!(tree.current(), value);
+    }
+}
+
+#[test]
+fn plain_strings_shrink_to_their_shortest_run_of_a() {
+    let strategy = super::text::plain_strategy(3, 40);
+    let mut runner = runner(50);
+    let outcome = runner.run(&strategy, |_| Err(TestCaseError::fail("always")));
+    let Err(TestError::Fail(_, minimal)) = outcome else {
+        panic!("the property cannot pass");
+    };
+    assert_eq!(minimal, "aaa");
+    let long: Vec<String> = sample(&strategy, &mut rng_for(1, "plain"), 200);
+    assert!(long.iter().all(|s| (3..=40).contains(&s.chars().count())));
+    let distinct: std::collections::BTreeSet<&String> = long.iter().collect();
+    assert!(distinct.len() > 190, "{} distinct strings", distinct.len());
 }
 
 fn engine_valid_draw(stem: &str, seed: u64) -> Vec<Value> {

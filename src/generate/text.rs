@@ -21,10 +21,36 @@ pub(crate) fn plain(len: usize) -> String {
 }
 
 /// Random plain strings with a length in `lo..=hi`, shrinking toward `lo` characters of `a`.
-pub(crate) fn plain_strategy(lo: usize, hi: usize) -> BoxedStrategy<String> {
-    proptest::collection::vec(proptest::sample::select(CHARS), lo..=hi.max(lo))
-        .prop_map(String::from_iter)
-        .boxed()
+///
+/// Drawn as a length and a seed, not as a shrinkable tree per character (which made a long
+/// string cost a tree node, and an allocation, per character): shrinking takes the length
+/// toward `lo` and the seed toward 0, whose string is all `a`.
+pub(crate) fn plain_strategy(lo: usize, hi: usize) -> SBoxedStrategy<String> {
+    (lo..=hi.max(lo), any::<u64>())
+        .prop_map(|(len, seed)| drawn(CHARS, seed, len))
+        .sboxed()
+}
+
+/// Random property names of open objects: 1 to 8 lower-case letters.
+pub(crate) fn key_strategy() -> SBoxedStrategy<String> {
+    const LOWER: &[char] = &[
+        'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r',
+        's', 't', 'u', 'v', 'w', 'x', 'y', 'z',
+    ];
+    (1..=8usize, any::<u64>())
+        .prop_map(|(len, seed)| drawn(LOWER, seed, len))
+        .sboxed()
+}
+
+/// `len` characters of `chars` drawn from `seed`; all the first character for seed 0.
+fn drawn(chars: &[char], seed: u64, len: usize) -> String {
+    if seed == 0 {
+        return chars[0].to_string().repeat(len);
+    }
+    let mut stream = super::seed::Stream::new(seed);
+    (0..len)
+        .map(|_| chars[stream.below(chars.len() as u64) as usize])
+        .collect()
 }
 
 /// A string of exactly `len` characters that matches `pattern`, built from letters and dots.
@@ -91,7 +117,7 @@ pub(crate) fn format_example(format: Format) -> String {
 }
 
 /// Random valid values of a format.
-pub(crate) fn format_strategy(format: Format) -> BoxedStrategy<String> {
+pub(crate) fn format_strategy(format: Format) -> SBoxedStrategy<String> {
     match format {
         Format::Uuid => any::<[u8; 16]>()
             .prop_map(|bytes| {
@@ -99,17 +125,17 @@ pub(crate) fn format_strategy(format: Format) -> BoxedStrategy<String> {
                     .into_uuid()
                     .to_string()
             })
-            .boxed(),
-        Format::Date => date_strategy().boxed(),
+            .sboxed(),
+        Format::Date => date_strategy().sboxed(),
         Format::DateTime => (date_strategy(), 0u32..24, 0u32..60, 0u32..60)
             .prop_map(|(date, h, m, s)| format!("{date}T{h:02}:{m:02}:{s:02}Z"))
-            .boxed(),
-        Format::Uri => proptest::collection::vec(
-            proptest::sample::select(&['a', 'b', 'z', '0', '9', '-'][..]),
-            0..16,
-        )
-        .prop_map(|path| format!("https://example.com/{}", String::from_iter(path)))
-        .boxed(),
+            .sboxed(),
+        Format::Uri => (0..16usize, any::<u64>())
+            .prop_map(|(len, seed)| {
+                let path = drawn(&['a', 'b', 'z', '0', '9', '-'], seed, len);
+                format!("https://example.com/{path}")
+            })
+            .sboxed(),
     }
 }
 
@@ -178,30 +204,28 @@ pub(crate) fn pattern_strategy(
     pattern: Arc<regex::Regex>,
     lo: usize,
     hi: usize,
-) -> BoxedStrategy<String> {
+) -> SBoxedStrategy<String> {
     let source = generator_source(pattern.as_str());
     let fits = move |s: &String| {
         let len = s.chars().count();
         len >= lo && len <= hi
     };
-    match proptest::string::string_regex(&source) {
-        Ok(strategy) => {
-            let pattern = Arc::clone(&pattern);
-            super::Memo(strategy)
-                .prop_filter("pattern string out of length bounds", move |s| {
-                    fits(s) && pattern.is_match(s)
-                })
-                .boxed()
-        }
-        Err(_) => (lo..=hi)
+    match super::pattern::PatternGen::new(&source) {
+        Some(generator) => super::Memo(Arc::new(generator).strategy())
+            .prop_filter("pattern string out of length bounds", move |s| {
+                fits(s) && pattern.is_match(s)
+            })
+            .sboxed(),
+        // A pattern with look-around: strings of letters, digits and dots that match it.
+        None => (lo..=hi)
             .prop_filter_map("no pattern string of this length", move |len| {
                 pattern_fill(&pattern, len)
             })
-            .boxed(),
+            .sboxed(),
     }
 }
 
-/// A JSON Schema pattern rewritten for proptest's generator: no anchors, ASCII classes.
+/// A JSON Schema pattern rewritten for drawing: no anchors, ASCII classes.
 fn generator_source(pattern: &str) -> String {
     let body = pattern.strip_prefix('^').unwrap_or(pattern);
     let body = match body.strip_suffix('$') {

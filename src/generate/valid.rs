@@ -16,25 +16,25 @@ const NUMBER_SPREAD: i64 = 1_000_000;
 const ITEMS_SPREAD: usize = 3;
 
 /// Random valid instances of `shape` with `path` forced present.
-pub(crate) fn strategy(shape: &Shape, path: &[Step]) -> BoxedStrategy<Value> {
+pub(crate) fn strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
     let inner = kind_strategy(shape, path);
     if shape.nullable && path.is_empty() {
         // Non-null first, so that shrinking does not trade a value for null.
-        prop_oneof![9 => inner, 1 => Just(Value::Null)].boxed()
+        prop_oneof![9 => inner, 1 => Just(Value::Null)].sboxed()
     } else {
         inner
     }
 }
 
-fn kind_strategy(shape: &Shape, path: &[Step]) -> BoxedStrategy<Value> {
+fn kind_strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
     match &shape.kind {
-        Kind::Any => any_value().boxed(),
-        Kind::Const(value) => Just(value.clone()).boxed(),
-        Kind::Enum(values) => proptest::sample::select(values.clone()).boxed(),
-        Kind::Boolean => any::<bool>().prop_map(Value::Bool).boxed(),
+        Kind::Any => any_value().sboxed(),
+        Kind::Const(value) => Just(value.clone()).sboxed(),
+        Kind::Enum(values) => proptest::sample::select(values.clone()).sboxed(),
+        Kind::Boolean => any::<bool>().prop_map(Value::Bool).sboxed(),
         Kind::Integer(bounds) => {
             let (lo, hi) = integer_range(bounds);
-            (lo..=hi).prop_map(Value::from).boxed()
+            (lo..=hi).prop_map(Value::from).sboxed()
         }
         Kind::Number(bounds) => number_strategy(bounds),
         Kind::String(spec) => string_strategy(spec),
@@ -42,7 +42,7 @@ fn kind_strategy(shape: &Shape, path: &[Step]) -> BoxedStrategy<Value> {
         Kind::Object(spec) => object_strategy(spec, path),
         Kind::OneOf(branches) | Kind::AnyOf(branches) => match path.split_first() {
             Some((Step::Branch(index), rest)) => strategy(&branches[*index], rest),
-            _ => proptest::strategy::Union::new(branches.iter().map(|b| strategy(b, &[]))).boxed(),
+            _ => proptest::strategy::Union::new(branches.iter().map(|b| strategy(b, &[]))).sboxed(),
         },
     }
 }
@@ -74,7 +74,7 @@ fn number_range(bounds: &Bounds<f64>) -> (f64, f64) {
     }
 }
 
-fn number_strategy(bounds: &Bounds<f64>) -> BoxedStrategy<Value> {
+fn number_strategy(bounds: &Bounds<f64>) -> SBoxedStrategy<Value> {
     let (lo, hi) = number_range(bounds);
     (lo..=hi)
         .prop_map(move |x| {
@@ -87,10 +87,10 @@ fn number_strategy(bounds: &Bounds<f64>) -> BoxedStrategy<Value> {
             };
             Number::from_f64(x).map_or(Value::from(0), Value::Number)
         })
-        .boxed()
+        .sboxed()
 }
 
-fn string_strategy(spec: &StringSpec) -> BoxedStrategy<Value> {
+fn string_strategy(spec: &StringSpec) -> SBoxedStrategy<Value> {
     let lo = spec.min_len;
     let hi = spec.max_len.unwrap_or(usize::MAX).min(lo + text::SPREAD);
     let strings = match (spec.format, &spec.pattern) {
@@ -100,7 +100,7 @@ fn string_strategy(spec: &StringSpec) -> BoxedStrategy<Value> {
                 .prop_filter("format string out of length bounds", move |s| {
                     (lo..=max).contains(&s.chars().count())
                 })
-                .boxed()
+                .sboxed()
         }
         (None, Some(pattern)) => match regex::Regex::new(pattern) {
             Ok(pattern) => text::pattern_strategy(Arc::new(pattern), lo, hi),
@@ -108,10 +108,10 @@ fn string_strategy(spec: &StringSpec) -> BoxedStrategy<Value> {
         },
         (None, None) => text::plain_strategy(lo, hi),
     };
-    strings.prop_map(Value::String).boxed()
+    strings.prop_map(Value::String).sboxed()
 }
 
-fn array_strategy(spec: &ArraySpec, path: &[Step]) -> BoxedStrategy<Value> {
+fn array_strategy(spec: &ArraySpec, path: &[Step]) -> SBoxedStrategy<Value> {
     let forced = matches!(path.first(), Some(Step::Item));
     let lo = if forced {
         spec.min_items.max(1)
@@ -133,9 +133,9 @@ fn array_strategy(spec: &ArraySpec, path: &[Step]) -> BoxedStrategy<Value> {
                 rest.insert(0, first);
                 rest
             })
-            .boxed()
+            .sboxed()
     } else {
-        proptest::collection::vec(item, lo..=hi).boxed()
+        proptest::collection::vec(item, lo..=hi).sboxed()
     };
     items
         .prop_filter_map("too few unique items", move |mut items| {
@@ -144,7 +144,7 @@ fn array_strategy(spec: &ArraySpec, path: &[Step]) -> BoxedStrategy<Value> {
             }
             (items.len() >= min.max(usize::from(forced))).then_some(Value::Array(items))
         })
-        .boxed()
+        .sboxed()
 }
 
 fn dedup(items: &mut Vec<Value>) {
@@ -158,12 +158,12 @@ fn dedup(items: &mut Vec<Value>) {
     });
 }
 
-fn object_strategy(spec: &ObjectSpec, path: &[Step]) -> BoxedStrategy<Value> {
+fn object_strategy(spec: &ObjectSpec, path: &[Step]) -> SBoxedStrategy<Value> {
     let on_path = match path.split_first() {
         Some((Step::Prop(name), rest)) => Some((name.as_str(), rest)),
         _ => None,
     };
-    let parts: Vec<BoxedStrategy<Option<(String, Value)>>> = spec
+    let parts: Vec<SBoxedStrategy<Option<(String, Value)>>> = spec
         .props
         .iter()
         .map(|prop| {
@@ -174,9 +174,10 @@ fn object_strategy(spec: &ObjectSpec, path: &[Step]) -> BoxedStrategy<Value> {
         })
         .collect();
     let extra = if !spec.closed && spec.props.is_empty() {
-        proptest::collection::btree_map("[a-z]{1,8}", text::plain_strategy(0, 12), 0..3).boxed()
+        proptest::collection::btree_map(text::key_strategy(), text::plain_strategy(0, 12), 0..3)
+            .sboxed()
     } else {
-        Just(Default::default()).boxed()
+        Just(Default::default()).sboxed()
     };
     let spec = spec.clone();
     (parts, extra)
@@ -188,24 +189,24 @@ fn object_strategy(spec: &ObjectSpec, path: &[Step]) -> BoxedStrategy<Value> {
             settle_conditionals(&spec, &mut object);
             Value::Object(object)
         })
-        .boxed()
+        .sboxed()
 }
 
 /// A property: `Some` always when required, forced or on the path; otherwise maybe absent.
-fn prop_strategy(prop: &Prop, rest: Option<&[Step]>) -> BoxedStrategy<Option<(String, Value)>> {
+fn prop_strategy(prop: &Prop, rest: Option<&[Step]>) -> SBoxedStrategy<Option<(String, Value)>> {
     let name = prop.name.clone();
     let value = match (rest, &prop.fixtures) {
         (None, Some(fixtures)) | (Some([]), Some(fixtures)) => {
-            proptest::sample::select(fixtures.clone()).boxed()
+            proptest::sample::select(fixtures.clone()).sboxed()
         }
         (Some(rest), _) => kind_strategy(&prop.shape, rest),
         (None, None) => strategy(&prop.shape, &[]),
     };
     let pair = value.prop_map(move |value| (name.clone(), value));
     if prop.required || prop.forced || rest.is_some() {
-        pair.prop_map(Some).boxed()
+        pair.prop_map(Some).sboxed()
     } else {
-        proptest::option::of(pair).boxed()
+        proptest::option::of(pair).sboxed()
     }
 }
 

@@ -9,7 +9,7 @@
 use crate::catalogue::Catalogue;
 use crate::check;
 use crate::profile::{Profile, Secret};
-use crate::target::{Request, Response, SendError, Target};
+use crate::target::{Request, Response, SendError, Sent, Target};
 use crate::verdict::{Exchange, Finding};
 use reqwest::Method;
 use std::future::Future;
@@ -31,6 +31,13 @@ pub enum Abort {
 
 pub type Outcome = Result<(), Abort>;
 
+/// A request sent by [`CaseCx::dispatch`], waiting to be recorded.
+pub struct Dispatched {
+    request: Request,
+    /// `Err` when covenant refused to send it (staging safety).
+    outcome: Result<(Sent, Result<Response, SendError>), String>,
+}
+
 /// Shared by all cases of a run.
 pub struct RunCx {
     pub target: Arc<Target>,
@@ -41,8 +48,8 @@ pub struct RunCx {
     pub banking_token: Option<Secret>,
     /// Why the banking token could not be had, when it could not.
     pub banking_token_error: Option<String>,
-    /// Held shared by cases that write, exclusively by cases that need data to stand still.
-    pub quiet: tokio::sync::RwLock<()>,
+    /// Keeps writing cases and cases that need the data to stand still apart.
+    pub phases: super::phase::Phases,
     /// A tag unique to this run, for ids that must not collide with earlier runs.
     pub run_tag: String,
 }
@@ -79,6 +86,47 @@ impl RunCx {
     pub fn finops(&self) -> Option<&crate::profile::FinopsProfile> {
         self.profile.finops.as_ref()
     }
+
+    /// A finance request with bearer token, version and organization headers.
+    pub fn fin(&self, method: Method, path: &str) -> Request {
+        let mut req = self.fin_without_org(method, path);
+        if let Some(org) = self.finops_org() {
+            req = req.header("x-organization-id", org);
+        }
+        req
+    }
+
+    /// A finance request without `x-organization-id` (create mailbox domain).
+    pub fn fin_without_org(&self, method: Method, path: &str) -> Request {
+        let mut req =
+            Request::new(method, path).header("x-finops-version", self.profile.finops_version());
+        if let Some(token) = self.finops_token() {
+            req = req.header("authorization", format!("Bearer {token}"));
+        }
+        req
+    }
+
+    /// An embedded banking request with the bearer token and, when the profile names the header,
+    /// the organization header.
+    pub fn bank(&self, method: Method, path: &str) -> Request {
+        let mut req = self.bank_without_org(method, path);
+        if let (Some(name), Some(org)) = (
+            self.org_header(),
+            self.banking().and_then(|b| b.organization_id.as_deref()),
+        ) {
+            req = req.header(name, org);
+        }
+        req
+    }
+
+    /// An embedded banking request without the organization header.
+    pub fn bank_without_org(&self, method: Method, path: &str) -> Request {
+        let mut req = Request::new(method, path);
+        if let Some(token) = &self.banking_token {
+            req = req.header("authorization", format!("Bearer {}", token.expose()));
+        }
+        req
+    }
 }
 
 /// One case's view of the run, and its record.
@@ -108,67 +156,88 @@ impl CaseCx {
 
     /// A finance request with bearer token, version and organization headers.
     pub fn fin(&self, method: Method, path: &str) -> Request {
-        let mut req = self.fin_without_org(method, path);
-        if let Some(org) = self.run.finops_org() {
-            req = req.header("x-organization-id", org);
-        }
-        req
+        self.run.fin(method, path)
     }
 
     /// A finance request without `x-organization-id` (create mailbox domain).
     pub fn fin_without_org(&self, method: Method, path: &str) -> Request {
-        let mut req = Request::new(method, path)
-            .header("x-finops-version", self.run.profile.finops_version());
-        if let Some(token) = self.run.finops_token() {
-            req = req.header("authorization", format!("Bearer {token}"));
-        }
-        req
+        self.run.fin_without_org(method, path)
     }
 
-    /// An embedded banking request with the bearer token and, when the profile names the header,
-    /// the organization header.
+    /// An embedded banking request with the bearer token and the organization header.
     pub fn bank(&self, method: Method, path: &str) -> Request {
-        let mut req = self.bank_without_org(method, path);
-        if let (Some(name), Some(org)) = (
-            self.run.org_header(),
-            self.run
-                .banking()
-                .and_then(|b| b.organization_id.as_deref()),
-        ) {
-            req = req.header(name, org);
-        }
-        req
+        self.run.bank(method, path)
     }
 
     /// An embedded banking request without the organization header.
     pub fn bank_without_org(&self, method: Method, path: &str) -> Request {
-        let mut req = Request::new(method, path);
-        if let Some(token) = &self.run.banking_token {
-            req = req.header("authorization", format!("Bearer {}", token.expose()));
-        }
-        req
+        self.run.bank_without_org(method, path)
     }
 
     /// Sends a request for `operation`, records it and applies the generic checks.
     pub async fn send(&mut self, operation: &str, request: Request) -> Result<Response, Abort> {
-        if let Some(why) = self.forbidden_delete(&request) {
-            return Err(Abort::Transport(why));
+        let dispatched = self.dispatch(request).await;
+        self.record(operation, dispatched)
+    }
+
+    /// Sends a request without recording it: a future that borrows nothing from the case, so
+    /// that a case can have several in flight and [`CaseCx::record`] their outcomes in order.
+    pub fn dispatch(&self, request: Request) -> impl Future<Output = Dispatched> + Send + 'static {
+        let refused = self.forbidden_delete(&request);
+        let run = self.run.clone();
+        async move {
+            let outcome = match refused {
+                Some(why) => Err(why),
+                None => Ok(run.target.send(&request).await),
+            };
+            Dispatched { request, outcome }
         }
-        let (sent, outcome) = self.run.target.send(&request).await;
+    }
+
+    /// Records a dispatched request of `operation` and applies the generic checks.
+    pub fn record(&mut self, operation: &str, dispatched: Dispatched) -> Result<Response, Abort> {
+        self.record_judged(operation, dispatched, |_, _| {})
+    }
+
+    /// Sends a request like [`CaseCx::send`], letting `judge` look at the response before it
+    /// is recorded: the exchange is kept when `judge` records a finding.
+    pub async fn send_judged(
+        &mut self,
+        operation: &str,
+        request: Request,
+        judge: impl FnOnce(&mut CaseCx, &Response),
+    ) -> Result<Response, Abort> {
+        let dispatched = self.dispatch(request).await;
+        self.record_judged(operation, dispatched, judge)
+    }
+
+    /// Records a dispatched request like [`CaseCx::record`], letting `judge` look at the
+    /// response first. The exchange is kept (built, redacted, its `curl` command rendered) only
+    /// when a finding refers to it, a transport error ended it, or the case keeps all; most
+    /// generated bodies need none of that.
+    pub fn record_judged(
+        &mut self,
+        operation: &str,
+        dispatched: Dispatched,
+        judge: impl FnOnce(&mut CaseCx, &Response),
+    ) -> Result<Response, Abort> {
+        let Dispatched { request, outcome } = dispatched;
+        let (sent, outcome) = outcome.map_err(Abort::Transport)?;
         self.requests += 1 + sent.retries as usize;
-        let index = self.exchanges.len();
-        let mut findings = match &outcome {
-            Ok(response) => check::generic(self.run.catalogue, operation, response),
-            Err(_) => Vec::new(),
-        };
-        for f in &mut findings {
-            f.exchange = Some(index);
+        let first = self.findings.len();
+        if let Ok(response) = &outcome {
+            let generic = check::generic(self.run.catalogue, operation, response);
+            self.findings.extend(generic);
+            judge(self, response);
         }
-        if self.keep_all || !findings.is_empty() || outcome.is_err() {
+        if self.keep_all || self.findings.len() > first || outcome.is_err() {
+            let index = self.exchanges.len();
             let exchange = self.run.target.exchange(&request, &sent, &outcome);
             self.exchanges.push(exchange);
+            for f in &mut self.findings[first..] {
+                f.exchange = Some(index);
+            }
         }
-        self.findings.extend(findings);
         match outcome {
             Ok(response) => Ok(response),
             Err(SendError::Stopped) => Err(Abort::Skip(format!(

@@ -4,6 +4,7 @@
 
 use super::case::Case;
 use super::context::{Abort, CaseCx};
+use super::phase::Phase;
 use super::plan::Shard;
 use super::setup::Prepared;
 use crate::cli::RunArgs;
@@ -101,9 +102,12 @@ pub fn run_plan(
     let results = Arc::new(Mutex::new(HashMap::<String, CaseResult>::new()));
     let order: Vec<String> = plan.iter().map(|c| c.id.clone()).collect();
     let plan_len = plan.len();
-    let trials = plan
+    let trials = super::plan::execution_order(&plan)
         .into_iter()
-        .map(|case| trial(case, runtime.handle().clone(), &run, results.clone()))
+        .map(|i| {
+            let case = plan[i].clone();
+            trial(case, runtime.handle().clone(), &run, results.clone())
+        })
         .collect();
     let args = libtest_mimic::Arguments {
         test_threads: Some(settings.concurrency.clamp(1, plan_len.max(1))),
@@ -345,16 +349,15 @@ async fn run_case(case: &Case, run: Arc<super::RunCx>) -> CaseResult {
         return skipped(case, format!("{why}: not run"));
     }
     let start = Instant::now();
-    let quiet = run.clone();
-    let _shared = if case.writes {
-        Some(quiet.quiet.read().await)
-    } else {
-        None
+    let gate = run.clone();
+    let phase = match (case.writes, case.still) {
+        (true, _) => Some(Phase::Writing),
+        (false, true) => Some(Phase::Still),
+        (false, false) => None,
     };
-    let _exclusive = if case.still {
-        Some(quiet.quiet.write().await)
-    } else {
-        None
+    let _phase = match phase {
+        Some(phase) => Some(gate.phases.enter(phase).await),
+        None => None,
     };
     let mut cx = CaseCx::new(run);
     let outcome = (case.run)(&mut cx).await;
@@ -487,21 +490,26 @@ pub async fn run_quiet(
     concurrency: usize,
 ) -> Vec<CaseResult> {
     let permits = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
-    let mut tasks = Vec::with_capacity(plan.len());
-    for case in plan {
-        let (run, permits, owned) = (run.clone(), permits.clone(), case.clone());
-        let task = tokio::spawn(async move {
-            let _permit = permits.acquire_owned().await;
-            match owned.needs.iter().find_map(|n| n.unmet(&run)) {
-                Some(why) => skipped(&owned, why),
-                None => run_case(&owned, run).await,
-            }
-        });
-        tasks.push((case, task));
-    }
-    let mut results = Vec::with_capacity(tasks.len());
-    for (case, task) in tasks {
-        results.push(task.await.unwrap_or_else(|e| panicked(&case, &e)));
+    // Spawned in execution order; the semaphore is fair, so they start in that order too.
+    let mut tasks: Vec<(usize, tokio::task::JoinHandle<CaseResult>)> =
+        super::plan::execution_order(&plan)
+            .into_iter()
+            .map(|i| {
+                let (run, permits, owned) = (run.clone(), permits.clone(), plan[i].clone());
+                let task = tokio::spawn(async move {
+                    let _permit = permits.acquire_owned().await;
+                    match owned.needs.iter().find_map(|n| n.unmet(&run)) {
+                        Some(why) => skipped(&owned, why),
+                        None => run_case(&owned, run).await,
+                    }
+                });
+                (i, task)
+            })
+            .collect();
+    tasks.sort_by_key(|(i, _)| *i);
+    let mut results = Vec::with_capacity(plan.len());
+    for (case, (_, task)) in plan.iter().zip(tasks) {
+        results.push(task.await.unwrap_or_else(|e| panicked(case, &e)));
     }
     results
 }

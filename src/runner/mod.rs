@@ -7,11 +7,12 @@
 mod case;
 mod context;
 mod execute;
+mod phase;
 mod plan;
 mod setup;
 
 pub use case::{case_fn, Case, CaseFn, Need};
-pub use context::{snippet, Abort, BoxFuture, CaseCx, Outcome, RunCx};
+pub use context::{snippet, Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
 pub use execute::{run_plan, run_quiet, RunSettings};
 pub use plan::{build_plan, Shard};
 pub use setup::{prepare, Prepared};

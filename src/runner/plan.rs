@@ -57,6 +57,15 @@ pub fn build_plan(run: &RunCx, settings: &RunSettings) -> Vec<Case> {
     cases
 }
 
+/// The order cases start in (indices into the plan); reports keep the plan's order. Cases
+/// that need the data to stand still come first, so that they run together before any writer
+/// starts rather than each waiting for a moment without writers; the rest keep the plan's order.
+pub fn execution_order(plan: &[Case]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..plan.len()).collect();
+    order.sort_by_key(|&i| !plan[i].still);
+    order
+}
+
 fn keep(case: &Case, s: &RunSettings) -> bool {
     let id = case.id.as_str();
     (s.filter.is_empty() || s.filter.iter().any(|p| id.contains(p.as_str())))

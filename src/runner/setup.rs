@@ -79,6 +79,7 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
         insecure: args.insecure,
         read_only: args.read_only,
         secrets: profile.secrets(),
+        max_in_flight: Some(args.concurrency),
     };
     let target = Target::new(config).map_err(|e| match (&e, &args.ca_cert) {
         (TargetError::CaCert(_) | TargetError::Client(_), Some(path)) => {
@@ -113,7 +114,7 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
         cases_per_operation: args.cases,
         banking_token,
         banking_token_error,
-        quiet: tokio::sync::RwLock::new(()),
+        phases: Default::default(),
         run_tag: format!("{:08x}", seed as u32 ^ std::process::id()),
     });
     Ok(Prepared {

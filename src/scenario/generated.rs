@@ -10,15 +10,15 @@
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
 use super::{paths, Bodies};
-use crate::generate::{rng_for, Engine, GenOptions, Invalid};
+use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid};
 use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::schema::Registry;
 use crate::target::Request;
-use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use proptest::strategy::{SBoxedStrategy, ValueTree};
+use proptest::test_runner::TestRng;
 use reqwest::Method;
 use serde_json::{json, Value};
-use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// Shrinking stops after this many extra requests.
 const MAX_SHRINK_ITERS: u32 = 48;
@@ -26,6 +26,8 @@ const MAX_SHRINK_ITERS: u32 = 48;
 const MAX_BOUNDARY_FINDINGS: usize = 12;
 /// Refusals of valid bodies reported per case (the rest are counted).
 const MAX_WARNINGS: usize = 5;
+/// Bodies of one case in flight at once (`--concurrency` caps the requests of all cases).
+const WINDOW: usize = 8;
 
 /// An operation whose body is generated.
 #[derive(Debug, Clone, Copy)]
@@ -196,35 +198,34 @@ fn options(run: &RunCx) -> GenOptions {
 }
 
 /// The request for a body of `target`'s operation.
-fn request(cx: &CaseCx, target: &Target, body: Value) -> Request {
-    let f = cx.run.finops().cloned().unwrap_or_default();
+fn request(run: &RunCx, target: &Target, body: Value) -> Request {
+    let f = run.finops().cloned().unwrap_or_default();
     let request = match target.operation {
-        "create-receivable" => cx.fin(Method::POST, paths::RECEIVABLES),
-        "create-vat-id" => cx.fin(
+        "create-receivable" => run.fin(Method::POST, paths::RECEIVABLES),
+        "create-vat-id" => run.fin(
             Method::POST,
             &paths::vat_ids(f.counterpart_id.as_deref().unwrap_or("")),
         ),
-        "update-comment" => cx.fin(
+        "update-comment" => run.fin(
             Method::PATCH,
             &paths::comment(f.comment_ids.first().map_or("", |s| s.as_str())),
         ),
-        "create-mailbox-domain" => cx.fin_without_org(Method::POST, paths::MAILBOX_DOMAINS),
-        _ => cx.bank(Method::POST, paths::VELOCITY_CONTROLS),
+        "create-mailbox-domain" => run.fin_without_org(Method::POST, paths::MAILBOX_DOMAINS),
+        _ => run.bank(Method::POST, paths::VELOCITY_CONTROLS),
     };
     request.json(body)
 }
 
 /// Makes a valid body unique where the target requires uniqueness (velocity control ids,
 /// mailbox domains), keeping it valid.
-fn make_unique(cx: &CaseCx, target: &Target, mut body: Value, tag: &str) -> Value {
-    let bodies = Bodies::new(&cx.run);
+fn make_unique(run: &RunCx, target: &Target, mut body: Value, tag: &str) -> Value {
     match target.operation {
         "create-velocity-control" if body.get("id").is_some_and(Value::is_string) => {
-            body["id"] = json!(bodies.unique(tag))
+            body["id"] = json!(Bodies::new(run).unique(tag))
         }
         "create-mailbox-domain" => {
             if let Some(domain) = body.get("domain").and_then(Value::as_str) {
-                body["domain"] = json!(format!("cov-{}-{tag}.{domain}", cx.run.run_tag));
+                body["domain"] = json!(format!("cov-{}-{tag}.{domain}", run.run_tag));
             }
         }
         _ => {}
@@ -233,91 +234,113 @@ fn make_unique(cx: &CaseCx, target: &Target, mut body: Value, tag: &str) -> Valu
 }
 
 /// An invalid body made unique the same way, unless its broken constraint is the unique field.
-fn unique_invalid(cx: &CaseCx, target: &Target, invalid: &Invalid, tag: &str) -> Value {
+fn unique_invalid(run: &RunCx, target: &Target, invalid: &Invalid, tag: &str) -> Value {
     if matches!(invalid.label.pointer.as_str(), "/id" | "/domain") {
         invalid.payload.clone()
     } else {
-        make_unique(cx, target, invalid.payload.clone(), tag)
+        make_unique(run, target, invalid.payload.clone(), tag)
+    }
+}
+
+fn generator_error(e: GenerateError) -> Abort {
+    Abort::Transport(format!("generator: {e}"))
+}
+
+/// Whether a status accepts a body.
+fn accepted(status: u16) -> bool {
+    (200..300).contains(&status)
+}
+
+/// Sends a body per item, up to [`WINDOW`] at once, and hands each status to `judge` in the
+/// order of the items; a finding `judge` records points at that exchange. `judge` returns
+/// false to stop: the requests still in flight are then abandoned.
+async fn send_window<T: Send + 'static>(
+    cx: &mut CaseCx,
+    target: &Target,
+    mut items: impl Iterator<Item = (T, Value)>,
+    mut judge: impl FnMut(&mut CaseCx, T, u16) -> bool,
+) -> Outcome {
+    let mut in_flight = InFlight(VecDeque::new());
+    loop {
+        while in_flight.0.len() < WINDOW {
+            let Some((item, body)) = items.next() else {
+                break;
+            };
+            let sending = cx.dispatch(request(&cx.run, target, body));
+            in_flight
+                .0
+                .push_back(tokio::spawn(async move { (item, sending.await) }));
+        }
+        let Some(next) = in_flight.0.pop_front() else {
+            return Ok(());
+        };
+        let (item, dispatched) = next.await.map_err(|e| {
+            Abort::Transport(format!(
+                "covenant defect: a request task failed ({e}); please report it"
+            ))
+        })?;
+        let mut go_on = true;
+        cx.record_judged(target.operation, dispatched, |cx, response| {
+            go_on = judge(cx, item, response.status);
+        })?;
+        if !go_on {
+            return Ok(());
+        }
+    }
+}
+
+/// Requests in flight; those left when a case ends early are abandoned.
+struct InFlight<T>(VecDeque<tokio::task::JoinHandle<T>>);
+
+impl<T> Drop for InFlight<T> {
+    fn drop(&mut self) {
+        self.0.iter().for_each(tokio::task::JoinHandle::abort);
     }
 }
 
 async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
-    tokio::task::block_in_place(|| valid_bodies(cx, &target))
-}
-
-async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
-    tokio::task::block_in_place(|| invalid_bodies(cx, &target))
-}
-
-/// Sends one body; its exchange is kept only when it shows a finding.
-fn send_quietly(cx: &mut CaseCx, target: &Target, body: Value) -> Result<u16, Abort> {
-    let request = request(cx, target, body);
-    let handle = tokio::runtime::Handle::current();
-    handle
-        .block_on(cx.send(target.operation, request))
-        .map(|r| r.status)
-}
-
-/// Sends one body keeping its exchange, so that a finding can point at it; [`forget`] drops it
-/// again when no finding came of it.
-fn send_kept(cx: &mut CaseCx, target: &Target, body: Value) -> Result<(u16, Mark), Abort> {
-    let mark = Mark {
-        exchanges: cx.exchanges.len(),
-        findings: cx.findings.len(),
-    };
-    let keep = std::mem::replace(&mut cx.keep_all, true);
-    let status = send_quietly(cx, target, body);
-    cx.keep_all = keep;
-    Ok((status?, mark))
-}
-
-/// The record's length before a send.
-struct Mark {
-    exchanges: usize,
-    findings: usize,
-}
-
-/// Drops the exchange kept since `mark` when nothing refers to it.
-fn forget(cx: &mut CaseCx, mark: Mark) {
-    if cx.findings.len() == mark.findings && cx.exchanges.len() == mark.exchanges + 1 {
-        cx.exchanges.pop();
-    }
-}
-
-fn valid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     cx.keep_all = false;
-    let engine = Engine::new(Registry::embedded(), options(&cx.run));
-    let mut refused = 0usize;
-    let mut n = 0usize;
+    let run = cx.run.clone();
+    let engine = Engine::new(Registry::embedded(), options(&run));
+    let mut streams = Vec::new();
     for stem in target.valid_stems {
-        let boundary = engine
-            .boundary_valid(stem)
-            .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
-        let strategy = engine
-            .valid(stem)
-            .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
-        let mut rng = rng_for(cx.run.seed, &format!("{}.{stem}.valid", target.operation));
-        let random =
-            crate::generate::sample(&strategy, &mut rng, cx.run.cases_per_operation as usize);
-        for body in boundary.into_iter().chain(random) {
-            n += 1;
-            let body = make_unique(cx, target, body, &format!("g{n}"));
-            let (status, mark) = send_kept(cx, target, body.clone())?;
-            if (400..500).contains(&status) {
-                refused += 1;
-                if refused <= MAX_WARNINGS {
-                    cx.finding(
-                        "GEN-VALID-ACCEPTED",
-                        format!(
-                            "a body valid against {stem} was refused with {status}: {}",
-                            compact(&body)
-                        ),
-                    );
-                }
-            }
-            forget(cx, mark);
-        }
+        let boundary = engine.boundary_valid(stem).map_err(generator_error)?;
+        let strategy = engine.valid(stem).map_err(generator_error)?;
+        let rng = rng_for(run.seed, &format!("{}.{stem}.valid", target.operation));
+        let random = Draws::new(strategy, rng, run.cases_per_operation as usize).map(|(b, _)| b);
+        streams.push(
+            boundary
+                .into_iter()
+                .chain(random)
+                .map(move |body| (*stem, body)),
+        );
     }
+    let bodies = streams
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(n, (stem, body))| {
+            let body = make_unique(&run, &target, body, &format!("g{}", n + 1));
+            ((stem, body.clone()), body)
+        });
+    let (mut refused, mut n) = (0usize, 0usize);
+    send_window(cx, &target, bodies, |cx, (stem, body), status| {
+        n += 1;
+        if (400..500).contains(&status) {
+            refused += 1;
+            if refused <= MAX_WARNINGS {
+                cx.finding(
+                    "GEN-VALID-ACCEPTED",
+                    format!(
+                        "a body valid against {stem} was refused with {status}: {}",
+                        compact(&body)
+                    ),
+                );
+            }
+        }
+        true
+    })
+    .await?;
     if refused > MAX_WARNINGS {
         cx.finding(
             "GEN-VALID-ACCEPTED",
@@ -327,94 +350,107 @@ fn valid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
     Ok(())
 }
 
-fn invalid_bodies(cx: &mut CaseCx, target: &Target) -> Outcome {
+async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     cx.keep_all = false;
+    let run = cx.run.clone();
     let stem = target.invalid_stem;
-    let engine = Engine::new(Registry::embedded(), options(&cx.run));
-    let boundary = engine
-        .boundary_invalid(stem)
-        .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
+    let engine = Engine::new(Registry::embedded(), options(&run));
     // Every boundary violation is sent, so that each broken rule shows (up to a bound); the
     // first accepted body is the reported payload, and the random phase is then not needed.
-    let mut accepted = 0;
-    for (n, invalid) in boundary.iter().enumerate() {
-        let body = unique_invalid(cx, target, invalid, &format!("b{n}"));
-        if check_invalid(cx, target, invalid, body.clone())? {
-            accepted += 1;
+    let boundary = engine.boundary_invalid(stem).map_err(generator_error)?;
+    let items = boundary.into_iter().enumerate().map(|(n, invalid)| {
+        let body = unique_invalid(&run, &target, &invalid, &format!("b{n}"));
+        ((invalid, body.clone()), body)
+    });
+    let mut found = 0;
+    send_window(cx, &target, items, |cx, (invalid, body), status| {
+        if judge_invalid(cx, &invalid, status) {
+            found += 1;
             cx.payload.get_or_insert(body);
-            if accepted == MAX_BOUNDARY_FINDINGS {
-                break;
-            }
         }
-    }
-    if accepted > 0 {
+        found < MAX_BOUNDARY_FINDINGS
+    })
+    .await?;
+    if found > 0 {
         return Ok(());
     }
-    let strategy = engine
-        .invalid(stem)
-        .map_err(|e| Abort::Transport(format!("generator: {e}")))?;
-    let config = Config {
-        cases: cx.run.cases_per_operation,
-        max_shrink_iters: MAX_SHRINK_ITERS,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let rng = rng_for(cx.run.seed, &format!("{}.{stem}.invalid", target.operation));
-    let mut runner = TestRunner::new_with_rng(config, rng);
-    // proptest's runner takes an `Fn`: the case context and the first abort go through cells.
-    let shared = RefCell::new(&mut *cx);
-    let aborted = RefCell::new(None);
-    let sent = std::cell::Cell::new(0usize);
-    let result = runner.run(&strategy, |invalid| {
-        if aborted.borrow().is_some() {
-            return Ok(());
-        }
-        sent.set(sent.get() + 1);
-        let mut cx = shared.borrow_mut();
-        let body = unique_invalid(&cx, target, &invalid, &format!("r{}", sent.get()));
-        match send_quietly(&mut cx, target, body).map(|status| (200..300).contains(&status)) {
-            Ok(false) => Ok(()),
-            Ok(true) => Err(TestCaseError::fail(invalid.label.detail.clone())),
-            Err(abort) => {
-                *aborted.borrow_mut() = Some(abort);
-                Ok(())
-            }
-        }
+    // Random violations; the first accepted one is shrunk to a minimal body.
+    let strategy = engine.invalid(stem).map_err(generator_error)?;
+    let rng = rng_for(run.seed, &format!("{}.{stem}.invalid", target.operation));
+    let draws = Draws::new(strategy.clone(), rng, run.cases_per_operation as usize);
+    let items = draws.enumerate().map(|(n, (invalid, at))| {
+        let body = unique_invalid(&run, &target, &invalid, &format!("r{}", n + 1));
+        (at, body)
     });
-    if let Some(abort) = aborted.into_inner() {
-        return Err(abort);
-    }
-    if let Err(TestError::Fail(_, minimal)) = result {
-        // Send the minimal body once more, for the record and the finding.
-        let body = unique_invalid(cx, target, &minimal, "minimal");
-        check_invalid(cx, target, &minimal, body.clone())?;
-        cx.payload = Some(body);
-    }
+    let mut first = None;
+    send_window(cx, &target, items, |_, at, status| {
+        first = accepted(status).then_some(at);
+        first.is_none()
+    })
+    .await?;
+    let Some(at) = first else {
+        return Ok(());
+    };
+    let minimal = tokio::task::block_in_place(|| shrink(cx, &target, &strategy, at))?;
+    // The minimal body once more, for the record and the finding.
+    let body = unique_invalid(&run, &target, &minimal, "minimal");
+    let request = request(&run, &target, body.clone());
+    cx.send_judged(target.operation, request, |cx, response| {
+        judge_invalid(cx, &minimal, response.status);
+    })
+    .await?;
+    cx.payload = Some(body);
     Ok(())
 }
 
-/// Sends an invalid body and records a finding for its label's rule when it is accepted.
-fn check_invalid(
+/// Shrinks the accepted invalid body drawn from `at` to a minimal one the target still
+/// accepts, proptest's way: simplify while it is accepted, complicate when it is not, for at
+/// most [`MAX_SHRINK_ITERS`] requests. Its broken constraint never changes while it shrinks.
+fn shrink(
     cx: &mut CaseCx,
     target: &Target,
-    invalid: &Invalid,
-    body: Value,
-) -> Result<bool, Abort> {
-    let (status, mark) = send_kept(cx, target, body)?;
-    let accepted = (200..300).contains(&status);
-    if accepted {
-        let rule = match cx.run.catalogue.rule(&invalid.label.rule) {
-            Some(_) => invalid.label.rule.as_str(),
-            None => crate::generate::DEFAULT_RULE,
+    strategy: &SBoxedStrategy<Invalid>,
+    at: TestRng,
+) -> Result<Invalid, Abort> {
+    let mut tree = redraw(strategy, at).ok_or_else(|| {
+        Abort::Transport("generator: the accepted body could not be drawn again".to_owned())
+    })?;
+    let mut minimal = tree.current();
+    let handle = tokio::runtime::Handle::current();
+    let mut more = tree.simplify();
+    let mut sent = 0;
+    while more && sent < MAX_SHRINK_ITERS {
+        sent += 1;
+        let candidate = tree.current();
+        let body = unique_invalid(&cx.run, target, &candidate, &format!("s{sent}"));
+        let request = request(&cx.run, target, body);
+        let status = handle.block_on(cx.send(target.operation, request))?.status;
+        more = if accepted(status) {
+            minimal = candidate;
+            tree.simplify()
+        } else {
+            tree.complicate()
         };
-        let message = format!(
-            "an invalid body was accepted with {status}: {} at {} ({:?})",
-            invalid.label.detail, invalid.label.pointer, invalid.label.kind
-        );
-        cx.finding(rule, message);
     }
-    forget(cx, mark);
-    Ok(accepted)
+    Ok(minimal)
+}
+
+/// Records a finding for an invalid body's rule when `status` accepts it; returns whether it
+/// did.
+fn judge_invalid(cx: &mut CaseCx, invalid: &Invalid, status: u16) -> bool {
+    if !accepted(status) {
+        return false;
+    }
+    let rule = match cx.run.catalogue.rule(&invalid.label.rule) {
+        Some(_) => invalid.label.rule.as_str(),
+        None => crate::generate::DEFAULT_RULE,
+    };
+    let message = format!(
+        "an invalid body was accepted with {status}: {} at {} ({:?})",
+        invalid.label.detail, invalid.label.pointer, invalid.label.kind
+    );
+    cx.finding(rule, message);
+    true
 }
 
 /// A body on one line, cut to 300 characters.

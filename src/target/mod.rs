@@ -47,6 +47,8 @@ pub struct TargetConfig {
     pub read_only: bool,
     /// Values that must never appear in a record.
     pub secrets: Vec<String>,
+    /// Requests in flight at once, at most, across all cases (`--concurrency`); `None`: no cap.
+    pub max_in_flight: Option<usize>,
 }
 
 /// A target that cannot even be set up (bad CA file, bad URL).
@@ -204,6 +206,7 @@ pub struct Target {
     config: TargetConfig,
     limiter: Option<Arc<RateLimiter>>,
     budget: Arc<Budget>,
+    in_flight: Option<Arc<tokio::sync::Semaphore>>,
 }
 
 impl Target {
@@ -241,11 +244,15 @@ impl Target {
             .filter(|r| *r > 0.0)
             .map(|r| Arc::new(RateLimiter::new(r)));
         let budget = Arc::new(Budget::new(config.max_requests));
+        let in_flight = config
+            .max_in_flight
+            .map(|n| Arc::new(tokio::sync::Semaphore::new(n.max(1))));
         Ok(Arc::new(Target {
             client,
             config,
             limiter,
             budget,
+            in_flight,
         }))
     }
 
@@ -261,6 +268,7 @@ impl Target {
             config,
             limiter: self.limiter.clone(),
             budget: self.budget.clone(),
+            in_flight: self.in_flight.clone(),
         })
     }
 
@@ -439,6 +447,7 @@ impl Target {
             });
         }
         self.wait_for_slot().await?;
+        let _in_flight = self.in_flight_slot().await?;
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
@@ -473,6 +482,18 @@ impl Target {
             return Err(SendError::Stopped);
         }
         Ok(())
+    }
+
+    /// Waits until fewer than `--concurrency` requests are in flight; fails when the run stops
+    /// meanwhile.
+    async fn in_flight_slot(&self) -> Result<Option<tokio::sync::SemaphorePermit<'_>>, SendError> {
+        let Some(in_flight) = &self.in_flight else {
+            return Ok(None);
+        };
+        tokio::select! {
+            permit = in_flight.acquire() => Ok(permit.ok()),
+            _ = self.budget.reached(Halt::Stopped) => Err(SendError::Stopped),
+        }
     }
 
     /// Bounds a request by `--timeout` and by a cancelled run.
@@ -737,6 +758,7 @@ mod tests {
             ca_cert: None,
             insecure: false,
             read_only: false,
+            max_in_flight: Some(8),
             secrets,
         })
         .expect("a client")

@@ -1,0 +1,223 @@
+//! Writing cases and cases that need the data to stand still never overlap.
+//!
+//! A pagination comparison reads the same list twice and needs nothing to change in between;
+//! a case that creates or deletes changes lists. Cases of one kind may run together (several
+//! writers at once, several comparisons at once), which a read-write lock could not give the
+//! comparisons: they would run one at a time. A waiting `still` case holds back writers that
+//! arrive after it, so that it cannot starve.
+
+use std::sync::Mutex;
+use tokio::sync::Notify;
+
+/// What a case does to the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Creates, updates or deletes.
+    Writing,
+    /// Needs no writer to run meanwhile.
+    Still,
+}
+
+/// The gate all cases of a run pass.
+#[derive(Debug, Default)]
+pub struct Phases {
+    state: Mutex<State>,
+    changed: Notify,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    writing: usize,
+    still: usize,
+    still_waiting: usize,
+}
+
+impl State {
+    fn admits(&self, phase: Phase) -> bool {
+        match phase {
+            Phase::Writing => self.still == 0 && self.still_waiting == 0,
+            Phase::Still => self.writing == 0,
+        }
+    }
+
+    fn count(&mut self, phase: Phase) -> &mut usize {
+        match phase {
+            Phase::Writing => &mut self.writing,
+            Phase::Still => &mut self.still,
+        }
+    }
+}
+
+/// Held while a case of a phase runs.
+#[derive(Debug)]
+pub struct PhaseGuard<'a> {
+    phases: &'a Phases,
+    phase: Phase,
+}
+
+impl Phases {
+    /// Waits until `phase` may run, and holds it until the guard drops.
+    pub async fn enter(&self, phase: Phase) -> PhaseGuard<'_> {
+        let mut ticket: Option<Ticket<'_>> = None;
+        loop {
+            let notified = self.changed.notified();
+            tokio::pin!(notified);
+            // Registered before the state is read, so that no release is missed.
+            notified.as_mut().enable();
+            {
+                let mut state = self.lock();
+                if state.admits(phase) {
+                    if let Some(mut ticket) = ticket.take() {
+                        ticket.armed = false;
+                        state.still_waiting -= 1;
+                    }
+                    *state.count(phase) += 1;
+                    return PhaseGuard {
+                        phases: self,
+                        phase,
+                    };
+                }
+                if phase == Phase::Still && ticket.is_none() {
+                    state.still_waiting += 1;
+                    ticket = Some(Ticket {
+                        phases: self,
+                        armed: true,
+                    });
+                }
+            }
+            notified.await;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // Every update is a single counter step: a poisoned state is still consistent.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A still case's place in the queue; given back if its wait is abandoned (the run stops), so
+/// that writers are not held back by a case that will never run.
+struct Ticket<'a> {
+    phases: &'a Phases,
+    armed: bool,
+}
+
+impl Drop for Ticket<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.phases.lock().still_waiting -= 1;
+            self.phases.changed.notify_waiters();
+        }
+    }
+}
+
+impl Drop for PhaseGuard<'_> {
+    fn drop(&mut self) {
+        let mut state = self.phases.lock();
+        let count = state.count(self.phase);
+        *count -= 1;
+        if *count == 0 {
+            self.phases.changed.notify_waiters();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// Runs `phases` of cases at once, each holding its phase for a moment; returns the most
+    /// writers and still cases seen at once, and whether the two ever overlapped.
+    async fn overlap(kinds: &[Phase]) -> (usize, usize, bool) {
+        let gate = Arc::new(Phases::default());
+        let now = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let most = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let mixed = Arc::new(AtomicUsize::new(0));
+        let tasks: Vec<_> = kinds
+            .iter()
+            .map(|&phase| {
+                let (gate, now, most, mixed) =
+                    (gate.clone(), now.clone(), most.clone(), mixed.clone());
+                tokio::spawn(async move {
+                    let _guard = gate.enter(phase).await;
+                    let (me, other) = match phase {
+                        Phase::Writing => (0, 1),
+                        Phase::Still => (1, 0),
+                    };
+                    let n = now[me].fetch_add(1, Ordering::SeqCst) + 1;
+                    most[me].fetch_max(n, Ordering::SeqCst);
+                    if now[other].load(Ordering::SeqCst) > 0 {
+                        mixed.fetch_add(1, Ordering::SeqCst);
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    now[me].fetch_sub(1, Ordering::SeqCst);
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.expect("no panic");
+        }
+        (
+            most[0].load(Ordering::SeqCst),
+            most[1].load(Ordering::SeqCst),
+            mixed.load(Ordering::SeqCst) > 0,
+        )
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writers_and_still_cases_never_overlap_but_each_kind_runs_together() {
+        use Phase::{Still, Writing};
+        let kinds = [
+            Writing, Writing, Still, Still, Still, Writing, Still, Writing,
+        ];
+        let (writers, still, mixed) = overlap(&kinds).await;
+        assert!(!mixed, "a writer ran beside a still case");
+        assert!(writers >= 2, "writers ran one at a time ({writers})");
+        assert!(still >= 2, "still cases ran one at a time ({still})");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_waiting_still_case_holds_back_later_writers() {
+        let gate = Arc::new(Phases::default());
+        let first = gate.enter(Phase::Writing).await;
+        let still = tokio::spawn({
+            let gate = gate.clone();
+            async move {
+                let _g = gate.enter(Phase::Still).await;
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        // A writer arriving now waits behind the still case, although a writer runs.
+        let late = tokio::time::timeout(Duration::from_millis(30), gate.enter(Phase::Writing));
+        assert!(
+            late.await.is_err(),
+            "a later writer overtook the still case"
+        );
+        drop(first);
+        tokio::time::timeout(Duration::from_secs(2), still)
+            .await
+            .expect("the still case ran once the writer left")
+            .expect("no panic");
+        let _writer = tokio::time::timeout(Duration::from_secs(2), gate.enter(Phase::Writing))
+            .await
+            .expect("writers run again after the still case");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_abandoned_still_wait_does_not_block_writers() {
+        let gate = Phases::default();
+        let writer = gate.enter(Phase::Writing).await;
+        let abandoned =
+            tokio::time::timeout(Duration::from_millis(10), gate.enter(Phase::Still)).await;
+        assert!(abandoned.is_err(), "a still case ran beside a writer");
+        let second = tokio::time::timeout(Duration::from_secs(2), gate.enter(Phase::Writing)).await;
+        assert!(
+            second.is_ok(),
+            "writers stay blocked by an abandoned still case"
+        );
+        drop(writer);
+    }
+}
