@@ -196,7 +196,7 @@ impl CaseCx {
 
     /// Records a dispatched request of `operation` and applies the generic checks.
     pub fn record(&mut self, operation: &str, dispatched: Dispatched) -> Result<Response, Abort> {
-        self.record_judged(operation, dispatched, |_, _| {})
+        self.record_judged(operation, dispatched, |_, _, _| {})
     }
 
     /// Sends a request like [`CaseCx::send`], letting `judge` look at the response before it
@@ -205,21 +205,21 @@ impl CaseCx {
         &mut self,
         operation: &str,
         request: Request,
-        judge: impl FnOnce(&mut CaseCx, &Response),
+        judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
         let dispatched = self.dispatch(request).await;
         self.record_judged(operation, dispatched, judge)
     }
 
     /// Records a dispatched request like [`CaseCx::record`], letting `judge` look at the
-    /// response first. The exchange is kept (built, redacted, its `curl` command rendered) only
+    /// request and its response first. The exchange is kept (built, redacted, its `curl` command rendered) only
     /// when a finding refers to it, a transport error ended it, or the case keeps all; most
     /// generated bodies need none of that.
     pub fn record_judged(
         &mut self,
         operation: &str,
         dispatched: Dispatched,
-        judge: impl FnOnce(&mut CaseCx, &Response),
+        judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
         let Dispatched { request, outcome } = dispatched;
         let (sent, outcome) = outcome.map_err(Abort::Transport)?;
@@ -228,7 +228,7 @@ impl CaseCx {
         if let Ok(response) = &outcome {
             let generic = check::generic(self.run.catalogue, operation, response);
             self.findings.extend(generic);
-            judge(self, response);
+            judge(self, &request, response);
         }
         if self.keep_all || self.findings.len() > first || outcome.is_err() {
             let index = self.exchanges.len();

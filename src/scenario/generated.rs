@@ -10,7 +10,7 @@
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
 use super::{paths, Bodies};
-use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid};
+use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
 use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::schema::Registry;
 use crate::target::Request;
@@ -197,23 +197,34 @@ fn options(run: &RunCx) -> GenOptions {
     }
 }
 
-/// The request for a body of `target`'s operation.
-fn request(run: &RunCx, target: &Target, body: Value) -> Request {
-    let f = run.finops().cloned().unwrap_or_default();
-    let request = match target.operation {
+/// The request of `target`'s operation, without its body: built once per case, since every
+/// body of the case goes to the same path with the same headers.
+fn template(run: &RunCx, target: &Target) -> Request {
+    let f = run.finops();
+    match target.operation {
         "create-receivable" => run.fin(Method::POST, paths::RECEIVABLES),
         "create-vat-id" => run.fin(
             Method::POST,
-            &paths::vat_ids(f.counterpart_id.as_deref().unwrap_or("")),
+            &paths::vat_ids(f.and_then(|f| f.counterpart_id.as_deref()).unwrap_or("")),
         ),
         "update-comment" => run.fin(
             Method::PATCH,
-            &paths::comment(f.comment_ids.first().map_or("", |s| s.as_str())),
+            &paths::comment(
+                f.and_then(|f| f.comment_ids.first())
+                    .map_or("", |s| s.as_str()),
+            ),
         ),
         "create-mailbox-domain" => run.fin_without_org(Method::POST, paths::MAILBOX_DOMAINS),
         _ => run.bank(Method::POST, paths::VELOCITY_CONTROLS),
-    };
-    request.json(body)
+    }
+}
+
+/// The body of a request sent by [`send_window`] (always JSON there).
+fn body_of(request: &Request) -> Value {
+    match &request.body {
+        Some(crate::target::Body::Json(body)) => body.clone(),
+        _ => Value::Null,
+    }
 }
 
 /// Makes a valid body unique where the target requires uniqueness (velocity control ids,
@@ -258,15 +269,16 @@ async fn send_window<T: Send + 'static>(
     cx: &mut CaseCx,
     target: &Target,
     mut items: impl Iterator<Item = (T, Value)>,
-    mut judge: impl FnMut(&mut CaseCx, T, u16) -> bool,
+    mut judge: impl FnMut(&mut CaseCx, T, &Request, u16) -> bool,
 ) -> Outcome {
+    let template = template(&cx.run, target);
     let mut in_flight = InFlight(VecDeque::new());
     loop {
         while in_flight.0.len() < WINDOW {
             let Some((item, body)) = items.next() else {
                 break;
             };
-            let sending = cx.dispatch(request(&cx.run, target, body));
+            let sending = cx.dispatch(template.clone().json(body));
             in_flight
                 .0
                 .push_back(tokio::spawn(async move { (item, sending.await) }));
@@ -280,8 +292,8 @@ async fn send_window<T: Send + 'static>(
             ))
         })?;
         let mut go_on = true;
-        cx.record_judged(target.operation, dispatched, |cx, response| {
-            go_on = judge(cx, item, response.status);
+        cx.record_judged(target.operation, dispatched, |cx, request, response| {
+            go_on = judge(cx, item, request, response.status);
         })?;
         if !go_on {
             return Ok(());
@@ -320,11 +332,13 @@ async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
         .flatten()
         .enumerate()
         .map(|(n, (stem, body))| {
-            let body = make_unique(&run, &target, body, &format!("g{}", n + 1));
-            ((stem, body.clone()), body)
+            (
+                stem,
+                make_unique(&run, &target, body, &format!("g{}", n + 1)),
+            )
         });
     let (mut refused, mut n) = (0usize, 0usize);
-    send_window(cx, &target, bodies, |cx, (stem, body), status| {
+    send_window(cx, &target, bodies, |cx, stem, request, status| {
         n += 1;
         if (400..500).contains(&status) {
             refused += 1;
@@ -333,7 +347,7 @@ async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
                     "GEN-VALID-ACCEPTED",
                     format!(
                         "a body valid against {stem} was refused with {status}: {}",
-                        compact(&body)
+                        compact(&body_of(request))
                     ),
                 );
             }
@@ -360,13 +374,13 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     let boundary = engine.boundary_invalid(stem).map_err(generator_error)?;
     let items = boundary.into_iter().enumerate().map(|(n, invalid)| {
         let body = unique_invalid(&run, &target, &invalid, &format!("b{n}"));
-        ((invalid, body.clone()), body)
+        (invalid.label, body)
     });
     let mut found = 0;
-    send_window(cx, &target, items, |cx, (invalid, body), status| {
-        if judge_invalid(cx, &invalid, status) {
+    send_window(cx, &target, items, |cx, label, request, status| {
+        if judge_invalid(cx, &label, status) {
             found += 1;
-            cx.payload.get_or_insert(body);
+            cx.payload.get_or_insert_with(|| body_of(request));
         }
         found < MAX_BOUNDARY_FINDINGS
     })
@@ -383,7 +397,7 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
         (at, body)
     });
     let mut first = None;
-    send_window(cx, &target, items, |_, at, status| {
+    send_window(cx, &target, items, |_, at, _, status| {
         first = accepted(status).then_some(at);
         first.is_none()
     })
@@ -394,9 +408,9 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     let minimal = tokio::task::block_in_place(|| shrink(cx, &target, &strategy, at))?;
     // The minimal body once more, for the record and the finding.
     let body = unique_invalid(&run, &target, &minimal, "minimal");
-    let request = request(&run, &target, body.clone());
-    cx.send_judged(target.operation, request, |cx, response| {
-        judge_invalid(cx, &minimal, response.status);
+    let request = template(&run, &target).json(body.clone());
+    cx.send_judged(target.operation, request, |cx, _, response| {
+        judge_invalid(cx, &minimal.label, response.status);
     })
     .await?;
     cx.payload = Some(body);
@@ -416,6 +430,7 @@ fn shrink(
         Abort::Transport("generator: the accepted body could not be drawn again".to_owned())
     })?;
     let mut minimal = tree.current();
+    let template = template(&cx.run, target);
     let handle = tokio::runtime::Handle::current();
     let mut more = tree.simplify();
     let mut sent = 0;
@@ -423,8 +438,9 @@ fn shrink(
         sent += 1;
         let candidate = tree.current();
         let body = unique_invalid(&cx.run, target, &candidate, &format!("s{sent}"));
-        let request = request(&cx.run, target, body);
-        let status = handle.block_on(cx.send(target.operation, request))?.status;
+        let status = handle
+            .block_on(cx.send(target.operation, template.clone().json(body)))?
+            .status;
         more = if accepted(status) {
             minimal = candidate;
             tree.simplify()
@@ -435,19 +451,19 @@ fn shrink(
     Ok(minimal)
 }
 
-/// Records a finding for an invalid body's rule when `status` accepts it; returns whether it
-/// did.
-fn judge_invalid(cx: &mut CaseCx, invalid: &Invalid, status: u16) -> bool {
+/// Records a finding for the rule an invalid body breaks when `status` accepts it; returns
+/// whether it did.
+fn judge_invalid(cx: &mut CaseCx, label: &Label, status: u16) -> bool {
     if !accepted(status) {
         return false;
     }
-    let rule = match cx.run.catalogue.rule(&invalid.label.rule) {
-        Some(_) => invalid.label.rule.as_str(),
+    let rule = match cx.run.catalogue.rule(&label.rule) {
+        Some(_) => label.rule.as_str(),
         None => crate::generate::DEFAULT_RULE,
     };
     let message = format!(
         "an invalid body was accepted with {status}: {} at {} ({:?})",
-        invalid.label.detail, invalid.label.pointer, invalid.label.kind
+        label.detail, label.pointer, label.kind
     );
     cx.finding(rule, message);
     true
