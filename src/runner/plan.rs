@@ -59,10 +59,11 @@ pub fn build_plan(run: &RunCx, settings: &RunSettings) -> Vec<Case> {
 
 /// The order cases start in (indices into the plan); reports keep the plan's order. Cases
 /// that need the data to stand still come first, so that they run together before any writer
-/// starts rather than each waiting for a moment without writers; the rest keep the plan's order.
+/// starts rather than each waiting for a moment without writers; then the cases that only read,
+/// which can run beside them; then the writers. Each group keeps the plan's order.
 pub fn execution_order(plan: &[Case]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.len()).collect();
-    order.sort_by_key(|&i| !plan[i].still);
+    order.sort_by_key(|&i| (!plan[i].still, plan[i].writes));
     order
 }
 

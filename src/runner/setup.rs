@@ -80,6 +80,12 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
         read_only: args.read_only,
         secrets: profile.secrets(),
         max_in_flight: Some(args.concurrency),
+        https: base_url.scheme() == "https"
+            || profile
+                .banking
+                .as_ref()
+                .and_then(|b| b.oauth.as_ref())
+                .is_some_and(|o| !o.token_url.starts_with("http://")),
     };
     let target = Target::new(config).map_err(|e| match (&e, &args.ca_cert) {
         (TargetError::CaCert(_) | TargetError::Client(_), Some(path)) => {

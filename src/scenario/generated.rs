@@ -14,11 +14,12 @@ use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError,
 use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::schema::Registry;
 use crate::target::Request;
+use futures_util::stream::{FuturesOrdered, StreamExt};
 use proptest::strategy::{SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRng;
 use reqwest::Method;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 /// Shrinking stops after this many extra requests.
 const MAX_SHRINK_ITERS: u32 = 48;
@@ -264,7 +265,9 @@ fn accepted(status: u16) -> bool {
 
 /// Sends a body per item, up to [`WINDOW`] at once, and hands each status to `judge` in the
 /// order of the items; a finding `judge` records points at that exchange. `judge` returns
-/// false to stop: the requests still in flight are then abandoned.
+/// false to stop: no further body is sent, and those already in flight are recorded (and pass
+/// the generic checks) without being judged. Those in flight when the case is cut short (a
+/// transport error, the run stopping) are abandoned.
 async fn send_window<T: Send + 'static>(
     cx: &mut CaseCx,
     target: &Target,
@@ -272,41 +275,25 @@ async fn send_window<T: Send + 'static>(
     mut judge: impl FnMut(&mut CaseCx, T, &Request, u16) -> bool,
 ) -> Outcome {
     let template = template(&cx.run, target);
-    let mut in_flight = InFlight(VecDeque::new());
+    // Polled in the case's own task: no task spawned per body.
+    let mut in_flight = FuturesOrdered::new();
+    let mut judging = true;
     loop {
-        while in_flight.0.len() < WINDOW {
+        while judging && in_flight.len() < WINDOW {
             let Some((item, body)) = items.next() else {
                 break;
             };
             let sending = cx.dispatch(template.clone().json(body));
-            in_flight
-                .0
-                .push_back(tokio::spawn(async move { (item, sending.await) }));
+            in_flight.push_back(async move { (item, sending.await) });
         }
-        let Some(next) = in_flight.0.pop_front() else {
+        let Some((item, dispatched)) = in_flight.next().await else {
             return Ok(());
         };
-        let (item, dispatched) = next.await.map_err(|e| {
-            Abort::Transport(format!(
-                "covenant defect: a request task failed ({e}); please report it"
-            ))
-        })?;
-        let mut go_on = true;
         cx.record_judged(target.operation, dispatched, |cx, request, response| {
-            go_on = judge(cx, item, request, response.status);
+            if judging {
+                judging = judge(cx, item, request, response.status);
+            }
         })?;
-        if !go_on {
-            return Ok(());
-        }
-    }
-}
-
-/// Requests in flight; those left when a case ends early are abandoned.
-struct InFlight<T>(VecDeque<tokio::task::JoinHandle<T>>);
-
-impl<T> Drop for InFlight<T> {
-    fn drop(&mut self) {
-        self.0.iter().for_each(tokio::task::JoinHandle::abort);
     }
 }
 

@@ -19,7 +19,8 @@ pub use limit::{Budget, Halt, RateLimiter};
 use crate::verdict::{Exchange, RequestRecord, ResponseRecord};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -31,6 +32,8 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(5);
 const MAX_429_RETRIES: u32 = 3;
 /// Same-origin redirects followed before giving up.
 const MAX_REDIRECTS: usize = 5;
+/// Paths whose parsed URL is kept; the cache starts over when full.
+const URL_CACHE: usize = 512;
 
 /// Settings of the client.
 #[derive(Debug, Clone)]
@@ -49,6 +52,9 @@ pub struct TargetConfig {
     pub secrets: Vec<String>,
     /// Requests in flight at once, at most, across all cases (`--concurrency`); `None`: no cap.
     pub max_in_flight: Option<usize>,
+    /// Whether any URL the run may reach is `https`: only then are the system's root
+    /// certificates loaded (reading them took a third of a run's start).
+    pub https: bool,
 }
 
 /// A target that cannot even be set up (bad CA file, bad URL).
@@ -207,6 +213,9 @@ pub struct Target {
     limiter: Option<Arc<RateLimiter>>,
     budget: Arc<Budget>,
     in_flight: Option<Arc<tokio::sync::Semaphore>>,
+    /// Parsed URLs by path: a run sends thousands of requests to a few dozen paths, and parsing
+    /// every URL afresh cost a twentieth of a run.
+    urls: Mutex<HashMap<String, Url>>,
 }
 
 impl Target {
@@ -228,11 +237,15 @@ impl Target {
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .pool_max_idle_per_host(64)
             .user_agent(concat!("covenant/", env!("CARGO_PKG_VERSION")));
-        if let Some(pem) = &config.ca_cert {
-            for cert in ca_certificates(pem)? {
-                builder = builder.add_root_certificate(cert);
-            }
-        }
+        let extra = match &config.ca_cert {
+            Some(pem) => ca_certificates(pem)?,
+            None => Vec::new(),
+        };
+        builder = if config.https {
+            builder.tls_certs_merge(extra)
+        } else {
+            builder.tls_certs_only(extra)
+        };
         if config.insecure {
             builder = builder.danger_accept_invalid_certs(true);
         }
@@ -253,6 +266,7 @@ impl Target {
             limiter,
             budget,
             in_flight,
+            urls: Mutex::default(),
         }))
     }
 
@@ -269,6 +283,7 @@ impl Target {
             limiter: self.limiter.clone(),
             budget: self.budget.clone(),
             in_flight: self.in_flight.clone(),
+            urls: Mutex::default(),
         })
     }
 
@@ -321,8 +336,23 @@ impl Target {
 
     /// The absolute URL of a path.
     pub fn url(&self, path: &str) -> Result<Url, TargetError> {
+        if let Some(url) = self.lock_urls().get(path) {
+            return Ok(url.clone());
+        }
         let base = self.config.base_url.as_str().trim_end_matches('/');
-        Url::parse(&format!("{base}{path}")).map_err(|_| TargetError::Path(path.to_owned()))
+        let url =
+            Url::parse(&format!("{base}{path}")).map_err(|_| TargetError::Path(path.to_owned()))?;
+        let mut urls = self.lock_urls();
+        if urls.len() >= URL_CACHE {
+            urls.clear();
+        }
+        urls.insert(path.to_owned(), url.clone());
+        Ok(url)
+    }
+
+    fn lock_urls(&self) -> std::sync::MutexGuard<'_, HashMap<String, Url>> {
+        // Inserts and clears are single calls: a poisoned cache is still a cache.
+        self.urls.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether the target answers at all: `GET /`, any status, the body unread. Rate limited,
@@ -759,6 +789,7 @@ mod tests {
             insecure: false,
             read_only: false,
             max_in_flight: Some(8),
+            https: false,
             secrets,
         })
         .expect("a client")
