@@ -11,6 +11,7 @@
 //! case turns into a verdict.
 
 mod curl;
+mod lanes;
 mod limit;
 
 pub use curl::{curl_command, redact};
@@ -164,6 +165,12 @@ pub struct Response {
 }
 
 impl Response {
+    /// The response with its body parsed as JSON, when it is JSON.
+    fn parsed(mut self) -> Response {
+        self.json = serde_json::from_slice(&self.body).ok();
+        self
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -212,7 +219,8 @@ pub struct Target {
     config: TargetConfig,
     limiter: Option<Arc<RateLimiter>>,
     budget: Arc<Budget>,
-    in_flight: Option<Arc<tokio::sync::Semaphore>>,
+    /// `--concurrency` lanes every request goes through; `None`: sent directly.
+    lanes: Option<lanes::Lanes>,
     /// Parsed URLs by path: a run sends thousands of requests to a few dozen paths, and parsing
     /// every URL afresh cost a twentieth of a run.
     urls: Mutex<HashMap<String, Url>>,
@@ -257,17 +265,32 @@ impl Target {
             .filter(|r| *r > 0.0)
             .map(|r| Arc::new(RateLimiter::new(r)));
         let budget = Arc::new(Budget::new(config.max_requests));
-        let in_flight = config
-            .max_in_flight
-            .map(|n| Arc::new(tokio::sync::Semaphore::new(n.max(1))));
-        Ok(Arc::new(Target {
+        let max_in_flight = config.max_in_flight;
+        let direct = Arc::new(Target {
             client,
             config,
             limiter,
             budget,
-            in_flight,
+            lanes: None,
             urls: Mutex::default(),
+        });
+        let lanes = max_in_flight.and_then(|n| lanes::Lanes::start(direct.clone(), n));
+        Ok(Arc::new(Target {
+            lanes,
+            ..direct.same()
         }))
+    }
+
+    /// The same client, settings, rate limit, budget and lanes, with a cache of its own.
+    fn same(&self) -> Target {
+        Target {
+            client: self.client.clone(),
+            config: self.config.clone(),
+            limiter: self.limiter.clone(),
+            budget: self.budget.clone(),
+            lanes: self.lanes.clone(),
+            urls: Mutex::default(),
+        }
     }
 
     /// The same target (client, rate limit, budget, stop flag) redacting more secrets, such as
@@ -278,12 +301,8 @@ impl Target {
             .secrets
             .extend(extra.iter().filter(|s| !s.is_empty()).cloned());
         Arc::new(Target {
-            client: self.client.clone(),
             config,
-            limiter: self.limiter.clone(),
-            budget: self.budget.clone(),
-            in_flight: self.in_flight.clone(),
-            urls: Mutex::default(),
+            ..self.same()
         })
     }
 
@@ -373,7 +392,7 @@ impl Target {
         let url = Url::parse(url).map_err(|e| SendError::Transport(format!("{url}: {e}")))?;
         self.wait_for_slot().await?;
         let builder = self.client.post(url).form(form);
-        self.bounded(self.read(builder)).await
+        self.execute(builder).await.map(Response::parsed)
     }
 
     /// Sends a request. Never panics, whatever the target does. The exchange is recorded only
@@ -477,7 +496,6 @@ impl Target {
             });
         }
         self.wait_for_slot().await?;
-        let _in_flight = self.in_flight_slot().await?;
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
@@ -497,6 +515,16 @@ impl Target {
                 }
             }
         };
+        // Built and serialized here, parsed here: a lane only sends and reads.
+        let response = match &self.lanes {
+            Some(lanes) => lanes.execute(builder).await,
+            None => self.execute(builder).await,
+        };
+        response.map(Response::parsed)
+    }
+
+    /// Sends a built request and reads its answer, unparsed; bounded by `--timeout`.
+    async fn execute(&self, builder: reqwest::RequestBuilder) -> Result<Response, SendError> {
         self.bounded(self.read(builder)).await
     }
 
@@ -512,18 +540,6 @@ impl Target {
             return Err(SendError::Stopped);
         }
         Ok(())
-    }
-
-    /// Waits until fewer than `--concurrency` requests are in flight; fails when the run stops
-    /// meanwhile.
-    async fn in_flight_slot(&self) -> Result<Option<tokio::sync::SemaphorePermit<'_>>, SendError> {
-        let Some(in_flight) = &self.in_flight else {
-            return Ok(None);
-        };
-        tokio::select! {
-            permit = in_flight.acquire() => Ok(permit.ok()),
-            _ = self.budget.reached(Halt::Stopped) => Err(SendError::Stopped),
-        }
     }
 
     /// Bounds a request by `--timeout` and by a cancelled run.
@@ -591,12 +607,11 @@ impl Target {
             }
             body.extend_from_slice(&chunk);
         }
-        let json = serde_json::from_slice(&body).ok();
         Ok(Response {
             status,
             headers,
             body,
-            json,
+            json: None,
         })
     }
 

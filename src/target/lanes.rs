@@ -1,0 +1,74 @@
+//! `--concurrency` lanes: at most that many requests in flight across the whole run, each lane
+//! sending one request at a time, back to back, as a load tool's connections do.
+//!
+//! A semaphore gave the same bound, but each freed permit went to a request whose task then
+//! had to be scheduled, and build and serialize its request, before it could send; and it held
+//! its permit while it parsed the answer. A lane only sends requests built beforehand and reads
+//! their answers; the case's task builds them and parses the answers, so the run's CPU work
+//! happens beside the requests in flight rather than in their way.
+
+use super::{Response, SendError, Target};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot, Mutex};
+
+/// What a lane hands back: the answer, unparsed.
+type Outcome = Result<Response, SendError>;
+
+/// A built request waiting for a lane.
+struct Job {
+    request: reqwest::RequestBuilder,
+    reply: oneshot::Sender<Outcome>,
+}
+
+/// The queue in front of the lanes; the lanes end when every handle to it is dropped.
+#[derive(Clone)]
+pub(super) struct Lanes {
+    jobs: mpsc::Sender<Job>,
+}
+
+/// Requests queued in front of the lanes before a sender waits.
+const QUEUE: usize = 1024;
+
+impl Lanes {
+    /// Starts `n` lanes sending through `direct` (the same client, without lanes). `None`
+    /// outside a tokio runtime, where requests are then sent directly.
+    pub(super) fn start(direct: Arc<Target>, n: usize) -> Option<Lanes> {
+        let handle = tokio::runtime::Handle::try_current().ok()?;
+        let (jobs, queue) = mpsc::channel(QUEUE);
+        let queue = Arc::new(Mutex::new(queue));
+        for _ in 0..n.max(1) {
+            handle.spawn(lane(direct.clone(), queue.clone()));
+        }
+        Some(Lanes { jobs })
+    }
+
+    /// Sends `request` on the next free lane and reads its answer.
+    pub(super) async fn execute(&self, request: reqwest::RequestBuilder) -> Outcome {
+        let (reply, answer) = oneshot::channel();
+        let gone = || {
+            SendError::Transport(
+                "covenant defect: the request lanes have stopped; please report it".to_owned(),
+            )
+        };
+        self.jobs
+            .send(Job { request, reply })
+            .await
+            .map_err(|_| gone())?;
+        answer.await.unwrap_or_else(|_| Err(gone()))
+    }
+}
+
+async fn lane(target: Arc<Target>, queue: Arc<Mutex<mpsc::Receiver<Job>>>) {
+    loop {
+        let job = queue.lock().await.recv().await;
+        let Some(job) = job else {
+            return;
+        };
+        if job.reply.is_closed() {
+            // The case that queued it has ended (cut short): nothing to send it for.
+            continue;
+        }
+        let outcome = target.execute(job.request).await;
+        let _ = job.reply.send(outcome);
+    }
+}
