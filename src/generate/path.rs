@@ -161,7 +161,7 @@ pub(crate) fn apply(mut instance: Value, pointer: &str, edit: Edit) -> Option<Va
     match edit {
         Edit::Set(value) => *target = value,
         Edit::Remove(name) => {
-            target.as_object_mut()?.shift_remove(&name)?;
+            target.as_object_mut()?.remove(&name)?;
         }
         Edit::Props(changes) => {
             let object: &mut Map<String, Value> = target.as_object_mut()?;
@@ -171,7 +171,7 @@ pub(crate) fn apply(mut instance: Value, pointer: &str, edit: Edit) -> Option<Va
                         object.insert(name, value);
                     }
                     None => {
-                        object.shift_remove(&name);
+                        object.remove(&name);
                     }
                 }
             }

@@ -218,7 +218,7 @@ pub(crate) fn settle_conditionals(spec: &ObjectSpec, object: &mut Map<String, Va
             .is_some_and(|value| conditional.values.contains(value));
         if triggered {
             for name in &conditional.forbid {
-                object.shift_remove(name);
+                object.remove(name);
             }
         }
     }

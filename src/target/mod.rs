@@ -241,7 +241,8 @@ impl Target {
         });
         let mut builder = reqwest::Client::builder()
             .redirect(policy)
-            .timeout(config.timeout)
+            // No client-wide timeout: `bounded` holds every request to --timeout already, and
+            // a second timer per request cost as much as it guarded.
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .pool_max_idle_per_host(64)
             .user_agent(concat!("covenant/", env!("CARGO_PKG_VERSION")));
