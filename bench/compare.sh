@@ -24,7 +24,10 @@
 #          x-finops-version, x-organization-id; for banking a token fetched with curl from the
 #          reference's /oauth/token with the profile's client credentials);
 #   4. measures the reference's ceiling with wrk (bench/mix.lua cycles: get VAT ID, list events,
-#      list transactions, a refused create receivable), 2 threads, 8 connections, 10 s.
+#      list transactions, a refused create receivable), 2 threads, 8 connections, 10 s; and,
+#      just before each covenant run, for $BESIDE_SECONDS s on a fresh reference: the machine is
+#      shared and its speed drifts by a fifth over minutes, so each run's share of the ceiling
+#      is taken against the ceiling measured beside it.
 # Each tool run records: wall time, requests sent (covenant: counts.requests of report.json;
 # Schemathesis: entries of its HAR report, one per request), requests per second (requests /
 # process wall time, start-up and reports included), peak memory (/usr/bin/time -v "Maximum
@@ -41,6 +44,7 @@ CASES="${CASES:-25 100 500}"
 REPEAT="${REPEAT:-3}"
 WORKERS=8
 WRK_SECONDS="${WRK_SECONDS:-10}"
+BESIDE_SECONDS="${BESIDE_SECONDS:-3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$CARGO_TARGET_DIR/release/covenant"
 
@@ -96,12 +100,15 @@ rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
 print(wall, rss)' "$1"; }
 
 # One JSON line per tool run, into $WORK/results.jsonl.
-record() { # tool cases wall rss requests exit
+record() { # tool cases wall rss requests exit [ceiling measured beside the run]
     python3 -c 'import json, sys
-tool, cases, wall, rss, requests, code = sys.argv[1:]
-print(json.dumps({"tool": tool, "cases": int(cases), "wall_s": float(wall),
+tool, cases, wall, rss, requests, code = sys.argv[1:7]
+row = {"tool": tool, "cases": int(cases), "wall_s": float(wall),
     "requests": int(requests), "requests_per_s": round(int(requests) / float(wall)),
-    "peak_rss_mib": round(int(rss) / 1024, 1), "exit": int(code)}))' "$@" >>"$WORK/results.jsonl"
+    "peak_rss_mib": round(int(rss) / 1024, 1), "exit": int(code)}
+if len(sys.argv) > 7:
+    row["ceiling_beside_rps"] = int(sys.argv[7])
+print(json.dumps(row))' "$@" >>"$WORK/results.jsonl"
 }
 
 # Keeps the fastest of $REPEAT runs: results.jsonl may hold several rows per (tool, cases).
@@ -114,12 +121,47 @@ for r in rows:
         best[k] = r
 print(json.dumps(sorted(best.values(), key=lambda r: (r["cases"], r["tool"]))))' "$1"; }
 
+export_credentials() {
+    export FIN_TOKEN FIN_VERSION FIN_ORG BANK_TOKEN BANK_ORG BANK_ORG_HEADER COUNTERPART BANK_ACCOUNT
+    FIN_TOKEN=$(profile "$PROFILE" finops.token)
+    FIN_VERSION=$(profile "$PROFILE" finops.version)
+    FIN_ORG=$(profile "$PROFILE" finops.organization_id)
+    BANK_ORG=$(profile "$PROFILE" banking.organization_id)
+    BANK_ORG_HEADER=$(profile "$PROFILE" banking.org_header)
+    COUNTERPART=$(profile "$PROFILE" finops.counterpart_id)
+    BANK_ACCOUNT=$(profile "$PROFILE" banking.bank_account_id)
+    BANK_TOKEN=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" banking.oauth.token_url)" \
+        -d grant_type=client_credentials \
+        -d client_id="$(profile "$PROFILE" banking.oauth.client_id)" \
+        -d client_secret="$(profile "$PROFILE" banking.oauth.client_secret)" \
+        --data-urlencode scope="$(profile "$PROFILE" banking.oauth.scope)" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
+}
+
+# The reference's ceiling on bench/mix.lua: a fresh reference, wrk for $1 seconds; prints req/s.
+ceiling() {
+    start_server
+    export_credentials
+    export VAT_ID
+    VAT_ID=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" base_url)/finops/v1/counterparts/$COUNTERPART/vat-ids" \
+        -H "Authorization: Bearer $FIN_TOKEN" -H "x-finops-version: $FIN_VERSION" \
+        -H "x-organization-id: $FIN_ORG" -H 'content-type: application/json' \
+        -d '{"value":"DE123456789","country":"DE","type":"eu_vat"}' |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+    timeout 120 wrk -t2 -c"$WORKERS" -d"${1}s" -s "$ROOT/bench/mix.lua" \
+        "$(profile "$PROFILE" base_url)" >"$WORK/wrk.out"
+    stop_server
+    awk '/Requests\/sec/ {printf "%d", $2}' "$WORK/wrk.out"
+}
+
 echo "== building covenant (release)" >&2
 (cd "$ROOT" && cargo build --release --quiet)
 "$BIN" openapi --org-header x-partner-organization-id >"$WORK/openapi.json"
 
 for n in $CASES; do
     for r in $(seq "$REPEAT"); do
+        # The ceiling just before each run, on the same (shared, noisy) machine.
+        beside=$(ceiling "$BESIDE_SECONDS")
         start_server
         set +e
         timeout 600 /usr/bin/time -v "$BIN" run --profile "$PROFILE" --cases "$n" --seed 1 \
@@ -129,8 +171,8 @@ for n in $CASES; do
         read -r wall rss < <(time_of "$WORK/covenant.time")
         requests=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counts"]["requests"])' \
             "$WORK/covenant-$n/report.json")
-        record covenant "$n" "$wall" "$rss" "$requests" "$code"
-        echo "covenant --cases $n (run $r): ${wall}s, $requests requests, exit $code" >&2
+        record covenant "$n" "$wall" "$rss" "$requests" "$code" "$beside"
+        echo "covenant --cases $n (run $r): ${wall}s, $requests requests, exit $code (ceiling beside it: $beside req/s)" >&2
     done
 done
 
@@ -156,22 +198,6 @@ EOF
 }
 
 # Exports the profile's credentials and ids, and a banking token fetched with curl.
-export_credentials() {
-    export FIN_TOKEN FIN_VERSION FIN_ORG BANK_TOKEN BANK_ORG BANK_ORG_HEADER COUNTERPART BANK_ACCOUNT
-    FIN_TOKEN=$(profile "$PROFILE" finops.token)
-    FIN_VERSION=$(profile "$PROFILE" finops.version)
-    FIN_ORG=$(profile "$PROFILE" finops.organization_id)
-    BANK_ORG=$(profile "$PROFILE" banking.organization_id)
-    BANK_ORG_HEADER=$(profile "$PROFILE" banking.org_header)
-    COUNTERPART=$(profile "$PROFILE" finops.counterpart_id)
-    BANK_ACCOUNT=$(profile "$PROFILE" banking.bank_account_id)
-    BANK_TOKEN=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" banking.oauth.token_url)" \
-        -d grant_type=client_credentials \
-        -d client_id="$(profile "$PROFILE" banking.oauth.client_id)" \
-        -d client_secret="$(profile "$PROFILE" banking.oauth.client_secret)" \
-        --data-urlencode scope="$(profile "$PROFILE" banking.oauth.scope)" |
-        python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
-}
 
 for n in $CASES; do
     for r in $(seq "$REPEAT"); do
@@ -201,28 +227,22 @@ print(sum(len(json.load(open(f))["log"]["entries"]) for f in glob.glob(sys.argv[
 done
 
 echo "== reference ceiling: wrk -t2 -c$WORKERS -d${WRK_SECONDS}s -s bench/mix.lua" >&2
-start_server
-export_credentials
-export VAT_ID
-VAT_ID=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" base_url)/finops/v1/counterparts/$COUNTERPART/vat-ids" \
-    -H "Authorization: Bearer $FIN_TOKEN" -H "x-finops-version: $FIN_VERSION" \
-    -H "x-organization-id: $FIN_ORG" -H 'content-type: application/json' \
-    -d '{"value":"DE123456789","country":"DE","type":"eu_vat"}' |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
-timeout 120 wrk -t2 -c"$WORKERS" -d"${WRK_SECONDS}s" -s "$ROOT/bench/mix.lua" \
-    "$(profile "$PROFILE" base_url)" >"$WORK/wrk.out"
-CEILING=$(awk '/Requests\/sec/ {printf "%d", $2}' "$WORK/wrk.out")
-stop_server
+CEILING=$(ceiling "$WRK_SECONDS")
 
 fastest "$WORK/results.jsonl" >"$WORK/rows.json"
-python3 - "$WORK/rows.json" "$CEILING" "$ST_VERSION" "$REPEAT" "$OUT/compare.json" <<'EOF'
+python3 - "$WORK/rows.json" "$CEILING" "$ST_VERSION" "$REPEAT" "$OUT/compare.json" "$WRK_SECONDS" <<'EOF'
 import json, os, platform, sys, time
 rows = json.load(open(sys.argv[1]))
 ceiling, st_version, repeat, out = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5]
-print(f"{'tool':<13}{'cases':>6}{'wall s':>9}{'requests':>10}{'req/s':>9}{'peak MiB':>10}{'exit':>6}")
+print(f"{'tool':<13}{'cases':>6}{'wall s':>9}{'requests':>10}{'req/s':>9}{'peak MiB':>10}{'exit':>6}"
+      f"{'ceiling beside':>16}{'share':>7}")
 for r in rows:
+    beside = r.get("ceiling_beside_rps")
+    if beside:
+        r["share_of_ceiling_beside"] = round(r["requests_per_s"] / beside, 3)
+    extra = f"{beside:>16}{r['share_of_ceiling_beside']:>7.0%}" if beside else ""
     print(f"{r['tool']:<13}{r['cases']:>6}{r['wall_s']:>9.2f}{r['requests']:>10}"
-          f"{r['requests_per_s']:>9}{r['peak_rss_mib']:>10}{r['exit']:>6}")
+          f"{r['requests_per_s']:>9}{r['peak_rss_mib']:>10}{r['exit']:>6}{extra}")
 speedups = {}
 for r in rows:
     if r["tool"] != "covenant":
@@ -230,7 +250,7 @@ for r in rows:
     st = [s for s in rows if s["tool"] == "schemathesis" and s["cases"] == r["cases"]]
     if st:
         speedups[r["cases"]] = round(st[0]["wall_s"] / r["wall_s"], 1)
-print(f"reference ceiling (wrk, same request mix): {ceiling} req/s")
+print(f"reference ceiling (wrk, same request mix, {sys.argv[6]} s): {ceiling} req/s")
 for n, x in speedups.items():
     print(f"--cases {n}: covenant {x}x faster than Schemathesis (wall time)")
 json.dump({
