@@ -127,6 +127,31 @@ mod tests {
     }
 
     #[test]
+    fn still_cases_start_first_then_readers_then_writers_each_in_plan_order() {
+        let case = |id: &str| {
+            Case::new(
+                id,
+                "list-events",
+                &[],
+                super::super::case_fn(|_| Box::pin(async { Ok(()) })),
+            )
+        };
+        let plan = vec![
+            case("w1").writes(),
+            case("r1"),
+            case("s1").still(),
+            case("w2").writes(),
+            case("s2").still(),
+            case("r2"),
+        ];
+        let started: Vec<&str> = execution_order(&plan)
+            .into_iter()
+            .map(|i| plan[i].id.as_str())
+            .collect();
+        assert_eq!(started, ["s1", "s2", "r1", "r2", "w1", "w2"]);
+    }
+
+    #[test]
     fn bad_shards_are_usage_errors() {
         for text in ["0/2", "3/2", "x/2", "2", "1/0"] {
             assert!(Shard::parse(text).is_err(), "{text}");
