@@ -83,6 +83,16 @@ impl Ctx {
             .as_ref()
             .expect("the reference profile has banking")
     }
+
+    /// The banking token the reference issued without the velocity-control scope.
+    fn scopeless_token(&self) -> String {
+        self.bank()
+            .token_without_scope
+            .as_ref()
+            .expect("the reference profile has a token without scope")
+            .expose()
+            .to_owned()
+    }
     fn org(&self) -> &str {
         self.fin().organization_id.as_deref().unwrap()
     }
@@ -1093,13 +1103,7 @@ async fn velocity_control_bodies_and_scopes_are_checked() {
         .await;
     assert_eq!(tx.status, 201);
     assert!(!tx.has("usageLimit"));
-    let scopeless = c
-        .bank()
-        .token_without_scope
-        .as_ref()
-        .unwrap()
-        .expose()
-        .to_owned();
+    let scopeless = c.scopeless_token();
     let r = c.velocity_with(c.control(json!({})), &scopeless).await;
     assert_eq!(r.status, 403);
     let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
@@ -1162,13 +1166,7 @@ async fn transactions_page_with_stable_reusable_tokens() {
         c.tx_raw(account, "", Some(&token), Some("12")).await.status,
         400
     );
-    let scopeless = c
-        .bank()
-        .token_without_scope
-        .as_ref()
-        .unwrap()
-        .expose()
-        .to_owned();
+    let scopeless = c.scopeless_token();
     assert_eq!(
         c.tx_raw(account, "", Some(&scopeless), None).await.status,
         200
@@ -1333,13 +1331,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             }
         }
         ScopeNotRequired | Scope401 => {
-            let token = c
-                .bank()
-                .token_without_scope
-                .as_ref()
-                .unwrap()
-                .expose()
-                .to_owned();
+            let token = c.scopeless_token();
             let r = c.velocity_with(c.control(json!({})), &token).await;
             (fault == ScopeNotRequired && r.status == 201) || (fault == Scope401 && r.status == 401)
         }

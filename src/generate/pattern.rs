@@ -45,7 +45,9 @@ impl PatternGen {
 
 fn supported(hir: &Hir) -> bool {
     match hir.kind() {
-        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) => true,
+        // Byte classes come only with `(?-u)`; schema patterns are Unicode.
+        HirKind::Empty | HirKind::Literal(_) | HirKind::Class(Class::Unicode(_)) => true,
+        HirKind::Class(Class::Bytes(_)) => false,
         HirKind::Look(look) => matches!(look, Look::Start | Look::End),
         HirKind::Repetition(rep) => supported(&rep.sub),
         HirKind::Capture(capture) => supported(&capture.sub),
@@ -78,17 +80,8 @@ fn walk(hir: &Hir, stream: &mut Stream, size: u32, out: &mut String) {
                 pick -= width;
             }
         }
-        HirKind::Class(Class::Bytes(class)) => {
-            let ascii: Vec<u8> = class
-                .ranges()
-                .iter()
-                .flat_map(|r| r.start()..=r.end())
-                .filter(u8::is_ascii)
-                .collect();
-            if !ascii.is_empty() {
-                out.push(char::from(ascii[stream.below(ascii.len() as u64) as usize]));
-            }
-        }
+        // Refused by `supported`.
+        HirKind::Class(Class::Bytes(_)) => {}
         HirKind::Repetition(rep) => {
             let extra = rep.max.map_or(size, |max| (max - rep.min).min(size));
             let times = rep.min + stream.below(u64::from(extra) + 1) as u32;
@@ -154,6 +147,7 @@ mod tests {
     fn look_around_inside_a_pattern_is_left_to_the_fallback() {
         assert!(PatternGen::new("a\\bb").is_none());
         assert!(PatternGen::new("(unclosed").is_none());
+        assert!(PatternGen::new("(?-u)[\\x00-\\xff]").is_none());
         assert!(PatternGen::new("^[a-z]+$").is_some());
     }
 }

@@ -13,7 +13,7 @@ use super::{paths, Bodies};
 use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
 use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::schema::Registry;
-use crate::target::Request;
+use crate::target::{Request, Response};
 use futures_util::stream::{FuturesOrdered, StreamExt};
 use proptest::strategy::{SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRng;
@@ -258,12 +258,7 @@ fn generator_error(e: GenerateError) -> Abort {
     Abort::Transport(format!("generator: {e}"))
 }
 
-/// Whether a status accepts a body.
-fn accepted(status: u16) -> bool {
-    (200..300).contains(&status)
-}
-
-/// Sends a body per item, up to [`WINDOW`] at once, and hands each status to `judge` in the
+/// Sends a body per item, up to [`WINDOW`] at once, and hands each answer to `judge` in the
 /// order of the items; a finding `judge` records points at that exchange. `judge` returns
 /// false to stop: no further body is sent, and those already in flight are recorded (and pass
 /// the generic checks) without being judged. Those in flight when the case is cut short (a
@@ -272,7 +267,7 @@ async fn send_window<T: Send + 'static>(
     cx: &mut CaseCx,
     target: &Target,
     mut items: impl Iterator<Item = (T, Value)>,
-    mut judge: impl FnMut(&mut CaseCx, T, &Request, u16) -> bool,
+    mut judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
 ) -> Outcome {
     let template = template(&cx.run, target);
     // Polled in the case's own task: no task spawned per body.
@@ -291,7 +286,7 @@ async fn send_window<T: Send + 'static>(
         };
         cx.record_judged(target.operation, dispatched, |cx, request, response| {
             if judging {
-                judging = judge(cx, item, request, response.status);
+                judging = judge(cx, item, request, response);
             }
         })?;
     }
@@ -325,15 +320,16 @@ async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
             )
         });
     let (mut refused, mut n) = (0usize, 0usize);
-    send_window(cx, &target, bodies, |cx, stem, request, status| {
+    send_window(cx, &target, bodies, |cx, stem, request, response| {
         n += 1;
-        if (400..500).contains(&status) {
+        if response.is_client_error() {
             refused += 1;
             if refused <= MAX_WARNINGS {
                 cx.finding(
                     "GEN-VALID-ACCEPTED",
                     format!(
-                        "a body valid against {stem} was refused with {status}: {}",
+                        "a body valid against {stem} was refused with {}: {}",
+                        response.status,
                         compact(&body_of(request))
                     ),
                 );
@@ -364,8 +360,8 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
         (invalid.label, body)
     });
     let mut found = 0;
-    send_window(cx, &target, items, |cx, label, request, status| {
-        if judge_invalid(cx, &label, status) {
+    send_window(cx, &target, items, |cx, label, request, response| {
+        if judge_invalid(cx, &label, response) {
             found += 1;
             cx.payload.get_or_insert_with(|| body_of(request));
         }
@@ -384,8 +380,8 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
         (at, body)
     });
     let mut first = None;
-    send_window(cx, &target, items, |_, at, _, status| {
-        first = accepted(status).then_some(at);
+    send_window(cx, &target, items, |_, at, _, response| {
+        first = response.is_success().then_some(at);
         first.is_none()
     })
     .await?;
@@ -397,7 +393,7 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     let body = unique_invalid(&run, &target, &minimal, "minimal");
     let request = template(&run, &target).json(body.clone());
     cx.send_judged(target.operation, request, |cx, _, response| {
-        judge_invalid(cx, &minimal.label, response.status);
+        judge_invalid(cx, &minimal.label, response);
     })
     .await?;
     cx.payload = Some(body);
@@ -425,10 +421,8 @@ fn shrink(
         sent += 1;
         let candidate = tree.current();
         let body = unique_invalid(&cx.run, target, &candidate, &format!("s{sent}"));
-        let status = handle
-            .block_on(cx.send(target.operation, template.clone().json(body)))?
-            .status;
-        more = if accepted(status) {
+        let response = handle.block_on(cx.send(target.operation, template.clone().json(body)))?;
+        more = if response.is_success() {
             minimal = candidate;
             tree.simplify()
         } else {
@@ -438,10 +432,10 @@ fn shrink(
     Ok(minimal)
 }
 
-/// Records a finding for the rule an invalid body breaks when `status` accepts it; returns
+/// Records a finding for the rule an invalid body breaks when the target accepted it; returns
 /// whether it did.
-fn judge_invalid(cx: &mut CaseCx, label: &Label, status: u16) -> bool {
-    if !accepted(status) {
+fn judge_invalid(cx: &mut CaseCx, label: &Label, response: &Response) -> bool {
+    if !response.is_success() {
         return false;
     }
     let rule = match cx.run.catalogue.rule(&label.rule) {
@@ -449,8 +443,8 @@ fn judge_invalid(cx: &mut CaseCx, label: &Label, status: u16) -> bool {
         None => crate::generate::DEFAULT_RULE,
     };
     let message = format!(
-        "an invalid body was accepted with {status}: {} at {} ({:?})",
-        label.detail, label.pointer, label.kind
+        "an invalid body was accepted with {}: {} at {} ({:?})",
+        response.status, label.detail, label.pointer, label.kind
     );
     cx.finding(rule, message);
     true

@@ -2,10 +2,10 @@
 //! sending one request at a time, back to back, as a load tool's connections do.
 //!
 //! A semaphore gave the same bound, but each freed permit went to a request whose task then
-//! had to be scheduled, and build and serialize its request, before it could send; and it held
-//! its permit while it parsed the answer. A lane only sends requests built beforehand and reads
-//! their answers; the case's task builds them and parses the answers, so the run's CPU work
-//! happens beside the requests in flight rather than in their way.
+//! had to be scheduled, and build and serialize its request, before it could send, and it held
+//! its permit while the answer was parsed. A lane only sends requests built beforehand and reads
+//! their answers; the case's task builds them and parses the answers, so the CPU work happens
+//! beside the requests in flight rather than between them.
 
 use super::{Response, SendError, Target};
 use std::sync::Arc;
