@@ -134,13 +134,6 @@ impl Catalogue {
     }
 }
 
-/// `covenant list rules`: the catalogue, then counts by level and observability.
-pub fn list_command() -> Result<u8, crate::exit::Fatal> {
-    let catalogue = Catalogue::embedded();
-    print!("{}", render_list(catalogue));
-    Ok(crate::exit::SUCCESS)
-}
-
 /// The text `covenant list rules` prints.
 pub fn render_list(catalogue: &Catalogue) -> String {
     use std::fmt::Write;

@@ -1,10 +1,11 @@
-//! Exit codes of the `covenant` binary, in one documented place.
+//! Exit codes of the `covenant` binary, and the errors that end a command, in one documented
+//! place.
 //!
 //! | code | meaning |
 //! |---|---|
 //! | 0 | no failure (with `--strict`: no warning either) |
 //! | 1 | at least one failure (with `--strict`, a warning counts too); for `compare`, something newly fails; for `selftest`, a fault undetected or a check unproven |
-//! | 2 | usage or profile error: the message names the bad key, value or file |
+//! | 2 | usage, profile or environment error: the message names the bad flag, key, value or file |
 //! | 3 | the target was unreachable before any case ran |
 //!
 //! A panic (101) is never an outcome of any profile, command line or target behaviour.
@@ -16,28 +17,39 @@ pub const FAILURES: u8 = 1;
 pub const USAGE: u8 = 2;
 pub const UNREACHABLE: u8 = 3;
 
-/// An error that ends the command, with the exit code it maps to.
+/// An error that ends a command, by cause; [`Fatal::code`] maps each cause to its exit code.
+///
+/// A target breaking the contract is never a `Fatal`: it is a finding of a case. A `Fatal` is
+/// covenant unable to do its job, and the message says what to change.
 #[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct Fatal {
-    pub code: u8,
-    pub message: String,
+pub enum Fatal {
+    /// A flag or an argument is wrong (a value out of range, an unknown fault name).
+    #[error("{0}")]
+    Usage(String),
+    /// The profile cannot be read or is wrong; the message names the file and the key.
+    #[error("{0}")]
+    Profile(String),
+    /// A report or output file cannot be read or written; the message names the file.
+    #[error("{0}")]
+    Files(String),
+    /// Covenant could not start what it needs (its async runtime, the embedded reference).
+    #[error("{0}")]
+    Startup(String),
+    /// The target did not answer at all before any case ran.
+    #[error("{0}")]
+    Unreachable(String),
 }
 
 impl Fatal {
-    pub fn usage(message: impl Into<String>) -> Fatal {
-        Fatal {
-            code: USAGE,
-            message: message.into(),
+    /// The exit code this error ends the process with (see the table above).
+    pub fn code(&self) -> u8 {
+        match self {
+            Fatal::Usage(_) | Fatal::Profile(_) | Fatal::Files(_) | Fatal::Startup(_) => USAGE,
+            Fatal::Unreachable(_) => UNREACHABLE,
         }
     }
-    pub fn unreachable(message: impl Into<String>) -> Fatal {
-        Fatal {
-            code: UNREACHABLE,
-            message: message.into(),
-        }
-    }
+
     pub fn exit_code(&self) -> ExitCode {
-        ExitCode::from(self.code)
+        ExitCode::from(self.code())
     }
 }

@@ -2,18 +2,26 @@
 //! Partner API.
 //!
 //! Data flows one way: profile + schemas + rules -> plan (cases, seeded) -> target client
-//! (rate limit, timeouts) -> checks -> verdicts -> reporters. See `ARCHITECTURE.md`.
+//! (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each other;
+//! the modules below are listed from the bottom layer up, and `ARCHITECTURE.md` says which may
+//! import which (`.ci/layers` checks it).
 
+/// The case layer: the case type, its needs, what it sees while it runs, how it ends.
+pub mod case;
 /// The rule catalogue (`cases/rules.toml`): every normative statement with a stable id.
 pub mod catalogue;
 /// Checks: exchanges in, findings with rule ids out.
 pub mod check;
-/// The command line: argument definitions and dispatch to the library.
+/// The command line: flags into settings, commands, exit codes.
 pub mod cli;
-/// Exit codes, documented in one place.
+/// The terminal: stdout and stderr lines that never panic on a closed pipe.
+pub mod console;
+/// Exit codes and the errors that end a command, documented in one place.
 pub mod exit;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
+/// SIGINT and SIGTERM, as a stream of reasons.
+pub mod interrupt;
 /// Cursor pagination invariants, for any paginated list.
 pub mod pagination;
 /// The target profile (TOML): base URL, credentials, fixtures.
@@ -22,14 +30,18 @@ pub mod profile;
 pub mod reference;
 /// Reports: JUnit XML, JSON, HTML, Markdown; compare and merge.
 pub mod report;
-/// The runner: plans cases, runs them concurrently, collects verdicts.
+/// The runner: selects and orders the cases it is given, runs them, collects verdicts.
 pub mod runner;
-/// Hand-written scenarios: the stateful cases, one file per area.
+/// Hand-written scenarios: the stateful cases, one file per area; and the generated cases.
 pub mod scenario;
 /// The contract as data: JSON Schemas and the operations.
 pub mod schema;
 /// The self-test: every fault detected, every check proven able to fail.
 pub mod selftest;
+/// The settings of a run, as plain validated values.
+pub mod settings;
+/// The suite: every case, gathered in one stable order.
+pub mod suite;
 /// The HTTP client for a target: rate limit, timeouts, retries, redaction.
 pub mod target;
 /// Verdicts, findings and exchanges as plain data.

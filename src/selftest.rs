@@ -7,12 +7,11 @@
 //! run against a stranger's server: the self-test knows which fault is on, the suite does not.
 
 use crate::catalogue::Catalogue;
-use crate::cli::{Cli, Command, SelftestArgs};
-use crate::exit::{self, Fatal};
-use crate::reference::Fault;
-use crate::runner::{build_plan, prepare, run_quiet, RunSettings};
+use crate::exit::Fatal;
+use crate::reference::{Fault, FaultSet};
+use crate::runner::{prepare, run_quiet, select};
+use crate::settings::RunSettings;
 use crate::verdict::{CaseResult, Verdict};
-use clap::Parser;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -58,59 +57,6 @@ impl SelftestRecord {
     }
 }
 
-/// `covenant selftest`.
-pub fn command(args: SelftestArgs) -> Result<u8, Fatal> {
-    let faults = chosen_faults(&args.faults)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Fatal::usage(format!("cannot start the async runtime: {e}")))?;
-    let record = runtime.block_on(selftest(
-        &faults,
-        args.cases,
-        args.jobs,
-        !args.faults.is_empty(),
-    ))?;
-    print!("{}", render(&record));
-    std::fs::create_dir_all(&args.report_dir)
-        .and_then(|()| {
-            let json = serde_json::to_string_pretty(&record).unwrap_or_default();
-            std::fs::write(args.report_dir.join("selftest.json"), json)
-        })
-        .map_err(|e| {
-            Fatal::usage(format!(
-                "cannot write {}/selftest.json: {e}",
-                args.report_dir.display()
-            ))
-        })?;
-    eprintln!(
-        "report: {}",
-        args.report_dir.join("selftest.json").display()
-    );
-    Ok(if record.passed() {
-        exit::SUCCESS
-    } else {
-        exit::FAILURES
-    })
-}
-
-fn chosen_faults(names: &[String]) -> Result<Vec<Fault>, Fatal> {
-    if names.is_empty() {
-        return Ok(Fault::all().to_vec());
-    }
-    names
-        .iter()
-        .map(|n| {
-            Fault::from_name(n).ok_or_else(|| {
-                Fatal::usage(format!(
-                    "unknown fault `{n}`; `covenant list faults` prints the valid names"
-                ))
-            })
-        })
-        .collect()
-}
-
 /// Runs the clean reference and each fault; `partial` (a chosen subset of faults) skips the
 /// unproven-check verdict, which only means something over all faults.
 pub async fn selftest(
@@ -134,7 +80,7 @@ pub async fn selftest(
     for task in tasks {
         let run = task
             .await
-            .map_err(|e| Fatal::usage(format!("a self-test run panicked: {e}")))??;
+            .map_err(|e| Fatal::Startup(format!("a self-test run panicked: {e}")))??;
         runs.push(run);
     }
     let outcomes: Vec<FaultOutcome> = runs.iter().map(|(f, cases)| outcome(*f, cases)).collect();
@@ -170,30 +116,16 @@ pub async fn selftest(
     })
 }
 
-/// One run of the suite against a reference with at most one fault on.
+/// One run of the suite against a reference with at most one fault on: the default run's
+/// settings at the self-test's seed, `cases` generated per operation, eight cases at once.
 pub async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResult>, Fatal> {
-    let mut argv = vec![
-        "covenant".to_owned(),
-        "run".to_owned(),
-        "--seed".to_owned(),
-        SEED.to_string(),
-    ];
-    argv.extend(["--cases".to_owned(), cases.to_string()]);
-    if let Some(f) = fault {
-        argv.extend(["--fault".to_owned(), f.name().to_owned()]);
-    }
-    let Ok(Cli {
-        command: Command::Run(args),
-    }) = Cli::try_parse_from(&argv)
-    else {
-        return Err(Fatal::usage(
-            "the self-test built an invalid run command line",
-        ));
-    };
-    let settings = RunSettings::from_args(&args)?;
-    let prepared = prepare(&args, settings.seed).await?;
-    let plan = build_plan(&prepared.run, &settings);
-    let results = run_quiet(prepared.run.clone(), plan, 8).await;
+    let faults = fault.map_or_else(FaultSet::none, FaultSet::only);
+    let mut settings = RunSettings::new(SEED, faults);
+    settings.generation.cases_per_operation = cases;
+    let prepared = prepare(&settings).await?;
+    let cases = crate::suite::cases(&prepared.run, settings.selection.generated_only);
+    let plan = select(cases, &settings.selection);
+    let results = run_quiet(prepared.run.clone(), plan, settings.concurrency).await;
     prepared.shutdown().await;
     Ok(results)
 }

@@ -7,7 +7,7 @@
 //! request and never writes a report.
 
 use crate::catalogue::Catalogue;
-use crate::schema::{self, Area, Registry};
+use crate::schema::{Area, OperationId, Registry};
 use crate::target::Response;
 use crate::verdict::Finding;
 
@@ -24,21 +24,21 @@ pub fn finding(catalogue: &Catalogue, rule: &str, message: impl Into<String>) ->
 }
 
 /// The rule a schema mismatch of an operation's success body breaks when the schema names none.
-fn success_rule(operation: &str) -> &'static str {
+fn success_rule(operation: OperationId) -> &'static str {
     match operation {
-        "create-receivable" => "RCV-QUOTE-RESPONSE",
-        "create-vat-id" | "get-vat-id" => "VAT-RESPONSE",
-        "update-comment" => "CMT-RESPONSE",
-        "create-mailbox-domain" => "MBX-RESPONSE",
-        "list-events" => "EVT-PAGE-SHAPE",
-        "create-velocity-control" => "VC-RESPONSE",
-        "list-transactions" => "BPAG-PAGE-SHAPE",
-        _ => "GEN-IDS-UUID",
+        OperationId::CreateReceivable => "RCV-QUOTE-RESPONSE",
+        OperationId::CreateVatId | OperationId::GetVatId => "VAT-RESPONSE",
+        OperationId::UpdateComment => "CMT-RESPONSE",
+        OperationId::CreateMailboxDomain => "MBX-RESPONSE",
+        OperationId::ListEvents => "EVT-PAGE-SHAPE",
+        OperationId::CreateVelocityControl => "VC-RESPONSE",
+        OperationId::ListTransactions => "BPAG-PAGE-SHAPE",
+        OperationId::DeleteTag | OperationId::DeleteBankAccount => "GEN-IDS-UUID",
     }
 }
 
 /// The checks every response of `operation` must pass.
-pub fn generic(catalogue: &Catalogue, operation: &str, response: &Response) -> Vec<Finding> {
+pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Response) -> Vec<Finding> {
     let mut out = Vec::new();
     let status = response.status;
     if status >= 500 {
@@ -55,7 +55,7 @@ pub fn generic(catalogue: &Catalogue, operation: &str, response: &Response) -> V
             "GEN-JSON-BODY",
             format!(
                 "the {status} response body is not JSON: {}",
-                crate::runner::snippet(response)
+                crate::target::snippet(response)
             ),
         ));
     }
@@ -71,9 +71,7 @@ pub fn generic(catalogue: &Catalogue, operation: &str, response: &Response) -> V
             ),
         ));
     }
-    let Some(op) = schema::operation(operation) else {
-        return out;
-    };
+    let op = operation.operation();
     if let Some(declared) = &op.declared_statuses {
         if !declared.contains(&status) {
             out.push(
@@ -217,7 +215,11 @@ mod tests {
     #[test]
     fn a_5xx_and_a_non_json_body_are_findings() {
         let c = Catalogue::embedded();
-        let f = generic(c, "get-vat-id", &response(503, Some("text/html"), "<html>"));
+        let f = generic(
+            c,
+            OperationId::GetVatId,
+            &response(503, Some("text/html"), "<html>"),
+        );
         assert!(rules(&f).contains(&"GEN-NO-5XX"));
         assert!(rules(&f).contains(&"GEN-JSON-BODY"));
     }
@@ -225,7 +227,11 @@ mod tests {
     #[test]
     fn json_served_as_text_only_warns() {
         let c = Catalogue::embedded();
-        let f = generic(c, "delete-tag", &response(200, Some("text/plain"), "{}"));
+        let f = generic(
+            c,
+            OperationId::DeleteTag,
+            &response(200, Some("text/plain"), "{}"),
+        );
         assert_eq!(rules(&f), vec!["GEN-JSON-CONTENT-TYPE"]);
         assert_eq!(f[0].level, crate::catalogue::Level::Should);
     }
@@ -235,13 +241,13 @@ mod tests {
         let c = Catalogue::embedded();
         let f = generic(
             c,
-            "get-vat-id",
+            OperationId::GetVatId,
             &response(404, Some("application/json"), r#"{"message":"no"}"#),
         );
         assert!(rules(&f).contains(&"ERR-FIN-BODY"), "{f:?}");
         let ok = generic(
             c,
-            "get-vat-id",
+            OperationId::GetVatId,
             &response(
                 404,
                 Some("application/json"),
@@ -256,7 +262,7 @@ mod tests {
         let c = Catalogue::embedded();
         let f = generic(
             c,
-            "create-receivable",
+            OperationId::CreateReceivable,
             &response(
                 418,
                 Some("application/json"),

@@ -6,7 +6,8 @@ use super::read::{
     diff_window, item_key, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec,
 };
 use super::{Kind, Rules};
-use crate::runner::{snippet, Abort, CaseCx, Outcome};
+use crate::case::{Abort, CaseCx, Outcome};
+use crate::target::snippet;
 
 /// Page sizes compared by `page-sizes`; the first is the baseline (fewest boundaries).
 const PAGE_SIZES: [u32; 4] = [100, 25, 7, 1];
@@ -304,7 +305,7 @@ pub(super) async fn tampered_token(cx: &mut CaseCx, kind: Kind) -> Outcome {
     if let Some(token) = &page.next {
         forged.push(("a token with one character changed", tamper(token)));
     }
-    forged.push(("a token never issued", never_issued(cx.run.seed)));
+    forged.push(("a token never issued", never_issued(cx.run.generation.seed)));
     for (what, token) in forged {
         let q = list.with_token(&first, Some(&token));
         if let Fetched::Page(p) = fetch(cx, &list, &q).await? {

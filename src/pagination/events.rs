@@ -5,7 +5,7 @@ use super::cases::{expect_same_items, first_with_next, follow, report_end};
 use super::list::{query, List, Page};
 use super::read::{item_key, read, ReadSpec};
 use super::{case, Kind};
-use crate::runner::{case_fn, Abort, Case, CaseCx, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;

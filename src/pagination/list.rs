@@ -6,7 +6,9 @@
 //! the first page (the banking rules ask for unchanged filters and limit; the finance rules say
 //! the other parameters are ignored when a token is present, so sending them is harmless).
 
-use crate::runner::{snippet, Abort, CaseCx};
+use crate::case::{Abort, CaseCx};
+use crate::schema::OperationId;
+use crate::target::snippet;
 use crate::target::{Request, Response};
 use reqwest::Method;
 use serde_json::Value;
@@ -33,7 +35,7 @@ pub fn query(pairs: &[(&str, &str)]) -> Query {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct List {
     /// The operation id whose generic checks apply to every page.
-    pub operation: &'static str,
+    pub operation: OperationId,
     pub path: String,
     pub area: Area,
     /// The query parameter that carries a token.
@@ -49,8 +51,8 @@ impl List {
     /// `GET /finops/v1/events`.
     pub fn events() -> List {
         List {
-            operation: "list-events",
-            path: "/finops/v1/events".to_owned(),
+            operation: OperationId::ListEvents,
+            path: OperationId::ListEvents.path(&[]),
             area: Area::Finance,
             token_param: "pagination_token",
             next_field: "next_pagination_token",
@@ -62,8 +64,8 @@ impl List {
     /// `GET /embedded-banking/v1/bank-accounts/{account}/transactions`.
     pub fn transactions(account: &str) -> List {
         List {
-            operation: "list-transactions",
-            path: format!("/embedded-banking/v1/bank-accounts/{account}/transactions"),
+            operation: OperationId::ListTransactions,
+            path: OperationId::ListTransactions.path(&[account]),
             area: Area::Banking,
             token_param: "pagination_token",
             next_field: "nextPaginationToken",

@@ -20,7 +20,8 @@ pub use read::{
     ItemLedger, Read, ReadSpec, Step, TokenTrail,
 };
 
-use crate::runner::{case_fn, Case, CaseCx, Need};
+use crate::case::{case_fn, Case, CaseCx, Need};
+use crate::schema::OperationId;
 
 /// The two lists, and what each breaks under which rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,10 +108,10 @@ impl Kind {
         }
     }
 
-    fn operation(self) -> &'static str {
+    fn operation(self) -> OperationId {
         match self {
-            Kind::Events => "list-events",
-            Kind::Transactions => "list-transactions",
+            Kind::Events => OperationId::ListEvents,
+            Kind::Transactions => OperationId::ListTransactions,
         }
     }
 }
@@ -121,7 +122,7 @@ fn case(
     name: &str,
     rules: &[&'static str],
     requests: usize,
-    run: crate::runner::CaseFn,
+    run: crate::case::CaseFn,
 ) -> Case {
     Case::new(name, kind.operation(), rules, run)
         .needs(kind.needs())

@@ -6,7 +6,7 @@
 //! token seen before (a cycle), at a bound on pages or items, or at a refusal.
 
 use super::list::{fetch, refused_first, Fetched, List, Query};
-use crate::runner::{Abort, CaseCx};
+use crate::case::{Abort, CaseCx};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -139,7 +139,7 @@ pub async fn read(
                 read.end = End::Refused {
                     page: read.steps.len() + 1,
                     status: response.status,
-                    body: crate::runner::snippet(&response),
+                    body: crate::target::snippet(&response),
                 };
                 break;
             }

@@ -4,7 +4,7 @@
 use super::cases::{expect_same_items, first_with_next, follow};
 use super::list::{fetch, fetch_first, query, Fetched, List, Query};
 use super::{case, Kind};
-use crate::runner::{case_fn, Case, CaseCx, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 
 pub(super) fn cases() -> Vec<Case> {
     vec![

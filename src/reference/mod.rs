@@ -24,8 +24,6 @@ pub use banking::ORG_HEADER;
 pub use fault::{render_list, Fault, FaultSet, UnknownFault};
 pub use store::TRANSACTION_COUNT;
 
-use crate::cli::ServeArgs;
-use crate::exit::Fatal;
 use crate::profile::{
     BankingProfile, DeletableBankAccount, FinopsProfile, OAuthProfile, Profile, Secret,
     DEFAULT_FINOPS_VERSION,
@@ -230,83 +228,4 @@ fn profile_of(app: &App, base_url: &str) -> Profile {
             ..BankingProfile::default()
         }),
     }
-}
-
-/// `covenant serve`: starts the reference and serves until Ctrl-C or SIGTERM.
-pub fn command(args: ServeArgs) -> Result<u8, Fatal> {
-    let faults = FaultSet::from_names(&args.faults).map_err(|e| Fatal::usage(e.to_string()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Fatal::usage(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(serve(args, faults))
-}
-
-async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
-    // Listen for the signals before saying anything: a caller may signal as soon as it reads
-    // the address.
-    let signals = Signals::install();
-    let config = ReferenceConfig {
-        seed: args.seed,
-        faults,
-        port: args.port,
-    };
-    let server = start(config)
-        .await
-        .map_err(|e| Fatal::usage(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;
-    println!("covenant reference listening on {}", server.base_url());
-    for fault in faults.iter() {
-        println!("  fault on: {} ({})", fault.name(), fault.rule());
-    }
-    if let Some(path) = &args.profile_out {
-        std::fs::write(path, server.profile().to_toml()).map_err(|e| {
-            Fatal::usage(format!(
-                "cannot write the profile to {}: {e}",
-                path.display()
-            ))
-        })?;
-        println!("profile written to {}", path.display());
-    }
-    signals.wait().await;
-    server.shutdown().await;
-    Ok(crate::exit::SUCCESS)
-}
-
-/// SIGINT and SIGTERM, registered when installed.
-struct Signals {
-    #[cfg(unix)]
-    streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
-}
-
-impl Signals {
-    fn install() -> Signals {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let streams = signal(SignalKind::interrupt())
-                .ok()
-                .zip(signal(SignalKind::terminate()).ok());
-            Signals { streams }
-        }
-        #[cfg(not(unix))]
-        Signals {}
-    }
-
-    async fn wait(self) {
-        #[cfg(unix)]
-        if let Some((mut int, mut term)) = self.streams {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-            return;
-        }
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// `covenant list faults`: name, rule and description of every fault, then the count.
-pub fn list_faults_command() -> Result<u8, Fatal> {
-    print!("{}", render_list());
-    Ok(crate::exit::SUCCESS)
 }

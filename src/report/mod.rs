@@ -25,8 +25,6 @@ pub use markdown::Markdown;
 pub use merge::merge;
 
 use crate::catalogue::Catalogue;
-use crate::cli::{CompareArgs, MergeArgs};
-use crate::exit::{self, Fatal};
 use crate::verdict::{Counts, RunRecord, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -128,7 +126,7 @@ pub fn write_all_with(
 }
 
 /// Writes one file into `dir` (created if missing), secrets replaced.
-fn write_file(
+pub fn write_file(
     dir: &Path,
     name: &str,
     text: &str,
@@ -172,71 +170,6 @@ pub fn overall(counts: &Counts) -> Verdict {
     } else {
         Verdict::Pass
     }
-}
-
-/// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
-/// newly fails.
-pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
-    let old = load(&args.old).map_err(|e| Fatal::usage(e.to_string()))?;
-    let new = load(&args.new).map_err(|e| Fatal::usage(e.to_string()))?;
-    let comparison = compare(&old, &new, Catalogue::embedded());
-    print!("{}", comparison.render_text());
-    if let Some(dir) = &args.report_dir {
-        for (name, text) in [
-            ("compare.md", comparison.render_markdown()),
-            ("compare.json", comparison.render_json()),
-        ] {
-            let path =
-                write_file(dir, name, &text, &[]).map_err(|e| Fatal::usage(e.to_string()))?;
-            println!("wrote {}", path.display());
-        }
-    }
-    Ok(if comparison.regressed() {
-        exit::FAILURES
-    } else {
-        exit::SUCCESS
-    })
-}
-
-/// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of
-/// one run. Exit 1 when the merged run has a failure or an error, like the run itself.
-pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
-    let records = args
-        .reports
-        .iter()
-        .map(|path| load(path))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| Fatal::usage(e.to_string()))?;
-    let merged = merge(records).map_err(|e| Fatal::usage(name_inputs(e, &args.reports)))?;
-    let written =
-        write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::usage(e.to_string()))?;
-    let c = &merged.counts;
-    println!(
-        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip)",
-        args.reports.len(),
-        c.total(),
-        c.pass,
-        c.warn,
-        c.fail,
-        c.error,
-        c.skip
-    );
-    for path in written {
-        println!("wrote {}", path.display());
-    }
-    Ok(match overall(c) {
-        Verdict::Fail | Verdict::Error => exit::FAILURES,
-        _ => exit::SUCCESS,
-    })
-}
-
-/// A merge error, followed by the files its report numbers refer to.
-fn name_inputs(error: ReportError, paths: &[PathBuf]) -> String {
-    let mut message = error.to_string();
-    for (i, path) in paths.iter().enumerate() {
-        message.push_str(&format!("\n  report #{}: {}", i + 1, path.display()));
-    }
-    message
 }
 
 /// The exchange that shows a finding: the one it points at, or the case's only exchange.

@@ -2,91 +2,20 @@
 //! pass/fail lines), each case runs on the shared tokio runtime, and every outcome is collected
 //! into a [`RunRecord`], also when the run is interrupted or its deadline or budget is reached.
 
-use super::case::Case;
-use super::context::{Abort, CaseCx};
-use super::phase::Phase;
-use super::plan::Shard;
+use super::phase::{Phase, Phases};
 use super::setup::Prepared;
-use crate::cli::RunArgs;
-use crate::exit::Fatal;
+use crate::case::{Abort, Case, CaseCx, RunCx};
+use crate::console::note;
+use crate::settings::RunSettings;
 use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, Verdict};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The settings of a run that shape the plan and its execution.
-#[derive(Debug, Clone)]
-pub struct RunSettings {
-    pub seed: u64,
-    pub cases: u32,
-    pub concurrency: usize,
-    pub filter: Vec<String>,
-    pub skip: Vec<String>,
-    pub read_only: bool,
-    pub generated_only: bool,
-    pub shard: Option<Shard>,
-    pub deadline: Option<Duration>,
-    pub quiet: bool,
-    pub faults: Vec<String>,
-}
-
-impl RunSettings {
-    pub fn from_args(args: &RunArgs) -> Result<RunSettings, Fatal> {
-        if args.concurrency == 0 {
-            return Err(Fatal::usage("--concurrency must be at least 1"));
-        }
-        if args.concurrency > MAX_CONCURRENCY {
-            return Err(Fatal::usage(format!(
-                "--concurrency {}: at most {MAX_CONCURRENCY}",
-                args.concurrency
-            )));
-        }
-        super::setup::seconds("--timeout", args.timeout)?;
-        if let Some(rate) = args.rate {
-            if !(rate.is_finite() && (MIN_RATE..=MAX_RATE).contains(&rate)) {
-                return Err(Fatal::usage(format!(
-                    "--rate {rate}: expected requests per second between {MIN_RATE} and {MAX_RATE}"
-                )));
-            }
-        }
-        let deadline = args
-            .deadline
-            .map(|d| super::setup::seconds("--deadline", d))
-            .transpose()?;
-        let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-        Ok(RunSettings {
-            seed: args.seed.unwrap_or_else(random_seed),
-            cases: args.cases,
-            concurrency: args.concurrency,
-            filter: args.filter.clone(),
-            skip: args.skip.clone(),
-            read_only: args.read_only,
-            generated_only: args.generated_only,
-            shard,
-            deadline,
-            quiet: args.quiet,
-            faults: args.faults.clone(),
-        })
-    }
-}
-
-/// Cases run at once, at most (each holds a thread).
-const MAX_CONCURRENCY: usize = 1024;
-/// `--rate` bounds: one request in 1000 s, a million a second.
-const MIN_RATE: f64 = 0.001;
-const MAX_RATE: f64 = 1e6;
 /// How long requests in flight may finish after an interrupt or the deadline, before they are
 /// abandoned.
 pub const GRACE: Duration = Duration::from_secs(2);
-
-fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
-}
 
 /// Runs the plan and returns the record of the run.
 pub fn run_plan(
@@ -100,13 +29,20 @@ pub fn run_plan(
     let run = prepared.run.clone();
     let watchers = spawn_watchers(runtime, &run, settings.deadline);
     let results = Arc::new(Mutex::new(HashMap::<String, CaseResult>::new()));
+    let phases = Arc::new(Phases::default());
     let order: Vec<String> = plan.iter().map(|c| c.id.clone()).collect();
     let plan_len = plan.len();
     let trials = super::plan::execution_order(&plan)
         .into_iter()
         .map(|i| {
             let case = plan[i].clone();
-            trial(case, runtime.handle().clone(), &run, results.clone())
+            trial(
+                case,
+                runtime.handle().clone(),
+                &run,
+                &phases,
+                results.clone(),
+            )
         })
         .collect();
     let args = libtest_mimic::Arguments {
@@ -126,16 +62,19 @@ pub fn run_plan(
     let interrupted = run.target.stop_reason().or_else(|| budget_note(&run));
     let meta = RunMeta {
         covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
-        seed: settings.seed,
+        seed: run.generation.seed,
         target: prepared.target_label.clone(),
         profile: serde_json::to_value(run.profile.redacted()).unwrap_or_default(),
         started_at,
         finished_at: now_rfc3339(),
         duration_ms: start.elapsed().as_secs_f64() * 1000.0,
-        cases_per_operation: settings.cases,
-        shard: settings.shard.map(|s| format!("{}/{}", s.index, s.count)),
+        cases_per_operation: run.generation.cases_per_operation,
+        shard: settings
+            .selection
+            .shard
+            .map(|s| format!("{}/{}", s.index, s.count)),
         interrupted,
-        faults: settings.faults.clone(),
+        faults: settings.faults(),
     };
     RunRecord {
         counts: Counts::of(&cases),
@@ -145,7 +84,7 @@ pub fn run_plan(
 }
 
 /// Why the run stopped short because of `--max-requests`, if it did.
-fn budget_note(run: &super::RunCx) -> Option<String> {
+fn budget_note(run: &RunCx) -> Option<String> {
     let limit = run.target.budget_limit()?;
     run.target
         .budget_exhausted()
@@ -156,12 +95,12 @@ fn budget_note(run: &super::RunCx) -> Option<String> {
 /// flight after [`GRACE`], or at once on a second signal.
 fn spawn_watchers(
     runtime: &tokio::runtime::Runtime,
-    run: &Arc<super::RunCx>,
+    run: &Arc<RunCx>,
     deadline: Option<Duration>,
 ) -> tokio::task::JoinHandle<()> {
     let run = run.clone();
     runtime.spawn(async move {
-        let mut signals = Signals::new();
+        let mut signals = crate::interrupt::Signals::new();
         let deadline = async {
             match deadline {
                 Some(d) => {
@@ -175,7 +114,7 @@ fn spawn_watchers(
             why = deadline => why,
             why = signals.next() => why,
         };
-        super::note(&format!(
+        note(&format!(
             "\ncovenant: {why}: stopping; cases not run are marked skipped"
         ));
         run.target.stop_because(&why);
@@ -183,72 +122,29 @@ fn spawn_watchers(
             _ = tokio::time::sleep(GRACE) => {}
             _ = signals.next() => {}
         }
-        super::note("covenant: abandoning the requests still in flight");
+        note("covenant: abandoning the requests still in flight");
         run.target.cancel_in_flight();
     })
-}
-
-/// SIGINT and SIGTERM (Ctrl-C elsewhere), as a stream of reasons.
-struct Signals {
-    #[cfg(unix)]
-    handlers: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
-}
-
-impl Signals {
-    fn new() -> Signals {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let handlers = match (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-            ) {
-                (Ok(int), Ok(term)) => Some((int, term)),
-                _ => None,
-            };
-            Signals { handlers }
-        }
-        #[cfg(not(unix))]
-        Signals {}
-    }
-
-    /// The next signal; never resolves when the handlers could not be installed.
-    async fn next(&mut self) -> String {
-        #[cfg(unix)]
-        {
-            let Some((int, term)) = self.handlers.as_mut() else {
-                return std::future::pending().await;
-            };
-            tokio::select! {
-                _ = int.recv() => "interrupted (SIGINT)".to_owned(),
-                _ = term.recv() => "interrupted (SIGTERM)".to_owned(),
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-            "interrupted".to_owned()
-        }
-    }
 }
 
 fn trial(
     case: Case,
     handle: tokio::runtime::Handle,
-    run: &Arc<super::RunCx>,
+    run: &Arc<RunCx>,
+    phases: &Arc<Phases>,
     results: Arc<Mutex<HashMap<String, CaseResult>>>,
 ) -> libtest_mimic::Trial {
     let unmet = case.needs.iter().find_map(|n| n.unmet(run));
     let kind = case.suite.clone();
     let id = case.id.clone();
-    let run = run.clone();
+    let (run, phases) = (run.clone(), phases.clone());
     let ignored = unmet.is_some();
     libtest_mimic::Trial::test(id, move || {
         let result = match unmet {
             Some(why) => skipped(&case, why),
             None => {
-                let (owned, run) = (case.clone(), run.clone());
-                let task = handle.spawn(async move { run_case(&owned, run).await });
+                let (owned, run, phases) = (case.clone(), run.clone(), phases.clone());
+                let task = handle.spawn(async move { run_case(&owned, run, &phases).await });
                 handle
                     .block_on(task)
                     .unwrap_or_else(|e| panicked(&case, &e))
@@ -315,7 +211,7 @@ fn skipped(case: &Case, why: String) -> CaseResult {
     CaseResult {
         id: case.id.clone(),
         suite: case.suite.clone(),
-        operation: case.operation.map(str::to_owned),
+        operation: case.operation.map(|op| op.as_str().to_owned()),
         rules: case.rules.iter().map(|r| (*r).to_owned()).collect(),
         verdict: Verdict::Skip,
         findings: Vec::new(),
@@ -341,7 +237,7 @@ fn panicked(case: &Case, error: &tokio::task::JoinError) -> CaseResult {
 }
 
 /// Runs one case to its result.
-async fn run_case(case: &Case, run: Arc<super::RunCx>) -> CaseResult {
+async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases) -> CaseResult {
     if run.target.is_stopped() {
         return skipped(case, format!("{}: not run", run.stop_reason()));
     }
@@ -349,21 +245,20 @@ async fn run_case(case: &Case, run: Arc<super::RunCx>) -> CaseResult {
         return skipped(case, format!("{why}: not run"));
     }
     let start = Instant::now();
-    let gate = run.clone();
     let phase = match (case.writes, case.still) {
         (true, _) => Some(Phase::Writing),
         (false, true) => Some(Phase::Still),
         (false, false) => None,
     };
     let _phase = match phase {
-        Some(phase) => Some(gate.phases.enter(phase).await),
+        Some(phase) => Some(phases.enter(phase).await),
         None => None,
     };
     let mut cx = CaseCx::new(run);
     let outcome = (case.run)(&mut cx).await;
     let (error, skip) = match outcome {
         Ok(()) | Err(Abort::Recorded) => (None, None),
-        Err(Abort::Transport(e)) => (Some(e), None),
+        Err(Abort::Transport(e) | Abort::Defect(e)) => (Some(e), None),
         Err(Abort::Skip(why)) => (None, Some(why)),
     };
     let mut result = skipped(case, String::new());
@@ -484,11 +379,8 @@ fn now_rfc3339() -> String {
 
 /// Runs the plan without libtest-mimic's output, `concurrency` cases at a time, and returns the
 /// results in plan order (the self-test runs many plans at once this way).
-pub async fn run_quiet(
-    run: Arc<super::RunCx>,
-    plan: Vec<Case>,
-    concurrency: usize,
-) -> Vec<CaseResult> {
+pub async fn run_quiet(run: Arc<RunCx>, plan: Vec<Case>, concurrency: usize) -> Vec<CaseResult> {
+    let phases = Arc::new(Phases::default());
     let permits = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
     // Spawned in execution order; the semaphore is fair, so they start in that order too.
     let mut tasks: Vec<(usize, tokio::task::JoinHandle<CaseResult>)> =
@@ -496,11 +388,12 @@ pub async fn run_quiet(
             .into_iter()
             .map(|i| {
                 let (run, permits, owned) = (run.clone(), permits.clone(), plan[i].clone());
+                let phases = phases.clone();
                 let task = tokio::spawn(async move {
                     let _permit = permits.acquire_owned().await;
                     match owned.needs.iter().find_map(|n| n.unmet(&run)) {
                         Some(why) => skipped(&owned, why),
-                        None => run_case(&owned, run).await,
+                        None => run_case(&owned, run, &phases).await,
                     }
                 });
                 (i, task)

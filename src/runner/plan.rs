@@ -1,59 +1,14 @@
-//! The plan: every case of the run, in a stable order, after filters, `--read-only` and shards.
+//! The plan: the cases of the run, in the suite's stable order, after filters, `--read-only`
+//! and shards; the order they start in; and what `--dry-run` prints of them.
 
-use super::case::Case;
-use super::context::RunCx;
-use super::execute::RunSettings;
-use crate::exit::Fatal;
+use crate::case::{Case, RunCx};
+use crate::settings::Selection;
 use std::fmt::Write;
 
-/// The K-th of N parts of the cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    /// Parses `K/N` with 1 <= K <= N.
-    pub fn parse(text: &str) -> Result<Shard, Fatal> {
-        let bad = || {
-            Fatal::usage(format!(
-                "--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 2/4"
-            ))
-        };
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse::<u32>().map_err(|_| bad())?,
-            n.trim().parse::<u32>().map_err(|_| bad())?,
-        );
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether a case belongs to this shard: by a stable hash of its id, so that adding a case
-    /// never moves the others.
-    pub fn contains(&self, id: &str) -> bool {
-        fnv1a(id) % u64::from(self.count) == u64::from(self.index - 1)
-    }
-}
-
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// All cases of the run, filtered.
-pub fn build_plan(run: &RunCx, settings: &RunSettings) -> Vec<Case> {
-    let mut cases = Vec::new();
-    if !settings.generated_only {
-        cases.extend(crate::scenario::all());
-    }
-    cases.extend(crate::scenario::generated(run));
-    cases.extend(crate::pagination::cases());
-    cases.retain(|c| keep(c, settings));
+/// The cases of the suite that this run keeps, in the suite's order: filters, `--read-only` and
+/// the shard applied.
+pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
+    cases.retain(|c| keep(c, selection));
     cases
 }
 
@@ -67,7 +22,7 @@ pub fn execution_order(plan: &[Case]) -> Vec<usize> {
     order
 }
 
-fn keep(case: &Case, s: &RunSettings) -> bool {
+fn keep(case: &Case, s: &Selection) -> bool {
     let id = case.id.as_str();
     (s.filter.is_empty() || s.filter.iter().any(|p| id.contains(p.as_str())))
         && !s.skip.iter().any(|p| id.contains(p.as_str()))
@@ -115,25 +70,16 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shards_partition_the_cases() {
-        let ids: Vec<String> = (0..200).map(|i| format!("case.{i}")).collect();
-        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
-        for id in &ids {
-            assert_eq!(shards.iter().filter(|s| s.contains(id)).count(), 1, "{id}");
-        }
-        assert!(shards.iter().all(|s| ids.iter().any(|id| s.contains(id))));
-    }
+    use crate::schema::OperationId;
 
     #[test]
     fn still_cases_start_first_then_readers_then_writers_each_in_plan_order() {
         let case = |id: &str| {
             Case::new(
                 id,
-                "list-events",
+                OperationId::ListEvents,
                 &[],
-                super::super::case_fn(|_| Box::pin(async { Ok(()) })),
+                crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
             )
         };
         let plan = vec![
@@ -149,13 +95,5 @@ mod tests {
             .map(|i| plan[i].id.as_str())
             .collect();
         assert_eq!(started, ["s1", "s2", "r1", "r2", "w1", "w2"]);
-    }
-
-    #[test]
-    fn bad_shards_are_usage_errors() {
-        for text in ["0/2", "3/2", "x/2", "2", "1/0"] {
-            assert!(Shard::parse(text).is_err(), "{text}");
-        }
-        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
     }
 }

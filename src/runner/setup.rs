@@ -1,15 +1,14 @@
 //! Resolving the target: the embedded reference, or a profile and a base URL; credentials,
 //! including the OAuth client-credentials flow; and a reachability probe before any case runs.
 
-use super::context::RunCx;
+use crate::case::RunCx;
 use crate::catalogue::Catalogue;
-use crate::cli::RunArgs;
 use crate::exit::Fatal;
 use crate::profile::{OAuthProfile, Profile, Secret};
-use crate::reference::{self, FaultSet, ReferenceConfig, RunningReference};
+use crate::reference::{self, ReferenceConfig, RunningReference};
+use crate::settings::{self, RunSettings, TargetChoice};
 use crate::target::{SendError, Target, TargetConfig, TargetError};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// A target ready to be tested.
 pub struct Prepared {
@@ -28,73 +27,39 @@ impl Prepared {
 }
 
 /// Resolves the target and credentials of a run.
-pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
-    let (profile, reference) = if args.target.is_none() && args.profile.is_none() {
-        let faults = FaultSet::from_names(&args.faults).map_err(|e| Fatal::usage(e.to_string()))?;
-        let config = ReferenceConfig {
-            seed,
-            faults,
-            port: 0,
-        };
-        let server = reference::start(config)
-            .await
-            .map_err(|e| Fatal::usage(format!("cannot start the embedded reference: {e}")))?;
-        (server.profile().clone(), Some(server))
-    } else {
-        if !args.faults.is_empty() {
-            return Err(Fatal::usage(
-                "--fault applies only to the embedded reference (no --target, no --profile)",
-            ));
+pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
+    let (profile, reference) = match &settings.target {
+        TargetChoice::Embedded { faults } => {
+            let config = ReferenceConfig {
+                seed: settings.generation.seed,
+                faults: *faults,
+                port: 0,
+            };
+            let server = reference::start(config)
+                .await
+                .map_err(|e| Fatal::Startup(format!("cannot start the embedded reference: {e}")))?;
+            (server.profile().clone(), Some(server))
         }
-        let profile = match &args.profile {
-            Some(path) => Profile::load(path).map_err(|e| Fatal::usage(e.to_string()))?,
-            None => Profile::default(),
-        };
-        (profile, None)
-    };
-    let base = args
-        .target
-        .clone()
-        .or_else(|| profile.base_url.clone())
-        .ok_or_else(|| Fatal::usage("no target: give --target URL or base_url in the profile"))?;
-    let base_url = url::Url::parse(&base)
-        .ok()
-        .filter(|u| matches!(u.scheme(), "http" | "https"))
-        .ok_or_else(|| Fatal::usage(format!("--target {base:?} is not an http or https URL")))?;
-    let ca_cert = match &args.ca_cert {
-        Some(path) => Some(
-            std::fs::read(path)
-                .map_err(|e| Fatal::usage(format!("--ca-cert {}: {e}", path.display())))?,
-        ),
-        None => None,
-    };
-    let config = TargetConfig {
-        base_url: base_url.clone(),
-        timeout: seconds("--timeout", args.timeout)?,
-        max_body: args.max_body,
-        retries: args.retries,
-        rate: args.rate,
-        max_requests: args.max_requests,
-        ca_cert,
-        insecure: args.insecure,
-        read_only: args.read_only,
-        secrets: profile.secrets(),
-        max_in_flight: Some(args.concurrency),
-        https: base_url.scheme() == "https"
-            || profile
-                .banking
-                .as_ref()
-                .and_then(|b| b.oauth.as_ref())
-                .is_some_and(|o| !o.token_url.starts_with("http://")),
-    };
-    let target = Target::new(config).map_err(|e| match (&e, &args.ca_cert) {
-        (TargetError::CaCert(_) | TargetError::Client(_), Some(path)) => {
-            Fatal::usage(format!("--ca-cert {}: {e}", path.display()))
+        TargetChoice::Given { profile, .. } => {
+            let profile = match profile {
+                Some(path) => Profile::load(path).map_err(|e| Fatal::Profile(e.to_string()))?,
+                None => Profile::default(),
+            };
+            (profile, None)
         }
-        _ => Fatal::usage(e.to_string()),
-    })?;
+    };
+    let base_url = base_url(settings, &profile)?;
+    let target =
+        Target::new(target_config(settings, &profile, &base_url)?).map_err(|e| {
+            match (&e, &settings.network.ca_cert) {
+                (TargetError::CaCert(_) | TargetError::Client(_), Some(path)) => {
+                    Fatal::Usage(format!("--ca-cert {}: {e}", path.display()))
+                }
+                _ => Fatal::Usage(e.to_string()),
+            }
+        })?;
     // A dry run or a listing sends nothing at all: no probe, no token request.
-    let sends = !(args.dry_run || args.list);
+    let sends = settings.mode.sends();
     if sends {
         probe(&target).await?;
     }
@@ -116,12 +81,13 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
         target,
         profile,
         catalogue: Catalogue::embedded(),
-        seed,
-        cases_per_operation: args.cases,
+        generation: settings.generation,
         banking_token,
         banking_token_error,
-        phases: Default::default(),
-        run_tag: format!("{:08x}", seed as u32 ^ std::process::id()),
+        run_tag: format!(
+            "{:08x}",
+            settings.generation.seed as u32 ^ std::process::id()
+        ),
     });
     Ok(Prepared {
         run,
@@ -130,21 +96,51 @@ pub async fn prepare(args: &RunArgs, seed: u64) -> Result<Prepared, Fatal> {
     })
 }
 
-/// A number of seconds from the command line as a duration, or a usage error naming the flag.
-pub(super) fn seconds(flag: &str, value: f64) -> Result<Duration, Fatal> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero() && *d <= MAX_SECONDS)
-        .ok_or_else(|| {
-            Fatal::usage(format!(
-                "{flag} {value}: expected a number of seconds above 0 and at most {}",
-                MAX_SECONDS.as_secs()
-            ))
-        })
+/// The base URL: `--target`, else the profile's `base_url`.
+fn base_url(settings: &RunSettings, profile: &Profile) -> Result<url::Url, Fatal> {
+    if let TargetChoice::Given { url: Some(url), .. } = &settings.target {
+        return Ok(url.clone());
+    }
+    let base = profile.base_url.as_deref().ok_or_else(|| {
+        Fatal::Usage("no target: give --target URL or base_url in the profile".into())
+    })?;
+    settings::http_url(base, "the profile's base_url").map_err(|e| Fatal::Profile(e.to_string()))
 }
 
-/// The longest `--timeout` or `--deadline` accepted (a day).
-const MAX_SECONDS: Duration = Duration::from_secs(86_400);
+/// The client's bounds and credentials of TLS, from the settings and the profile's secrets.
+fn target_config(
+    settings: &RunSettings,
+    profile: &Profile,
+    base_url: &url::Url,
+) -> Result<TargetConfig, Fatal> {
+    let network = &settings.network;
+    let ca_cert = match &network.ca_cert {
+        Some(path) => Some(
+            std::fs::read(path)
+                .map_err(|e| Fatal::Usage(format!("--ca-cert {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    Ok(TargetConfig {
+        base_url: base_url.clone(),
+        timeout: network.timeout,
+        max_body: network.max_body,
+        retries: network.retries,
+        rate: network.rate,
+        max_requests: network.max_requests,
+        ca_cert,
+        insecure: network.insecure,
+        read_only: settings.selection.read_only,
+        secrets: profile.secrets(),
+        max_in_flight: Some(settings.concurrency),
+        https: base_url.scheme() == "https"
+            || profile
+                .banking
+                .as_ref()
+                .and_then(|b| b.oauth.as_ref())
+                .is_some_and(|o| !o.token_url.starts_with("http://")),
+    })
+}
 
 /// Fails with exit code 3 when the target does not answer at all. Any answer counts, whatever
 /// its status or body: judging it is the cases' work. The probe is one `GET /`, not counted
@@ -152,7 +148,7 @@ const MAX_SECONDS: Duration = Duration::from_secs(86_400);
 async fn probe(target: &Target) -> Result<(), Fatal> {
     match target.probe().await {
         Ok(_) => Ok(()),
-        Err(e @ (SendError::Transport(_) | SendError::Timeout(_))) => Err(Fatal::unreachable(
+        Err(e @ (SendError::Transport(_) | SendError::Timeout(_))) => Err(Fatal::Unreachable(
             format!("target {} is unreachable: {e}", target.base_url()),
         )),
         Err(_) => Ok(()),
@@ -174,7 +170,7 @@ async fn banking_token(profile: &Profile, target: &Target) -> (Option<Secret>, O
         Ok(token) => (Some(token), None),
         Err(why) => {
             let why = crate::target::redact(&why, target.secrets());
-            super::note(&format!(
+            crate::console::note(&format!(
                 "warning: cannot obtain a banking token from {}: {why}",
                 oauth.token_url
             ));

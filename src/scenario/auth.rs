@@ -4,71 +4,58 @@
 //! Requests here name ids that do not exist wherever the operation takes one, so that a target
 //! which wrongly skips authentication changes as little as possible.
 
-use super::{absent_uuid, paths, Bodies};
-use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use super::{absent_uuid, Bodies};
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::schema::{Area, OperationId};
 use crate::target::Request;
 use reqwest::Method;
 use serde_json::json;
 
-/// The ten operations as harmless requests: (operation id, request without credentials).
-fn harmless(cx: &CaseCx, operation: &str) -> Request {
+/// A harmless request of `operation` without credentials or headers: ids that name nothing,
+/// and a body that would be valid.
+fn harmless(cx: &CaseCx, operation: OperationId) -> Request {
     let none = absent_uuid("covenant-auth");
     let bodies = Bodies::new(&cx.run);
-    let (method, path, body) = match operation {
-        "create-receivable" => {
+    let body = match operation {
+        OperationId::CreateReceivable => {
             let mut quote = bodies.quote();
             quote["counterpart_id"] = json!(none);
-            (Method::POST, paths::RECEIVABLES.to_owned(), Some(quote))
+            Some(quote)
         }
-        "create-vat-id" => (
-            Method::POST,
-            paths::vat_ids(&none),
-            Some(bodies.vat_id("DE000000000")),
-        ),
-        "get-vat-id" => (Method::GET, paths::vat_id(&none, &none), None),
-        "update-comment" => (
-            Method::PATCH,
-            paths::comment(&none),
-            Some(json!({ "text": "covenant" })),
-        ),
-        "create-mailbox-domain" => (
-            Method::POST,
-            paths::MAILBOX_DOMAINS.to_owned(),
-            Some(json!({ "domain": bodies.domain("auth") })),
-        ),
-        "delete-tag" => (Method::DELETE, paths::tag(&none), None),
-        "delete-bank-account" => (Method::DELETE, paths::bank_account(&none, &none), None),
-        "list-events" => (Method::GET, format!("{}?limit=1", paths::EVENTS), None),
-        "create-velocity-control" => (
-            Method::POST,
-            paths::VELOCITY_CONTROLS.to_owned(),
-            Some(bodies.velocity("auth")),
-        ),
-        _ => (Method::GET, paths::transactions(&none), None),
+        OperationId::CreateVatId => Some(bodies.vat_id("DE000000000")),
+        OperationId::UpdateComment => Some(json!({ "text": "covenant" })),
+        OperationId::CreateMailboxDomain => Some(json!({ "domain": bodies.domain("auth") })),
+        OperationId::CreateVelocityControl => Some(bodies.velocity("auth")),
+        OperationId::GetVatId
+        | OperationId::DeleteTag
+        | OperationId::DeleteBankAccount
+        | OperationId::ListEvents
+        | OperationId::ListTransactions => None,
     };
-    let mut request = Request::new(method, path);
+    let values = vec![none.as_str(); operation.path_parameters()];
+    let mut request = cx.run.bare(operation, &values);
+    if operation == OperationId::ListEvents {
+        request.path.push_str("?limit=1");
+    }
     if let Some(body) = body {
         request = request.json(body);
     }
     request
 }
 
-const FINANCE: [&str; 8] = [
-    "create-receivable",
-    "create-vat-id",
-    "get-vat-id",
-    "update-comment",
-    "create-mailbox-domain",
-    "delete-tag",
-    "delete-bank-account",
-    "list-events",
-];
-const BANKING: [&str; 2] = ["create-velocity-control", "list-transactions"];
+/// The operations of an area, in the order of `operations.json`.
+fn of_area(area: Area) -> impl Iterator<Item = OperationId> {
+    OperationId::ALL
+        .into_iter()
+        .filter(move |op| op.area() == area)
+}
 
-/// Finance headers without Authorization.
-fn finance_headers(cx: &CaseCx, request: Request, operation: &str) -> Request {
+/// Finance headers without Authorization: the version, and the organization where the
+/// operation takes it.
+fn finance_headers(cx: &CaseCx, request: Request, operation: OperationId) -> Request {
     let mut request = request.header("x-finops-version", cx.run.profile.finops_version());
-    if let (Some(org), false) = (cx.run.finops_org(), operation == "create-mailbox-domain") {
+    let takes_org = operation.operation().takes_header("x-organization-id");
+    if let (Some(org), true) = (cx.run.finops_org(), takes_org) {
         request = request.header("x-organization-id", org);
     }
     request
@@ -76,7 +63,7 @@ fn finance_headers(cx: &CaseCx, request: Request, operation: &str) -> Request {
 
 pub fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for op in FINANCE {
+    for op in of_area(Area::Finance) {
         cases.push(
             Case::new(
                 &format!("auth.finance-missing-token.{op}"),
@@ -96,7 +83,7 @@ pub fn cases() -> Vec<Case> {
             .suite("auth"),
         );
     }
-    for op in BANKING {
+    for op in of_area(Area::Banking) {
         let rules = &["AUTH-BANK-REQUIRED", "AUTH-BANK-401"];
         cases.push(
             Case::new(
@@ -120,7 +107,7 @@ pub fn cases() -> Vec<Case> {
     cases.push(
         Case::new(
             "headers.malformed-finops-version",
-            "list-events",
+            OperationId::ListEvents,
             &["VER-FINOPS-MALFORMED"],
             case_fn(|cx| Box::pin(malformed_version(cx))),
         )
@@ -130,9 +117,9 @@ pub fn cases() -> Vec<Case> {
     cases.push(
         Case::new(
             "transactions.malformed-org-header",
-            "list-transactions",
+            OperationId::ListTransactions,
             &["BANK-ORG-HEADER-MALFORMED-400"],
-            case_fn(|cx| Box::pin(malformed_org_header(cx, "list-transactions"))),
+            case_fn(|cx| Box::pin(malformed_org_header(cx, OperationId::ListTransactions))),
         )
         .needs(&[Need::BankingToken, Need::OrgHeader, Need::BankAccount])
         .requests(2),
@@ -140,9 +127,9 @@ pub fn cases() -> Vec<Case> {
     cases.push(
         Case::new(
             "velocity.malformed-org-header",
-            "create-velocity-control",
+            OperationId::CreateVelocityControl,
             &["BANK-ORG-HEADER-MALFORMED-400"],
-            case_fn(|cx| Box::pin(malformed_org_header(cx, "create-velocity-control"))),
+            case_fn(|cx| Box::pin(malformed_org_header(cx, OperationId::CreateVelocityControl))),
         )
         .needs(&[Need::BankingToken, Need::OrgHeader])
         .requests(2),
@@ -150,7 +137,7 @@ pub fn cases() -> Vec<Case> {
     cases
 }
 
-async fn finance_auth(cx: &mut CaseCx, operation: &'static str, token: Option<&str>) -> Outcome {
+async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&str>) -> Outcome {
     let mut request = finance_headers(cx, harmless(cx, operation), operation);
     if let Some(token) = token {
         request = request.header("authorization", format!("Bearer {token}"));
@@ -170,7 +157,7 @@ async fn finance_auth(cx: &mut CaseCx, operation: &'static str, token: Option<&s
     Ok(())
 }
 
-async fn banking_auth(cx: &mut CaseCx, operation: &'static str, token: Option<&str>) -> Outcome {
+async fn banking_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&str>) -> Outcome {
     let mut request = harmless(cx, operation);
     if let Some(token) = token {
         request = request.header("authorization", format!("Bearer {token}"));
@@ -190,9 +177,12 @@ async fn banking_auth(cx: &mut CaseCx, operation: &'static str, token: Option<&s
 async fn malformed_version(cx: &mut CaseCx) -> Outcome {
     for bad in ["not-a-date", "2026-13-45"] {
         let request = cx
-            .fin(Method::GET, &format!("{}?limit=1", paths::EVENTS))
+            .fin(
+                Method::GET,
+                &format!("{}?limit=1", OperationId::ListEvents.path(&[])),
+            )
             .with_header("x-finops-version", bad);
-        let response = cx.send("list-events", request).await?;
+        let response = cx.send(OperationId::ListEvents, request).await?;
         if response.is_success() {
             cx.finding(
                 "VER-FINOPS-MALFORMED",
@@ -206,21 +196,24 @@ async fn malformed_version(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
-async fn malformed_org_header(cx: &mut CaseCx, operation: &'static str) -> Outcome {
+async fn malformed_org_header(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let name = cx.run.org_header().ok_or(Abort::Recorded)?.to_owned();
     for bad in ["not-a-uuid", ""] {
         let request = match operation {
-            "list-transactions" => {
+            OperationId::ListTransactions => {
                 let account = cx
                     .run
                     .banking()
                     .and_then(|b| b.bank_account_id.clone())
                     .unwrap_or_default();
-                cx.bank_without_org(Method::GET, &paths::transactions(&account))
+                cx.bank_without_org(
+                    Method::GET,
+                    &OperationId::ListTransactions.path(&[&account]),
+                )
             }
             _ => {
                 let body = Bodies::new(&cx.run).velocity(&format!("badorg{}", bad.len()));
-                cx.bank_without_org(Method::POST, paths::VELOCITY_CONTROLS)
+                cx.bank_without_org(Method::POST, &OperationId::CreateVelocityControl.path(&[]))
                     .json(body)
             }
         };

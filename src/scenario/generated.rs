@@ -9,9 +9,10 @@
 //! the profile, and fields whose shape or values the spec does not show are left out of valid
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
-use super::{paths, Bodies};
+use super::Bodies;
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
-use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
+use crate::schema::OperationId;
 use crate::schema::Registry;
 use crate::target::{Request, Response};
 use futures_util::stream::{FuturesOrdered, StreamExt};
@@ -33,7 +34,7 @@ const WINDOW: usize = 8;
 /// An operation whose body is generated.
 #[derive(Debug, Clone, Copy)]
 struct Target {
-    operation: &'static str,
+    operation: OperationId,
     /// The schema valid bodies are drawn from (quote and invoice apart: a based-on body needs a
     /// source of the right kind, which random drawing cannot pair).
     valid_stems: &'static [&'static str],
@@ -44,7 +45,7 @@ struct Target {
 
 const TARGETS: [Target; 5] = [
     Target {
-        operation: "create-receivable",
+        operation: OperationId::CreateReceivable,
         valid_stems: &["quote-create", "invoice-create"],
         invalid_stem: "receivable-create",
         needs: &[
@@ -55,13 +56,13 @@ const TARGETS: [Target; 5] = [
         ],
     },
     Target {
-        operation: "create-vat-id",
+        operation: OperationId::CreateVatId,
         valid_stems: &["vat-id-create"],
         invalid_stem: "vat-id-create",
         needs: &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart],
     },
     Target {
-        operation: "update-comment",
+        operation: OperationId::UpdateComment,
         valid_stems: &["comment-update"],
         invalid_stem: "comment-update",
         needs: &[
@@ -72,13 +73,13 @@ const TARGETS: [Target; 5] = [
         ],
     },
     Target {
-        operation: "create-mailbox-domain",
+        operation: OperationId::CreateMailboxDomain,
         valid_stems: &["mailbox-domain-create"],
         invalid_stem: "mailbox-domain-create",
         needs: &[Need::FinopsToken],
     },
     Target {
-        operation: "create-velocity-control",
+        operation: OperationId::CreateVelocityControl,
         valid_stems: &["velocity-control-create"],
         invalid_stem: "velocity-control-create",
         needs: &[Need::BankingToken],
@@ -112,7 +113,7 @@ const RECEIVABLE_OMIT: [&str; 18] = [
 /// The generated cases for the run.
 pub fn generated(run: &RunCx) -> Vec<Case> {
     // For --dry-run: the random bodies, plus about as many boundary values.
-    let estimate = 2 * run.cases_per_operation as usize + 20;
+    let estimate = 2 * run.generation.cases_per_operation as usize + 20;
     let mut cases = Vec::new();
     for target in TARGETS {
         let op = target.operation;
@@ -202,22 +203,16 @@ fn options(run: &RunCx) -> GenOptions {
 /// body of the case goes to the same path with the same headers.
 fn template(run: &RunCx, target: &Target) -> Request {
     let f = run.finops();
-    match target.operation {
-        "create-receivable" => run.fin(Method::POST, paths::RECEIVABLES),
-        "create-vat-id" => run.fin(
-            Method::POST,
-            &paths::vat_ids(f.and_then(|f| f.counterpart_id.as_deref()).unwrap_or("")),
-        ),
-        "update-comment" => run.fin(
-            Method::PATCH,
-            &paths::comment(
-                f.and_then(|f| f.comment_ids.first())
-                    .map_or("", |s| s.as_str()),
-            ),
-        ),
-        "create-mailbox-domain" => run.fin_without_org(Method::POST, paths::MAILBOX_DOMAINS),
-        _ => run.bank(Method::POST, paths::VELOCITY_CONTROLS),
-    }
+    let counterpart = f.and_then(|f| f.counterpart_id.as_deref()).unwrap_or("");
+    let comment = f
+        .and_then(|f| f.comment_ids.first())
+        .map_or("", |s| s.as_str());
+    let values: &[&str] = match target.operation {
+        OperationId::CreateVatId => &[counterpart],
+        OperationId::UpdateComment => &[comment],
+        _ => &[],
+    };
+    run.request(target.operation, values)
 }
 
 /// The body of a request sent by [`send_window`] (always JSON there).
@@ -232,10 +227,10 @@ fn body_of(request: &Request) -> Value {
 /// mailbox domains), keeping it valid.
 fn make_unique(run: &RunCx, target: &Target, mut body: Value, tag: &str) -> Value {
     match target.operation {
-        "create-velocity-control" if body.get("id").is_some_and(Value::is_string) => {
+        OperationId::CreateVelocityControl if body.get("id").is_some_and(Value::is_string) => {
             body["id"] = json!(Bodies::new(run).unique(tag))
         }
-        "create-mailbox-domain" => {
+        OperationId::CreateMailboxDomain => {
             if let Some(domain) = body.get("domain").and_then(Value::as_str) {
                 body["domain"] = json!(format!("cov-{}-{tag}.{domain}", run.run_tag));
             }
@@ -300,8 +295,12 @@ async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     for stem in target.valid_stems {
         let boundary = engine.boundary_valid(stem).map_err(generator_error)?;
         let strategy = engine.valid(stem).map_err(generator_error)?;
-        let rng = rng_for(run.seed, &format!("{}.{stem}.valid", target.operation));
-        let random = Draws::new(strategy, rng, run.cases_per_operation as usize).map(|(b, _)| b);
+        let rng = rng_for(
+            run.generation.seed,
+            &format!("{}.{stem}.valid", target.operation),
+        );
+        let random =
+            Draws::new(strategy, rng, run.generation.cases_per_operation as usize).map(|(b, _)| b);
         streams.push(
             boundary
                 .into_iter()
@@ -373,8 +372,15 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     }
     // Random violations; the first accepted one is shrunk to a minimal body.
     let strategy = engine.invalid(stem).map_err(generator_error)?;
-    let rng = rng_for(run.seed, &format!("{}.{stem}.invalid", target.operation));
-    let draws = Draws::new(strategy.clone(), rng, run.cases_per_operation as usize);
+    let rng = rng_for(
+        run.generation.seed,
+        &format!("{}.{stem}.invalid", target.operation),
+    );
+    let draws = Draws::new(
+        strategy.clone(),
+        rng,
+        run.generation.cases_per_operation as usize,
+    );
     let items = draws.enumerate().map(|(n, (invalid, at))| {
         let body = unique_invalid(&run, &target, &invalid, &format!("r{}", n + 1));
         (at, body)
@@ -461,13 +467,13 @@ fn compact(body: &Value) -> String {
 
 /// The rule an invalid value of a list operation's parameter breaks, where the catalogue has one
 /// (the outcome of most is not stated: `should` rules; the banking organization header's is).
-fn param_rule(operation: &str, param: &crate::schema::Param) -> Option<&'static str> {
+fn param_rule(operation: OperationId, param: &crate::schema::Param) -> Option<&'static str> {
     match (operation, param.name.as_deref()) {
-        ("list-events", Some("limit")) => Some("EVT-LIMIT-RANGE-REJECT"),
-        ("list-events", Some("order" | "sort")) => Some("EVT-ORDER-ENUM"),
-        ("list-events", Some("x-finops-version")) => Some("VER-FINOPS-MALFORMED"),
-        ("list-transactions", Some("limit")) => Some("BPAG-LIMIT-REJECT"),
-        ("list-transactions", None) if param.name_from_profile.is_some() => {
+        (OperationId::ListEvents, Some("limit")) => Some("EVT-LIMIT-RANGE-REJECT"),
+        (OperationId::ListEvents, Some("order" | "sort")) => Some("EVT-ORDER-ENUM"),
+        (OperationId::ListEvents, Some("x-finops-version")) => Some("VER-FINOPS-MALFORMED"),
+        (OperationId::ListTransactions, Some("limit")) => Some("BPAG-LIMIT-REJECT"),
+        (OperationId::ListTransactions, None) if param.name_from_profile.is_some() => {
             Some("BANK-ORG-HEADER-MALFORMED-400")
         }
         _ => None,
@@ -477,24 +483,25 @@ fn param_rule(operation: &str, param: &crate::schema::Param) -> Option<&'static 
 /// Invalid query and header values of the two list operations, drawn from the parameter schemas
 /// of `schemas/operations.json`: each is refused with a 4xx, never a 5xx.
 pub fn param_cases() -> Vec<Case> {
-    let lists: [(&'static str, &'static [Need]); 2] = [
-        ("list-events", &[Need::FinopsToken, Need::FinopsOrg]),
+    let lists: [(OperationId, &'static [Need]); 2] = [
         (
-            "list-transactions",
+            OperationId::ListEvents,
+            &[Need::FinopsToken, Need::FinopsOrg],
+        ),
+        (
+            OperationId::ListTransactions,
             &[Need::BankingToken, Need::BankAccount],
         ),
     ];
     lists
         .into_iter()
         .map(|(op, needs)| {
-            let rules: Vec<&'static str> = crate::schema::operation(op)
-                .map(|o| {
-                    o.parameters
-                        .iter()
-                        .filter_map(|p| param_rule(op, p))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let rules: Vec<&'static str> = op
+                .operation()
+                .parameters
+                .iter()
+                .filter_map(|p| param_rule(op, p))
+                .collect();
             Case::new(
                 &format!("generated.params.{op}"),
                 op,
@@ -507,10 +514,8 @@ pub fn param_cases() -> Vec<Case> {
         .collect()
 }
 
-async fn invalid_params(cx: &mut CaseCx, operation: &'static str) -> Outcome {
-    let Some(op) = crate::schema::operation(operation) else {
-        return Ok(());
-    };
+async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
+    let op = operation.operation();
     for param in &op.parameters {
         let Some(rule) = param_rule(operation, param) else {
             continue;
@@ -543,20 +548,23 @@ async fn invalid_params(cx: &mut CaseCx, operation: &'static str) -> Outcome {
 /// A list request with one parameter set to `value`.
 fn list_request(
     cx: &CaseCx,
-    operation: &str,
+    operation: OperationId,
     name: &str,
     value: &str,
     location: crate::schema::ParamLocation,
 ) -> Request {
     let (base, path) = match operation {
-        "list-events" => (cx.fin(Method::GET, paths::EVENTS), paths::EVENTS.to_owned()),
+        OperationId::ListEvents => (
+            cx.request(OperationId::ListEvents, &[]),
+            OperationId::ListEvents.path(&[]).to_owned(),
+        ),
         _ => {
             let account = cx
                 .run
                 .banking()
                 .and_then(|b| b.bank_account_id.clone())
                 .unwrap_or_default();
-            let path = paths::transactions(&account);
+            let path = OperationId::ListTransactions.path(&[&account]);
             (cx.bank(Method::GET, &path), path)
         }
     };

@@ -1,9 +1,9 @@
 //! Hand-written invalid bodies, read from `cases/invalid-bodies.toml`: each must be refused for
 //! its rule. The data file is embedded so a run never depends on the working directory.
 
-use super::{absent_uuid, paths, Bodies};
-use crate::runner::{case_fn, Case, CaseCx, Need, Outcome};
-use reqwest::Method;
+use super::{absent_uuid, Bodies};
+use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -40,18 +40,18 @@ pub fn cases() -> Vec<Case> {
 }
 
 fn to_case(entry: InvalidBody) -> Case {
-    let (operation, needs): (&'static str, &[Need]) = match entry.base.as_str() {
+    let (operation, needs): (OperationId, &[Need]) = match entry.base.as_str() {
         "vat-id" => (
-            "create-vat-id",
+            OperationId::CreateVatId,
             &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart],
         ),
         "comment" => (
-            "update-comment",
+            OperationId::UpdateComment,
             &[Need::FinopsToken, Need::FinopsOrg, Need::Comment],
         ),
-        "velocity" => ("create-velocity-control", &[Need::BankingToken]),
+        "velocity" => (OperationId::CreateVelocityControl, &[Need::BankingToken]),
         _ => (
-            "create-receivable",
+            OperationId::CreateReceivable,
             &[
                 Need::FinopsToken,
                 Need::FinopsOrg,
@@ -65,7 +65,7 @@ fn to_case(entry: InvalidBody) -> Case {
         .map(|r| r.id.as_str())
         .expect("cases/invalid-bodies.toml names catalogue rules (checked by tests)");
     let mut rules = vec![rule];
-    if operation == "create-receivable" {
+    if operation == OperationId::CreateReceivable {
         rules.push("RCV-VALIDATION-422");
     }
     let id = entry.id.clone();
@@ -139,31 +139,33 @@ fn expand(value: Value) -> Value {
     value
 }
 
-async fn run(cx: &mut CaseCx, entry: InvalidBody, operation: &'static str) -> Outcome {
+async fn run(cx: &mut CaseCx, entry: InvalidBody, operation: OperationId) -> Outcome {
     let body = build(base(cx, &entry.base), &entry);
     let request = match operation {
-        "create-vat-id" => {
+        OperationId::CreateVatId => {
             let cp = cx
                 .run
                 .finops()
                 .and_then(|f| f.counterpart_id.clone())
                 .unwrap_or_default();
-            cx.fin(Method::POST, &paths::vat_ids(&cp))
+            cx.request(OperationId::CreateVatId, &[&cp])
         }
-        "update-comment" => {
+        OperationId::UpdateComment => {
             let id = cx
                 .run
                 .finops()
                 .and_then(|f| f.comment_ids.first().cloned())
                 .unwrap_or_default();
-            cx.fin(Method::PATCH, &paths::comment(&id))
+            cx.request(OperationId::UpdateComment, &[&id])
         }
-        "create-velocity-control" => cx.bank(Method::POST, paths::VELOCITY_CONTROLS),
-        _ => cx.fin(Method::POST, paths::RECEIVABLES),
+        OperationId::CreateVelocityControl => cx.request(OperationId::CreateVelocityControl, &[]),
+        _ => cx.request(OperationId::CreateReceivable, &[]),
     };
     let response = cx.send(operation, request.json(body)).await?;
     let what = format!("the body of {}", entry.id);
-    if cx.expect_refused(&response, &entry.rule, &what) && operation == "create-receivable" {
+    if cx.expect_refused(&response, &entry.rule, &what)
+        && operation == OperationId::CreateReceivable
+    {
         cx.expect_refused_with(&response, 422, "RCV-VALIDATION-422", &what);
     }
     Ok(())

@@ -15,7 +15,7 @@ mod velocity;
 pub use bodies::Bodies;
 pub use generated::{generated, param_cases};
 
-use crate::runner::Case;
+use crate::case::Case;
 
 /// Every hand-written case, in a stable order.
 pub fn all() -> Vec<Case> {
@@ -28,34 +28,6 @@ pub fn all() -> Vec<Case> {
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases
-}
-
-/// Paths of the ten operations.
-pub mod paths {
-    pub const RECEIVABLES: &str = "/finops/v1/receivables";
-    pub const MAILBOX_DOMAINS: &str = "/finops/v1/mailbox-domains";
-    pub const EVENTS: &str = "/finops/v1/events";
-    pub const VELOCITY_CONTROLS: &str =
-        "/embedded-banking/v1/authorization-controls/velocity-controls";
-
-    pub fn vat_ids(counterpart: &str) -> String {
-        format!("/finops/v1/counterparts/{counterpart}/vat-ids")
-    }
-    pub fn vat_id(counterpart: &str, id: &str) -> String {
-        format!("/finops/v1/counterparts/{counterpart}/vat-ids/{id}")
-    }
-    pub fn comment(id: &str) -> String {
-        format!("/finops/v1/comments/{id}")
-    }
-    pub fn tag(id: &str) -> String {
-        format!("/finops/v1/tags/{id}")
-    }
-    pub fn bank_account(counterpart: &str, id: &str) -> String {
-        format!("/finops/v1/counterparts/{counterpart}/bank-accounts/{id}")
-    }
-    pub fn transactions(account: &str) -> String {
-        format!("/embedded-banking/v1/bank-accounts/{account}/transactions")
-    }
 }
 
 /// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
@@ -94,55 +66,6 @@ mod tests {
         let before = ids.len();
         ids.dedup();
         assert_eq!(before, ids.len());
-    }
-
-    #[test]
-    fn every_case_check_the_catalogue_names_exists() {
-        let mut ids: Vec<String> = all().into_iter().map(|c| c.id).collect();
-        ids.extend(crate::pagination::cases().into_iter().map(|c| c.id));
-        ids.extend(param_cases().into_iter().map(|c| c.id));
-        let catalogue = crate::catalogue::Catalogue::embedded();
-        for rule in &catalogue.rules {
-            for check in &rule.checks {
-                let Some(prefix) = check
-                    .strip_prefix("case:")
-                    .or_else(|| check.strip_prefix("pagination:"))
-                else {
-                    continue;
-                };
-                let found = ids
-                    .iter()
-                    .any(|id| id == prefix || id.starts_with(&format!("{prefix}.")));
-                assert!(
-                    found,
-                    "{} names {check}, which no case carries out",
-                    rule.id
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn generic_checks_the_catalogue_names_are_known() {
-        let known = [
-            "generic:json-body",
-            "generic:content-type",
-            "generic:response-schema",
-            "generic:no-5xx",
-            "generic:negative-rejected",
-            "generic:positive-accepted",
-            "generic:status-set",
-            "generic:error-body",
-        ];
-        for rule in &crate::catalogue::Catalogue::embedded().rules {
-            for check in rule.checks.iter().filter(|c| c.starts_with("generic:")) {
-                assert!(
-                    known.contains(&check.as_str()),
-                    "{} names unknown {check}",
-                    rule.id
-                );
-            }
-        }
     }
 
     #[test]

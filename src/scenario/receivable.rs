@@ -1,13 +1,13 @@
 //! Receivable scenarios: each body shape, the two supported transitions, the forbidden ones,
 //! unknown and foreign-shape properties, and nulls.
 
-use super::{absent_uuid, paths, Bodies};
-use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use super::{absent_uuid, Bodies};
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
 use crate::target::Response;
-use reqwest::Method;
 use serde_json::{json, Value};
 
-const OP: &str = "create-receivable";
+const OP: OperationId = OperationId::CreateReceivable;
 
 pub fn cases() -> Vec<Case> {
     let base = [
@@ -105,7 +105,7 @@ pub fn cases() -> Vec<Case> {
 }
 
 async fn post(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
-    let request = cx.fin(Method::POST, paths::RECEIVABLES).json(body);
+    let request = cx.request(OperationId::CreateReceivable, &[]).json(body);
     cx.send(OP, request).await
 }
 

@@ -1,8 +1,9 @@
 //! Scenarios of the smaller finance resources and the banking list: VAT IDs, comments, mailbox
 //! domains, deletes, events parameters, unknown bank accounts.
 
-use super::{absent_uuid, paths, Bodies};
-use crate::runner::{case_fn, Case, CaseCx, Need, Outcome};
+use super::{absent_uuid, Bodies};
+use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
 use crate::target::Response;
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -12,7 +13,7 @@ pub fn cases() -> Vec<Case> {
     vec![
         Case::new(
             "vat.create-then-get",
-            "create-vat-id",
+            OperationId::CreateVatId,
             &[
                 "VAT-RESPONSE",
                 "VAT-COUNTERPART-MATCH",
@@ -26,7 +27,7 @@ pub fn cases() -> Vec<Case> {
         .requests(2),
         Case::new(
             "vat.isolated-between-organizations",
-            "get-vat-id",
+            OperationId::GetVatId,
             &["FIN-ORG-ISOLATION"],
             case_fn(|cx| Box::pin(vat_isolation(cx))),
         )
@@ -40,14 +41,14 @@ pub fn cases() -> Vec<Case> {
         .requests(2),
         Case::new(
             "vat.get-unknown",
-            "get-vat-id",
+            OperationId::GetVatId,
             &["VAT-GET-UNKNOWN"],
             case_fn(|cx| Box::pin(vat_get_unknown(cx))),
         )
         .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart]),
         Case::new(
             "comment.update-read-back",
-            "update-comment",
+            OperationId::UpdateComment,
             &["CMT-RESPONSE", "CMT-UPDATE-APPLIED"],
             case_fn(|cx| Box::pin(comment_update(cx))),
         )
@@ -60,14 +61,14 @@ pub fn cases() -> Vec<Case> {
         .writes(),
         Case::new(
             "comment.update-unknown",
-            "update-comment",
+            OperationId::UpdateComment,
             &["CMT-UNKNOWN"],
             case_fn(|cx| Box::pin(comment_unknown(cx))),
         )
         .needs(&fin),
         Case::new(
             "mailbox.create",
-            "create-mailbox-domain",
+            OperationId::CreateMailboxDomain,
             &["MBX-RESPONSE", "MBX-DNS-RECORD", "MBX-DOMAIN-ECHO"],
             case_fn(|cx| Box::pin(mailbox_create(cx))),
         )
@@ -75,7 +76,7 @@ pub fn cases() -> Vec<Case> {
         .writes(),
         Case::new(
             "mailbox.create-without-org-header",
-            "create-mailbox-domain",
+            OperationId::CreateMailboxDomain,
             &["FIN-MAILBOX-NO-ORG-HEADER"],
             case_fn(|cx| Box::pin(mailbox_without_org(cx))),
         )
@@ -83,7 +84,7 @@ pub fn cases() -> Vec<Case> {
         .writes(),
         Case::new(
             "mailbox.invalid-domains",
-            "create-mailbox-domain",
+            OperationId::CreateMailboxDomain,
             &["MBX-DOMAIN-PATTERN"],
             case_fn(|cx| Box::pin(mailbox_invalid(cx))),
         )
@@ -91,7 +92,7 @@ pub fn cases() -> Vec<Case> {
         .requests(INVALID_DOMAINS.len()),
         Case::new(
             "tag.delete-twice",
-            "delete-tag",
+            OperationId::DeleteTag,
             &["TAG-DELETE", "TAG-DELETE-GONE"],
             case_fn(|cx| Box::pin(tag_delete_twice(cx))),
         )
@@ -100,7 +101,7 @@ pub fn cases() -> Vec<Case> {
         .requests(2),
         Case::new(
             "bank-account.delete-twice",
-            "delete-bank-account",
+            OperationId::DeleteBankAccount,
             &["CBA-DELETE", "CBA-DELETE-GONE"],
             case_fn(|cx| Box::pin(bank_account_delete_twice(cx))),
         )
@@ -113,7 +114,7 @@ pub fn cases() -> Vec<Case> {
         .requests(2),
         Case::new(
             "events.invalid-order-and-sort",
-            "list-events",
+            OperationId::ListEvents,
             &["EVT-ORDER-ENUM"],
             case_fn(|cx| Box::pin(events_bad_enums(cx))),
         )
@@ -121,7 +122,7 @@ pub fn cases() -> Vec<Case> {
         .requests(2),
         Case::new(
             "transactions.unknown-account",
-            "list-transactions",
+            OperationId::ListTransactions,
             &["BTX-UNKNOWN-ACCOUNT"],
             case_fn(|cx| Box::pin(unknown_account(cx))),
         )
@@ -140,20 +141,20 @@ fn counterpart(cx: &CaseCx) -> String {
 fn vat_value(cx: &CaseCx, salt: u64) -> String {
     format!(
         "DE{:09}",
-        (cx.run.seed.wrapping_mul(31).wrapping_add(salt)) % 1_000_000_000
+        (cx.run.generation.seed.wrapping_mul(31).wrapping_add(salt)) % 1_000_000_000
     )
 }
 
 async fn create_vat(
     cx: &mut CaseCx,
     value: &str,
-) -> Result<Option<(Value, Value)>, crate::runner::Abort> {
+) -> Result<Option<(Value, Value)>, crate::case::Abort> {
     let cp = counterpart(cx);
     let body = Bodies::new(&cx.run).vat_id(value);
     let response = cx
         .send(
-            "create-vat-id",
-            cx.fin(Method::POST, &paths::vat_ids(&cp))
+            OperationId::CreateVatId,
+            cx.request(OperationId::CreateVatId, &[&cp])
                 .json(body.clone()),
         )
         .await?;
@@ -175,7 +176,10 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
         return Ok(());
     };
     let response = cx
-        .send("get-vat-id", cx.fin(Method::GET, &paths::vat_id(&cp, &id)))
+        .send(
+            OperationId::GetVatId,
+            cx.request(OperationId::GetVatId, &[&cp, &id]),
+        )
         .await?;
     if !cx.expect_success(
         &response,
@@ -239,9 +243,9 @@ async fn vat_isolation(cx: &mut CaseCx) -> Outcome {
         .unwrap_or_default();
     let cp = counterpart(cx);
     let request = cx
-        .fin(Method::GET, &paths::vat_id(&cp, &id))
+        .fin(Method::GET, &OperationId::GetVatId.path(&[&cp, &id]))
         .with_header("x-organization-id", other);
-    let response = cx.send("get-vat-id", request).await?;
+    let response = cx.send(OperationId::GetVatId, request).await?;
     let leaked = response.is_success()
         && response.pointer("/id").and_then(Value::as_str) == Some(id.as_str());
     cx.ensure(!leaked, "FIN-ORG-ISOLATION", || {
@@ -257,10 +261,10 @@ async fn vat_get_unknown(cx: &mut CaseCx) -> Outcome {
     let cp = counterpart(cx);
     let response = cx
         .send(
-            "get-vat-id",
+            OperationId::GetVatId,
             cx.fin(
                 Method::GET,
-                &paths::vat_id(&cp, &absent_uuid("covenant-vat")),
+                &OperationId::GetVatId.path(&[&cp, &absent_uuid("covenant-vat")]),
             ),
         )
         .await?;
@@ -290,8 +294,8 @@ async fn comment_update(cx: &mut CaseCx) -> Outcome {
     let body = json!({ "text": text, "reply_to_entity_user_id": user });
     let response = cx
         .send(
-            "update-comment",
-            cx.fin(Method::PATCH, &paths::comment(&id)).json(body),
+            OperationId::UpdateComment,
+            cx.request(OperationId::UpdateComment, &[&id]).json(body),
         )
         .await?;
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "updating a comment") {
@@ -314,10 +318,10 @@ async fn comment_unknown(cx: &mut CaseCx) -> Outcome {
     let request = cx
         .fin(
             Method::PATCH,
-            &paths::comment(&absent_uuid("covenant-comment")),
+            &OperationId::UpdateComment.path(&[&absent_uuid("covenant-comment")]),
         )
         .json(json!({ "text": "x" }));
-    let response = cx.send("update-comment", request).await?;
+    let response = cx.send(OperationId::UpdateComment, request).await?;
     expect_client_error(
         cx,
         &response,
@@ -327,11 +331,11 @@ async fn comment_unknown(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
-async fn create_domain(cx: &mut CaseCx, domain: &str) -> Result<Response, crate::runner::Abort> {
+async fn create_domain(cx: &mut CaseCx, domain: &str) -> Result<Response, crate::case::Abort> {
     let request = cx
-        .fin_without_org(Method::POST, paths::MAILBOX_DOMAINS)
+        .request(OperationId::CreateMailboxDomain, &[])
         .json(json!({ "domain": domain }));
-    cx.send("create-mailbox-domain", request).await
+    cx.send(OperationId::CreateMailboxDomain, request).await
 }
 
 async fn mailbox_create(cx: &mut CaseCx) -> Outcome {
@@ -395,7 +399,7 @@ async fn mailbox_invalid(cx: &mut CaseCx) -> Outcome {
 /// Deletes once (must succeed) and again (should be refused).
 async fn delete_twice(
     cx: &mut CaseCx,
-    operation: &str,
+    operation: OperationId,
     path: &str,
     ok_rule: &str,
     gone_rule: &str,
@@ -423,8 +427,8 @@ async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
         .unwrap_or_default();
     delete_twice(
         cx,
-        "delete-tag",
-        &paths::tag(&id),
+        OperationId::DeleteTag,
+        &OperationId::DeleteTag.path(&[&id]),
         "TAG-DELETE",
         "TAG-DELETE-GONE",
         "a tag",
@@ -438,10 +442,10 @@ async fn bank_account_delete_twice(cx: &mut CaseCx) -> Outcome {
         .finops()
         .map(|f| f.deletable_bank_accounts[0].clone());
     let Some(a) = account else { return Ok(()) };
-    let path = paths::bank_account(&a.counterpart_id, &a.bank_account_id);
+    let path = OperationId::DeleteBankAccount.path(&[&a.counterpart_id, &a.bank_account_id]);
     delete_twice(
         cx,
-        "delete-bank-account",
+        OperationId::DeleteBankAccount,
         &path,
         "CBA-DELETE",
         "CBA-DELETE-GONE",
@@ -454,8 +458,11 @@ async fn events_bad_enums(cx: &mut CaseCx) -> Outcome {
     for query in ["order=sideways&sort=created_at", "sort=covenant&order=asc"] {
         let response = cx
             .send(
-                "list-events",
-                cx.fin(Method::GET, &format!("{}?{query}", paths::EVENTS)),
+                OperationId::ListEvents,
+                cx.fin(
+                    Method::GET,
+                    &format!("{}?{query}", OperationId::ListEvents.path(&[])),
+                ),
             )
             .await?;
         expect_client_error(
@@ -469,9 +476,9 @@ async fn events_bad_enums(cx: &mut CaseCx) -> Outcome {
 }
 
 async fn unknown_account(cx: &mut CaseCx) -> Outcome {
-    let path = paths::transactions(&absent_uuid("covenant-account"));
+    let path = OperationId::ListTransactions.path(&[&absent_uuid("covenant-account")]);
     let response = cx
-        .send("list-transactions", cx.bank(Method::GET, &path))
+        .send(OperationId::ListTransactions, cx.bank(Method::GET, &path))
         .await?;
     expect_client_error(
         cx,
@@ -483,7 +490,7 @@ async fn unknown_account(cx: &mut CaseCx) -> Outcome {
 }
 
 /// The operations that take a body, with a path that needs only profile fixtures.
-fn body_operations(cx: &CaseCx) -> Vec<(&'static str, Method, String)> {
+fn body_operations(cx: &CaseCx) -> Vec<(OperationId, Vec<String>)> {
     let f = cx.run.finops().cloned().unwrap_or_default();
     let cp = f
         .counterpart_id
@@ -495,23 +502,11 @@ fn body_operations(cx: &CaseCx) -> Vec<(&'static str, Method, String)> {
         .cloned()
         .unwrap_or_else(|| absent_uuid("covenant-comment"));
     vec![
-        (
-            "create-receivable",
-            Method::POST,
-            paths::RECEIVABLES.to_owned(),
-        ),
-        ("create-vat-id", Method::POST, paths::vat_ids(&cp)),
-        ("update-comment", Method::PATCH, paths::comment(&comment)),
-        (
-            "create-mailbox-domain",
-            Method::POST,
-            paths::MAILBOX_DOMAINS.to_owned(),
-        ),
-        (
-            "create-velocity-control",
-            Method::POST,
-            paths::VELOCITY_CONTROLS.to_owned(),
-        ),
+        (OperationId::CreateReceivable, vec![]),
+        (OperationId::CreateVatId, vec![cp]),
+        (OperationId::UpdateComment, vec![comment]),
+        (OperationId::CreateMailboxDomain, vec![]),
+        (OperationId::CreateVelocityControl, vec![]),
     ]
 }
 
@@ -519,7 +514,7 @@ fn body_operations(cx: &CaseCx) -> Vec<(&'static str, Method, String)> {
 pub fn robustness_cases() -> Vec<Case> {
     vec![Case::new(
         "robustness.unparseable-body",
-        "create-receivable",
+        OperationId::CreateReceivable,
         &["GEN-NO-5XX", "GEN-REJECT-NOT-2XX"],
         case_fn(|cx| Box::pin(unparseable_bodies(cx))),
     )
@@ -528,18 +523,13 @@ pub fn robustness_cases() -> Vec<Case> {
 }
 
 async fn unparseable_bodies(cx: &mut CaseCx) -> Outcome {
-    for (operation, method, path) in body_operations(cx) {
+    for (operation, values) in body_operations(cx) {
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
         for (bytes, what) in [
             (&b"{\"type\": \"quote\", "[..], "a truncated JSON body"),
             (&b"type=quote"[..], "a body that is not JSON"),
         ] {
-            let base = if operation == "create-velocity-control" {
-                cx.bank(method.clone(), &path)
-            } else if operation == "create-mailbox-domain" {
-                cx.fin_without_org(method.clone(), &path)
-            } else {
-                cx.fin(method.clone(), &path)
-            };
+            let base = cx.request(operation, &values);
             let response = cx
                 .send(
                     operation,
@@ -561,7 +551,7 @@ async fn unparseable_bodies(cx: &mut CaseCx) -> Outcome {
 pub fn path_cases() -> Vec<Case> {
     vec![Case::new(
         "paths.v1-served",
-        "list-events",
+        OperationId::ListEvents,
         &["VER-PATH-V1"],
         case_fn(|cx| Box::pin(v1_served(cx))),
     )
@@ -570,12 +560,15 @@ pub fn path_cases() -> Vec<Case> {
 
 async fn v1_served(cx: &mut CaseCx) -> Outcome {
     let response = cx
-        .send("list-events", cx.fin(Method::GET, paths::EVENTS))
+        .send(
+            OperationId::ListEvents,
+            cx.request(OperationId::ListEvents, &[]),
+        )
         .await?;
     cx.ensure(!matches!(response.status, 404 | 405), "VER-PATH-V1", || {
         format!(
             "list events is not served at {}: {}",
-            paths::EVENTS,
+            OperationId::ListEvents.path(&[]),
             response.status
         )
     });

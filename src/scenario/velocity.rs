@@ -1,17 +1,18 @@
 //! Velocity control scenarios: both scopes, the TRANSACTION window, the default of `active`,
 //! unlimited usage, duplicate ids, foreign cards and a token without the scope.
 
-use super::{paths, Bodies};
-use crate::runner::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use super::Bodies;
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
 use crate::target::Response;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-const OP: &str = "create-velocity-control";
+const OP: OperationId = OperationId::CreateVelocityControl;
 
 pub fn cases() -> Vec<Case> {
     let base = [Need::BankingToken];
-    let case = |id: &str, rules: &[&'static str], f: crate::runner::CaseFn| {
+    let case = |id: &str, rules: &[&'static str], f: crate::case::CaseFn| {
         Case::new(id, OP, rules, f).needs(&base).writes()
     };
     vec![
@@ -76,7 +77,9 @@ pub fn cases() -> Vec<Case> {
 }
 
 async fn post(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
-    let request = cx.bank(Method::POST, paths::VELOCITY_CONTROLS).json(body);
+    let request = cx
+        .request(OperationId::CreateVelocityControl, &[])
+        .json(body);
     cx.send(OP, request).await
 }
 
@@ -167,7 +170,7 @@ fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
 async fn without_header(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("nohdr");
     let request = cx
-        .bank_without_org(Method::POST, paths::VELOCITY_CONTROLS)
+        .bank_without_org(Method::POST, &OperationId::CreateVelocityControl.path(&[]))
         .json(body);
     let response = cx.send(OP, request).await?;
     if cx.expect_success(
@@ -322,7 +325,7 @@ async fn without_scope(cx: &mut CaseCx) -> Outcome {
     let Some(token) = token else { return Ok(()) };
     let body = Bodies::new(&cx.run).velocity("noscope");
     let request = cx
-        .bank(Method::POST, paths::VELOCITY_CONTROLS)
+        .request(OperationId::CreateVelocityControl, &[])
         .json(body)
         .with_header("authorization", format!("Bearer {}", token.expose()));
     let response = cx.send(OP, request).await?;

@@ -2,7 +2,7 @@
 //! the 2020-12 meta-schema and the rule catalogue. The core returns problems as data so that
 //! tests can feed it a broken copy.
 
-use super::operations::{parse_operations, Operation};
+use super::operations::{parse_operations, Operation, OperationId};
 use super::registry::Registry;
 use super::Problem;
 use crate::catalogue::Catalogue;
@@ -242,7 +242,7 @@ fn check_operations(
     let mut ids = HashSet::new();
     for (index, operation) in operations.iter().enumerate() {
         let pointer = format!("/operations/{index}");
-        if !ids.insert(operation.id.as_str()) {
+        if !ids.insert(operation.id) {
             problems.push(Problem::new(
                 FILE,
                 &format!("{pointer}/id"),
@@ -250,6 +250,13 @@ fn check_operations(
             ));
         }
         check_operation(operation, &pointer, stems, catalogue, problems);
+    }
+    for missing in OperationId::ALL.iter().filter(|id| !ids.contains(id)) {
+        problems.push(Problem::new(
+            FILE,
+            "/operations",
+            format!("operation {missing} is not described"),
+        ));
     }
 }
 

@@ -23,14 +23,15 @@ mod operations;
 mod registry;
 
 pub use check::{check_sources, CheckReport};
-pub use openapi::openapi_document;
+pub use openapi::{openapi_document, openapi_document_with_org_header};
 pub use operations::{
-    operation, operations, Area, Method, Operation, Param, ParamLocation, Security, OPERATIONS_JSON,
+    operation, operations, Area, Method, Operation, OperationId, Param, ParamLocation, Security,
+    OPERATIONS_JSON,
 };
 pub use registry::{Registry, SchemaIssue, SCHEMA_FILES};
 
 use crate::catalogue::Catalogue;
-use crate::exit::{self, Fatal};
+use crate::exit;
 
 /// The base of every schema `$id`.
 pub const BASE_URI: &str = "https://covenant.invalid/schemas/";
@@ -74,28 +75,4 @@ pub fn run_check<S: AsRef<str>, T: AsRef<str>>(
     } else {
         exit::FAILURES
     })
-}
-
-/// `covenant schemas check`.
-pub fn check_command() -> Result<u8, Fatal> {
-    let stdout = std::io::stdout();
-    run_check(
-        SCHEMA_FILES,
-        OPERATIONS_JSON,
-        Catalogue::embedded(),
-        &mut stdout.lock(),
-    )
-    .map_err(|e| Fatal::usage(format!("cannot write to stdout: {e}")))
-}
-
-/// `covenant openapi [--org-header NAME]`.
-pub fn openapi_command(org_header: Option<&str>) -> Result<u8, Fatal> {
-    let document = match org_header {
-        Some(name) => openapi::openapi_document_with_org_header(name),
-        None => openapi_document(),
-    };
-    let text = serde_json::to_string_pretty(&document)
-        .map_err(|e| Fatal::usage(format!("cannot serialise the OpenAPI document: {e}")))?;
-    println!("{text}");
-    Ok(exit::SUCCESS)
 }

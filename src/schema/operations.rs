@@ -94,11 +94,121 @@ pub enum Security {
     OAuth2ClientCredentials { scopes: Option<Vec<String>> },
 }
 
+/// The ten operations of the spec, by their ids in `operations.json`.
+///
+/// A type rather than strings, so that a case cannot name an operation that does not exist;
+/// everything else about an operation (method, path template, area, headers, security,
+/// statuses) is read from `operations.json` through [`OperationId::operation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OperationId {
+    CreateReceivable,
+    CreateVatId,
+    GetVatId,
+    UpdateComment,
+    CreateMailboxDomain,
+    DeleteTag,
+    DeleteBankAccount,
+    ListEvents,
+    CreateVelocityControl,
+    ListTransactions,
+}
+
+impl OperationId {
+    /// All ten, in the order of `operations.json`.
+    pub const ALL: [OperationId; 10] = [
+        OperationId::CreateReceivable,
+        OperationId::CreateVatId,
+        OperationId::GetVatId,
+        OperationId::UpdateComment,
+        OperationId::CreateMailboxDomain,
+        OperationId::DeleteTag,
+        OperationId::DeleteBankAccount,
+        OperationId::ListEvents,
+        OperationId::CreateVelocityControl,
+        OperationId::ListTransactions,
+    ];
+
+    /// The id as `operations.json` and the reports spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OperationId::CreateReceivable => "create-receivable",
+            OperationId::CreateVatId => "create-vat-id",
+            OperationId::GetVatId => "get-vat-id",
+            OperationId::UpdateComment => "update-comment",
+            OperationId::CreateMailboxDomain => "create-mailbox-domain",
+            OperationId::DeleteTag => "delete-tag",
+            OperationId::DeleteBankAccount => "delete-bank-account",
+            OperationId::ListEvents => "list-events",
+            OperationId::CreateVelocityControl => "create-velocity-control",
+            OperationId::ListTransactions => "list-transactions",
+        }
+    }
+
+    /// The operation's description in the embedded `operations.json`.
+    pub fn operation(self) -> &'static Operation {
+        operations()
+            .iter()
+            .find(|op| op.id == self)
+            .expect("operations.json describes all ten operations (checked by its tests)")
+    }
+
+    /// The operation's area.
+    pub fn area(self) -> Area {
+        self.operation().area
+    }
+
+    /// How many parameters the path template has.
+    pub fn path_parameters(self) -> usize {
+        self.operation().path.matches('{').count()
+    }
+
+    /// The path with its template's parameters filled in order, e.g.
+    /// `GetVatId.path(&[counterpart, id])`. Values are inserted as given: a case that tests
+    /// odd path values passes them already encoded.
+    pub fn path(self, values: &[&str]) -> String {
+        fill_template(&self.operation().path, values)
+    }
+}
+
+impl std::fmt::Display for OperationId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A path template with its `{name}` segments replaced by `values`, in order.
+///
+/// Panics when the count differs: that is a defect of the case, which every test run catches.
+fn fill_template(template: &str, values: &[&str]) -> String {
+    let mut out = String::with_capacity(template.len() + 40);
+    let mut values = values.iter();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..]
+            .find('}')
+            .map(|i| open + i)
+            .expect("operations.json path templates close every {");
+        let value = values.next().unwrap_or_else(|| {
+            panic!("{template}: a value for {} is missing", &rest[open..=close])
+        });
+        out.push_str(value);
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    assert!(
+        values.next().is_none(),
+        "{template}: more values than parameters"
+    );
+    out
+}
+
 /// One operation of the spec.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Operation {
-    pub id: String,
+    pub id: OperationId,
     pub area: Area,
     pub method: Method,
     /// Path template, e.g. `/finops/v1/comments/{comment_id}`.
@@ -138,6 +248,16 @@ impl Operation {
         }
     }
 
+    /// Whether the operation takes the header `name` (one the spec names).
+    pub fn takes_header(&self, name: &str) -> bool {
+        self.parameters.iter().any(|p| {
+            p.location == ParamLocation::Header
+                && p.name
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+    }
+
     /// Every schema stem the operation names.
     pub fn schema_stems(&self) -> impl Iterator<Item = &str> {
         [
@@ -173,7 +293,42 @@ pub fn operations() -> &'static [Operation] {
     })
 }
 
-/// The operation with this id.
+/// The operation with this id, spelt as in `operations.json`.
 pub fn operation(id: &str) -> Option<&'static Operation> {
-    operations().iter().find(|op| op.id == id)
+    operations().iter().find(|op| op.id.as_str() == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_id_is_described_once_in_file_order() {
+        let ids: Vec<OperationId> = operations().iter().map(|op| op.id).collect();
+        assert_eq!(ids, OperationId::ALL);
+        for id in OperationId::ALL {
+            let json = serde_json::to_value(id).expect("an id serialises");
+            assert_eq!(json, id.as_str());
+            assert_eq!(id.operation().id, id);
+        }
+    }
+
+    #[test]
+    fn paths_fill_their_templates_in_order() {
+        assert_eq!(
+            OperationId::GetVatId.path(&["cp", "v"]),
+            "/finops/v1/counterparts/cp/vat-ids/v"
+        );
+        assert_eq!(OperationId::ListEvents.path(&[]), "/finops/v1/events");
+        assert_eq!(
+            OperationId::ListTransactions.path(&["a"]),
+            "/embedded-banking/v1/bank-accounts/a/transactions"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "is missing")]
+    fn a_path_with_too_few_values_is_a_defect() {
+        OperationId::GetVatId.path(&["cp"]);
+    }
 }

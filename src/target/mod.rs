@@ -766,6 +766,20 @@ fn backoff(done: u32) -> Duration {
     Duration::from_millis(100 * 2u64.pow(done.min(6)))
 }
 
+/// The first 300 characters of a body, for messages.
+pub fn snippet(response: &Response) -> String {
+    let text = response.text();
+    let mut end = text.len().min(300);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < text.len() {
+        format!("{}…", &text[..end])
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,11 @@
 //! that no case can forget them. A case never decides a rule's level: it names the rule, and the
 //! catalogue says whether a breach fails or warns.
 
+use super::Generation;
 use crate::catalogue::Catalogue;
 use crate::check;
 use crate::profile::{Profile, Secret};
+use crate::schema::{self, Area, OperationId};
 use crate::target::{Request, Response, SendError, Sent, Target};
 use crate::verdict::{Exchange, Finding};
 use reqwest::Method;
@@ -21,8 +23,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Why a case stopped before its end.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Abort {
-    /// The target gave no usable answer (or the run is stopping): the case is an error.
+    /// The target gave no usable answer: the case is an error.
     Transport(String),
+    /// Covenant could not carry the case out (the generator failed, or a request was refused
+    /// for staging safety): the case is an error, and the message says it is covenant's.
+    Defect(String),
     /// The run is stopping or its budget is spent: the case is skipped.
     Skip(String),
     /// A precondition failed in a way already recorded as a finding: stop here.
@@ -43,13 +48,10 @@ pub struct RunCx {
     pub target: Arc<Target>,
     pub profile: Profile,
     pub catalogue: &'static Catalogue,
-    pub seed: u64,
-    pub cases_per_operation: u32,
+    pub generation: Generation,
     pub banking_token: Option<Secret>,
     /// Why the banking token could not be had, when it could not.
     pub banking_token_error: Option<String>,
-    /// Keeps writing cases and cases that need the data to stand still apart.
-    pub phases: super::phase::Phases,
     /// A tag unique to this run, for ids that must not collide with earlier runs.
     pub run_tag: String,
 }
@@ -85,6 +87,25 @@ impl RunCx {
 
     pub fn finops(&self) -> Option<&crate::profile::FinopsProfile> {
         self.profile.finops.as_ref()
+    }
+
+    /// The request of `op` as the contract describes it: its method, its path with `values`
+    /// filled in, and the headers it takes (from `operations.json`), with the profile's
+    /// credentials.
+    pub fn request(&self, op: OperationId, values: &[&str]) -> Request {
+        let operation = op.operation();
+        let (method, path) = (http_method(operation.method), op.path(values));
+        match operation.area {
+            Area::Finance if operation.takes_header("x-organization-id") => self.fin(method, &path),
+            Area::Finance => self.fin_without_org(method, &path),
+            Area::Banking => self.bank(method, &path),
+        }
+    }
+
+    /// The request of `op` with its method and path, and no header at all (the authentication
+    /// cases add the headers they test).
+    pub fn bare(&self, op: OperationId, values: &[&str]) -> Request {
+        Request::new(http_method(op.operation().method), op.path(values))
     }
 
     /// A finance request with bearer token, version and organization headers.
@@ -154,6 +175,11 @@ impl CaseCx {
         }
     }
 
+    /// The request of `op` as the contract describes it (see [`RunCx::request`]).
+    pub fn request(&self, op: OperationId, values: &[&str]) -> Request {
+        self.run.request(op, values)
+    }
+
     /// A finance request with bearer token, version and organization headers.
     pub fn fin(&self, method: Method, path: &str) -> Request {
         self.run.fin(method, path)
@@ -175,7 +201,11 @@ impl CaseCx {
     }
 
     /// Sends a request for `operation`, records it and applies the generic checks.
-    pub async fn send(&mut self, operation: &str, request: Request) -> Result<Response, Abort> {
+    pub async fn send(
+        &mut self,
+        operation: OperationId,
+        request: Request,
+    ) -> Result<Response, Abort> {
         let dispatched = self.dispatch(request).await;
         self.record(operation, dispatched)
     }
@@ -195,7 +225,11 @@ impl CaseCx {
     }
 
     /// Records a dispatched request of `operation` and applies the generic checks.
-    pub fn record(&mut self, operation: &str, dispatched: Dispatched) -> Result<Response, Abort> {
+    pub fn record(
+        &mut self,
+        operation: OperationId,
+        dispatched: Dispatched,
+    ) -> Result<Response, Abort> {
         self.record_judged(operation, dispatched, |_, _, _| {})
     }
 
@@ -203,7 +237,7 @@ impl CaseCx {
     /// is recorded: the exchange is kept when `judge` records a finding.
     pub async fn send_judged(
         &mut self,
-        operation: &str,
+        operation: OperationId,
         request: Request,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
@@ -217,12 +251,12 @@ impl CaseCx {
     /// generated bodies need none of that.
     pub fn record_judged(
         &mut self,
-        operation: &str,
+        operation: OperationId,
         dispatched: Dispatched,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
         let Dispatched { request, outcome } = dispatched;
-        let (sent, outcome) = outcome.map_err(Abort::Transport)?;
+        let (sent, outcome) = outcome.map_err(Abort::Defect)?;
         self.requests += 1 + sent.retries as usize;
         let first = self.findings.len();
         if let Ok(response) = &outcome {
@@ -355,7 +389,7 @@ impl CaseCx {
                 format!(
                     "{what} was refused with {}: {}",
                     response.status,
-                    snippet(response)
+                    crate::target::snippet(response)
                 ),
             );
         }
@@ -410,17 +444,13 @@ impl CaseCx {
     }
 }
 
-/// The first 300 characters of a body, for messages.
-pub fn snippet(response: &Response) -> String {
-    let text = response.text();
-    let mut end = text.len().min(300);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    if end < text.len() {
-        format!("{}…", &text[..end])
-    } else {
-        text
+/// The HTTP method of an operation of the contract.
+fn http_method(method: schema::Method) -> Method {
+    match method {
+        schema::Method::Get => Method::GET,
+        schema::Method::Post => Method::POST,
+        schema::Method::Patch => Method::PATCH,
+        schema::Method::Delete => Method::DELETE,
     }
 }
 
@@ -433,11 +463,11 @@ fn deletable(profile: &Profile, path: &str) -> bool {
     let tags = f
         .deletable_tag_ids
         .iter()
-        .map(|id| crate::scenario::paths::tag(id));
+        .map(|id| OperationId::DeleteTag.path(&[id]));
     let accounts = f
         .deletable_bank_accounts
         .iter()
-        .map(|a| crate::scenario::paths::bank_account(&a.counterpart_id, &a.bank_account_id));
+        .map(|a| OperationId::DeleteBankAccount.path(&[&a.counterpart_id, &a.bank_account_id]));
     tags.chain(accounts).any(|p| p == path)
 }
 

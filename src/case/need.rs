@@ -1,10 +1,7 @@
-//! A case: one scenario with an id, the rules it covers, the fixtures it needs, and its body.
+//! What a case needs from the profile: a case whose needs are not met is skipped with the
+//! reason, naming the profile key that would meet it.
 
-use super::context::{BoxFuture, CaseCx, Outcome, RunCx};
-use std::sync::Arc;
-
-/// The body of a case.
-pub type CaseFn = Arc<dyn for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync>;
+use super::RunCx;
 
 /// What a case needs from the profile; a case whose needs are not met is skipped with the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,74 +89,4 @@ impl Need {
             Need::EmptyBankAccount => "banking.empty_bank_account_id",
         }
     }
-}
-
-/// One case of the plan.
-#[derive(Clone)]
-pub struct Case {
-    /// Stable id, `area.name`; filters match on it.
-    pub id: String,
-    /// The JUnit testsuite: the area or operation.
-    pub suite: String,
-    /// The operation it exercises, where it exercises one.
-    pub operation: Option<&'static str>,
-    pub rules: Vec<&'static str>,
-    pub needs: Vec<Need>,
-    /// Creates or deletes something (excluded by `--read-only`).
-    pub writes: bool,
-    /// Needs the data to stand still (pagination comparisons): runs while no writing case runs.
-    pub still: bool,
-    /// Requests it sends, roughly, for `--dry-run`.
-    pub requests: usize,
-    pub run: CaseFn,
-}
-
-impl Case {
-    pub fn new(id: &str, operation: &'static str, rules: &[&'static str], run: CaseFn) -> Case {
-        let suite = id.split('.').next().unwrap_or(id).to_owned();
-        Case {
-            id: id.to_owned(),
-            suite,
-            operation: Some(operation),
-            rules: rules.to_vec(),
-            needs: Vec::new(),
-            writes: false,
-            still: false,
-            requests: 1,
-            run,
-        }
-    }
-
-    pub fn needs(mut self, needs: &[Need]) -> Case {
-        self.needs.extend_from_slice(needs);
-        self
-    }
-
-    pub fn writes(mut self) -> Case {
-        self.writes = true;
-        self
-    }
-
-    pub fn still(mut self) -> Case {
-        self.still = true;
-        self
-    }
-
-    pub fn requests(mut self, n: usize) -> Case {
-        self.requests = n;
-        self
-    }
-
-    pub fn suite(mut self, suite: &str) -> Case {
-        self.suite = suite.to_owned();
-        self
-    }
-}
-
-/// Makes a [`CaseFn`] of a closure, e.g. `case_fn(|cx| Box::pin(my_case(cx)))`.
-pub fn case_fn<F>(f: F) -> CaseFn
-where
-    F: for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
-{
-    Arc::new(f)
 }

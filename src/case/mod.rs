@@ -1,0 +1,97 @@
+//! The case layer: what scenarios, generated cases and pagination cases are made of, below the
+//! runner that executes them.
+//!
+//! A case is one scenario with an id, the rules it covers, the fixtures it needs, and its body;
+//! [`CaseCx`] is what its body sees (the target, the profile, a recorder of exchanges and
+//! findings). Nothing here imports the runner or knows which cases exist: the `suite` gathers
+//! them, the runner receives them as a list. Cases import this module, never the runner.
+
+mod context;
+mod need;
+
+pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
+pub use need::Need;
+
+use crate::schema::OperationId;
+use std::sync::Arc;
+
+/// What the generator draws from: the same seed gives the same payloads in the same order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Generation {
+    pub seed: u64,
+    /// Random bodies drawn per operation (`--cases`).
+    pub cases_per_operation: u32,
+}
+
+/// The body of a case.
+pub type CaseFn = Arc<dyn for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync>;
+
+/// One case of the plan.
+#[derive(Clone)]
+pub struct Case {
+    /// Stable id, `area.name`; filters match on it.
+    pub id: String,
+    /// The JUnit testsuite: the area or operation.
+    pub suite: String,
+    /// The operation it exercises, where it exercises one.
+    pub operation: Option<OperationId>,
+    pub rules: Vec<&'static str>,
+    pub needs: Vec<Need>,
+    /// Creates or deletes something (excluded by `--read-only`).
+    pub writes: bool,
+    /// Needs the data to stand still (pagination comparisons): runs while no writing case runs.
+    pub still: bool,
+    /// Requests it sends, roughly, for `--dry-run`.
+    pub requests: usize,
+    pub run: CaseFn,
+}
+
+impl Case {
+    pub fn new(id: &str, operation: OperationId, rules: &[&'static str], run: CaseFn) -> Case {
+        let suite = id.split('.').next().unwrap_or(id).to_owned();
+        Case {
+            id: id.to_owned(),
+            suite,
+            operation: Some(operation),
+            rules: rules.to_vec(),
+            needs: Vec::new(),
+            writes: false,
+            still: false,
+            requests: 1,
+            run,
+        }
+    }
+
+    pub fn needs(mut self, needs: &[Need]) -> Case {
+        self.needs.extend_from_slice(needs);
+        self
+    }
+
+    pub fn writes(mut self) -> Case {
+        self.writes = true;
+        self
+    }
+
+    pub fn still(mut self) -> Case {
+        self.still = true;
+        self
+    }
+
+    pub fn requests(mut self, n: usize) -> Case {
+        self.requests = n;
+        self
+    }
+
+    pub fn suite(mut self, suite: &str) -> Case {
+        self.suite = suite.to_owned();
+        self
+    }
+}
+
+/// Makes a [`CaseFn`] of a closure, e.g. `case_fn(|cx| Box::pin(my_case(cx)))`.
+pub fn case_fn<F>(f: F) -> CaseFn
+where
+    F: for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
+{
+    Arc::new(f)
+}

@@ -1,0 +1,160 @@
+//! The command line: the top of the library, which nothing below imports.
+//!
+//! Each command's flags live beside the command (`run`, `serve`, `selftest`, `report`), which
+//! turns them into plain settings, validated once, and calls the library with them; the runner,
+//! the reference, the reports and the self-test never see a flag. `main` maps the outcome to an
+//! exit code (`crate::exit`).
+
+mod report;
+mod run;
+mod selftest;
+mod serve;
+
+pub use report::{CompareArgs, MergeArgs};
+pub use run::RunArgs;
+pub use selftest::SelftestArgs;
+pub use serve::ServeArgs;
+
+use crate::catalogue::Catalogue;
+use crate::console::out;
+use crate::exit::{self, Fatal};
+use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "covenant",
+    version,
+    about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API",
+    long_about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n\
+Run `covenant run` with no target to test the embedded reference implementation, or point it at\n\
+your implementation with `--target URL --profile FILE`. Exit codes: 0 no failure, 1 failures,\n\
+2 usage or profile error, 3 target unreachable."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Parsed once per process, so the size difference of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the conformance cases against a target (default: the embedded reference).
+    Run(RunArgs),
+    /// Start the embedded reference implementation of the API.
+    Serve(ServeArgs),
+    /// Work with the JSON Schemas in schemas/.
+    #[command(subcommand)]
+    Schemas(SchemasCommand),
+    /// List the rule catalogue or the reference's deliberate faults.
+    #[command(subcommand)]
+    List(ListCommand),
+    /// Print an OpenAPI 3.1 document of the ten operations, built from schemas/.
+    Openapi {
+        /// Name the banking organization header (which the spec does not give) as a target does,
+        /// e.g. its profile's banking.org_header; without it a placeholder name is used.
+        #[arg(long, value_name = "NAME")]
+        org_header: Option<String>,
+    },
+    /// Prove that every check can fail: run the suite against the reference once per fault.
+    Selftest(SelftestArgs),
+    /// Compare two JSON reports: what newly fails, what was fixed (exit 1 on regressions).
+    Compare(CompareArgs),
+    /// Merge the JSON reports of shards into one set of reports.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SchemasCommand {
+    /// Validate every schema against the 2020-12 meta-schema and run its examples.
+    Check,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ListCommand {
+    /// Print the rule catalogue with counts by level and observability.
+    Rules,
+    /// Print the reference's deliberate faults and the rule each breaks.
+    Faults,
+}
+
+/// Parses the command line, runs the command, and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::SUCCESS
+            });
+        }
+    };
+    match dispatch(cli.command) {
+        Ok(code) => ExitCode::from(code),
+        Err(fatal) => {
+            eprintln!("error: {fatal}");
+            fatal.exit_code()
+        }
+    }
+}
+
+fn dispatch(command: Command) -> Result<u8, Fatal> {
+    match command {
+        Command::Run(args) => run::run_command(args),
+        Command::Serve(args) => serve::serve_command(args),
+        Command::Schemas(SchemasCommand::Check) => schemas_check_command(),
+        Command::List(ListCommand::Rules) => list_rules_command(),
+        Command::List(ListCommand::Faults) => serve::list_faults_command(),
+        Command::Openapi { org_header } => openapi_command(org_header.as_deref()),
+        Command::Selftest(args) => selftest::selftest_command(args),
+        Command::Compare(args) => report::compare_command(args),
+        Command::Merge(args) => report::merge_command(args),
+    }
+}
+
+/// The multi-threaded tokio runtime of a command, with `workers` threads (tokio's default, one
+/// per core, when `None`).
+fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = workers {
+        builder.worker_threads(n);
+    }
+    builder
+        .enable_all()
+        .build()
+        .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))
+}
+
+/// `covenant schemas check`.
+fn schemas_check_command() -> Result<u8, Fatal> {
+    let stdout = std::io::stdout();
+    schema::run_check(
+        SCHEMA_FILES,
+        OPERATIONS_JSON,
+        Catalogue::embedded(),
+        &mut stdout.lock(),
+    )
+    .map_err(|e| Fatal::Files(format!("cannot write to stdout: {e}")))
+}
+
+/// `covenant list rules`: the catalogue, then counts by level and observability.
+fn list_rules_command() -> Result<u8, Fatal> {
+    out(&crate::catalogue::render_list(Catalogue::embedded()));
+    Ok(exit::SUCCESS)
+}
+
+/// `covenant openapi [--org-header NAME]`.
+fn openapi_command(org_header: Option<&str>) -> Result<u8, Fatal> {
+    let document = match org_header {
+        Some(name) => schema::openapi_document_with_org_header(name),
+        None => schema::openapi_document(),
+    };
+    let text = serde_json::to_string_pretty(&document)
+        .map_err(|e| Fatal::Startup(format!("cannot serialise the OpenAPI document: {e}")))?;
+    out(&format!("{text}\n"));
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,92 @@
+//! `covenant compare` and `covenant merge`: commands that work on JSON reports alone, with no
+//! target.
+
+use crate::catalogue::Catalogue;
+use crate::console::out;
+use crate::exit::{self, Fatal};
+use crate::report::{compare, load, merge, overall, write_all, write_file, ReportError};
+use crate::verdict::Verdict;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    pub old: PathBuf,
+    pub new: PathBuf,
+    /// Where the comparison report is written.
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
+    pub report_dir: PathBuf,
+}
+
+/// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
+/// newly fails.
+pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
+    let old = load(&args.old).map_err(|e| Fatal::Files(e.to_string()))?;
+    let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
+    let comparison = compare(&old, &new, Catalogue::embedded());
+    out(&comparison.render_text());
+    if let Some(dir) = &args.report_dir {
+        for (name, text) in [
+            ("compare.md", comparison.render_markdown()),
+            ("compare.json", comparison.render_json()),
+        ] {
+            let path =
+                write_file(dir, name, &text, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
+            out(&format!("wrote {}\n", path.display()));
+        }
+    }
+    Ok(if comparison.regressed() {
+        exit::FAILURES
+    } else {
+        exit::SUCCESS
+    })
+}
+
+/// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of
+/// one run. Exit 1 when the merged run has a failure or an error, like the run itself.
+pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
+    let records = args
+        .reports
+        .iter()
+        .map(|path| load(path))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Fatal::Files(e.to_string()))?;
+    let merged = merge(records).map_err(|e| Fatal::Usage(name_inputs(e, &args.reports)))?;
+    let written =
+        write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
+    let c = &merged.counts;
+    out(&format!(
+        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip)\n",
+        args.reports.len(),
+        c.total(),
+        c.pass,
+        c.warn,
+        c.fail,
+        c.error,
+        c.skip
+    ));
+    for path in written {
+        out(&format!("wrote {}\n", path.display()));
+    }
+    Ok(match overall(c) {
+        Verdict::Fail | Verdict::Error => exit::FAILURES,
+        _ => exit::SUCCESS,
+    })
+}
+
+/// A merge error, followed by the files its report numbers refer to.
+fn name_inputs(error: ReportError, paths: &[PathBuf]) -> String {
+    let mut message = error.to_string();
+    for (i, path) in paths.iter().enumerate() {
+        message.push_str(&format!("\n  report #{}: {}", i + 1, path.display()));
+    }
+    message
+}

@@ -1,0 +1,216 @@
+//! `covenant run`: its flags, the settings they make (each flag validated once, here), and the
+//! command that plans, runs, reports and maps the verdict to an exit code.
+
+use crate::console::{note, out};
+use crate::exit::{self, Fatal};
+use crate::reference::FaultSet;
+use crate::settings::{self, Mode, Network, RunSettings, Selection, Shard, TargetChoice};
+use crate::verdict::RunRecord;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Base URL of the target (overrides the profile's base_url).
+    #[arg(long, value_name = "URL")]
+    pub target: Option<String>,
+    /// Target profile (TOML): credentials and fixtures. See cases/profile.example.toml.
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<PathBuf>,
+    /// Run only cases whose id contains PATTERN (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub filter: Vec<String>,
+    /// Skip cases whose id contains PATTERN (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub skip: Vec<String>,
+    /// Seed for generated payloads; the same seed gives the same payloads in the same order.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Generated cases per operation.
+    #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CASES)]
+    pub cases: u32,
+    /// Cases run at once, and requests in flight at once across all cases (a generated case
+    /// sends several bodies at a time)
+    #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CONCURRENCY)]
+    pub concurrency: usize,
+    /// Cap on requests per second across all workers (retries and the reachability probe
+    /// included); between 0.001 and 1000000.
+    #[arg(long, value_name = "REQ_PER_S")]
+    pub rate: Option<f64>,
+    /// Per-request timeout in seconds (connect, headers and the whole body), at most 86400.
+    #[arg(long, value_name = "SECS", default_value_t = settings::DEFAULT_TIMEOUT_SECS)]
+    pub timeout: f64,
+    /// Overall deadline for the run in seconds; cases not started by then are skipped, and
+    /// requests still in flight 2 s later are abandoned. SIGINT and SIGTERM stop a run the same
+    /// way (a second signal abandons the requests in flight at once); reports are still written.
+    #[arg(long, value_name = "SECS")]
+    pub deadline: Option<f64>,
+    /// Stop sending after N requests (retries included); the remaining cases are skipped with
+    /// the reason. The reachability probe (one `GET /`) and the OAuth token request are not
+    /// counted.
+    #[arg(long, value_name = "N")]
+    pub max_requests: Option<u64>,
+    /// Read at most this many bytes of a response body; a longer body is an error of the case.
+    #[arg(long, value_name = "BYTES", default_value_t = settings::DEFAULT_MAX_BODY)]
+    pub max_body: u64,
+    /// Times a GET is retried, with backoff, on a 5xx or transport error (never a POST, PATCH or
+    /// DELETE); retries show in the report. A 429 is retried up to 3 times whatever the method,
+    /// after its Retry-After (at most 5 s).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub retries: u32,
+    /// Run only cases that create and delete nothing; any POST, PATCH or DELETE a remaining case
+    /// would send is refused, and the case is skipped with the reason.
+    #[arg(long)]
+    pub read_only: bool,
+    /// Print the plan (cases, requests, fixtures consumed) and send nothing: no probe, no token
+    /// request, no case.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Trust the CA certificates of this PEM file for HTTPS targets.
+    #[arg(long, value_name = "FILE")]
+    pub ca_cert: Option<PathBuf>,
+    /// Accept invalid TLS certificates (testing only).
+    #[arg(long)]
+    pub insecure: bool,
+    /// Where reports are written.
+    #[arg(long, value_name = "DIR", default_value = settings::DEFAULT_REPORT_DIR)]
+    pub report_dir: PathBuf,
+    /// Warnings count as failures for the exit code.
+    #[arg(long)]
+    pub strict: bool,
+    /// List the cases and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Run the K-th of N deterministic parts of the cases (e.g. 2/4).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Hand-written scenarios off: only the generated cases, the pagination cases and the generic
+    /// checks (used by tests of the generator).
+    #[arg(long, hide = true)]
+    pub generated_only: bool,
+    /// Faults for the embedded reference (only without --target/--profile).
+    #[arg(long = "fault", value_name = "NAME", hide = true)]
+    pub faults: Vec<String>,
+    /// Less output: no per-case lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    /// The settings these flags ask for, or a usage error naming the first bad flag.
+    pub fn settings(&self) -> Result<RunSettings, Fatal> {
+        let concurrency = settings::concurrency(self.concurrency)?;
+        let timeout = settings::seconds("--timeout", self.timeout)?;
+        let rate = self.rate.map(settings::rate).transpose()?;
+        let deadline = self
+            .deadline
+            .map(|d| settings::seconds("--deadline", d))
+            .transpose()?;
+        let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
+        let seed = self.seed.unwrap_or_else(settings::random_seed);
+        let mut run = RunSettings::new(seed, FaultSet::none());
+        run.target = self.target_choice()?;
+        run.generation.cases_per_operation = self.cases;
+        run.selection = Selection {
+            filter: self.filter.clone(),
+            skip: self.skip.clone(),
+            read_only: self.read_only,
+            generated_only: self.generated_only,
+            shard,
+        };
+        run.network = Network {
+            timeout,
+            rate,
+            max_requests: self.max_requests,
+            max_body: self.max_body,
+            retries: self.retries,
+            ca_cert: self.ca_cert.clone(),
+            insecure: self.insecure,
+        };
+        run.concurrency = concurrency;
+        run.deadline = deadline;
+        run.mode = match (self.list, self.dry_run) {
+            (true, _) => Mode::List,
+            (false, true) => Mode::DryRun,
+            (false, false) => Mode::Run,
+        };
+        run.report_dir = self.report_dir.clone();
+        run.strict = self.strict;
+        run.quiet = self.quiet;
+        Ok(run)
+    }
+
+    /// The embedded reference when neither `--target` nor `--profile` is given.
+    fn target_choice(&self) -> Result<TargetChoice, Fatal> {
+        if self.target.is_none() && self.profile.is_none() {
+            let faults =
+                FaultSet::from_names(&self.faults).map_err(|e| Fatal::Usage(e.to_string()))?;
+            return Ok(TargetChoice::Embedded { faults });
+        }
+        if !self.faults.is_empty() {
+            return Err(Fatal::Usage(
+                "--fault applies only to the embedded reference (no --target, no --profile)".into(),
+            ));
+        }
+        let url = self
+            .target
+            .as_deref()
+            .map(|t| settings::http_url(t, "--target"))
+            .transpose()?;
+        Ok(TargetChoice::Given {
+            url,
+            profile: self.profile.clone(),
+        })
+    }
+}
+
+/// `covenant run`.
+pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
+    let settings = args.settings()?;
+    let runtime = super::runtime(Some(2))?;
+    let prepared = runtime.block_on(crate::runner::prepare(&settings))?;
+    let cases = crate::suite::cases(&prepared.run, settings.selection.generated_only);
+    let plan = crate::runner::select(cases, &settings.selection);
+    match settings.mode {
+        Mode::List => {
+            let list: String = plan.iter().map(|c| format!("{}: test\n", c.id)).collect();
+            out(&list);
+            return Ok(exit::SUCCESS);
+        }
+        Mode::DryRun => {
+            out(&crate::runner::describe(&plan, &prepared.run));
+            return Ok(exit::SUCCESS);
+        }
+        Mode::Run => {}
+    }
+    note(&format!(
+        "covenant {}: {} cases against {} at {} (seed {}, {} generated per operation)",
+        env!("CARGO_PKG_VERSION"),
+        plan.len(),
+        prepared.target_label,
+        prepared.run.target.base_url(),
+        settings.generation.seed,
+        settings.generation.cases_per_operation
+    ));
+    let record = crate::runner::run_plan(&runtime, &prepared, plan, &settings);
+    let secrets = prepared.run.target.secrets().to_vec();
+    runtime.block_on(prepared.shutdown());
+    finish(&record, &settings, &secrets)
+}
+
+/// Writes the reports, prints the summary, and maps the record to an exit code.
+fn finish(record: &RunRecord, settings: &RunSettings, secrets: &[String]) -> Result<u8, Fatal> {
+    let written = crate::report::write_all(record, &settings.report_dir, secrets)
+        .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
+    out(&crate::runner::summary(record));
+    for path in written {
+        note(&format!("report: {}", path.display()));
+    }
+    let c = &record.counts;
+    let failed = c.fail + c.error > 0 || (settings.strict && c.warn > 0);
+    Ok(if failed {
+        exit::FAILURES
+    } else {
+        exit::SUCCESS
+    })
+}

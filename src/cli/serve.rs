@@ -1,0 +1,67 @@
+//! `covenant serve` and `covenant list faults`: the embedded reference, started on its own for
+//! anyone to point covenant (or another tool) at.
+
+use crate::console::out;
+use crate::exit::{self, Fatal};
+use crate::reference::{self, FaultSet, ReferenceConfig};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Seed of the fixtures.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Switch on a deliberate fault (repeatable); `covenant list faults` names them.
+    #[arg(long = "fault", value_name = "NAME")]
+    pub faults: Vec<String>,
+    /// Write the target profile for this server to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub profile_out: Option<PathBuf>,
+}
+
+/// `covenant serve`: starts the reference and serves until Ctrl-C or SIGTERM.
+pub fn serve_command(args: ServeArgs) -> Result<u8, Fatal> {
+    let faults = FaultSet::from_names(&args.faults).map_err(|e| Fatal::Usage(e.to_string()))?;
+    let runtime = super::runtime(None)?;
+    runtime.block_on(serve(args, faults))
+}
+
+async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
+    // Listen for the signals before saying anything: a caller may signal as soon as it reads
+    // the address.
+    let mut signals = crate::interrupt::Signals::new();
+    let config = ReferenceConfig {
+        seed: args.seed,
+        faults,
+        port: args.port,
+    };
+    let server = reference::start(config)
+        .await
+        .map_err(|e| Fatal::Startup(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;
+    println!("covenant reference listening on {}", server.base_url());
+    for fault in faults.iter() {
+        println!("  fault on: {} ({})", fault.name(), fault.rule());
+    }
+    if let Some(path) = &args.profile_out {
+        std::fs::write(path, server.profile().to_toml()).map_err(|e| {
+            Fatal::Files(format!(
+                "cannot write the profile to {}: {e}",
+                path.display()
+            ))
+        })?;
+        println!("profile written to {}", path.display());
+    }
+    signals.next().await;
+    server.shutdown().await;
+    Ok(exit::SUCCESS)
+}
+
+/// `covenant list faults`: name, rule and description of every fault, then the count.
+pub fn list_faults_command() -> Result<u8, Fatal> {
+    out(&reference::render_list());
+    Ok(exit::SUCCESS)
+}
