@@ -1,320 +1,22 @@
-//! A JSON Schema compiled into the small shape the generator walks.
+//! Compiling an inlined schema into a [`Shape`], the second pass (see the
+//! [parent module](super)).
 //!
-//! Compiling happens in two passes: [`inline`] replaces every `$ref` by the schema it names
-//! (through the [`SchemaSource`]), then [`compile`] folds `allOf`, type arrays and nullable
-//! branches into one [`Shape`] tree. A keyword the generator does not understand is an error
-//! rather than a silent gap, because a payload generated past it could be wrongly labelled valid.
+//! Each node's `allOf` members are folded first ([`flatten_all_of`]); then type arrays, nullable
+//! branches, `const`, `enum`, `oneOf`/`anyOf` and the `if`/`then` conditionals it supports
+//! become one [`Shape`] node. Options keyed by stem (`always_include`, `omit`) apply at the roots
+//! of the documents the schema was inlined from ([`Place`]), and fixtures by property name. A
+//! keyword the generator does not understand is an error rather than a silent gap, because a
+//! payload generated past it could be wrongly labelled valid: [`KNOWN`] lists what it
+//! understands, annotations aside, and forms of a known keyword it cannot honour are refused too.
 
-use super::{GenOptions, GenerateError, SchemaSource};
+use super::merge::flatten_all_of;
+use super::{
+    is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, Kind, ObjectSpec, Prop, Shape,
+    StringSpec, CONDITIONALS, STEM_MARK,
+};
+use crate::generate::{GenOptions, GenerateError};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-
-/// Marks the root of an inlined document, so that per-stem options apply there.
-const STEM_MARK: &str = "x-covenant-stem";
-/// Where `if`/`then` pairs gathered from `allOf` members are kept while merging.
-const CONDITIONALS: &str = "x-covenant-conditionals";
-/// `$ref` chains deeper than this are taken as recursion and refused.
-const MAX_DEPTH: usize = 32;
-
-/// Keywords that carry no constraint.
-const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$defs",
-    "definitions",
-    "$comment",
-    "$anchor",
-    "title",
-    "description",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "contentMediaType",
-    "contentEncoding",
-];
-
-#[derive(Debug, Clone)]
-pub(crate) struct Shape {
-    /// The `x-rule` written on this subschema.
-    pub rule: Option<String>,
-    /// `x-keyword-rules`: the rule one keyword of this subschema stands for (`required` ->
-    /// `RCV-REQUIRED`); deeper than `rule`, so it wins for that keyword.
-    pub keyword_rules: std::collections::BTreeMap<String, String>,
-    /// `null` is allowed besides the kind.
-    pub nullable: bool,
-    /// The types the schema declares (without `null`); empty when it declares none.
-    pub declared: Vec<JsonType>,
-    pub kind: Kind,
-}
-
-impl Shape {
-    /// Types the node admits besides null: declared, or implied by its kind (none for an
-    /// untyped `enum`, `const` or union).
-    pub fn admitted(&self) -> Vec<JsonType> {
-        if !self.declared.is_empty() {
-            return self.declared.clone();
-        }
-        match &self.kind {
-            Kind::String(_) => vec![JsonType::String],
-            Kind::Integer(_) => vec![JsonType::Integer],
-            Kind::Number(_) => vec![JsonType::Number],
-            Kind::Boolean => vec![JsonType::Boolean],
-            Kind::Array(_) => vec![JsonType::Array],
-            Kind::Object(_) => vec![JsonType::Object],
-            _ => Vec::new(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum JsonType {
-    String,
-    Integer,
-    Number,
-    Boolean,
-    Array,
-    Object,
-}
-
-impl JsonType {
-    fn parse(name: &str) -> Option<JsonType> {
-        Some(match name {
-            "string" => JsonType::String,
-            "integer" => JsonType::Integer,
-            "number" => JsonType::Number,
-            "boolean" => JsonType::Boolean,
-            "array" => JsonType::Array,
-            "object" => JsonType::Object,
-            _ => return None,
-        })
-    }
-
-    /// Whether a JSON value is of this type (an integral number is also a `number`).
-    pub fn admits(self, value: &Value) -> bool {
-        match self {
-            JsonType::String => value.is_string(),
-            JsonType::Integer => value.as_i64().is_some() || value.as_u64().is_some(),
-            JsonType::Number => value.is_number(),
-            JsonType::Boolean => value.is_boolean(),
-            JsonType::Array => value.is_array(),
-            JsonType::Object => value.is_object(),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(crate) enum Kind {
-    /// No constraint: any JSON value.
-    Any,
-    Const(Value),
-    /// Allowed values other than `null`.
-    Enum(Vec<Value>),
-    Boolean,
-    Integer(Bounds<i64>),
-    Number(Bounds<f64>),
-    String(StringSpec),
-    Array(ArraySpec),
-    Object(ObjectSpec),
-    OneOf(Vec<Shape>),
-    AnyOf(Vec<Shape>),
-}
-
-/// Inclusive bounds (exclusive ones are folded in for integers, nudged for numbers).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Bounds<T> {
-    pub min: Option<T>,
-    pub max: Option<T>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub(crate) struct StringSpec {
-    pub min_len: usize,
-    pub max_len: Option<usize>,
-    pub pattern: Option<String>,
-    pub format: Option<Format>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Format {
-    Uuid,
-    Date,
-    DateTime,
-    Uri,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Uuid => "uuid",
-            Format::Date => "date",
-            Format::DateTime => "date-time",
-            Format::Uri => "uri",
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct ArraySpec {
-    pub min_items: usize,
-    pub max_items: Option<usize>,
-    pub unique: bool,
-    pub items: Box<Shape>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ObjectSpec {
-    pub props: Vec<Prop>,
-    /// `additionalProperties: false`.
-    pub closed: bool,
-    pub conditionals: Vec<Conditional>,
-    /// Properties that must never be present (`not: {anyOf: [{required: [p]}, ...]}`), with
-    /// the rule written on that `not`.
-    pub forbidden: Vec<String>,
-    pub forbidden_rule: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct Prop {
-    pub name: String,
-    pub shape: Shape,
-    pub required: bool,
-    /// Not required by the schema, but always sent (`GenOptions::always_include`, or named by a
-    /// conditional's `then.required`).
-    pub forced: bool,
-    /// Values from the profile that valid instances take.
-    pub fixtures: Option<Vec<Value>>,
-}
-
-/// `if: {properties: {when: {const|enum}}} then: {...}`.
-#[derive(Debug, Clone)]
-pub(crate) struct Conditional {
-    pub when: String,
-    pub values: Vec<Value>,
-    /// Properties that must be absent when the condition holds.
-    pub forbid: Vec<String>,
-    /// Properties that must be present when the condition holds.
-    pub require: Vec<String>,
-    pub rule: Option<String>,
-}
-
-/// Replaces every `$ref` in `schema` (a part of document `doc`) by its target.
-/// Documents met while inlining, by stem (the validator of a stem needs them all).
-pub(crate) type Documents = std::collections::BTreeMap<String, Value>;
-
-pub(crate) fn inline(
-    source: &dyn SchemaSource,
-    schema: &Value,
-    doc: &str,
-    depth: usize,
-    docs: &mut Documents,
-) -> Result<Value, GenerateError> {
-    if depth > MAX_DEPTH {
-        return Err(GenerateError::Recursive {
-            stem: doc.to_string(),
-        });
-    }
-    match schema {
-        Value::Object(map) => inline_object(source, map, doc, depth, docs),
-        Value::Array(items) => items
-            .iter()
-            .map(|item| inline(source, item, doc, depth, docs))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Value::Array),
-        other => Ok(other.clone()),
-    }
-}
-
-fn inline_object(
-    source: &dyn SchemaSource,
-    map: &Map<String, Value>,
-    doc: &str,
-    depth: usize,
-    docs: &mut Documents,
-) -> Result<Value, GenerateError> {
-    let mut out = Map::new();
-    for (key, value) in map {
-        match key.as_str() {
-            "$ref" => {}
-            "const" | "enum" | "examples" | "default" | "$defs" | "definitions" => {
-                out.insert(key.clone(), value.clone());
-            }
-            _ if key.starts_with("x-") => {
-                out.insert(key.clone(), value.clone());
-            }
-            _ => {
-                out.insert(key.clone(), inline(source, value, doc, depth, docs)?);
-            }
-        }
-    }
-    let Some(reference) = map.get("$ref") else {
-        return Ok(Value::Object(out));
-    };
-    let reference = reference.as_str().ok_or_else(|| GenerateError::BadRef {
-        stem: doc.to_string(),
-        reference: reference.to_string(),
-    })?;
-    let (target_doc, target) = resolve(source, doc, reference, docs)?;
-    let mut target = inline(source, &target, &target_doc, depth + 1, docs)?;
-    let constraining: Vec<&String> = out
-        .keys()
-        .filter(|key| !is_annotation(key) && key.as_str() != "x-rule")
-        .collect();
-    if constraining.is_empty() {
-        if let (Some(rule), Value::Object(target)) = (out.get("x-rule"), &mut target) {
-            target.insert("x-rule".into(), rule.clone());
-        }
-        return Ok(target);
-    }
-    let mut wrapper = Map::new();
-    if let Some(rule) = out.remove("x-rule") {
-        wrapper.insert("x-rule".into(), rule);
-    }
-    wrapper.insert(
-        "allOf".into(),
-        Value::Array(vec![target, Value::Object(out)]),
-    );
-    Ok(Value::Object(wrapper))
-}
-
-/// Finds the document and subschema a `$ref` names: `x.json`, `x.json#/ptr`, `#/ptr`, or an
-/// absolute URI whose last segment is `x.json`.
-fn resolve(
-    source: &dyn SchemaSource,
-    doc: &str,
-    reference: &str,
-    docs: &mut Documents,
-) -> Result<(String, Value), GenerateError> {
-    let bad = || GenerateError::BadRef {
-        stem: doc.to_string(),
-        reference: reference.to_string(),
-    };
-    let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-    let target_doc = if file.is_empty() {
-        doc.to_string()
-    } else {
-        let last = file.rsplit('/').next().unwrap_or(file);
-        last.strip_suffix(".json").unwrap_or(last).to_string()
-    };
-    let root = source.resolve(&target_doc).ok_or_else(bad)?;
-    docs.entry(target_doc.clone())
-        .or_insert_with(|| root.clone());
-    if !fragment.is_empty() && !fragment.starts_with('/') {
-        return Err(bad());
-    }
-    let mut target = root.pointer(fragment).cloned().ok_or_else(bad)?;
-    if fragment.is_empty() {
-        if let Value::Object(map) = &mut target {
-            map.insert(STEM_MARK.into(), Value::String(target_doc.clone()));
-        }
-    }
-    Ok((target_doc, target))
-}
-
-fn is_annotation(key: &str) -> bool {
-    ANNOTATIONS.contains(&key) || (key.starts_with("x-") && key != "x-rule")
-}
 
 /// What compiling needs besides the schema: the options and where we are.
 pub(crate) struct Context<'a> {
@@ -326,7 +28,7 @@ pub(crate) struct Context<'a> {
 /// Where in the schema tree compiling is: the stems whose document root this is (options keyed
 /// by stem apply here), and a pointer for messages.
 #[derive(Clone, Default)]
-struct Place {
+pub(super) struct Place {
     roots: Vec<String>,
     pointer: String,
 }
@@ -346,7 +48,7 @@ impl Place {
     }
 }
 
-/// Compiles an inlined schema (see [`inline`]) of stem `ctx.stem`.
+/// Compiles an inlined schema (see [`inline`](super::inline())) of stem `ctx.stem`.
 pub(crate) fn compile(ctx: &Context<'_>, schema: &Value) -> Result<Shape, GenerateError> {
     let place = Place {
         roots: vec![ctx.stem.to_string()],
@@ -422,7 +124,7 @@ fn any_shape() -> Shape {
     }
 }
 
-fn unsupported(ctx: &Context<'_>, place: &Place, what: &str) -> GenerateError {
+pub(super) fn unsupported(ctx: &Context<'_>, place: &Place, what: &str) -> GenerateError {
     GenerateError::Unsupported {
         stem: ctx.stem.to_string(),
         pointer: place.pointer.clone(),
@@ -932,111 +634,4 @@ fn conditional(
             .find_map(Value::as_str)
             .map(str::to_string),
     })
-}
-
-/// Folds `allOf` members and `if`/`then` into one keyword map.
-fn flatten_all_of(
-    ctx: &Context<'_>,
-    map: &Map<String, Value>,
-    place: &Place,
-) -> Result<Map<String, Value>, GenerateError> {
-    let mut out = Map::new();
-    let mut pending = vec![Value::Object(map.clone())];
-    let mut guard = 0;
-    while let Some(member) = pending.pop() {
-        guard += 1;
-        if guard > 256 {
-            return Err(unsupported(ctx, place, "allOf nested too deep"));
-        }
-        let Value::Object(mut member) = member else {
-            if member == Value::Bool(true) {
-                continue;
-            }
-            return Err(unsupported(
-                ctx,
-                place,
-                "an allOf member that is not an object",
-            ));
-        };
-        if let Some(Value::Array(members)) = member.remove("allOf") {
-            pending.extend(members.into_iter().rev());
-        }
-        take_conditional(&mut member, guard == 1);
-        merge_into(&mut out, member);
-    }
-    Ok(out)
-}
-
-/// Moves `if`/`then` of a member into the conditionals list, keeping its `x-rule`.
-fn take_conditional(member: &mut Map<String, Value>, is_root: bool) {
-    let Some(condition) = member.remove("if") else {
-        return;
-    };
-    let mut pair = Map::new();
-    pair.insert("if".into(), condition);
-    if let Some(then) = member.remove("then") {
-        pair.insert("then".into(), then);
-    }
-    // In an allOf member, the rule written beside an if/then names that combination; on the
-    // object itself it names the object, and only a rule inside `then` names the combination.
-    if !is_root {
-        if let Some(rule) = member.remove("x-rule") {
-            pair.insert("x-rule".into(), rule);
-        }
-    }
-    member.insert(CONDITIONALS.into(), Value::Array(vec![Value::Object(pair)]));
-}
-
-fn merge_into(out: &mut Map<String, Value>, member: Map<String, Value>) {
-    for (key, value) in member {
-        let Some(existing) = out.get_mut(&key) else {
-            out.insert(key, value);
-            continue;
-        };
-        match key.as_str() {
-            "properties" => merge_properties(existing, value),
-            "required" | CONDITIONALS => union_arrays(existing, value),
-            "minLength" | "minItems" | "minimum" => keep_number(existing, value, f64::max),
-            "maxLength" | "maxItems" | "maximum" => keep_number(existing, value, f64::min),
-            "additionalProperties" if value == Value::Bool(false) => *existing = value,
-            // Annotations and x-rule: the outermost wins.
-            _ => {}
-        }
-    }
-}
-
-fn merge_properties(existing: &mut Value, value: Value) {
-    let (Value::Object(existing), Value::Object(value)) = (existing, value) else {
-        return;
-    };
-    for (name, schema) in value {
-        match existing.get_mut(&name) {
-            None => {
-                existing.insert(name, schema);
-            }
-            Some(current) => {
-                let both = Value::Array(vec![current.take(), schema]);
-                let mut wrapper = Map::new();
-                wrapper.insert("allOf".into(), both);
-                *current = Value::Object(wrapper);
-            }
-        }
-    }
-}
-
-fn union_arrays(existing: &mut Value, value: Value) {
-    if let (Value::Array(existing), Value::Array(value)) = (existing, value) {
-        for item in value {
-            if !existing.contains(&item) {
-                existing.push(item);
-            }
-        }
-    }
-}
-
-fn keep_number(existing: &mut Value, value: Value, pick: fn(f64, f64) -> f64) {
-    if let (Some(a), Some(b)) = (existing.as_f64(), value.as_f64()) {
-        let chosen = pick(a, b);
-        *existing = if chosen == b { value } else { existing.clone() };
-    }
 }
