@@ -2,9 +2,8 @@
 //! Partner API.
 //!
 //! Data flows one way: profile + schemas + rules -> plan (cases, seeded) -> target client
-//! (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each other;
-//! the modules below are listed from the bottom layer up, and `ARCHITECTURE.md` says which may
-//! import which (`.ci/layers` checks it).
+//! (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each other:
+//! `ARCHITECTURE.md` says which may import which, and `.ci/layers` checks it.
 
 /// The case layer: the case type, its needs, what it sees while it runs, how it ends.
 pub mod case;
@@ -20,6 +19,8 @@ pub mod console;
 pub mod exit;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
+/// Generated cases: bodies and parameters drawn from the schemas, sent to the target.
+pub mod generated;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
 /// Cursor pagination invariants, for any paginated list.
@@ -32,7 +33,7 @@ pub mod reference;
 pub mod report;
 /// The runner: selects and orders the cases it is given, runs them, collects verdicts.
 pub mod runner;
-/// Hand-written scenarios: the stateful cases, one file per area; and the generated cases.
+/// Hand-written scenarios: the stateful cases, one file per area.
 pub mod scenario;
 /// The contract as data: JSON Schemas and the operations.
 pub mod schema;

@@ -13,14 +13,15 @@ pub fn cases(run: &RunCx, generated_only: bool) -> Vec<Case> {
     if !generated_only {
         cases.extend(crate::scenario::all());
     }
-    cases.extend(crate::scenario::generated(run));
+    cases.extend(crate::generated::cases(run));
     cases.extend(crate::pagination::cases());
     cases
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::scenario::{all, param_cases};
+    use crate::generated::param_cases;
+    use crate::scenario::all;
 
     #[test]
     fn every_case_check_the_catalogue_names_exists() {

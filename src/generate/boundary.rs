@@ -1,7 +1,7 @@
 //! Deterministic valid instances at the edges of each constraint.
 
 use super::path::{apply, pointer, walk, Edit, Step, Visit};
-use super::shape::{Kind, Shape};
+use super::shape::{Shape, ShapeKind};
 use super::{text, valid};
 use serde_json::{json, Value};
 
@@ -39,7 +39,7 @@ pub(crate) fn valid(root: &Shape) -> Vec<Value> {
 /// One path per top-level union branch, or just the root.
 fn top_paths(root: &Shape) -> Vec<Vec<Step>> {
     match &root.kind {
-        Kind::OneOf(branches) | Kind::AnyOf(branches) => {
+        ShapeKind::OneOf(branches) | ShapeKind::AnyOf(branches) => {
             (0..branches.len()).map(|i| vec![Step::Branch(i)]).collect()
         }
         _ => vec![Vec::new()],
@@ -58,7 +58,7 @@ fn edge_values(visit: &Visit<'_>) -> Vec<Value> {
         return out;
     }
     match &shape.kind {
-        Kind::String(spec) if spec.format.is_none() || spec.max_len.is_some() => {
+        ShapeKind::String(spec) if spec.format.is_none() || spec.max_len.is_some() => {
             let pattern = spec
                 .pattern
                 .as_deref()
@@ -68,7 +68,7 @@ fn edge_values(visit: &Visit<'_>) -> Vec<Value> {
                 out.extend(text::of_length(spec, pattern.as_ref(), len).map(text::string));
             }
         }
-        Kind::Integer(bounds) => {
+        ShapeKind::Integer(bounds) => {
             let (lo, hi) = valid::integer_range(bounds);
             let picks = [bounds.min, bounds.max, Some(0), Some(-1)];
             out.extend(
@@ -79,17 +79,17 @@ fn edge_values(visit: &Visit<'_>) -> Vec<Value> {
                     .map(Value::from),
             );
         }
-        Kind::Number(bounds) => {
+        ShapeKind::Number(bounds) => {
             let picks = [bounds.min, bounds.max, Some(0.0)];
             let inside = |v: &f64| {
                 bounds.min.is_none_or(|lo| *v >= lo) && bounds.max.is_none_or(|hi| *v <= hi)
             };
             out.extend(picks.into_iter().flatten().filter(inside).map(|v| json!(v)));
         }
-        Kind::Enum(values) if values.len() <= SMALL_ENUM => out.extend(values.iter().cloned()),
-        Kind::Enum(values) => out.extend(values.last().cloned()),
-        Kind::Boolean => out.push(Value::Bool(false)),
-        Kind::Array(spec) if !spec.unique => {
+        ShapeKind::Enum(values) if values.len() <= SMALL_ENUM => out.extend(values.iter().cloned()),
+        ShapeKind::Enum(values) => out.extend(values.last().cloned()),
+        ShapeKind::Boolean => out.push(Value::Bool(false)),
+        ShapeKind::Array(spec) if !spec.unique => {
             let item = valid::example(&spec.items, &[], false);
             let counts = [Some(spec.min_items), spec.max_items];
             for count in counts.into_iter().flatten() {

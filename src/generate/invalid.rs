@@ -6,7 +6,7 @@
 //! invoice body is not) is left to the validator in [`super::Engine`], which drops such cases.
 
 use super::path::{display, display_child, walk, Edit, Step, Visit};
-use super::shape::{ArraySpec, Bounds, Conditional, Kind, ObjectSpec, Shape, StringSpec};
+use super::shape::{ArraySpec, Bounds, Conditional, ObjectSpec, Shape, ShapeKind, StringSpec};
 use super::{text, valid, ConstraintKind, DEFAULT_RULE};
 use proptest::prelude::*;
 use serde_json::{json, Number, Value};
@@ -43,7 +43,7 @@ pub(crate) fn sites(root: &Shape) -> Vec<Site> {
     let mut out = Vec::new();
     walk(root, &mut |visit| {
         let rule = visit.rule.unwrap_or(DEFAULT_RULE);
-        if let Kind::Object(spec) = &visit.shape.kind {
+        if let ShapeKind::Object(spec) = &visit.shape.kind {
             object_sites(visit, spec, rule, &mut out);
         }
         value_sites(visit, rule, &mut out);
@@ -277,7 +277,10 @@ fn value_sites(visit: &Visit<'_>, rule: &str, out: &mut Vec<Site>) {
     let name = display(visit.path);
     if !is_branch {
         out.extend(wrong_type_site(visit, rule, &name));
-        let nullable_kind = matches!(shape.kind, Kind::Any | Kind::OneOf(_) | Kind::AnyOf(_));
+        let nullable_kind = matches!(
+            shape.kind,
+            ShapeKind::Any | ShapeKind::OneOf(_) | ShapeKind::AnyOf(_)
+        );
         if !shape.nullable && !visit.path.is_empty() && !nullable_kind {
             let detail = format!("{name} is null (not nullable)");
             out.extend(fixed_site(
@@ -289,22 +292,22 @@ fn value_sites(visit: &Visit<'_>, rule: &str, out: &mut Vec<Site>) {
         }
     }
     match &shape.kind {
-        Kind::String(spec) => string_sites(visit, spec, rule, &name, out),
-        Kind::Integer(bounds) => integer_sites(visit, bounds, rule, out),
-        Kind::Number(bounds) => number_sites(visit, bounds, rule, out),
-        Kind::Enum(values) => out.extend(fixed_site(
+        ShapeKind::String(spec) => string_sites(visit, spec, rule, &name, out),
+        ShapeKind::Integer(bounds) => integer_sites(visit, bounds, rule, out),
+        ShapeKind::Number(bounds) => number_sites(visit, bounds, rule, out),
+        ShapeKind::Enum(values) => out.extend(fixed_site(
             visit,
             ConstraintKind::NotInEnum,
             rule,
             outsiders(values, &name, "not in enum"),
         )),
-        Kind::Const(value) => out.extend(fixed_site(
+        ShapeKind::Const(value) => out.extend(fixed_site(
             visit,
             ConstraintKind::WrongConst,
             rule,
             outsiders(std::slice::from_ref(value), &name, "not the constant"),
         )),
-        Kind::Array(spec) => array_sites(visit, spec, rule, &name, out),
+        ShapeKind::Array(spec) => array_sites(visit, spec, rule, &name, out),
         _ => {}
     }
 }

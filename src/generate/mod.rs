@@ -179,6 +179,21 @@ impl<S: SchemaSource> Engine<S> {
             .sboxed())
     }
 
+    /// The top-level properties of `stem` whose schema admits `null` ("X or null" in the spec),
+    /// in the schema's order; empty when `stem` is not an object schema.
+    pub fn nullable_properties(&self, stem: &str) -> Result<Vec<String>, GenerateError> {
+        let compiled = self.compiled(stem)?;
+        Ok(match &compiled.shape.kind {
+            shape::ShapeKind::Object(object) => object
+                .props
+                .iter()
+                .filter(|p| p.shape.nullable)
+                .map(|p| p.name.clone())
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
     /// Random invalid instances of `stem`, each breaking one constraint. A constraint is picked
     /// first and never changes while shrinking; the rest of the payload shrinks.
     pub fn invalid(&self, stem: &str) -> Result<SBoxedStrategy<Invalid>, GenerateError> {

@@ -6,7 +6,7 @@
 
 use super::invalid::sites;
 use super::path::Edit;
-use super::shape::{self, JsonType, Kind, Shape};
+use super::shape::{self, JsonType, Shape, ShapeKind};
 use super::{ConstraintKind, GenOptions, Label, DEFAULT_RULE};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -109,7 +109,7 @@ fn types_of(shape: &Shape) -> Vec<JsonType> {
         return admitted;
     }
     match &shape.kind {
-        Kind::Enum(values) if values.iter().all(Value::is_i64) => vec![JsonType::Integer],
+        ShapeKind::Enum(values) if values.iter().all(Value::is_i64) => vec![JsonType::Integer],
         _ => vec![JsonType::String],
     }
 }

@@ -4,7 +4,7 @@
 //! union branches); generating with that path *forced* guarantees the instance has a value
 //! there, so a mutation can be applied at [`pointer`]. Array steps always mean item 0.
 
-use super::shape::{Kind, Shape};
+use super::shape::{Shape, ShapeKind};
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +95,7 @@ fn walk_at<'a>(
         fixed,
     });
     match &shape.kind {
-        Kind::Object(spec) => {
+        ShapeKind::Object(spec) => {
             for prop in &spec.props {
                 path.push(Step::Prop(prop.name.clone()));
                 let fixed = fixed || prop.fixtures.is_some();
@@ -103,12 +103,12 @@ fn walk_at<'a>(
                 path.pop();
             }
         }
-        Kind::Array(spec) => {
+        ShapeKind::Array(spec) => {
             path.push(Step::Item);
             walk_at(&spec.items, path, (rule, fixed), &[], visit);
             path.pop();
         }
-        Kind::OneOf(branches) | Kind::AnyOf(branches) => {
+        ShapeKind::OneOf(branches) | ShapeKind::AnyOf(branches) => {
             for (index, branch) in branches.iter().enumerate() {
                 let foreign = foreign_props(branches, index);
                 path.push(Step::Branch(index));
@@ -121,12 +121,12 @@ fn walk_at<'a>(
 }
 
 fn foreign_props(branches: &[Shape], index: usize) -> Vec<(String, Value)> {
-    let Kind::Object(own) = &branches[index].kind else {
+    let ShapeKind::Object(own) = &branches[index].kind else {
         return Vec::new();
     };
     let mut out: Vec<(String, Value)> = Vec::new();
     for (other, branch) in branches.iter().enumerate() {
-        let Kind::Object(spec) = &branch.kind else {
+        let ShapeKind::Object(spec) = &branch.kind else {
             continue;
         };
         if other == index {

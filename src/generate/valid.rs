@@ -4,7 +4,7 @@
 //! that a mutation can later be applied there.
 
 use super::path::Step;
-use super::shape::{ArraySpec, Bounds, Kind, ObjectSpec, Prop, Shape, StringSpec};
+use super::shape::{ArraySpec, Bounds, ObjectSpec, Prop, Shape, ShapeKind, StringSpec};
 use super::text;
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
@@ -28,19 +28,19 @@ pub(crate) fn strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
 
 fn kind_strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
     match &shape.kind {
-        Kind::Any => any_value().sboxed(),
-        Kind::Const(value) => Just(value.clone()).sboxed(),
-        Kind::Enum(values) => proptest::sample::select(values.clone()).sboxed(),
-        Kind::Boolean => any::<bool>().prop_map(Value::Bool).sboxed(),
-        Kind::Integer(bounds) => {
+        ShapeKind::Any => any_value().sboxed(),
+        ShapeKind::Const(value) => Just(value.clone()).sboxed(),
+        ShapeKind::Enum(values) => proptest::sample::select(values.clone()).sboxed(),
+        ShapeKind::Boolean => any::<bool>().prop_map(Value::Bool).sboxed(),
+        ShapeKind::Integer(bounds) => {
             let (lo, hi) = integer_range(bounds);
             (lo..=hi).prop_map(Value::from).sboxed()
         }
-        Kind::Number(bounds) => number_strategy(bounds),
-        Kind::String(spec) => string_strategy(spec),
-        Kind::Array(spec) => array_strategy(spec, path),
-        Kind::Object(spec) => object_strategy(spec, path),
-        Kind::OneOf(branches) | Kind::AnyOf(branches) => match path.split_first() {
+        ShapeKind::Number(bounds) => number_strategy(bounds),
+        ShapeKind::String(spec) => string_strategy(spec),
+        ShapeKind::Array(spec) => array_strategy(spec, path),
+        ShapeKind::Object(spec) => object_strategy(spec, path),
+        ShapeKind::OneOf(branches) | ShapeKind::AnyOf(branches) => match path.split_first() {
             Some((Step::Branch(index), rest)) => strategy(&branches[*index], rest),
             _ => proptest::strategy::Union::new(branches.iter().map(|b| strategy(b, &[]))).sboxed(),
         },
@@ -228,17 +228,17 @@ pub(crate) fn settle_conditionals(spec: &ObjectSpec, object: &mut Map<String, Va
 /// or on the path) or the fullest (every property).
 pub(crate) fn example(shape: &Shape, path: &[Step], full: bool) -> Value {
     match &shape.kind {
-        Kind::Any => Value::String("any".into()),
-        Kind::Const(value) => value.clone(),
-        Kind::Enum(values) => values[0].clone(),
-        Kind::Boolean => Value::Bool(true),
-        Kind::Integer(bounds) => Value::from(clamp_zero(bounds.min, bounds.max)),
-        Kind::Number(bounds) => Number::from_f64(clamp_zero(bounds.min, bounds.max))
+        ShapeKind::Any => Value::String("any".into()),
+        ShapeKind::Const(value) => value.clone(),
+        ShapeKind::Enum(values) => values[0].clone(),
+        ShapeKind::Boolean => Value::Bool(true),
+        ShapeKind::Integer(bounds) => Value::from(clamp_zero(bounds.min, bounds.max)),
+        ShapeKind::Number(bounds) => Number::from_f64(clamp_zero(bounds.min, bounds.max))
             .map_or(Value::from(0), Value::Number),
-        Kind::String(spec) => Value::String(example_string(spec)),
-        Kind::Array(spec) => example_array(spec, path, full),
-        Kind::Object(spec) => example_object(spec, path, full),
-        Kind::OneOf(branches) | Kind::AnyOf(branches) => match path.split_first() {
+        ShapeKind::String(spec) => Value::String(example_string(spec)),
+        ShapeKind::Array(spec) => example_array(spec, path, full),
+        ShapeKind::Object(spec) => example_object(spec, path, full),
+        ShapeKind::OneOf(branches) | ShapeKind::AnyOf(branches) => match path.split_first() {
             Some((Step::Branch(index), rest)) => example(&branches[*index], rest, full),
             _ => example(&branches[0], &[], full),
         },

@@ -5,7 +5,7 @@ use super::list::{fetch, fetch_first, query, Fetched, List, Page, Query};
 use super::read::{
     diff_window, item_key, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec,
 };
-use super::{Kind, Rules};
+use super::{ListKind, Rules};
 use crate::case::{Abort, CaseCx, Outcome};
 use crate::target::snippet;
 
@@ -23,7 +23,7 @@ const SMALL: &str = "10";
 /// Follows the whole list: it ends with a null next token, no token and no item comes twice,
 /// and the first page has no previous token. For transactions, the profile's empty account
 /// (when given) has a first page that is also the last.
-pub(super) async fn full_read(cx: &mut CaseCx, kind: Kind) -> Outcome {
+pub(super) async fn full_read(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     let read = read(cx, &list, &ReadSpec::full(kind.full_query()), rules.ends).await?;
     let inconclusive = report_end(cx, &read, rules.ends);
@@ -38,7 +38,7 @@ pub(super) async fn full_read(cx: &mut CaseCx, kind: Kind) -> Outcome {
             ),
         );
     }
-    if kind == Kind::Transactions {
+    if kind == ListKind::Transactions {
         super::transactions::empty_account(cx).await?;
     }
     match inconclusive {
@@ -111,7 +111,7 @@ fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
 /// than its limit, and every read gives the baseline's items in the baseline's order on their
 /// common prefix (data may grow at the end while reading; items new to a later read in front
 /// of the baseline's first item, as a newest-first list grows, are set aside).
-pub(super) async fn page_sizes(cx: &mut CaseCx, kind: Kind) -> Outcome {
+pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     let mut baseline: Option<(u32, Read)> = None;
     for limit in PAGE_SIZES {
@@ -177,7 +177,7 @@ fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32
 
 /// Each out-of-range limit is refused with a 4xx (should); one that is answered never brings
 /// more than 100 items (must).
-pub(super) async fn limit_out_of_range(cx: &mut CaseCx, kind: Kind) -> Outcome {
+pub(super) async fn limit_out_of_range(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     for limit in kind.bad_limits() {
         let Fetched::Page(page) = fetch(cx, &list, &query(&[("limit", limit)])).await? else {
@@ -269,7 +269,7 @@ pub(super) fn expect_same_items(
 
 /// Page 2 is fetched with the first page's token, the read moves on, and the same token used
 /// again gives the same page.
-pub(super) async fn token_reuse(cx: &mut CaseCx, kind: Kind) -> Outcome {
+pub(super) async fn token_reuse(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     let first = query(&[("limit", SMALL)]);
     let (_, token) = first_with_next(cx, &list, &first, rules.reuse).await?;
@@ -297,7 +297,7 @@ pub(super) async fn token_reuse(cx: &mut CaseCx, kind: Kind) -> Outcome {
 
 /// A token with one character changed, and a string the target never issued, are refused with
 /// a 4xx.
-pub(super) async fn tampered_token(cx: &mut CaseCx, kind: Kind) -> Outcome {
+pub(super) async fn tampered_token(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     let first = query(&[("limit", SMALL)]);
     let page = fetch_first(cx, &list, &first, rules.tampered).await?;

@@ -4,7 +4,7 @@
 use super::cases::{expect_same_items, first_with_next, follow, report_end};
 use super::list::{query, List, Page};
 use super::read::{item_key, read, ReadSpec};
-use super::{case, Kind};
+use super::{case, ListKind};
 use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
@@ -16,7 +16,7 @@ const ORDER_ITEMS: usize = 200;
 pub(super) fn cases() -> Vec<Case> {
     vec![
         case(
-            Kind::Events,
+            ListKind::Events,
             "events.order",
             &[
                 "EVT-ORDER-DEFAULT-ASC",
@@ -27,7 +27,7 @@ pub(super) fn cases() -> Vec<Case> {
             case_fn(|cx| Box::pin(order(cx))),
         ),
         case(
-            Kind::Events,
+            ListKind::Events,
             "events.token-ignores-params",
             &["EVT-TOKEN-IGNORES-PARAMS"],
             6,
@@ -71,7 +71,7 @@ const ORDER_READS: [OrderRead; 3] = [
 /// Sorted by created_at without order: ascending (must); with neither sort nor order:
 /// ascending by created_at (should, the default key is not stated); order=desc: descending.
 async fn order(cx: &mut CaseCx) -> Outcome {
-    let list = Kind::Events.list(cx);
+    let list = ListKind::Events.list(cx);
     for OrderRead {
         pairs,
         direction,
@@ -167,7 +167,7 @@ fn order_diff(items: &[Value], direction: Direction, at: usize) -> (String, Stri
 /// matter, `events.token-reuse`) does not fail this `must` rule.
 async fn token_ignores_params(cx: &mut CaseCx) -> Outcome {
     let rule = "EVT-TOKEN-IGNORES-PARAMS";
-    let list = Kind::Events.list(cx);
+    let list = ListKind::Events.list(cx);
     let Some(plain) = second_page(cx, &list, &[], "the token alone").await? else {
         return Ok(());
     };

@@ -25,7 +25,7 @@ use crate::schema::OperationId;
 
 /// The two lists, and what each breaks under which rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum ListKind {
     Events,
     Transactions,
 }
@@ -63,11 +63,11 @@ const TRANSACTION_RULES: Rules = Rules {
     tampered: "BPAG-TOKEN-TAMPERED",
 };
 
-impl Kind {
+impl ListKind {
     pub(crate) fn list(self, cx: &CaseCx) -> List {
         match self {
-            Kind::Events => List::events(),
-            Kind::Transactions => List::transactions(
+            ListKind::Events => List::events(),
+            ListKind::Transactions => List::transactions(
                 cx.run
                     .banking()
                     .and_then(|b| b.bank_account_id.as_deref())
@@ -78,8 +78,8 @@ impl Kind {
 
     pub(crate) fn rules(self) -> &'static Rules {
         match self {
-            Kind::Events => &EVENT_RULES,
-            Kind::Transactions => &TRANSACTION_RULES,
+            ListKind::Events => &EVENT_RULES,
+            ListKind::Transactions => &TRANSACTION_RULES,
         }
     }
 
@@ -87,8 +87,8 @@ impl Kind {
     /// target may hold three months of events); transactions at their stated default of 25.
     pub(crate) fn full_query(self) -> Query {
         match self {
-            Kind::Events => query(&[("limit", "100")]),
-            Kind::Transactions => Query::new(),
+            ListKind::Events => query(&[("limit", "100")]),
+            ListKind::Transactions => Query::new(),
         }
     }
 
@@ -96,29 +96,29 @@ impl Kind {
     /// than 100 items (must).
     pub(crate) fn bad_limits(self) -> &'static [&'static str] {
         match self {
-            Kind::Events => &["101", "0", "-1", "1.5", "ten"],
-            Kind::Transactions => &["101", "0", "-1"],
+            ListKind::Events => &["101", "0", "-1", "1.5", "ten"],
+            ListKind::Transactions => &["101", "0", "-1"],
         }
     }
 
     fn needs(self) -> &'static [Need] {
         match self {
-            Kind::Events => &[Need::FinopsToken, Need::FinopsOrg],
-            Kind::Transactions => &[Need::BankingToken, Need::BankAccount],
+            ListKind::Events => &[Need::FinopsToken, Need::FinopsOrg],
+            ListKind::Transactions => &[Need::BankingToken, Need::BankAccount],
         }
     }
 
     fn operation(self) -> OperationId {
         match self {
-            Kind::Events => OperationId::ListEvents,
-            Kind::Transactions => OperationId::ListTransactions,
+            ListKind::Events => OperationId::ListEvents,
+            ListKind::Transactions => OperationId::ListTransactions,
         }
     }
 }
 
 /// A pagination case: read-only, and `still` so that no writing case changes the data under it.
 fn case(
-    kind: Kind,
+    kind: ListKind,
     name: &str,
     rules: &[&'static str],
     requests: usize,
@@ -133,7 +133,7 @@ fn case(
 /// The pagination cases.
 pub fn cases() -> Vec<Case> {
     let mut all = Vec::new();
-    for kind in [Kind::Events, Kind::Transactions] {
+    for kind in [ListKind::Events, ListKind::Transactions] {
         all.extend(shared_cases(kind));
     }
     all.extend(events::cases());
@@ -142,14 +142,14 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// The cases both lists have, under each list's rules.
-fn shared_cases(kind: Kind) -> Vec<Case> {
+fn shared_cases(kind: ListKind) -> Vec<Case> {
     let r = kind.rules();
     let (area, shape) = match kind {
-        Kind::Events => (
+        ListKind::Events => (
             "events",
             vec!["EVT-PAGE-SHAPE", "EVT-ITEM", "EVT-OBJECT-TYPE-ENUM"],
         ),
-        Kind::Transactions => ("transactions", vec!["BPAG-PAGE-SHAPE"]),
+        ListKind::Transactions => ("transactions", vec!["BPAG-PAGE-SHAPE"]),
     };
     let mut full_rules = shape;
     full_rules.extend([r.ends, r.prev_first]);

@@ -3,20 +3,20 @@
 
 use super::cases::{expect_same_items, first_with_next, follow};
 use super::list::{fetch, fetch_first, query, Fetched, List, Query};
-use super::{case, Kind};
+use super::{case, ListKind};
 use crate::case::{case_fn, Case, CaseCx, Outcome};
 
 pub(super) fn cases() -> Vec<Case> {
     vec![
         case(
-            Kind::Transactions,
+            ListKind::Transactions,
             "transactions.default-limit",
             &["BPAG-DEFAULT-LIMIT-25"],
             1,
             case_fn(|cx| Box::pin(default_limit(cx))),
         ),
         case(
-            Kind::Transactions,
+            ListKind::Transactions,
             "transactions.prev-token",
             &["BPAG-PREV-ROUNDTRIP"],
             3,
@@ -28,7 +28,7 @@ pub(super) fn cases() -> Vec<Case> {
 /// Without limit, a page holds at most 25 items.
 async fn default_limit(cx: &mut CaseCx) -> Outcome {
     let rule = "BPAG-DEFAULT-LIMIT-25";
-    let list = Kind::Transactions.list(cx);
+    let list = ListKind::Transactions.list(cx);
     let page = fetch_first(cx, &list, &Query::new(), rule).await?;
     if page.items.len() > 25 {
         cx.finding_diff(
@@ -47,7 +47,7 @@ async fn default_limit(cx: &mut CaseCx) -> Outcome {
 /// The previous token of page 2 leads back to page 1's items.
 async fn prev_token(cx: &mut CaseCx) -> Outcome {
     let rule = "BPAG-PREV-ROUNDTRIP";
-    let list = Kind::Transactions.list(cx);
+    let list = ListKind::Transactions.list(cx);
     let first = query(&[("limit", "10")]);
     let (page1, token) = first_with_next(cx, &list, &first, rule).await?;
     let Some(page2) = follow(cx, &list, &first, &token, rule, "page 2").await? else {

@@ -1,4 +1,5 @@
-//! Hand-written scenarios: the stateful cases of the suite, one file per area.
+//! Hand-written scenarios: the stateful cases of the suite, one file per area (the generated
+//! cases live in the `generated` module, above this one).
 //!
 //! Each case names the rules it covers; a finding's level always comes from the catalogue.
 //! Cases only use ids from the profile (or ids they created themselves), so they work against
@@ -6,28 +7,50 @@
 
 mod auth;
 mod bodies;
-mod generated;
+mod comment;
+mod deletes;
+mod events;
 mod invalid;
+mod mailbox;
 mod receivable;
-mod resources;
+mod robustness;
+mod transactions;
+mod vat;
 mod velocity;
 
 pub use bodies::Bodies;
-pub use generated::{generated, param_cases};
 
-use crate::case::Case;
+use crate::case::{Case, CaseCx};
+use crate::target::Response;
+use serde_json::Value;
 
 /// Every hand-written case, in a stable order.
 pub fn all() -> Vec<Case> {
     let mut cases = Vec::new();
     cases.extend(auth::cases());
     cases.extend(receivable::cases());
-    cases.extend(resources::cases());
-    cases.extend(resources::robustness_cases());
-    cases.extend(resources::path_cases());
+    cases.extend(vat::cases());
+    cases.extend(comment::cases());
+    cases.extend(mailbox::cases());
+    cases.extend(deletes::cases());
+    cases.extend(events::cases());
+    cases.extend(transactions::cases());
+    cases.extend(robustness::cases());
+    cases.extend(events::path_cases());
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases
+}
+
+/// For `should` rules of the kind "refused with a 4xx".
+pub(super) fn expect_client_error(cx: &mut CaseCx, response: &Response, rule: &str, what: &str) {
+    if response.is_success() {
+        cx.finding(rule, format!("{what} was answered {}", response.status));
+    }
+}
+
+pub(super) fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
 /// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.

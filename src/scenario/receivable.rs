@@ -3,7 +3,8 @@
 
 use super::{absent_uuid, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
-use crate::schema::OperationId;
+use crate::generate::{Engine, GenOptions};
+use crate::schema::{OperationId, Registry};
 use crate::target::Response;
 use serde_json::{json, Value};
 
@@ -313,51 +314,22 @@ async fn foreign_shape(cx: &mut CaseCx) -> Outcome {
     .await
 }
 
-/// Fields typed "or null" in the spec.
-const NULLABLE_SHARED: [&str; 22] = [
-    "attachments",
-    "bank_account_id",
-    "bank_account_type",
-    "commercial_condition_description",
-    "counterpart_billing_address_id",
-    "counterpart_shipping_address_id",
-    "counterpart_business_type",
-    "counterpart_vat_id_id",
-    "entity_vat_id_id",
-    "deductions",
-    "discount",
-    "document_id",
-    "document_rendering",
-    "entity",
-    "footer",
-    "memo",
-    "project_id",
-    "tax_exempt",
-    "tax_exemption_rationale",
-    "tax_mode",
-    "trade_name",
-    "withholding_tax_rate",
-];
-const NULLABLE_QUOTE: [&str; 3] = ["expiry_date", "quote_accept_page_url", "signature_required"];
-const NULLABLE_INVOICE: [&str; 7] = [
-    "fulfillment_date",
-    "overdue_reminder_id",
-    "payment_reminder_id",
-    "payment_page_url",
-    "payment_terms",
-    "payment_terms_id",
-    "purchase_order",
-];
+/// The fields typed "or null" in the spec, read from the body schema of `stem`.
+fn nullable_fields(stem: &str) -> Result<Vec<String>, Abort> {
+    Engine::new(Registry::embedded(), GenOptions::default())
+        .nullable_properties(stem)
+        .map_err(|e| Abort::Defect(format!("generator: {e}")))
+}
 
 async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
     let bodies = Bodies::new(&cx.run);
     let mut quote = bodies.quote();
     let mut invoice = bodies.invoice();
-    for field in NULLABLE_SHARED.iter().chain(&NULLABLE_QUOTE) {
-        quote[*field] = Value::Null;
+    for field in nullable_fields("quote-create")? {
+        quote[field] = Value::Null;
     }
-    for field in NULLABLE_SHARED.iter().chain(&NULLABLE_INVOICE) {
-        invoice[*field] = Value::Null;
+    for field in nullable_fields("invoice-create")? {
+        invoice[field] = Value::Null;
     }
     for (body, what) in [(quote, "a quote"), (invoice, "an invoice")] {
         let response = post(cx, body).await?;
@@ -383,4 +355,59 @@ async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nullable_fields;
+
+    /// The spec's "X or null" fields of the quote and invoice bodies, as the spec lists them; the
+    /// scenario reads them from the schemas, and this keeps the schemas to the spec.
+    #[test]
+    fn the_nullable_fields_read_from_the_schemas_are_the_specs() {
+        let shared = [
+            "attachments",
+            "bank_account_id",
+            "bank_account_type",
+            "commercial_condition_description",
+            "counterpart_billing_address_id",
+            "counterpart_shipping_address_id",
+            "counterpart_business_type",
+            "counterpart_vat_id_id",
+            "entity_vat_id_id",
+            "deductions",
+            "discount",
+            "document_id",
+            "document_rendering",
+            "entity",
+            "footer",
+            "memo",
+            "project_id",
+            "tax_exempt",
+            "tax_exemption_rationale",
+            "tax_mode",
+            "trade_name",
+            "withholding_tax_rate",
+        ];
+        let quote = ["expiry_date", "quote_accept_page_url", "signature_required"];
+        let invoice = [
+            "fulfillment_date",
+            "overdue_reminder_id",
+            "payment_reminder_id",
+            "payment_page_url",
+            "payment_terms",
+            "payment_terms_id",
+            "purchase_order",
+        ];
+        for (stem, own) in [
+            ("quote-create", &quote[..]),
+            ("invoice-create", &invoice[..]),
+        ] {
+            let mut read = nullable_fields(stem).expect("the body schema compiles");
+            let mut spec: Vec<String> = shared.iter().chain(own).map(|f| f.to_string()).collect();
+            read.sort();
+            spec.sort();
+            assert_eq!(read, spec, "{stem}");
+        }
+    }
 }

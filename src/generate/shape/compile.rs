@@ -11,8 +11,8 @@
 
 use super::merge::flatten_all_of;
 use super::{
-    is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, Kind, ObjectSpec, Prop, Shape,
-    StringSpec, CONDITIONALS, STEM_MARK,
+    is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, ObjectSpec, Prop, Shape,
+    ShapeKind, StringSpec, CONDITIONALS, STEM_MARK,
 };
 use crate::generate::{GenOptions, GenerateError};
 use serde_json::{Map, Value};
@@ -86,18 +86,18 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
             keyword_rules: Default::default(),
             nullable: false,
             declared: declared.clone(),
-            kind: Kind::Const(value.clone()),
+            kind: ShapeKind::Const(value.clone()),
         }
     } else if let Some(values) = map.get("enum") {
         enum_shape(ctx, values, &place, &declared)?
     } else if let Some(branches) = map.get("oneOf") {
-        union_shape(ctx, branches, &place, "oneOf", Kind::OneOf)?
+        union_shape(ctx, branches, &place, "oneOf", ShapeKind::OneOf)?
     } else if let Some(branches) = map.get("anyOf") {
-        union_shape(ctx, branches, &place, "anyOf", Kind::AnyOf)?
+        union_shape(ctx, branches, &place, "anyOf", ShapeKind::AnyOf)?
     } else {
         typed_shape(ctx, &map, &place, &declared)?
     };
-    shape.nullable |= type_nullable && !matches!(shape.kind, Kind::Const(_));
+    shape.nullable |= type_nullable && !matches!(shape.kind, ShapeKind::Const(_));
     shape.rule = rule.or(shape.rule);
     if let Some(Value::Object(rules)) = map.get("x-keyword-rules") {
         for (keyword, rule) in rules {
@@ -120,7 +120,7 @@ fn any_shape() -> Shape {
         keyword_rules: Default::default(),
         nullable: true,
         declared: Vec::new(),
-        kind: Kind::Any,
+        kind: ShapeKind::Any,
     }
 }
 
@@ -246,7 +246,7 @@ fn enum_shape(
         keyword_rules: Default::default(),
         nullable,
         declared: declared.to_vec(),
-        kind: Kind::Enum(rest),
+        kind: ShapeKind::Enum(rest),
     })
 }
 
@@ -256,7 +256,7 @@ fn union_shape(
     branches: &Value,
     place: &Place,
     keyword: &str,
-    make: fn(Vec<Shape>) -> Kind,
+    make: fn(Vec<Shape>) -> ShapeKind,
 ) -> Result<Shape, GenerateError> {
     let branches = branches
         .as_array()
@@ -326,7 +326,7 @@ fn typed_shape(
             keyword_rules: Default::default(),
             nullable: false,
             declared: declared.to_vec(),
-            kind: Kind::AnyOf(shapes),
+            kind: ShapeKind::AnyOf(shapes),
         },
     })
 }
@@ -357,14 +357,14 @@ fn kind_of(
     ty: JsonType,
     map: &Map<String, Value>,
     place: &Place,
-) -> Result<Kind, GenerateError> {
+) -> Result<ShapeKind, GenerateError> {
     Ok(match ty {
-        JsonType::Boolean => Kind::Boolean,
-        JsonType::Integer => Kind::Integer(integer_bounds(map)),
-        JsonType::Number => Kind::Number(number_bounds(map)),
-        JsonType::String => Kind::String(string_spec(ctx, map, place)?),
-        JsonType::Array => Kind::Array(array_spec(ctx, map, place)?),
-        JsonType::Object => Kind::Object(object_spec(ctx, map, place)?),
+        JsonType::Boolean => ShapeKind::Boolean,
+        JsonType::Integer => ShapeKind::Integer(integer_bounds(map)),
+        JsonType::Number => ShapeKind::Number(number_bounds(map)),
+        JsonType::String => ShapeKind::String(string_spec(ctx, map, place)?),
+        JsonType::Array => ShapeKind::Array(array_spec(ctx, map, place)?),
+        JsonType::Object => ShapeKind::Object(object_spec(ctx, map, place)?),
     })
 }
 

@@ -59,7 +59,7 @@ pub(crate) struct Shape {
     pub nullable: bool,
     /// The types the schema declares (without `null`); empty when it declares none.
     pub declared: Vec<JsonType>,
-    pub kind: Kind,
+    pub kind: ShapeKind,
 }
 
 impl Shape {
@@ -70,12 +70,12 @@ impl Shape {
             return self.declared.clone();
         }
         match &self.kind {
-            Kind::String(_) => vec![JsonType::String],
-            Kind::Integer(_) => vec![JsonType::Integer],
-            Kind::Number(_) => vec![JsonType::Number],
-            Kind::Boolean => vec![JsonType::Boolean],
-            Kind::Array(_) => vec![JsonType::Array],
-            Kind::Object(_) => vec![JsonType::Object],
+            ShapeKind::String(_) => vec![JsonType::String],
+            ShapeKind::Integer(_) => vec![JsonType::Integer],
+            ShapeKind::Number(_) => vec![JsonType::Number],
+            ShapeKind::Boolean => vec![JsonType::Boolean],
+            ShapeKind::Array(_) => vec![JsonType::Array],
+            ShapeKind::Object(_) => vec![JsonType::Object],
             _ => Vec::new(),
         }
     }
@@ -117,8 +117,9 @@ impl JsonType {
     }
 }
 
+/// What a shape allows besides `null` (which [`Shape`] carries apart): its type and constraints.
 #[derive(Debug, Clone)]
-pub(crate) enum Kind {
+pub(crate) enum ShapeKind {
     /// No constraint: any JSON value.
     Any,
     Const(Value),

@@ -1,4 +1,4 @@
-//! Generated cases: bodies drawn from the schemas by the generator, sent to the target.
+//! Generated body cases: bodies drawn from the schemas by the generator, sent to the target.
 //!
 //! For each operation that takes a body, two cases: `generated.<op>.valid` (boundary values
 //! first, then `--cases` random bodies; each should be accepted — a refusal only warns, since a
@@ -9,16 +9,15 @@
 //! the profile, and fields whose shape or values the spec does not show are left out of valid
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
-use super::Bodies;
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
+use crate::scenario::Bodies;
 use crate::schema::OperationId;
 use crate::schema::Registry;
 use crate::target::{Request, Response};
 use futures_util::stream::{FuturesOrdered, StreamExt};
 use proptest::strategy::{SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRng;
-use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -31,9 +30,9 @@ const MAX_WARNINGS: usize = 5;
 /// Bodies of one case in flight at once (`--concurrency` caps the requests of all cases).
 const WINDOW: usize = 8;
 
-/// An operation whose body is generated.
+/// An operation whose body is generated, and what its bodies are drawn from.
 #[derive(Debug, Clone, Copy)]
-struct Target {
+struct BodyOperation {
     operation: OperationId,
     /// The schema valid bodies are drawn from (quote and invoice apart: a based-on body needs a
     /// source of the right kind, which random drawing cannot pair).
@@ -43,8 +42,8 @@ struct Target {
     needs: &'static [Need],
 }
 
-const TARGETS: [Target; 5] = [
-    Target {
+const BODY_OPERATIONS: [BodyOperation; 5] = [
+    BodyOperation {
         operation: OperationId::CreateReceivable,
         valid_stems: &["quote-create", "invoice-create"],
         invalid_stem: "receivable-create",
@@ -55,13 +54,13 @@ const TARGETS: [Target; 5] = [
             Need::VatRate,
         ],
     },
-    Target {
+    BodyOperation {
         operation: OperationId::CreateVatId,
         valid_stems: &["vat-id-create"],
         invalid_stem: "vat-id-create",
         needs: &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart],
     },
-    Target {
+    BodyOperation {
         operation: OperationId::UpdateComment,
         valid_stems: &["comment-update"],
         invalid_stem: "comment-update",
@@ -72,13 +71,13 @@ const TARGETS: [Target; 5] = [
             Need::EntityUser,
         ],
     },
-    Target {
+    BodyOperation {
         operation: OperationId::CreateMailboxDomain,
         valid_stems: &["mailbox-domain-create"],
         invalid_stem: "mailbox-domain-create",
         needs: &[Need::FinopsToken],
     },
-    Target {
+    BodyOperation {
         operation: OperationId::CreateVelocityControl,
         valid_stems: &["velocity-control-create"],
         invalid_stem: "velocity-control-create",
@@ -110,12 +109,13 @@ const RECEIVABLE_OMIT: [&str; 18] = [
     "payment_terms_id",
 ];
 
-/// The generated cases for the run.
-pub fn generated(run: &RunCx) -> Vec<Case> {
+/// The generated body cases of the run: a valid and an invalid case per operation that takes a
+/// body.
+pub fn cases(run: &RunCx) -> Vec<Case> {
     // For --dry-run: the random bodies, plus about as many boundary values.
     let estimate = 2 * run.generation.cases_per_operation as usize + 20;
     let mut cases = Vec::new();
-    for target in TARGETS {
+    for target in BODY_OPERATIONS {
         let op = target.operation;
         cases.push(
             Case::new(
@@ -142,7 +142,6 @@ pub fn generated(run: &RunCx) -> Vec<Case> {
             .requests(estimate),
         );
     }
-    cases.extend(param_cases());
     cases
 }
 
@@ -201,7 +200,7 @@ fn options(run: &RunCx) -> GenOptions {
 
 /// The request of `target`'s operation, without its body: built once per case, since every
 /// body of the case goes to the same path with the same headers.
-fn template(run: &RunCx, target: &Target) -> Request {
+fn template(run: &RunCx, target: &BodyOperation) -> Request {
     let f = run.finops();
     let counterpart = f.and_then(|f| f.counterpart_id.as_deref()).unwrap_or("");
     let comment = f
@@ -225,7 +224,7 @@ fn body_of(request: &Request) -> Value {
 
 /// Makes a valid body unique where the target requires uniqueness (velocity control ids,
 /// mailbox domains), keeping it valid.
-fn make_unique(run: &RunCx, target: &Target, mut body: Value, tag: &str) -> Value {
+fn make_unique(run: &RunCx, target: &BodyOperation, mut body: Value, tag: &str) -> Value {
     match target.operation {
         OperationId::CreateVelocityControl if body.get("id").is_some_and(Value::is_string) => {
             body["id"] = json!(Bodies::new(run).unique(tag))
@@ -241,7 +240,7 @@ fn make_unique(run: &RunCx, target: &Target, mut body: Value, tag: &str) -> Valu
 }
 
 /// An invalid body made unique the same way, unless its broken constraint is the unique field.
-fn unique_invalid(run: &RunCx, target: &Target, invalid: &Invalid, tag: &str) -> Value {
+fn unique_invalid(run: &RunCx, target: &BodyOperation, invalid: &Invalid, tag: &str) -> Value {
     if matches!(invalid.label.pointer.as_str(), "/id" | "/domain") {
         invalid.payload.clone()
     } else {
@@ -250,7 +249,7 @@ fn unique_invalid(run: &RunCx, target: &Target, invalid: &Invalid, tag: &str) ->
 }
 
 fn generator_error(e: GenerateError) -> Abort {
-    Abort::Transport(format!("generator: {e}"))
+    Abort::Defect(format!("generator: {e}"))
 }
 
 /// Sends a body per item, up to [`WINDOW`] at once, and hands each answer to `judge` in the
@@ -260,7 +259,7 @@ fn generator_error(e: GenerateError) -> Abort {
 /// transport error, the run stopping) are abandoned.
 async fn send_window<T: Send + 'static>(
     cx: &mut CaseCx,
-    target: &Target,
+    target: &BodyOperation,
     mut items: impl Iterator<Item = (T, Value)>,
     mut judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
 ) -> Outcome {
@@ -287,7 +286,7 @@ async fn send_window<T: Send + 'static>(
     }
 }
 
-async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
+async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     cx.keep_all = false;
     let run = cx.run.clone();
     let engine = Engine::new(Registry::embedded(), options(&run));
@@ -346,7 +345,7 @@ async fn valid_case(cx: &mut CaseCx, target: Target) -> Outcome {
     Ok(())
 }
 
-async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
+async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     cx.keep_all = false;
     let run = cx.run.clone();
     let stem = target.invalid_stem;
@@ -411,12 +410,12 @@ async fn invalid_case(cx: &mut CaseCx, target: Target) -> Outcome {
 /// most [`MAX_SHRINK_ITERS`] requests. Its broken constraint never changes while it shrinks.
 fn shrink(
     cx: &mut CaseCx,
-    target: &Target,
+    target: &BodyOperation,
     strategy: &SBoxedStrategy<Invalid>,
     at: TestRng,
 ) -> Result<Invalid, Abort> {
     let mut tree = redraw(strategy, at).ok_or_else(|| {
-        Abort::Transport("generator: the accepted body could not be drawn again".to_owned())
+        Abort::Defect("generator: the accepted body could not be drawn again".to_owned())
     })?;
     let mut minimal = tree.current();
     let template = template(&cx.run, target);
@@ -462,120 +461,5 @@ fn compact(body: &Value) -> String {
     match text.char_indices().nth(300) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,
-    }
-}
-
-/// The rule an invalid value of a list operation's parameter breaks, where the catalogue has one
-/// (the outcome of most is not stated: `should` rules; the banking organization header's is).
-fn param_rule(operation: OperationId, param: &crate::schema::Param) -> Option<&'static str> {
-    match (operation, param.name.as_deref()) {
-        (OperationId::ListEvents, Some("limit")) => Some("EVT-LIMIT-RANGE-REJECT"),
-        (OperationId::ListEvents, Some("order" | "sort")) => Some("EVT-ORDER-ENUM"),
-        (OperationId::ListEvents, Some("x-finops-version")) => Some("VER-FINOPS-MALFORMED"),
-        (OperationId::ListTransactions, Some("limit")) => Some("BPAG-LIMIT-REJECT"),
-        (OperationId::ListTransactions, None) if param.name_from_profile.is_some() => {
-            Some("BANK-ORG-HEADER-MALFORMED-400")
-        }
-        _ => None,
-    }
-}
-
-/// Invalid query and header values of the two list operations, drawn from the parameter schemas
-/// of `schemas/operations.json`: each is refused with a 4xx, never a 5xx.
-pub fn param_cases() -> Vec<Case> {
-    let lists: [(OperationId, &'static [Need]); 2] = [
-        (
-            OperationId::ListEvents,
-            &[Need::FinopsToken, Need::FinopsOrg],
-        ),
-        (
-            OperationId::ListTransactions,
-            &[Need::BankingToken, Need::BankAccount],
-        ),
-    ];
-    lists
-        .into_iter()
-        .map(|(op, needs)| {
-            let rules: Vec<&'static str> = op
-                .operation()
-                .parameters
-                .iter()
-                .filter_map(|p| param_rule(op, p))
-                .collect();
-            Case::new(
-                &format!("generated.params.{op}"),
-                op,
-                &rules,
-                case_fn(move |cx| Box::pin(invalid_params(cx, op))),
-            )
-            .suite("generated")
-            .needs(needs)
-        })
-        .collect()
-}
-
-async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
-    let op = operation.operation();
-    for param in &op.parameters {
-        let Some(rule) = param_rule(operation, param) else {
-            continue;
-        };
-        let name = match (&param.name, &param.name_from_profile) {
-            (Some(name), _) => name.clone(),
-            (None, Some(_)) => match cx.run.org_header() {
-                Some(name) => name.to_owned(),
-                None => continue,
-            },
-            (None, None) => continue,
-        };
-        for (value, label) in crate::generate::invalid_param_values(&param.schema) {
-            let request = list_request(cx, operation, &name, &value, param.location);
-            let response = cx.send(operation, request).await?;
-            let what = format!("{name} = {value:?} ({})", label.detail);
-            if rule == "BANK-ORG-HEADER-MALFORMED-400" {
-                cx.expect_status(&response, 400, rule, &what);
-            } else if response.is_success() {
-                cx.finding(
-                    rule,
-                    format!("{what} was accepted with {}", response.status),
-                );
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A list request with one parameter set to `value`.
-fn list_request(
-    cx: &CaseCx,
-    operation: OperationId,
-    name: &str,
-    value: &str,
-    location: crate::schema::ParamLocation,
-) -> Request {
-    let (base, path) = match operation {
-        OperationId::ListEvents => (
-            cx.request(OperationId::ListEvents, &[]),
-            OperationId::ListEvents.path(&[]).to_owned(),
-        ),
-        _ => {
-            let account = cx
-                .run
-                .banking()
-                .and_then(|b| b.bank_account_id.clone())
-                .unwrap_or_default();
-            let path = OperationId::ListTransactions.path(&[&account]);
-            (cx.bank(Method::GET, &path), path)
-        }
-    };
-    match location {
-        crate::schema::ParamLocation::Query => {
-            let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
-            Request {
-                path: format!("{path}?{name}={encoded}"),
-                ..base
-            }
-        }
-        _ => base.with_header(name, value),
     }
 }

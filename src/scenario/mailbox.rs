@@ -1,0 +1,103 @@
+//! Mailbox domain scenarios: create, create without the organization header (the one finance
+//! operation that takes none), domains outside the pattern.
+
+use super::Bodies;
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
+use crate::target::Response;
+use serde_json::json;
+use serde_json::Value;
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case::new(
+            "mailbox.create",
+            OperationId::CreateMailboxDomain,
+            &["MBX-RESPONSE", "MBX-DNS-RECORD", "MBX-DOMAIN-ECHO"],
+            case_fn(|cx| Box::pin(mailbox_create(cx))),
+        )
+        .needs(&[Need::FinopsToken])
+        .writes(),
+        Case::new(
+            "mailbox.create-without-org-header",
+            OperationId::CreateMailboxDomain,
+            &["FIN-MAILBOX-NO-ORG-HEADER"],
+            case_fn(|cx| Box::pin(mailbox_without_org(cx))),
+        )
+        .needs(&[Need::FinopsToken])
+        .writes(),
+        Case::new(
+            "mailbox.invalid-domains",
+            OperationId::CreateMailboxDomain,
+            &["MBX-DOMAIN-PATTERN"],
+            case_fn(|cx| Box::pin(mailbox_invalid(cx))),
+        )
+        .needs(&[Need::FinopsToken])
+        .requests(INVALID_DOMAINS.len()),
+    ]
+}
+
+async fn create_domain(cx: &mut CaseCx, domain: &str) -> Result<Response, Abort> {
+    let request = cx
+        .request(OperationId::CreateMailboxDomain, &[])
+        .json(json!({ "domain": domain }));
+    cx.send(OperationId::CreateMailboxDomain, request).await
+}
+
+async fn mailbox_create(cx: &mut CaseCx) -> Outcome {
+    let domain = Bodies::new(&cx.run).domain("mbx");
+    let response = create_domain(cx, &domain).await?;
+    if !cx.expect_success(
+        &response,
+        "GEN-VALID-ACCEPTED",
+        "creating a valid mailbox domain",
+    ) {
+        return Ok(());
+    }
+    let got = response
+        .pointer("/domain")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !got.eq_ignore_ascii_case(&domain) {
+        cx.finding_diff(
+            "MBX-DOMAIN-ECHO",
+            "the created mailbox domain names another domain",
+            &domain,
+            got,
+        );
+    }
+    Ok(())
+}
+
+async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
+    let domain = Bodies::new(&cx.run).domain("noorg");
+    let response = create_domain(cx, &domain).await?;
+    cx.expect_success(
+        &response,
+        "FIN-MAILBOX-NO-ORG-HEADER",
+        "creating a mailbox domain without x-organization-id",
+    );
+    Ok(())
+}
+
+const INVALID_DOMAINS: [&str; 7] = [
+    "-leading-hyphen.example.com",
+    "trailing-hyphen-.example.com",
+    "double..dot.example.com",
+    "under_score.example.com",
+    "space in.example.com",
+    ".example.com",
+    "example.com.",
+];
+
+async fn mailbox_invalid(cx: &mut CaseCx) -> Outcome {
+    for domain in INVALID_DOMAINS {
+        let response = create_domain(cx, domain).await?;
+        cx.expect_refused(
+            &response,
+            "MBX-DOMAIN-PATTERN",
+            &format!("the domain {domain:?}"),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,188 @@
+//! VAT ID scenarios: create then get, the same id read back, isolation between organizations, an
+//! unknown id.
+
+use super::{absent_uuid, expect_client_error, pretty, Bodies};
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
+use reqwest::Method;
+use serde_json::{json, Value};
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case::new(
+            "vat.create-then-get",
+            OperationId::CreateVatId,
+            &[
+                "VAT-RESPONSE",
+                "VAT-COUNTERPART-MATCH",
+                "VAT-GET-SAME-ID",
+                "VAT-ROUNDTRIP",
+            ],
+            case_fn(|cx| Box::pin(vat_create_then_get(cx))),
+        )
+        .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart])
+        .writes()
+        .requests(2),
+        Case::new(
+            "vat.isolated-between-organizations",
+            OperationId::GetVatId,
+            &["FIN-ORG-ISOLATION"],
+            case_fn(|cx| Box::pin(vat_isolation(cx))),
+        )
+        .needs(&[
+            Need::FinopsToken,
+            Need::FinopsOrg,
+            Need::Counterpart,
+            Need::OtherOrg,
+        ])
+        .writes()
+        .requests(2),
+        Case::new(
+            "vat.get-unknown",
+            OperationId::GetVatId,
+            &["VAT-GET-UNKNOWN"],
+            case_fn(|cx| Box::pin(vat_get_unknown(cx))),
+        )
+        .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart]),
+    ]
+}
+
+fn counterpart(cx: &CaseCx) -> String {
+    cx.run
+        .finops()
+        .and_then(|f| f.counterpart_id.clone())
+        .unwrap_or_default()
+}
+
+/// A VAT ID value unique to the run: "DE" and nine digits.
+fn vat_value(cx: &CaseCx, salt: u64) -> String {
+    format!(
+        "DE{:09}",
+        (cx.run.generation.seed.wrapping_mul(31).wrapping_add(salt)) % 1_000_000_000
+    )
+}
+
+async fn create_vat(cx: &mut CaseCx, value: &str) -> Result<Option<(Value, Value)>, Abort> {
+    let cp = counterpart(cx);
+    let body = Bodies::new(&cx.run).vat_id(value);
+    let response = cx
+        .send(
+            OperationId::CreateVatId,
+            cx.request(OperationId::CreateVatId, &[&cp])
+                .json(body.clone()),
+        )
+        .await?;
+    if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "a valid VAT ID") {
+        return Ok(None);
+    }
+    Ok(response.json.map(|j| (body, j)))
+}
+
+async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
+    let value = vat_value(cx, 1);
+    let Some((sent, created)) = create_vat(cx, &value).await? else {
+        return Ok(());
+    };
+    let cp = counterpart(cx);
+    check_counterpart(cx, &created, &cp, "the created VAT ID");
+    let Some(id) = created.get("id").and_then(Value::as_str).map(str::to_owned) else {
+        cx.finding("VAT-RESPONSE", "the created VAT ID has no id");
+        return Ok(());
+    };
+    let response = cx
+        .send(
+            OperationId::GetVatId,
+            cx.request(OperationId::GetVatId, &[&cp, &id]),
+        )
+        .await?;
+    if !cx.expect_success(
+        &response,
+        "VAT-GET-SAME-ID",
+        "getting the VAT ID just created",
+    ) {
+        return Ok(());
+    }
+    let read = response.json.unwrap_or_default();
+    if read.get("id").and_then(Value::as_str) != Some(id.as_str()) {
+        cx.finding_diff(
+            "VAT-GET-SAME-ID",
+            "the VAT ID read back has another id",
+            &id,
+            &read["id"].to_string(),
+        );
+    }
+    check_counterpart(cx, &read, &cp, "the VAT ID read back");
+    let pick =
+        |v: &Value| json!({ "value": v["value"], "country": v["country"], "type": v["type"] });
+    let (expected, actual) = (pretty(&pick(&sent)), pretty(&pick(&read)));
+    if expected != actual {
+        cx.finding_diff(
+            "VAT-ROUNDTRIP",
+            "the VAT ID read back differs from what was sent",
+            &expected,
+            &actual,
+        );
+    }
+    Ok(())
+}
+
+fn check_counterpart(cx: &mut CaseCx, vat: &Value, counterpart: &str, what: &str) {
+    let got = vat.get("counterpart_id").and_then(Value::as_str);
+    if got.is_some_and(|g| g != counterpart) {
+        cx.finding_diff(
+            "VAT-COUNTERPART-MATCH",
+            format!("{what} names another counterpart"),
+            counterpart,
+            got.unwrap_or(""),
+        );
+    }
+}
+
+async fn vat_isolation(cx: &mut CaseCx) -> Outcome {
+    let value = vat_value(cx, 2);
+    let Some((_, created)) = create_vat(cx, &value).await? else {
+        return Ok(());
+    };
+    let Some(id) = created.get("id").and_then(Value::as_str).map(str::to_owned) else {
+        return Ok(());
+    };
+    let other = cx
+        .run
+        .finops()
+        .and_then(|f| f.other_organization_id.clone())
+        .unwrap_or_default();
+    let cp = counterpart(cx);
+    let request = cx
+        .fin(Method::GET, &OperationId::GetVatId.path(&[&cp, &id]))
+        .with_header("x-organization-id", other);
+    let response = cx.send(OperationId::GetVatId, request).await?;
+    let leaked = response.is_success()
+        && response.pointer("/id").and_then(Value::as_str) == Some(id.as_str());
+    cx.ensure(!leaked, "FIN-ORG-ISOLATION", || {
+        format!(
+            "a VAT ID of one organization was read under another ({})",
+            response.status
+        )
+    });
+    Ok(())
+}
+
+async fn vat_get_unknown(cx: &mut CaseCx) -> Outcome {
+    let cp = counterpart(cx);
+    let response = cx
+        .send(
+            OperationId::GetVatId,
+            cx.fin(
+                Method::GET,
+                &OperationId::GetVatId.path(&[&cp, &absent_uuid("covenant-vat")]),
+            ),
+        )
+        .await?;
+    expect_client_error(
+        cx,
+        &response,
+        "VAT-GET-UNKNOWN",
+        "getting a VAT ID that does not exist",
+    );
+    Ok(())
+}
