@@ -4,10 +4,10 @@
 use super::{error, gate, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::finance::query_map;
-use crate::reference::page::{PageFaults, PagePlan};
+use crate::reference::page::{Neighbours, PageFaults, PagePlan, TokenBook};
 use crate::reference::receivable::parse_uuid;
 use crate::reference::reply;
-use crate::reference::store::{cursor_token, App, Transaction, TxCursor};
+use crate::reference::store::{App, Transaction, TxCursor};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Response;
@@ -97,14 +97,7 @@ fn list_transactions_inner(
     let cursor = match q.get("pagination_token") {
         None => first_tx_cursor(app, account, &q, uri)?,
         Some(token) => {
-            let found = {
-                let mut db = app.db();
-                if f.has(Fault::BankingTokenSingleUse) {
-                    db.tx_cursors.remove(token)
-                } else {
-                    db.tx_cursors.get(token).copied()
-                }
-            };
+            let found = tokens(app).redeem(&mut app.db(), token);
             match found.filter(|c| c.account == account) {
                 Some(c) => c,
                 None if f.has(Fault::BankingTamperedRestarts) => {
@@ -124,6 +117,13 @@ fn list_transactions_inner(
         }
     };
     Ok(transactions_page(app, cursor))
+}
+
+/// The page tokens of list transactions.
+fn tokens(app: &App) -> TokenBook<TxCursor> {
+    TokenBook::new(app, "transactions", Fault::BankingTokenSingleUse, |db| {
+        &mut db.tx_cursors
+    })
 }
 
 fn transactions_page(app: &App, cursor: TxCursor) -> Response {
@@ -146,25 +146,8 @@ fn transactions_page(app: &App, cursor: TxCursor) -> Response {
             prev_off_by_one: f.has(Fault::BankingPrevWrongPage),
         },
     );
-    let seed = app.ids.seed;
-    let single_use = f.has(Fault::BankingTokenSingleUse);
-    let mut token = |offset: Option<usize>| {
-        offset.map(|offset| {
-            let c = TxCursor { offset, ..cursor };
-            // Single-use tokens are fresh at every issuance, so that a used one stays used.
-            let nonce = if single_use {
-                db.tokens_issued += 1;
-                db.tokens_issued
-            } else {
-                0
-            };
-            let t = cursor_token(seed, "transactions", &(&c, nonce));
-            db.tx_cursors.insert(t.clone(), c);
-            t
-        })
-    };
-    let next = token(plan.next);
-    let prev = token(plan.prev);
+    let Neighbours { next, prev } =
+        tokens(app).issue(&mut db, &plan, |offset| TxCursor { offset, ..cursor });
     let data = db
         .bank_accounts
         .get(&cursor.account)
