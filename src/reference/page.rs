@@ -1,5 +1,11 @@
-//! Where a page starts and ends and where its neighbours start: one plan for both paginated
-//! lists, so that the pagination faults bend both the same way.
+//! Where a page starts and ends and where its neighbours start, and the tokens that lead
+//! there: one plan and one token book for both paginated lists, so that the pagination faults
+//! bend both the same way and both issue and redeem their tokens the same way.
+
+use super::fault::Fault;
+use super::store::{App, Db};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// The pagination faults that bend a page plan.
 #[derive(Debug, Clone, Copy, Default)]
@@ -60,4 +66,84 @@ impl PagePlan {
             prev,
         }
     }
+}
+
+/// How one paginated list issues and redeems its page tokens: a token names a cursor that the
+/// store holds under it, so that the token can be used again.
+pub struct TokenBook<C> {
+    /// The list's name, hashed into its tokens: a token of one list is never another's.
+    list: &'static str,
+    /// The server's seed: the same seed issues the same tokens.
+    seed: u64,
+    /// Under the list's single-use fault, a token is spent when it is used.
+    single_use: bool,
+    /// The list's cursors in the store, by token.
+    cursors: fn(&mut Db) -> &mut HashMap<String, C>,
+}
+
+/// The tokens of a page's neighbours.
+pub struct Neighbours {
+    pub next: Option<String>,
+    pub prev: Option<String>,
+}
+
+impl<C: Copy + Hash> TokenBook<C> {
+    /// The tokens of the list named `list` on the server `app`, whose tokens are single-use
+    /// under `single_use`.
+    pub fn new(
+        app: &App,
+        list: &'static str,
+        single_use: Fault,
+        cursors: fn(&mut Db) -> &mut HashMap<String, C>,
+    ) -> TokenBook<C> {
+        TokenBook {
+            list,
+            seed: app.ids.seed,
+            single_use: app.faults.has(single_use),
+            cursors,
+        }
+    }
+
+    /// The tokens of the next and previous pages of `plan`, issued in that order; `at` is the
+    /// cursor of the page that starts at an offset.
+    pub fn issue(&self, db: &mut Db, plan: &PagePlan, at: impl Fn(usize) -> C) -> Neighbours {
+        let mut token = |offset: Option<usize>| offset.map(|offset| self.issue_one(db, at(offset)));
+        let next = token(plan.next);
+        let prev = token(plan.prev);
+        Neighbours { next, prev }
+    }
+
+    fn issue_one(&self, db: &mut Db, cursor: C) -> String {
+        // Single-use tokens are fresh at every issuance, so that a used one stays used.
+        let nonce = if self.single_use {
+            db.tokens_issued += 1;
+            db.tokens_issued
+        } else {
+            0
+        };
+        let token = cursor_token(self.seed, self.list, &(&cursor, nonce));
+        (self.cursors)(db).insert(token.clone(), cursor);
+        token
+    }
+
+    /// The cursor `token` names, if this list issued it (spent by this use when single-use).
+    pub fn redeem(&self, db: &mut Db, token: &str) -> Option<C> {
+        let cursors = (self.cursors)(db);
+        if self.single_use {
+            cursors.remove(token)
+        } else {
+            cursors.get(token).copied()
+        }
+    }
+}
+
+/// A token string for a cursor: stable for the same cursor and seed, unguessable otherwise.
+fn cursor_token<T: Hash>(seed: u64, tag: &str, cursor: &T) -> String {
+    let half = |salt: u64| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (seed, salt, tag).hash(&mut h);
+        cursor.hash(&mut h);
+        h.finish()
+    };
+    format!("{:016x}{:016x}", half(0x5eed), half(0xc0ffee))
 }

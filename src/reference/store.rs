@@ -9,7 +9,6 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
@@ -242,17 +241,6 @@ fn secret_from(rng: &mut SmallRng, prefix: &str) -> String {
         rng.random::<u64>(),
         rng.random::<u64>()
     )
-}
-
-/// A token string for a cursor: stable for the same cursor and seed, unguessable otherwise.
-pub fn cursor_token<T: Hash>(seed: u64, tag: &str, cursor: &T) -> String {
-    let half = |salt: u64| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (seed, salt, tag).hash(&mut h);
-        cursor.hash(&mut h);
-        h.finish()
-    };
-    format!("{:016x}{:016x}", half(0x5eed), half(0xc0ffee))
 }
 
 /// Builds the state of a server from its seed.

@@ -2,7 +2,7 @@
 
 use super::{gate_org, merge, not_found, query_map, Reply};
 use crate::reference::fault::Fault;
-use crate::reference::page::{PageFaults, PagePlan};
+use crate::reference::page::{Neighbours, PageFaults, PagePlan, TokenBook};
 use crate::reference::reply::{self, Problem};
 use crate::reference::store::{rfc3339, App, Event, EventCursor};
 use axum::extract::{RawQuery, State};
@@ -130,17 +130,11 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
     let cursor = match q.get("pagination_token") {
         None => first_cursor(app, org, &q).map_err(|p| reply::validation(f, &p))?,
         Some(token) => {
-            let mut db = app.db();
-            let found = if f.has(Fault::EventsTokenSingleUse) {
-                db.event_cursors.remove(token)
-            } else {
-                db.event_cursors.get(token).copied()
-            };
+            let found = tokens(app).redeem(&mut app.db(), token);
             match found.filter(|c| c.org == org) {
                 Some(c) if f.has(Fault::EventsTokenHonoursParams) => override_from_query(c, &q),
                 Some(c) => c,
                 None if f.has(Fault::EventsTamperedRestarts) => {
-                    drop(db);
                     first_cursor(app, org, &HashMap::new()).map_err(|p| reply::validation(f, &p))?
                 }
                 None => {
@@ -163,6 +157,13 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
         ));
     }
     Ok(reply::json(StatusCode::OK, &page))
+}
+
+/// The page tokens of list events.
+fn tokens(app: &App) -> TokenBook<EventCursor> {
+    TokenBook::new(app, "events", Fault::EventsTokenSingleUse, |db| {
+        &mut db.event_cursors
+    })
 }
 
 /// One page of events and its tokens (registered so that they can be used again).
@@ -198,25 +199,8 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
             prev_off_by_one: false,
         },
     );
-    let seed = app.ids.seed;
-    let single_use = f.has(Fault::EventsTokenSingleUse);
-    let mut token = |offset: Option<usize>| {
-        offset.map(|offset| {
-            let c = EventCursor { offset, ..cursor };
-            // Single-use tokens are fresh at every issuance, so that a used one stays used.
-            let nonce = if single_use {
-                db.tokens_issued += 1;
-                db.tokens_issued
-            } else {
-                0
-            };
-            let t = crate::reference::store::cursor_token(seed, "events", &(&c, nonce));
-            db.event_cursors.insert(t.clone(), c);
-            t
-        })
-    };
-    let next = token(plan.next);
-    let prev = token(plan.prev);
+    let Neighbours { next, prev } =
+        tokens(app).issue(&mut db, &plan, |offset| EventCursor { offset, ..cursor });
     let events: Vec<Event> = order[plan.start..plan.end]
         .iter()
         .map(|i| db.events[*i].clone())
