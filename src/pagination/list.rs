@@ -7,18 +7,11 @@
 //! the other parameters are ignored when a token is present, so sending them is harmless).
 
 use crate::case::{Abort, CaseCx};
-use crate::schema::OperationId;
+use crate::schema::{Area, OperationId};
 use crate::target::snippet;
 use crate::target::{Request, Response};
 use reqwest::Method;
 use serde_json::Value;
-
-/// Which credentials a list's requests carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Area {
-    Finance,
-    Banking,
-}
 
 /// Query parameters, in the order they are sent.
 pub type Query = Vec<(String, String)>;
@@ -37,7 +30,6 @@ pub struct List {
     /// The operation id whose generic checks apply to every page.
     pub operation: OperationId,
     pub path: String,
-    pub area: Area,
     /// The query parameter that carries a token.
     pub token_param: &'static str,
     /// The page fields that hold the next and previous tokens.
@@ -53,7 +45,6 @@ impl List {
         List {
             operation: OperationId::ListEvents,
             path: OperationId::ListEvents.path(&[]),
-            area: Area::Finance,
             token_param: "pagination_token",
             next_field: "next_pagination_token",
             prev_field: "prev_pagination_token",
@@ -66,7 +57,6 @@ impl List {
         List {
             operation: OperationId::ListTransactions,
             path: OperationId::ListTransactions.path(&[account]),
-            area: Area::Banking,
             token_param: "pagination_token",
             next_field: "nextPaginationToken",
             prev_field: "prevPaginationToken",
@@ -84,7 +74,7 @@ impl List {
                 .finish();
             format!("{}?{encoded}", self.path)
         };
-        match self.area {
+        match self.operation.area() {
             Area::Finance => cx.fin(Method::GET, &path),
             Area::Banking => cx.bank(Method::GET, &path),
         }

@@ -14,7 +14,7 @@ mod list;
 mod read;
 mod transactions;
 
-pub use list::{fetch, query, Area, Fetched, List, Page, Query};
+pub use list::{fetch, query, Fetched, List, Page, Query};
 pub use read::{
     diff_window, item_key, prefix_mismatch, read, short_hash, skip_new_front, trail, End,
     ItemLedger, Read, ReadSpec, Step, TokenTrail,

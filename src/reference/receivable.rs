@@ -7,7 +7,7 @@
 
 use super::fault::{Fault, FaultSet};
 use super::reply::Problem;
-use super::store::Kind;
+use super::store::ReceivableKind;
 use serde_json::{Map, Value};
 use time::Date;
 use uuid::Uuid;
@@ -195,13 +195,13 @@ const BASED_ON_FIELDS: &[&str] = &["type", "based_on", "tag_ids"];
 pub enum Create {
     /// A quote or invoice body.
     New {
-        kind: Kind,
+        kind: ReceivableKind,
         counterpart_id: Uuid,
         body: Map<String, Value>,
     },
     /// A based-on body; `kind` is `None` only under the `rcv-based-on-type-optional` fault.
     BasedOn {
-        kind: Option<Kind>,
+        kind: Option<ReceivableKind>,
         based_on: Uuid,
         tag_ids: Vec<Uuid>,
     },
@@ -226,9 +226,9 @@ pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, 
     }
     let kind = match map.get("type").map(Value::as_str) {
         None => return Err(vec![Problem::body("type", "Field required", "missing")]),
-        Some(Some("quote")) => Kind::Quote,
-        Some(Some("invoice")) => Kind::Invoice,
-        Some(_) if faults.has(Fault::TypeUnchecked) => Kind::Quote,
+        Some(Some("quote")) => ReceivableKind::Quote,
+        Some(Some("invoice")) => ReceivableKind::Invoice,
+        Some(_) if faults.has(Fault::TypeUnchecked) => ReceivableKind::Quote,
         Some(Some("credit_note")) => {
             return Err(vec![Problem::body(
                 "based_on",
@@ -249,12 +249,12 @@ pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, 
 
 fn validate_new(
     faults: &FaultSet,
-    kind: Kind,
+    kind: ReceivableKind,
     map: &Map<String, Value>,
     today: Date,
 ) -> Result<Create, Vec<Problem>> {
     let (own, foreign, foreign_fault) = match kind {
-        Kind::Invoice => (INVOICE_ONLY, QUOTE_ONLY, Fault::QuoteFieldInInvoiceAccepted),
+        ReceivableKind::Invoice => (INVOICE_ONLY, QUOTE_ONLY, Fault::QuoteFieldInInvoiceAccepted),
         _ => (QUOTE_ONLY, INVOICE_ONLY, Fault::InvoiceFieldInQuoteAccepted),
     };
     let mut problems = Vec::new();
@@ -318,9 +318,9 @@ fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Crea
             None
         }
         Some(v) => match v.as_str() {
-            Some("quote") => Some(Kind::Quote),
-            Some("invoice") => Some(Kind::Invoice),
-            Some("credit_note") => Some(Kind::CreditNote),
+            Some("quote") => Some(ReceivableKind::Quote),
+            Some("invoice") => Some(ReceivableKind::Invoice),
+            Some("credit_note") => Some(ReceivableKind::CreditNote),
             _ => {
                 problems.push(Problem::body(
                     "type",

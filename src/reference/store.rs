@@ -70,18 +70,18 @@ pub struct Ids {
 
 /// The kinds of receivable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum ReceivableKind {
     Quote,
     Invoice,
     CreditNote,
 }
 
-impl Kind {
+impl ReceivableKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Quote => "quote",
-            Kind::Invoice => "invoice",
-            Kind::CreditNote => "credit_note",
+            ReceivableKind::Quote => "quote",
+            ReceivableKind::Invoice => "invoice",
+            ReceivableKind::CreditNote => "credit_note",
         }
     }
 }
@@ -89,7 +89,7 @@ impl Kind {
 #[derive(Debug, Clone)]
 pub struct Receivable {
     pub org: Uuid,
-    pub kind: Kind,
+    pub kind: ReceivableKind,
     pub counterpart_id: Uuid,
     pub currency: String,
     pub line_items: Value,
@@ -431,15 +431,15 @@ fn seed_receivables(ids: &Ids) -> HashMap<Uuid, Receivable> {
     HashMap::from([
         (
             ids.quote,
-            receivable(Kind::Quote, &ids.tags[0..3], "Q-0001"),
+            receivable(ReceivableKind::Quote, &ids.tags[0..3], "Q-0001"),
         ),
         (
             ids.invoice,
-            receivable(Kind::Invoice, &ids.tags[2..5], "INV-0001"),
+            receivable(ReceivableKind::Invoice, &ids.tags[2..5], "INV-0001"),
         ),
         (
             ids.credit_note,
-            receivable(Kind::CreditNote, &ids.tags[4..6], "CN-0001"),
+            receivable(ReceivableKind::CreditNote, &ids.tags[4..6], "CN-0001"),
         ),
     ])
 }

@@ -4,7 +4,7 @@ use super::{gate_org, merge, not_found, parse_body, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::receivable::{self, parse_uuid, Create};
 use crate::reference::reply::{self};
-use crate::reference::store::{rfc3339, App, Kind, Receivable};
+use crate::reference::store::{rfc3339, App, Receivable, ReceivableKind};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -54,7 +54,7 @@ fn create_receivable_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Repl
 fn create_new(
     app: &App,
     org: Uuid,
-    kind: Kind,
+    kind: ReceivableKind,
     counterpart_id: Uuid,
     body: Map<String, Value>,
 ) -> Reply {
@@ -112,12 +112,16 @@ fn uuids(value: Option<&Value>) -> Vec<Uuid> {
 }
 
 /// Whether a based-on creation from `source` to `target` is supported.
-fn transition_allowed(app: &App, source: Kind, target: Kind) -> bool {
+fn transition_allowed(app: &App, source: ReceivableKind, target: ReceivableKind) -> bool {
     let f = &app.faults;
     match (source, target) {
-        (Kind::Quote, Kind::Invoice) => !f.has(Fault::QuoteToInvoiceRefused),
-        (Kind::Invoice, Kind::CreditNote) => !f.has(Fault::InvoiceToCreditNoteRefused),
-        (Kind::Quote, Kind::CreditNote) => f.has(Fault::UnsupportedTransitionAllowed),
+        (ReceivableKind::Quote, ReceivableKind::Invoice) => !f.has(Fault::QuoteToInvoiceRefused),
+        (ReceivableKind::Invoice, ReceivableKind::CreditNote) => {
+            !f.has(Fault::InvoiceToCreditNoteRefused)
+        }
+        (ReceivableKind::Quote, ReceivableKind::CreditNote) => {
+            f.has(Fault::UnsupportedTransitionAllowed)
+        }
         _ => false,
     }
 }
@@ -125,7 +129,7 @@ fn transition_allowed(app: &App, source: Kind, target: Kind) -> bool {
 fn create_based_on(
     app: &App,
     org: Uuid,
-    kind: Option<Kind>,
+    kind: Option<ReceivableKind>,
     based_on: Uuid,
     tag_ids: Vec<Uuid>,
 ) -> Reply {
@@ -134,7 +138,7 @@ fn create_based_on(
         Some(r) => r.clone(),
         None if app.faults.has(Fault::BasedOnUnknownAccepted) => Receivable {
             org,
-            kind: Kind::Quote,
+            kind: ReceivableKind::Quote,
             counterpart_id: app.ids.counterpart,
             currency: "EUR".to_owned(),
             line_items: json!([]),
@@ -144,8 +148,8 @@ fn create_based_on(
         None => return Err(not_found(app, "based_on document")),
     };
     let target = kind.unwrap_or(match source.kind {
-        Kind::Quote => Kind::Invoice,
-        _ => Kind::CreditNote,
+        ReceivableKind::Quote => ReceivableKind::Invoice,
+        _ => ReceivableKind::CreditNote,
     });
     if !transition_allowed(app, source.kind, target) {
         let status = if app.faults.has(Fault::StatusOutsideSet) {
