@@ -5,8 +5,9 @@
 //! |---|---|
 //! | 0 | no failure (with `--strict`: no warning either) |
 //! | 1 | at least one failure (with `--strict`, a warning counts too); for `compare`, something newly fails; for `selftest`, a fault undetected or a check unproven |
-//! | 2 | usage, profile or environment error: the message names the bad flag, key, value or file |
+//! | 2 | usage, profile or environment error: the message names the bad flag, key, value or file; for `run`, also a fixture the target showed to be wrong at its first use |
 //! | 3 | the target was unreachable before any case ran |
+//! | 4 | INCOMPLETE: the run was interrupted (SIGINT, SIGTERM), hit `--deadline` or `--max-requests`, or planned or ran no case |
 //!
 //! A panic (101) is never an outcome of any profile, command line or target behaviour.
 
@@ -16,6 +17,7 @@ pub const SUCCESS: u8 = 0;
 pub const FAILURES: u8 = 1;
 pub const USAGE: u8 = 2;
 pub const UNREACHABLE: u8 = 3;
+pub const INCOMPLETE: u8 = 4;
 
 /// An error that ends a command, by cause; [`Fatal::code`] maps each cause to its exit code.
 ///

@@ -150,6 +150,17 @@ pub enum ProfileError {
         key: String,
         var: String,
     },
+    #[error(
+        "profile {path}: `{key}` names environment variable {var}, which is empty; set it to the \
+         secret (an empty credential would only be refused)"
+    )]
+    EmptyEnv {
+        path: PathBuf,
+        key: String,
+        var: String,
+    },
+    #[error("profile {path}: `{key}` is empty; give the secret, or leave the key out")]
+    EmptySecret { path: PathBuf, key: String },
     #[error("profile {path}: `{key}` = {value:?} is not {expected}")]
     BadValue {
         path: PathBuf,
@@ -168,20 +179,33 @@ pub enum ProfileError {
 impl Profile {
     /// Reads, parses and checks a profile file, resolving `*_env` secrets.
     pub fn load(path: &Path) -> Result<Profile, ProfileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
-        Profile::parse(&text, path)
+        Profile::parse(&read(path)?, path)
+    }
+
+    /// Reads, parses and checks a profile for a run that sends nothing (`--dry-run`, `--list`):
+    /// a `*_env` variable that is not set stands for a secret that a real run would have, so the
+    /// plan is the same, and no secret is needed to see it.
+    pub fn load_for_plan(path: &Path) -> Result<Profile, ProfileError> {
+        let lookup = |var: &str| std::env::var(var).ok().or_else(|| Some(format!("${var}")));
+        Profile::parse_with(&read(path)?, path, &lookup)
     }
 
     /// Parses a profile's text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &Path) -> Result<Profile, ProfileError> {
+        Profile::parse_with(text, origin, &|var| std::env::var(var).ok())
+    }
+
+    /// Parses a profile's text, reading `*_env` variables through `lookup`.
+    fn parse_with(
+        text: &str,
+        origin: &Path,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Profile, ProfileError> {
         let mut profile: Profile = toml::from_str(text).map_err(|e| ProfileError::Parse {
             path: origin.to_owned(),
             message: e.message().to_owned() + &span_hint(text, e.span()),
         })?;
-        profile.resolve_env(origin, &|var| std::env::var(var).ok())?;
+        profile.resolve_env(origin, lookup)?;
         profile.check(origin)?;
         Ok(profile)
     }
@@ -202,6 +226,11 @@ impl Profile {
                 });
             }
             match lookup(var) {
+                Some(value) if value.is_empty() => Err(ProfileError::EmptyEnv {
+                    path: origin.to_owned(),
+                    key: key.to_owned(),
+                    var: var.clone(),
+                }),
                 Some(value) => {
                     *slot = Some(Secret::new(value));
                     Ok(())
@@ -246,7 +275,37 @@ impl Profile {
         Ok(())
     }
 
+    /// Every secret given is non-empty: an empty token is a mistake, never a credential.
+    fn check_secrets(&self, origin: &Path) -> Result<(), ProfileError> {
+        let f = self.finops.as_ref();
+        let b = self.banking.as_ref();
+        let secrets = [
+            ("finops.token", f.and_then(|f| f.token.as_ref())),
+            ("banking.token", b.and_then(|b| b.token.as_ref())),
+            (
+                "banking.token_without_scope",
+                b.and_then(|b| b.token_without_scope.as_ref()),
+            ),
+            (
+                "banking.oauth.client_secret",
+                b.and_then(|b| b.oauth.as_ref())
+                    .and_then(|o| o.client_secret.as_ref()),
+            ),
+        ];
+        match secrets
+            .iter()
+            .find(|(_, secret)| secret.is_some_and(|s| s.expose().is_empty()))
+        {
+            Some((key, _)) => Err(ProfileError::EmptySecret {
+                path: origin.to_owned(),
+                key: (*key).to_owned(),
+            }),
+            None => Ok(()),
+        }
+    }
+
     fn check(&self, origin: &Path) -> Result<(), ProfileError> {
+        self.check_secrets(origin)?;
         let bad = |key: &str, value: &str, expected: &str| ProfileError::BadValue {
             path: origin.to_owned(),
             key: key.to_owned(),
@@ -354,6 +413,14 @@ fn is_header_name(value: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
+/// A profile file's text.
+fn read(path: &Path) -> Result<String, ProfileError> {
+    std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,5 +477,19 @@ mod tests {
         assert!(parse("[finops]\nversion = \"2026-13-40\"\n").is_err());
         assert!(parse("base_url = \"ftp://x\"\n").is_err());
         assert!(parse("[finops]\nversion = \"2026-09-24\"\n").is_ok());
+    }
+
+    #[test]
+    fn empty_secrets_are_errors_naming_the_key() {
+        let empty = Profile::parse("[finops]\ntoken = \"\"\n", Path::new("p.toml"));
+        assert!(
+            matches!(&empty, Err(ProfileError::EmptySecret { key, .. }) if key == "finops.token"),
+            "{empty:?}"
+        );
+        let mut p: Profile = toml::from_str("[banking]\ntoken_env = \"COV_EMPTY\"\n").unwrap();
+        let e = p
+            .resolve_env(Path::new("p.toml"), &|_| Some(String::new()))
+            .unwrap_err();
+        assert!(e.to_string().contains("COV_EMPTY, which is empty"), "{e}");
     }
 }

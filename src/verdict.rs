@@ -5,6 +5,7 @@
 //! [`CaseResult`]; reporters read a [`RunRecord`]. Nothing here sends a request or writes a file.
 
 use crate::catalogue::Level;
+use crate::exit;
 use serde::{Deserialize, Serialize};
 
 /// The outcome of one case.
@@ -229,6 +230,127 @@ pub struct RunMeta {
     /// Faults switched on in an embedded reference (self-test runs only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<String>,
+    /// `--strict`: warnings count as failures.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
+    /// Fixtures of the profile that the target showed to be wrong at their first use, each
+    /// naming its profile key and what the target answered; the cases that needed them were
+    /// blocked, not judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profile_problems: Vec<String>,
+}
+
+/// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
+/// it. In order of precedence: a profile problem makes every other verdict untrustworthy; a
+/// broken `must` rule is a failure whatever else happened; a run that did not test what it
+/// planned is incomplete, never a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunVerdict {
+    /// Every judged case held; nothing warned (or warnings allowed).
+    Pass,
+    /// Only `should` rules were broken (without `--strict`).
+    PassWithWarnings,
+    /// A `must` rule was broken, or a `should` rule under `--strict`.
+    Fail,
+    /// Some case could not reach a verdict (the target gave no usable answer); nothing failed.
+    Error,
+    /// The run was interrupted, hit its deadline or request budget, or planned or ran no case.
+    Incomplete,
+    /// The profile does not fit the target: a fixture or credential it names is wrong.
+    ProfileProblem,
+}
+
+impl RunVerdict {
+    /// The word every surface uses.
+    pub fn headline(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "PASS",
+            RunVerdict::PassWithWarnings => "PASS with warnings",
+            RunVerdict::Fail => "FAILED",
+            RunVerdict::Error => "ERROR",
+            RunVerdict::Incomplete => "INCOMPLETE",
+            RunVerdict::ProfileProblem => "PROFILE PROBLEM",
+        }
+    }
+
+    /// The verdict in a sentence, for the head of a report.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "PASS: no rule of the contract is broken",
+            RunVerdict::PassWithWarnings => {
+                "PASS with warnings: no rule of the contract is broken; some conventions the spec \
+                 does not state are not kept"
+            }
+            RunVerdict::Fail => "FAILED: the target breaks the contract",
+            RunVerdict::Error => "ERROR: some cases could not reach a verdict",
+            RunVerdict::Incomplete => "INCOMPLETE: the run did not test all it planned",
+            RunVerdict::ProfileProblem => {
+                "PROFILE PROBLEM: the profile does not fit the target; fix it and run again"
+            }
+        }
+    }
+
+    /// A short lower-case name, as in the JSON report (`pass`, `incomplete`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "pass",
+            RunVerdict::PassWithWarnings => "pass_with_warnings",
+            RunVerdict::Fail => "fail",
+            RunVerdict::Error => "error",
+            RunVerdict::Incomplete => "incomplete",
+            RunVerdict::ProfileProblem => "profile_problem",
+        }
+    }
+
+    /// Whether the run proves the target keeps the contract (as far as it was tested).
+    pub fn passed(self) -> bool {
+        matches!(self, RunVerdict::Pass | RunVerdict::PassWithWarnings)
+    }
+
+    /// The exit code of a run (or a merged run) with this verdict (see `crate::exit`).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            RunVerdict::Pass | RunVerdict::PassWithWarnings => exit::SUCCESS,
+            RunVerdict::Fail | RunVerdict::Error => exit::FAILURES,
+            RunVerdict::ProfileProblem => exit::USAGE,
+            RunVerdict::Incomplete => exit::INCOMPLETE,
+        }
+    }
+}
+
+impl RunRecord {
+    /// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
+    pub fn incomplete(&self) -> Option<String> {
+        if let Some(why) = &self.meta.interrupted {
+            return Some(format!("the run stopped early: {why}"));
+        }
+        if self.cases.is_empty() {
+            return Some(
+                "no case was planned: check --filter, --skip, --shard and --read-only".to_owned(),
+            );
+        }
+        (self.counts.skip == self.cases.len())
+            .then(|| "no case ran: every planned case was skipped (see the reasons)".to_owned())
+    }
+
+    /// The verdict of the run (see [`RunVerdict`] for the precedence).
+    pub fn verdict(&self) -> RunVerdict {
+        let c = &self.counts;
+        if !self.meta.profile_problems.is_empty() {
+            RunVerdict::ProfileProblem
+        } else if c.fail > 0 || (self.meta.strict && c.warn > 0) {
+            RunVerdict::Fail
+        } else if self.incomplete().is_some() {
+            RunVerdict::Incomplete
+        } else if c.error > 0 {
+            RunVerdict::Error
+        } else if c.warn > 0 {
+            RunVerdict::PassWithWarnings
+        } else {
+            RunVerdict::Pass
+        }
+    }
 }
 
 /// A whole run: the JSON report is this, serialised.

@@ -12,7 +12,9 @@ mod harness;
 #[path = "hostile/server.rs"]
 mod server;
 
-use harness::{Covenant, Run, COUNTERPART, DELETABLE_ACCOUNT, DELETABLE_TAG, FINOPS_TOKEN};
+use harness::{
+    Covenant, Run, BANK_ACCOUNT, COUNTERPART, DELETABLE_ACCOUNT, DELETABLE_TAG, FINOPS_TOKEN,
+};
 use server::{Hostile, Reply, Seen};
 use std::time::Duration;
 
@@ -36,10 +38,17 @@ fn is_vat(seen: &Seen) -> bool {
         .contains(&format!("/counterparts/{COUNTERPART}/vat-ids/"))
 }
 
-/// What a harmless server answers: the probe gets 200, everything else a finance 404.
+/// What a harmless server answers: the probe gets 200, the profile's bank account an empty
+/// page of transactions (the preflight reads it), everything else a finance 404.
 fn normal(seen: &Seen) -> Reply {
+    let transactions = format!("/embedded-banking/v1/bank-accounts/{BANK_ACCOUNT}/transactions");
     if seen.path == "/" {
         Reply::json(200, "{}")
+    } else if seen.path.split('?').next() == Some(transactions.as_str()) {
+        Reply::json(
+            200,
+            r#"{"data":[],"nextPaginationToken":null,"prevPaginationToken":null}"#,
+        )
     } else {
         Reply::not_found()
     }
@@ -401,6 +410,7 @@ fn interrupted_run(name: &str, signal: &str) -> Run {
     assert!(run.report()["meta"]["interrupted"]
         .as_str()
         .is_some_and(|w| w.contains(signal)));
+    run.assert_incomplete();
     run
 }
 
@@ -434,6 +444,7 @@ fn the_deadline_bounds_the_whole_run() {
         .unwrap_or("")
         .to_owned();
     assert!(why.contains("deadline"), "{why}");
+    run.assert_incomplete();
     let reason = run.case(EVENTS)["skip_reason"]
         .as_str()
         .unwrap_or("")
@@ -479,8 +490,8 @@ fn rate_caps_requests_per_second_across_workers() {
         ])
         .run(BOUND);
     run.assert_sound();
+    assert_eq!(server.seen_by_cases().len(), 8, "eight cases");
     let seen = server.seen();
-    assert_eq!(seen.len(), 9, "the probe and eight cases");
     let span = seen[seen.len() - 1].at - seen[0].at;
     let least = Duration::from_secs_f64((seen.len() - 1) as f64 / rate) - Duration::from_millis(50);
     assert!(
@@ -506,10 +517,16 @@ fn max_requests_stops_cleanly_and_says_why() {
         .run(BOUND);
     run.assert_sound();
     assert_eq!(server.seen_by_cases().len(), 3);
+    let uncounted = server
+        .seen()
+        .into_iter()
+        .filter(|s| s.path == "/" || s.is_preflight())
+        .count();
+    assert!(uncounted >= 2, "the probe and the preflight's reads");
     assert_eq!(
         server.seen().len(),
-        4,
-        "the probe is not counted against --max-requests"
+        3 + uncounted,
+        "the probe and the preflight are not counted against --max-requests"
     );
     let report = run.report();
     let cases = report["cases"].as_array().expect("cases");
@@ -523,6 +540,7 @@ fn max_requests_stops_cleanly_and_says_why() {
     assert!(report["meta"]["interrupted"]
         .as_str()
         .is_some_and(|w| w.contains("--max-requests")));
+    run.assert_incomplete();
 }
 
 #[test]
@@ -676,4 +694,60 @@ fn a_closed_stdout_is_never_a_panic() {
         let reason = case["skip_reason"].as_str().unwrap_or("");
         assert!(reason.contains("output closed"), "{reason}");
     }
+}
+
+#[test]
+fn a_refused_token_stops_in_the_preflight_before_anything_is_written() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| {
+        if seen.path.starts_with("/finops/") && seen.header("authorization").is_some() {
+            Reply::json(401, r#"{"error":{"message":"invalid token"}}"#)
+        } else {
+            normal(seen)
+        }
+    }));
+    let run = Covenant::new("refused-token", &server.url()).run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("finops.token: GET /finops/v1/events?limit=1 answered 401"),
+        "{}",
+        run.stderr
+    );
+    let writes: Vec<String> = server
+        .seen()
+        .iter()
+        .filter(|s| s.method != "GET")
+        .map(|s| format!("{} {}", s.method, s.path))
+        .collect();
+    assert!(
+        writes.is_empty(),
+        "sent before the preflight stopped: {writes:?}"
+    );
+    assert!(server.seen_by_cases().is_empty(), "no case ran");
+}
+
+#[test]
+fn a_static_file_server_is_named_in_one_line() {
+    let rt = runtime();
+    let server = rt.block_on(Hostile::start(|seen, _| {
+        if seen.path == "/" {
+            Reply::typed(200, "text/html", b"<html><body>index</body></html>")
+        } else {
+            Reply::typed(404, "text/html", b"<html><body>Not Found</body></html>")
+        }
+    }));
+    let run = Covenant::new("static", &server.url()).run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    assert!(
+        lines[0]
+            .contains("does not look like the Finance Operations and Embedded Banking Partner API"),
+        "{}",
+        lines[0]
+    );
+    assert!(server.seen_by_cases().is_empty(), "no case ran");
 }

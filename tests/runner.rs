@@ -47,7 +47,7 @@ fn the_clean_reference_passes_with_no_failure_warning_error_or_skip() {
     assert!(c.pass > 100, "the whole suite ran: {c:?}");
     assert_eq!(record.meta.seed, 7);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("covenant: ok."), "{stdout}");
+    assert!(stdout.contains("covenant: PASS."), "{stdout}");
 }
 
 #[test]

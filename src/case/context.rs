@@ -6,7 +6,7 @@
 //! that no case can forget them. A case never decides a rule's level: it names the rule, and the
 //! catalogue says whether a breach fails or warns.
 
-use super::Generation;
+use super::{FixtureWatch, Generation};
 use crate::catalogue::Catalogue;
 use crate::check;
 use crate::profile::{Profile, Secret};
@@ -54,6 +54,8 @@ pub struct RunCx {
     pub banking_token_error: Option<String>,
     /// A tag unique to this run, for ids that must not collide with earlier runs.
     pub run_tag: String,
+    /// What the target showed of the profile's fixtures (first uses watched).
+    pub watch: FixtureWatch,
 }
 
 impl RunCx {
@@ -161,6 +163,11 @@ pub struct CaseCx {
     pub keep_all: bool,
     /// The (shrunk) payload a generated case reports.
     pub payload: Option<serde_json::Value>,
+    /// Set when a fixture of the profile proved wrong in this case: the case is blocked by the
+    /// profile, not judged, and records no further finding.
+    pub blocked: Option<String>,
+    /// The last request the target answered 404, for [`CaseCx::blame_profile`].
+    refused: Option<Request>,
 }
 
 impl CaseCx {
@@ -172,6 +179,8 @@ impl CaseCx {
             requests: 0,
             keep_all: true,
             payload: None,
+            blocked: None,
+            refused: None,
         }
     }
 
@@ -260,6 +269,7 @@ impl CaseCx {
         self.requests += 1 + sent.retries as usize;
         let first = self.findings.len();
         if let Ok(response) = &outcome {
+            self.watch_fixtures(&request, response);
             let generic = check::generic(self.run.catalogue, operation, response);
             self.findings.extend(generic);
             judge(self, &request, response);
@@ -285,6 +295,36 @@ impl CaseCx {
                 &e.to_string(),
                 self.run.target.secrets(),
             ))),
+        }
+    }
+
+    /// Success confirms the fixtures a request carried; a 404 is kept for
+    /// [`CaseCx::blame_profile`].
+    fn watch_fixtures(&mut self, request: &Request, response: &Response) {
+        if response.is_success() {
+            self.run.watch.confirm(request);
+        } else if response.status == 404 {
+            self.refused = Some(request.clone());
+        }
+    }
+
+    /// A response the case expected to be a success was refused: when it is the 404 of the
+    /// last such request and that request carried a fixture the target has not confirmed, the
+    /// profile is at fault, not the target. The case is then blocked (the runner reports it as
+    /// blocked by the profile) and `true` returned; otherwise `false`.
+    pub fn blame_profile(&mut self, response: &Response) -> bool {
+        if response.status != 404 {
+            return false;
+        }
+        let Some(request) = self.refused.take() else {
+            return false;
+        };
+        match self.run.watch.blame(&request, response) {
+            Some(problem) => {
+                self.blocked.get_or_insert(problem);
+                true
+            }
+            None => false,
         }
     }
 
@@ -335,6 +375,9 @@ impl CaseCx {
     }
 
     fn push(&mut self, mut f: Finding) {
+        if self.blocked.is_some() {
+            return;
+        }
         if f.exchange.is_none() {
             f.exchange = self.last_exchange();
         }
@@ -380,9 +423,13 @@ impl CaseCx {
         }
     }
 
-    /// The response must be a 2xx for `rule`; returns whether it was.
+    /// The response must be a 2xx for `rule`; returns whether it was. A 404 that a fixture of
+    /// the profile explains blocks the case instead (see [`CaseCx::blame_profile`]).
     pub fn expect_success(&mut self, response: &Response, rule: &str, what: &str) -> bool {
         let ok = response.is_success();
+        if !ok && self.blame_profile(response) {
+            return false;
+        }
         if !ok && response.status < 500 {
             self.finding(
                 rule,

@@ -8,9 +8,11 @@
 
 mod context;
 mod need;
+mod watch;
 
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
 pub use need::Need;
+pub use watch::FixtureWatch;
 
 use crate::schema::OperationId;
 use std::sync::Arc;
@@ -94,4 +96,33 @@ where
     F: for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     Arc::new(f)
+}
+
+/// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
+pub fn absent_uuid(label: &str) -> String {
+    let h = label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let g = h.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15;
+    format!(
+        "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
+        (h >> 32) as u32,
+        (h >> 16) as u16,
+        (h & 0xfff) as u16,
+        (g >> 52) as u16 & 0xfff,
+        g & 0xffff_ffff_ffff
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_uuids_are_valid_uuids_and_repeat() {
+        let a = absent_uuid("x");
+        assert_eq!(a, absent_uuid("x"));
+        assert_ne!(a, absent_uuid("y"));
+        assert!(uuid::Uuid::parse_str(&a).is_ok(), "{a}");
+    }
 }

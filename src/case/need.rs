@@ -30,6 +30,9 @@ pub enum Need {
 impl Need {
     /// Why the profile does not meet this need, if it does not.
     pub fn unmet(self, run: &RunCx) -> Option<String> {
+        if let Some(problem) = run.watch.broken(self) {
+            return Some(format!("blocked by the profile: {problem}"));
+        }
         let f = run.finops();
         let b = run.banking();
         let present = match self {

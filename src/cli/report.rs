@@ -3,9 +3,8 @@
 
 use crate::catalogue::Catalogue;
 use crate::console::out;
-use crate::exit::{self, Fatal};
-use crate::report::{compare, load, merge, overall, write_all, write_file, ReportError};
-use crate::verdict::Verdict;
+use crate::exit::Fatal;
+use crate::report::{compare, load, merge, write_all, write_file, ReportError};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -43,11 +42,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
             out(&format!("wrote {}\n", path.display()));
         }
     }
-    Ok(if comparison.regressed() {
-        exit::FAILURES
-    } else {
-        exit::SUCCESS
-    })
+    Ok(comparison.exit_code())
 }
 
 /// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of
@@ -76,10 +71,7 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
     for path in written {
         out(&format!("wrote {}\n", path.display()));
     }
-    Ok(match overall(c) {
-        Verdict::Fail | Verdict::Error => exit::FAILURES,
-        _ => exit::SUCCESS,
-    })
+    Ok(merged.verdict().exit_code())
 }
 
 /// A merge error, followed by the files its report numbers refer to.

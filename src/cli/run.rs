@@ -167,6 +167,15 @@ impl RunArgs {
 /// `covenant run`.
 pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let settings = args.settings()?;
+    if settings.mode.sends() {
+        crate::report::writable(&settings.report_dir).map_err(|e| {
+            Fatal::Files(format!(
+                "--report-dir {}: cannot write reports there ({e}); give a directory covenant \
+                 may write",
+                settings.report_dir.display()
+            ))
+        })?;
+    }
     let runtime = super::runtime(Some(2))?;
     let prepared = runtime.block_on(crate::runner::prepare(&settings))?;
     let cases = crate::suite::cases(&prepared.run, settings.selection.generated_only);
@@ -206,11 +215,5 @@ fn finish(record: &RunRecord, settings: &RunSettings, secrets: &[String]) -> Res
     for path in written {
         note(&format!("report: {}", path.display()));
     }
-    let c = &record.counts;
-    let failed = c.fail + c.error > 0 || (settings.strict && c.warn > 0);
-    Ok(if failed {
-        exit::FAILURES
-    } else {
-        exit::SUCCESS
-    })
+    Ok(record.verdict().exit_code())
 }

@@ -320,6 +320,9 @@ async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     let (mut refused, mut n) = (0usize, 0usize);
     send_window(cx, &target, bodies, |cx, stem, request, response| {
         n += 1;
+        if cx.blame_profile(response) {
+            return false;
+        }
         if response.is_client_error() {
             refused += 1;
             if refused <= MAX_WARNINGS {

@@ -4,9 +4,9 @@
 //! skipped or was absent). Only regressions decide the exit code; everything else is news.
 
 use super::coverage::{rule_coverage, RuleStatus};
-use super::overall;
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Counts, RunRecord, Verdict};
+use crate::exit;
+use crate::verdict::{CaseResult, Counts, RunRecord, RunVerdict, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -40,7 +40,7 @@ pub struct RunSummary {
     pub seed: u64,
     pub target: String,
     pub started_at: String,
-    pub verdict: Verdict,
+    pub verdict: RunVerdict,
     pub counts: Counts,
 }
 
@@ -103,6 +103,19 @@ impl Comparison {
     /// Whether something newly fails: the exit code of `covenant compare`.
     pub fn regressed(&self) -> bool {
         !self.newly_failing.is_empty()
+    }
+
+    /// The exit code of `covenant compare`: 1 when something newly fails; else, when the new run
+    /// is incomplete or blocked by its profile, that run's own code (4 or 2), since it cannot
+    /// show that nothing regressed; else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.regressed() {
+            return exit::FAILURES;
+        }
+        match self.new.verdict {
+            RunVerdict::Incomplete | RunVerdict::ProfileProblem => self.new.verdict.exit_code(),
+            _ => exit::SUCCESS,
+        }
     }
 
     fn classify(&mut self, case: &CaseResult, before: Option<Verdict>) {
@@ -261,7 +274,7 @@ fn summary(run: &RunRecord) -> RunSummary {
         seed: run.meta.seed,
         target: run.meta.target.clone(),
         started_at: run.meta.started_at.clone(),
-        verdict: overall(&run.counts),
+        verdict: run.verdict(),
         counts: run.counts.clone(),
     }
 }
@@ -307,6 +320,19 @@ fn notes(old: &RunRecord, new: &RunRecord) -> Vec<String> {
             "the runs tested different targets ({} and {})",
             old.meta.target, new.meta.target
         ));
+    }
+    for (which, run) in [("old", old), ("new", new)] {
+        if let Some(why) = run.incomplete() {
+            notes.push(format!(
+                "the {which} run is INCOMPLETE ({why}): what it did not run is not compared"
+            ));
+        }
+        if !run.meta.profile_problems.is_empty() {
+            notes.push(format!(
+                "the {which} run was blocked by its profile: {}",
+                run.meta.profile_problems.join("; ")
+            ));
+        }
     }
     notes
 }

@@ -8,9 +8,9 @@
 
 use super::coverage::{rule_coverage, status_counts, RuleCoverage, RuleStatus};
 use super::latency::latency_by_operation;
-use super::{overall, shown_exchange, ReportError, Reporter};
+use super::{shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
 
 /// `summary.html`.
@@ -105,25 +105,36 @@ impl Page {
     }
 
     fn banner(&mut self, run: &RunRecord) {
-        let verdict = overall(&run.counts);
-        let headline = match verdict {
-            Verdict::Fail => "FAIL: the target breaks the contract",
-            Verdict::Error => "ERROR: some cases could not reach a verdict",
-            Verdict::Warn => "PASS with warnings",
-            _ if run.counts.pass == 0 => "NO VERDICT: no case ran",
-            _ => "PASS: no rule of the contract is broken",
+        let verdict = run.verdict();
+        let class = match verdict {
+            RunVerdict::Pass => "pass",
+            RunVerdict::PassWithWarnings | RunVerdict::Incomplete => "warn",
+            RunVerdict::Fail => "fail",
+            RunVerdict::Error | RunVerdict::ProfileProblem => "error",
         };
         self.line("<h1>Covenant conformance report</h1>");
         self.line(format!(
-            "<div class=\"banner {}\" id=\"verdict\">{}</div>",
+            "<div class=\"banner {class}\" id=\"verdict\" data-verdict=\"{}\">{}</div>",
             verdict.as_str(),
-            headline
+            verdict.sentence()
         ));
-        if let Some(why) = &run.meta.interrupted {
+        if run.meta.strict && run.counts.fail == 0 && verdict == RunVerdict::Fail {
+            self.line(
+                "<p class=\"warn\">Run with <code>--strict</code>: warnings count as failures.</p>",
+            );
+        }
+        if let Some(why) = run.incomplete() {
             self.line(format!(
-                "<p class=\"warn\"><strong>The run stopped early:</strong> {}</p>",
-                escape(why)
+                "<p class=\"warn\"><strong>Incomplete:</strong> {}</p>",
+                escape(&why)
             ));
+        }
+        if !run.meta.profile_problems.is_empty() {
+            self.line("<p class=\"warn\"><strong>The profile does not fit the target</strong> (the cases that needed these were blocked, not judged):</p>\n<ul id=\"profile-problems\">");
+            for problem in &run.meta.profile_problems {
+                self.line(format!("<li>{}</li>", escape(problem)));
+            }
+            self.line("</ul>");
         }
         self.counts(run);
         self.meta(run);

@@ -7,7 +7,7 @@
 
 use super::{shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
 use std::time::Duration;
@@ -24,6 +24,7 @@ impl Reporter for Junit {
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
         report.add_test_suites(suites(run));
+        report.add_test_suites(verdict_suite(run));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
             message: e.to_string(),
@@ -55,6 +56,29 @@ fn suites(run: &RunRecord) -> Vec<TestSuite> {
             suite
         })
         .collect()
+}
+
+/// A `covenant` suite with one `run.verdict` testcase when the run's verdict is not what its
+/// cases' statuses say (an incomplete run, a profile problem, warnings under `--strict`), so that
+/// a CI tool reading only this file shows red exactly when covenant's exit code does.
+fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
+    let verdict = run.verdict();
+    let why = match verdict {
+        RunVerdict::Incomplete => run.incomplete()?,
+        RunVerdict::ProfileProblem => run.meta.profile_problems.join("; "),
+        RunVerdict::Fail if run.counts.fail == 0 => {
+            "warnings count as failures under --strict".into()
+        }
+        _ => return None,
+    };
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    status.set_type(verdict.as_str());
+    status.set_message(xml_safe(&format!("{}: {why}", verdict.headline())));
+    let mut case = TestCase::new("run.verdict", status);
+    case.set_classname("covenant");
+    let mut suite = TestSuite::new("covenant");
+    suite.add_test_case(case);
+    Some(suite)
 }
 
 fn test_case(case: &CaseResult) -> TestCase {

@@ -5,9 +5,9 @@
 //! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
 
 use super::coverage::{rule_coverage, status_counts, RuleStatus};
-use super::{overall, plural, ReportError, Reporter};
+use super::{plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Finding, RunRecord, Verdict};
+use crate::verdict::{CaseResult, Finding, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
 
 /// `summary.md`.
@@ -30,6 +30,7 @@ impl Reporter for Markdown {
             matches!(v, Verdict::Fail | Verdict::Error)
         });
         cases(&mut out, run, "Warnings", |v| v == Verdict::Warn);
+        cases(&mut out, run, "Skipped", |v| v == Verdict::Skip);
         coverage(&mut out, run, catalogue);
         gaps(&mut out, catalogue);
         Ok(out)
@@ -38,14 +39,30 @@ impl Reporter for Markdown {
 
 fn verdict(out: &mut String, run: &RunRecord) {
     let c = &run.counts;
-    let word = match overall(c) {
-        Verdict::Fail => "❌ FAIL",
-        Verdict::Error => "⚠️ ERROR",
-        Verdict::Warn => "✅ PASS with warnings",
-        _ if c.pass == 0 => "⚪ NO VERDICT: no case ran",
-        _ => "✅ PASS",
+    let verdict = run.verdict();
+    let mark = match verdict {
+        RunVerdict::Pass | RunVerdict::PassWithWarnings => "✅",
+        RunVerdict::Fail => "❌",
+        RunVerdict::Error | RunVerdict::ProfileProblem => "⚠️",
+        RunVerdict::Incomplete => "⚪",
     };
-    let _ = writeln!(out, "## Covenant: {word}\n");
+    let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
+    if run.meta.strict && c.fail == 0 && verdict == RunVerdict::Fail {
+        let _ = writeln!(out, "Run with `--strict`: warnings count as failures.\n");
+    }
+    if let Some(why) = run.incomplete() {
+        let _ = writeln!(out, "**Incomplete:** {why}.\n");
+    }
+    if !run.meta.profile_problems.is_empty() {
+        let _ = writeln!(
+            out,
+            "**The profile does not fit the target** (the cases that needed these were blocked, not judged):\n"
+        );
+        for problem in &run.meta.profile_problems {
+            let _ = writeln!(out, "- {}", problem.replace(['\n', '\r'], " "));
+        }
+        let _ = writeln!(out);
+    }
     let _ = writeln!(
         out,
         "**{} failed**, {}, {}, {} passed, {} skipped: {}, {}.\n",
@@ -102,6 +119,9 @@ fn case_entry(out: &mut String, case: &CaseResult) {
     );
     if let Some(error) = &case.error {
         let _ = writeln!(out, "  - error: {}", text(error));
+    }
+    if let Some(reason) = &case.skip_reason {
+        let _ = writeln!(out, "  - skipped: {}", text(reason));
     }
     let mut findings: Vec<&Finding> = case.findings.iter().collect();
     findings.sort_by_key(|f| f.level);

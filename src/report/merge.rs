@@ -93,6 +93,8 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
         shard: None,
         interrupted: interruptions(records),
         faults,
+        strict: records.iter().any(|r| r.meta.strict),
+        profile_problems: profile_problems(records),
         ..first.clone()
     })
 }
@@ -116,4 +118,15 @@ fn interruptions(records: &[RunRecord]) -> Option<String> {
         })
         .collect();
     (!reasons.is_empty()).then(|| reasons.join("; "))
+}
+
+/// Every shard's profile problems, once each.
+fn profile_problems(records: &[RunRecord]) -> Vec<String> {
+    let mut problems: Vec<String> = records
+        .iter()
+        .flat_map(|r| r.meta.profile_problems.iter().cloned())
+        .collect();
+    problems.sort();
+    problems.dedup();
+    problems
 }

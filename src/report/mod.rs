@@ -25,7 +25,7 @@ pub use markdown::Markdown;
 pub use merge::merge;
 
 use crate::catalogue::Catalogue;
-use crate::verdict::{Counts, RunRecord, Verdict};
+use crate::verdict::RunRecord;
 use std::path::{Path, PathBuf};
 
 /// One report format: a finished run in, the text of one file out.
@@ -158,18 +158,15 @@ pub fn load(path: &Path) -> Result<RunRecord, ReportError> {
     })
 }
 
-/// The verdict of a whole run: the worst of its cases, where a failure outweighs an error and
-/// skips count for nothing.
-pub fn overall(counts: &Counts) -> Verdict {
-    if counts.fail > 0 {
-        Verdict::Fail
-    } else if counts.error > 0 {
-        Verdict::Error
-    } else if counts.warn > 0 {
-        Verdict::Warn
-    } else {
-        Verdict::Pass
-    }
+/// Fails unless reports can be written in `dir` (created if missing): checked before a run sends
+/// anything, so that an unwritable directory is found before fixtures are deleted, not after.
+pub fn writable(dir: &Path) -> std::io::Result<()> {
+    static CHECKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = dir.join(format!(".covenant-write-check-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
 }
 
 /// The exchange that shows a finding: the one it points at, or the case's only exchange.

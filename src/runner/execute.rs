@@ -7,7 +7,7 @@ use super::setup::Prepared;
 use crate::case::{Abort, Case, CaseCx, RunCx};
 use crate::console::note;
 use crate::settings::RunSettings;
-use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, Verdict};
+use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex};
@@ -35,14 +35,14 @@ pub fn run_plan(
     let trials = super::plan::execution_order(&plan)
         .into_iter()
         .map(|i| {
-            let case = plan[i].clone();
-            trial(
-                case,
-                runtime.handle().clone(),
-                &run,
-                &phases,
-                results.clone(),
-            )
+            let handles = Handles {
+                runtime: runtime.handle().clone(),
+                run: run.clone(),
+                phases: phases.clone(),
+                results: results.clone(),
+                strict: settings.strict,
+            };
+            trial(plan[i].clone(), handles)
         })
         .collect();
     let args = libtest_mimic::Arguments {
@@ -59,7 +59,13 @@ pub fn run_plan(
         .iter()
         .map(|id| results.remove(id).unwrap_or_else(|| unreported(id)))
         .collect();
-    let interrupted = run.target.stop_reason().or_else(|| budget_note(&run));
+    let output_closed =
+        results_missing(&cases).then(|| "the run's output closed before every case ran".to_owned());
+    let interrupted = run
+        .target
+        .stop_reason()
+        .or_else(|| budget_note(&run))
+        .or(output_closed);
     let meta = RunMeta {
         covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
         seed: run.generation.seed,
@@ -75,6 +81,8 @@ pub fn run_plan(
             .map(|s| format!("{}/{}", s.index, s.count)),
         interrupted,
         faults: settings.faults(),
+        strict: settings.strict,
+        profile_problems: run.watch.problems(),
     };
     RunRecord {
         counts: Counts::of(&cases),
@@ -127,42 +135,51 @@ fn spawn_watchers(
     })
 }
 
-fn trial(
-    case: Case,
-    handle: tokio::runtime::Handle,
-    run: &Arc<RunCx>,
-    phases: &Arc<Phases>,
-    results: Arc<Mutex<HashMap<String, CaseResult>>>,
-) -> libtest_mimic::Trial {
-    let unmet = case.needs.iter().find_map(|n| n.unmet(run));
+fn trial(case: Case, h: Handles) -> libtest_mimic::Trial {
+    let unmet = case.needs.iter().find_map(|n| n.unmet(&h.run));
     let kind = case.suite.clone();
     let id = case.id.clone();
-    let (run, phases) = (run.clone(), phases.clone());
-    let ignored = unmet.is_some();
-    libtest_mimic::Trial::test(id, move || {
+    // Every case runs its trial, also one whose needs are unmet, so that its result (and the
+    // reason it was skipped) is recorded; a skip prints as `ignored (reason)`.
+    libtest_mimic::Trial::ignorable_test(id, move || {
         let result = match unmet {
             Some(why) => skipped(&case, why),
             None => {
-                let (owned, run, phases) = (case.clone(), run.clone(), phases.clone());
-                let task = handle.spawn(async move { run_case(&owned, run, &phases).await });
-                handle
+                let (owned, run, phases) = (case.clone(), h.run.clone(), h.phases.clone());
+                let task = h
+                    .runtime
+                    .spawn(async move { run_case(&owned, run, &phases).await });
+                h.runtime
                     .block_on(task)
                     .unwrap_or_else(|e| panicked(&case, &e))
             }
         };
-        let verdict = result.verdict;
+        let (verdict, reason) = (result.verdict, result.skip_reason.clone());
         let message = failure_message(&result);
-        results
+        h.results
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(case.id.clone(), result);
         match verdict {
             Verdict::Fail | Verdict::Error => Err(message.into()),
-            _ => Ok(()),
+            Verdict::Warn if h.strict => {
+                Err(format!("warnings fail under --strict\n{message}").into())
+            }
+            Verdict::Skip => Ok(libtest_mimic::Completion::Ignored { reason }),
+            _ => Ok(libtest_mimic::Completion::Completed),
         }
     })
     .with_kind(kind)
-    .with_ignored_flag(ignored)
+}
+
+/// What every trial of a run shares.
+struct Handles {
+    runtime: tokio::runtime::Handle,
+    run: Arc<RunCx>,
+    phases: Arc<Phases>,
+    results: Arc<Mutex<HashMap<String, CaseResult>>>,
+    /// `--strict`: a warned case fails its trial.
+    strict: bool,
 }
 
 /// Runs `f`, turning a panic caused by a closed stdout into `None` without printing it; any
@@ -189,6 +206,16 @@ fn quietly_on_broken_pipe<T>(f: impl FnOnce() -> T) -> Option<T> {
     outcome
 }
 
+/// Whether some case left no result (see [`unreported`]).
+fn results_missing(cases: &[CaseResult]) -> bool {
+    cases
+        .iter()
+        .any(|c| c.skip_reason.as_deref() == Some(UNREPORTED))
+}
+
+/// The skip reason of a case that left no result.
+const UNREPORTED: &str = "not run: the run's output closed before this case ran";
+
 /// A case of the plan that left no result (its runner thread ended early).
 fn unreported(id: &str) -> CaseResult {
     CaseResult {
@@ -199,7 +226,7 @@ fn unreported(id: &str) -> CaseResult {
         verdict: Verdict::Skip,
         findings: Vec::new(),
         exchanges: Vec::new(),
-        skip_reason: Some("not run: the run's output closed before this case ran".into()),
+        skip_reason: Some(UNREPORTED.into()),
         error: None,
         payload: None,
         requests: 0,
@@ -254,12 +281,17 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases) -> CaseResult {
         Some(phase) => Some(phases.enter(phase).await),
         None => None,
     };
+    // A fixture may have proven wrong while the case waited for its phase.
+    if let Some(why) = case.needs.iter().find_map(|n| n.unmet(&run)) {
+        return skipped(case, why);
+    }
     let mut cx = CaseCx::new(run);
     let outcome = (case.run)(&mut cx).await;
-    let (error, skip) = match outcome {
-        Ok(()) | Err(Abort::Recorded) => (None, None),
-        Err(Abort::Transport(e) | Abort::Defect(e)) => (Some(e), None),
-        Err(Abort::Skip(why)) => (None, Some(why)),
+    let (error, skip) = match (outcome, cx.blocked.take()) {
+        (_, Some(problem)) => (None, Some(format!("blocked by the profile: {problem}"))),
+        (Ok(()) | Err(Abort::Recorded), None) => (None, None),
+        (Err(Abort::Transport(e) | Abort::Defect(e)), None) => (Some(e), None),
+        (Err(Abort::Skip(why)), None) => (None, Some(why)),
     };
     let mut result = skipped(case, String::new());
     result.verdict = match &skip {
@@ -352,10 +384,11 @@ pub fn summary(record: &RunRecord) -> String {
             );
         }
     }
-    let verdict = if c.fail + c.error > 0 { "FAILED" } else { "ok" };
+    let verdict = record.verdict();
     let _ = writeln!(
         out,
-        "\ncovenant: {verdict}. {} passed, {} failed, {} warned, {} errors, {} skipped; {} requests in {:.2} s (seed {})",
+        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped; {} requests in {:.2} s (seed {})",
+        verdict.headline(),
         c.pass,
         c.fail,
         c.warn,
@@ -365,8 +398,23 @@ pub fn summary(record: &RunRecord) -> String {
         record.meta.duration_ms / 1000.0,
         record.meta.seed
     );
-    if let Some(why) = &record.meta.interrupted {
-        let _ = writeln!(out, "the run stopped early: {why}");
+    match verdict {
+        RunVerdict::ProfileProblem => {
+            let _ = writeln!(
+                out,
+                "the profile does not fit the target (cases that needed these were blocked, not judged):"
+            );
+            for problem in &record.meta.profile_problems {
+                let _ = writeln!(out, "  - {problem}");
+            }
+        }
+        RunVerdict::Fail if c.fail == 0 => {
+            let _ = writeln!(out, "--strict: the warnings above count as failures");
+        }
+        _ => {}
+    }
+    if let Some(why) = record.incomplete() {
+        let _ = writeln!(out, "the run is incomplete: {why}");
     }
     out
 }

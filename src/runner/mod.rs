@@ -10,6 +10,7 @@
 mod execute;
 mod phase;
 mod plan;
+mod preflight;
 mod setup;
 
 pub use execute::{run_plan, run_quiet, summary};

@@ -1,7 +1,7 @@
 //! Resolving the target: the embedded reference, or a profile and a base URL; credentials,
 //! including the OAuth client-credentials flow; and a reachability probe before any case runs.
 
-use crate::case::RunCx;
+use crate::case::{FixtureWatch, RunCx};
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::profile::{OAuthProfile, Profile, Secret};
@@ -42,6 +42,10 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         }
         TargetChoice::Given { profile, .. } => {
             let profile = match profile {
+                // A run that sends nothing needs no secret.
+                Some(path) if !settings.mode.sends() => {
+                    Profile::load_for_plan(path).map_err(|e| Fatal::Profile(e.to_string()))?
+                }
                 Some(path) => Profile::load(path).map_err(|e| Fatal::Profile(e.to_string()))?,
                 None => Profile::default(),
             };
@@ -72,6 +76,12 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         Some(token) => target.with_secrets(&[token.expose().to_owned()]),
         None => target,
     };
+    // Against the embedded reference the fixtures are right by construction: a 404 there is
+    // a finding of the checks (the self-test's faults), never blamed on the profile.
+    let watch = match &reference {
+        Some(_) => FixtureWatch::default(),
+        None => FixtureWatch::new(&profile),
+    };
     let target_label = match &reference {
         // Not its port: shards of one run against the embedded reference name the same target.
         Some(_) => "the embedded reference".to_owned(),
@@ -88,7 +98,11 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
             "{:08x}",
             settings.generation.seed as u32 ^ std::process::id()
         ),
+        watch,
     });
+    if sends {
+        super::preflight::preflight(&run, settings).await?;
+    }
     Ok(Prepared {
         run,
         target_label,
@@ -168,14 +182,9 @@ async fn banking_token(profile: &Profile, target: &Target) -> (Option<Secret>, O
     };
     match client_credentials(oauth, target).await {
         Ok(token) => (Some(token), None),
-        Err(why) => {
-            let why = crate::target::redact(&why, target.secrets());
-            crate::console::note(&format!(
-                "warning: cannot obtain a banking token from {}: {why}",
-                oauth.token_url
-            ));
-            (None, Some(why))
-        }
+        // The preflight reports it as a profile problem; against the embedded reference the
+        // cases that need the token are skipped with it.
+        Err(why) => (None, Some(crate::target::redact(&why, target.secrets()))),
     }
 }
 

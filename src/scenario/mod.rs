@@ -20,6 +20,7 @@ mod velocity;
 
 pub use bodies::Bodies;
 
+pub use crate::case::absent_uuid;
 use crate::case::{Case, CaseCx};
 use crate::target::Response;
 use serde_json::Value;
@@ -53,33 +54,9 @@ pub(super) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
-pub fn absent_uuid(label: &str) -> String {
-    let h = label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    let g = h.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15;
-    format!(
-        "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
-        (h >> 32) as u32,
-        (h >> 16) as u16,
-        (h & 0xfff) as u16,
-        (g >> 52) as u16 & 0xfff,
-        g & 0xffff_ffff_ffff
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn absent_uuids_are_valid_uuids_and_repeat() {
-        let a = absent_uuid("x");
-        assert_eq!(a, absent_uuid("x"));
-        assert_ne!(a, absent_uuid("y"));
-        assert!(uuid::Uuid::parse_str(&a).is_ok(), "{a}");
-    }
 
     #[test]
     fn case_ids_are_unique() {

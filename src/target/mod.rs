@@ -426,6 +426,24 @@ impl Target {
         (sent, outcome)
     }
 
+    /// A read of the preflight: rate-limited, bounded and redacted like any request, but never
+    /// retried and not counted against `--max-requests`, the cases' budget (like the
+    /// reachability probe and the OAuth token request). Only a safe method is sent.
+    pub async fn preflight_read(&self, request: &Request) -> Result<Response, SendError> {
+        if !request.is_safe() {
+            return Err(SendError::ReadOnly(request.method.to_string()));
+        }
+        self.wait_for_slot().await?;
+        let url = self
+            .url(&request.path)
+            .map_err(|e| SendError::Transport(e.to_string()))?;
+        let builder = self
+            .client
+            .request(request.method.clone(), url)
+            .headers(header_map(&request.headers)?);
+        self.execute(builder).await.map(Response::parsed)
+    }
+
     /// The record of an exchange [`Target::send`] made, with secrets redacted.
     pub fn exchange(
         &self,

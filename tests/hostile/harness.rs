@@ -13,6 +13,8 @@ pub const OTHER_SECRET: &str = "scope-less-secret-TOKEN-77d0";
 pub const COUNTERPART: &str = "6f9619ff-8b86-4d11-b42d-00c04fc964ff";
 pub const DELETABLE_TAG: &str = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
 pub const DELETABLE_ACCOUNT: &str = "a3bb189e-8bf9-4888-9912-ace4e6543002";
+/// The banking account the profile names: the preflight reads its transactions.
+pub const BANK_ACCOUNT: &str = "e4eaaaf2-d142-11e1-b3e4-080027620cdd";
 
 /// The profile every run uses: both areas' tokens and a handful of fixture ids.
 pub fn profile_text() -> String {
@@ -37,7 +39,7 @@ token = "{BANKING_TOKEN}"
 token_without_scope = "{OTHER_SECRET}"
 org_header = "x-organization-id"
 organization_id = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-bank_account_id = "e4eaaaf2-d142-11e1-b3e4-080027620cdd"
+bank_account_id = "{BANK_ACCOUNT}"
 "#
     )
 }
@@ -63,6 +65,29 @@ pub struct Run {
 }
 
 impl Run {
+    /// The run is INCOMPLETE on every surface: its exit code, the console, and all four reports.
+    pub fn assert_incomplete(&self) {
+        assert_eq!(self.code, 4, "exit code; stdout:\n{}", self.stdout);
+        assert!(
+            self.stdout.contains("covenant: INCOMPLETE."),
+            "console: {}",
+            self.stdout
+        );
+        assert_eq!(self.report()["verdict"], "incomplete");
+        let reports = self.dir.join("reports");
+        let read = |name: &str| std::fs::read_to_string(reports.join(name)).unwrap_or_default();
+        assert!(read("summary.md").contains("INCOMPLETE"), "summary.md");
+        assert!(
+            read("summary.html").contains("data-verdict=\"incomplete\""),
+            "summary.html"
+        );
+        let junit = read("junit.xml");
+        assert!(
+            junit.contains("name=\"run.verdict\"") && junit.contains("INCOMPLETE"),
+            "junit.xml: {junit}"
+        );
+    }
+
     /// report.json, parsed.
     pub fn report(&self) -> Value {
         let path = self.dir.join("reports/report.json");
@@ -111,7 +136,7 @@ impl Run {
     /// valid reports, no secret in any output.
     pub fn assert_sound(&self) {
         assert!(
-            [0, 1, 2, 3].contains(&self.code),
+            [0, 1, 2, 3, 4].contains(&self.code),
             "exit code {} is not documented (101 is a panic); stderr:\n{}",
             self.code,
             self.stderr

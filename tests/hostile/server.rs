@@ -18,6 +18,12 @@ pub struct Seen {
 }
 
 impl Seen {
+    /// A read of covenant's preflight (it names itself in its user-agent).
+    pub fn is_preflight(&self) -> bool {
+        self.header("user-agent")
+            .is_some_and(|agent| agent.contains("(preflight)"))
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -112,9 +118,12 @@ impl Hostile {
         self.seen.lock().expect("log lock").clone()
     }
 
-    /// Requests seen, the reachability probe (`GET /`) left out.
+    /// Requests seen, the reachability probe (`GET /`) and the preflight's reads left out.
     pub fn seen_by_cases(&self) -> Vec<Seen> {
-        self.seen().into_iter().filter(|s| s.path != "/").collect()
+        self.seen()
+            .into_iter()
+            .filter(|s| s.path != "/" && !s.is_preflight())
+            .collect()
     }
 }
 

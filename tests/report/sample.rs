@@ -109,6 +109,8 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         shard: None,
         interrupted: None,
         faults: Vec::new(),
+        strict: false,
+        profile_problems: Vec::new(),
     }
 }
 

@@ -1,0 +1,310 @@
+//! Which fixtures of the profile the target has shown to exist, and which it has shown to be
+//! wrong.
+//!
+//! Most fixtures cannot be verified before the run: the spec has no read of a counterpart, a
+//! comment or a tag. Their first use is watched instead. A request that carried a fixture and
+//! succeeded confirms it. A request that a case expected to succeed, that carried a fixture not
+//! yet confirmed, and that the target answered 404, shows the profile to be wrong, not the
+//! target: the case is blocked (not judged), the cases that need the fixture are blocked too,
+//! and the run ends with the profile problems listed. A verdict is about the target, and a
+//! wrong fixture id is the user's to fix.
+
+use super::Need;
+use crate::profile::Profile;
+use crate::target::{snippet, Body, Request, Response};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// One fixture value of the profile.
+#[derive(Debug, Clone)]
+struct Fixture {
+    need: Need,
+    /// Where the profile gives it, e.g. `finops.comment_ids[0]`.
+    label: String,
+    value: String,
+}
+
+/// The fixtures of a run's profile, and what the target showed of them.
+#[derive(Debug, Default)]
+pub struct FixtureWatch {
+    fixtures: Vec<Fixture>,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Indices into `fixtures` that a success confirmed.
+    confirmed: Vec<bool>,
+    /// The problem found with each need's fixture, by need.
+    broken: BTreeMap<&'static str, String>,
+}
+
+impl FixtureWatch {
+    /// Watches the fixtures `profile` names.
+    pub fn new(profile: &Profile) -> FixtureWatch {
+        let fixtures = fixtures(profile);
+        let state = State {
+            confirmed: vec![false; fixtures.len()],
+            broken: BTreeMap::new(),
+        };
+        FixtureWatch {
+            fixtures,
+            state: Mutex::new(state),
+        }
+    }
+
+    /// A request that carried fixtures succeeded: they exist.
+    pub fn confirm(&self, request: &Request) {
+        let carried = self.carried(request);
+        if carried.is_empty() {
+            return;
+        }
+        let mut state = self.lock();
+        for i in carried {
+            state.confirmed[i] = true;
+        }
+    }
+
+    /// A request that a case expected to succeed was refused: when the answer is a 404 and the
+    /// request carried fixtures not yet confirmed, the profile is blamed and the problem
+    /// returned (naming the profile keys); otherwise `None`, and the refusal is the target's.
+    pub fn blame(&self, request: &Request, response: &Response) -> Option<String> {
+        if response.status != 404 {
+            return None;
+        }
+        let mut state = self.lock();
+        let suspects: Vec<&Fixture> = self
+            .carried(request)
+            .into_iter()
+            .filter(|&i| !state.confirmed[i])
+            .map(|i| &self.fixtures[i])
+            .collect();
+        let suspects = narrowed(suspects, &response.text());
+        if suspects.is_empty() {
+            return None;
+        }
+        let named: Vec<String> = suspects
+            .iter()
+            .map(|f| format!("{} ({:?})", f.label, f.value))
+            .collect();
+        let problem = format!(
+            "{}: {} {} was answered 404 where the spec expects success ({}); check that the \
+             profile names what the target holds",
+            named.join(" or "),
+            request.method,
+            request.path,
+            snippet(response)
+        );
+        for fixture in &suspects {
+            state
+                .broken
+                .entry(fixture.need.key())
+                .or_insert_with(|| problem.clone());
+        }
+        Some(problem)
+    }
+
+    /// The problem found with the fixture that meets `need`, if one was found.
+    pub fn broken(&self, need: Need) -> Option<String> {
+        self.lock().broken.get(need.key()).cloned()
+    }
+
+    /// Every problem found, once each, in the order of the profile keys.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems: Vec<String> = Vec::new();
+        for problem in self.lock().broken.values() {
+            if !problems.contains(problem) {
+                problems.push(problem.clone());
+            }
+        }
+        problems
+    }
+
+    /// Indices of the fixtures a request carries: a segment of its path, or a string anywhere
+    /// in its JSON body.
+    fn carried(&self, request: &Request) -> Vec<usize> {
+        let path = request.path.split(['?', '#']).next().unwrap_or("");
+        let body = match &request.body {
+            Some(Body::Json(value)) => Some(value),
+            _ => None,
+        };
+        self.fixtures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                path.split('/').any(|segment| segment == f.value)
+                    || body.is_some_and(|b| holds_string(b, &f.value))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The suspects whose name the answer mentions ("counterpart not found"), when it mentions any.
+fn narrowed<'a>(suspects: Vec<&'a Fixture>, answer: &str) -> Vec<&'a Fixture> {
+    let answer = answer.to_ascii_lowercase().replace(['_', '-'], " ");
+    let named: Vec<&Fixture> = suspects
+        .iter()
+        .copied()
+        .filter(|f| answer.contains(&noun(&f.label)))
+        .collect();
+    if named.is_empty() {
+        suspects
+    } else {
+        named
+    }
+}
+
+/// What a fixture is called in words: `finops.deletable_tag_ids[0]` -> `tag`.
+fn noun(label: &str) -> String {
+    let key = label.rsplit('.').next().unwrap_or(label);
+    let key = key.split('[').next().unwrap_or(key);
+    let key = key
+        .trim_start_matches("deletable_")
+        .trim_end_matches("_ids")
+        .trim_end_matches("_id")
+        .trim_end_matches('s');
+    key.replace('_', " ")
+}
+
+fn holds_string(value: &Value, wanted: &str) -> bool {
+    match value {
+        Value::String(s) => s == wanted,
+        Value::Array(items) => items.iter().any(|v| holds_string(v, wanted)),
+        Value::Object(map) => map.values().any(|v| holds_string(v, wanted)),
+        _ => false,
+    }
+}
+
+/// The fixtures of a profile that a 404 can show to be wrong (ids in paths and bodies; not the
+/// organizations, which travel in headers, nor the foreign card, which is meant to be refused).
+fn fixtures(profile: &Profile) -> Vec<Fixture> {
+    let mut out = Vec::new();
+    let mut add = |need: Need, label: String, value: Option<&String>| {
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            out.push(Fixture {
+                need,
+                label,
+                value: value.clone(),
+            });
+        }
+    };
+    if let Some(f) = &profile.finops {
+        add(
+            Need::Counterpart,
+            "finops.counterpart_id".into(),
+            f.counterpart_id.as_ref(),
+        );
+        add(
+            Need::EntityUser,
+            "finops.entity_user_id".into(),
+            f.entity_user_id.as_ref(),
+        );
+        add(
+            Need::VatRate,
+            "finops.vat_rate_id".into(),
+            f.vat_rate_id.as_ref(),
+        );
+        add(Need::Quote, "finops.quote_id".into(), f.quote_id.as_ref());
+        add(
+            Need::Invoice,
+            "finops.invoice_id".into(),
+            f.invoice_id.as_ref(),
+        );
+        for (i, id) in f.comment_ids.iter().enumerate() {
+            add(Need::Comment, format!("finops.comment_ids[{i}]"), Some(id));
+        }
+        for (i, id) in f.deletable_tag_ids.iter().enumerate() {
+            add(
+                Need::DeletableTag,
+                format!("finops.deletable_tag_ids[{i}]"),
+                Some(id),
+            );
+        }
+        for (i, a) in f.deletable_bank_accounts.iter().enumerate() {
+            let label = format!("finops.deletable_bank_accounts[{i}].bank_account_id");
+            add(Need::DeletableBankAccount, label, Some(&a.bank_account_id));
+        }
+    }
+    if let Some(b) = &profile.banking {
+        add(Need::Card, "banking.card_id".into(), b.card_id.as_ref());
+        add(
+            Need::BankAccount,
+            "banking.bank_account_id".into(),
+            b.bank_account_id.as_ref(),
+        );
+        add(
+            Need::EmptyBankAccount,
+            "banking.empty_bank_account_id".into(),
+            b.empty_bank_account_id.as_ref(),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::Method;
+
+    fn profile() -> Profile {
+        Profile::parse(
+            "[finops]\ncounterpart_id = \"cp-1\"\nvat_rate_id = \"vr-1\"\ncomment_ids = [\"c-1\"]\n",
+            std::path::Path::new("p.toml"),
+        )
+        .expect("a valid profile")
+    }
+
+    fn answer(status: u16, body: &str) -> Response {
+        Response {
+            status,
+            headers: Vec::new(),
+            body: body.as_bytes().to_vec(),
+            json: serde_json::from_str(body).ok(),
+        }
+    }
+
+    #[test]
+    fn a_404_on_an_unconfirmed_fixture_blames_the_profile_key_the_answer_names() {
+        let watch = FixtureWatch::new(&profile());
+        let request = Request::new(Method::POST, "/finops/v1/receivables").json(
+            serde_json::json!({"counterpart_id": "cp-1", "line_items": [{"vat_rate_id": "vr-1"}]}),
+        );
+        let problem = watch
+            .blame(
+                &request,
+                &answer(404, r#"{"error":{"message":"counterpart not found"}}"#),
+            )
+            .expect("blamed");
+        assert!(problem.starts_with("finops.counterpart_id"), "{problem}");
+        assert!(!problem.contains("vat_rate_id"), "{problem}");
+        assert!(watch.broken(Need::Counterpart).is_some());
+        assert!(watch.broken(Need::VatRate).is_none());
+        assert_eq!(watch.problems().len(), 1);
+    }
+
+    #[test]
+    fn a_confirmed_fixture_or_another_status_is_the_targets() {
+        let watch = FixtureWatch::new(&profile());
+        let request = Request::new(Method::PATCH, "/finops/v1/comments/c-1");
+        assert!(watch.blame(&request, &answer(422, "{}")).is_none());
+        watch.confirm(&request);
+        assert!(watch.blame(&request, &answer(404, "{}")).is_none());
+        let unrelated = Request::new(Method::GET, "/finops/v1/events");
+        assert!(watch.blame(&unrelated, &answer(404, "{}")).is_none());
+        assert!(watch.problems().is_empty());
+    }
+
+    #[test]
+    fn nouns_of_profile_keys() {
+        assert_eq!(noun("finops.deletable_tag_ids[2]"), "tag");
+        assert_eq!(noun("finops.counterpart_id"), "counterpart");
+        assert_eq!(noun("finops.comment_ids[0]"), "comment");
+        assert_eq!(noun("banking.bank_account_id"), "bank account");
+    }
+}

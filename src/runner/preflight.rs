@@ -1,0 +1,196 @@
+//! The preflight: before any case, look for everything in the profile that would make the run's
+//! verdict about the user's setup rather than the target, and stop before anything is written to
+//! the target. (The run command checks that its report directory can be written before this.)
+//!
+//! Only reads are sent, and only where the spec has one: list events with the finance token,
+//! list transactions of the profile's bank accounts with the banking token, and two requests
+//! without credentials to recognise the API. A 401 or 403 on a harmless read is a credentials
+//! problem naming its profile key; a 404 on a read of a named fixture is a fixture problem. Any
+//! other answer is left for the cases to judge: a target that answers a read wrongly breaks the
+//! contract, and that is a finding, not a profile problem. Fixtures without a read in the spec
+//! are watched at their first use instead (`case::FixtureWatch`).
+
+use crate::case::RunCx;
+use crate::exit::Fatal;
+use crate::schema::OperationId;
+use crate::settings::{RunSettings, TargetChoice};
+use crate::target::{snippet, Request, Response};
+
+/// A problem of the profile: the keys to look at, and what the target answered.
+struct Problem {
+    keys: String,
+    answer: String,
+}
+
+/// Runs the preflight of a run that sends; `Err` ends the command with exit code 2.
+pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal> {
+    // The embedded reference's profile is right by construction, and a deliberate fault of
+    // the self-test must be found by the checks, never stopped here.
+    if matches!(settings.target, TargetChoice::Embedded { .. }) {
+        return Ok(());
+    }
+    recognise(run).await?;
+    let mut problems = Vec::new();
+    if no_credentials(run) {
+        problems.push(Problem {
+            keys: "finops.token, banking.token, [banking.oauth]".into(),
+            answer: "the profile gives no credentials, so only the unauthenticated cases could \
+                     run; see cases/profile.example.toml"
+                .into(),
+        });
+    }
+    problems.extend(finance_token(run).await);
+    problems.extend(banking(run).await);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = problems
+        .iter()
+        .map(|p| format!("  - {}: {}", p.keys, p.answer))
+        .collect();
+    Err(Fatal::Profile(redact(
+        run,
+        format!(
+        "the profile does not fit the target {} ({} found before any case; nothing that writes \
+         was sent):\n{}",
+        run.target.base_url(),
+        problems.len(),
+        list.join("\n")
+    ),
+    )))
+}
+
+/// A message for the terminal, without any secret the target may have echoed.
+fn redact(run: &RunCx, message: String) -> String {
+    crate::target::redact(&message, run.target.secrets())
+}
+
+/// The target answers like this API: without credentials, at least one of two reads gets a
+/// JSON body, a 401 or 403, or a 5xx (a broken implementation is still this API, and its
+/// cases will say how). A static site or another service answers HTML or plain 404s.
+async fn recognise(run: &RunCx) -> Result<(), Fatal> {
+    let absent = crate::case::absent_uuid("covenant-preflight");
+    let mut events = run.bare(OperationId::ListEvents, &[]);
+    events.path.push_str("?limit=1");
+    let probes = [events, run.bare(OperationId::ListTransactions, &[&absent])];
+    let mut seen = Vec::new();
+    for request in &probes {
+        let Some(response) = answer(run, request).await else {
+            return Ok(());
+        };
+        if response.json.is_some() || matches!(response.status, 401 | 403) || response.status >= 500
+        {
+            return Ok(());
+        }
+        seen.push(format!(
+            "GET {} answered {} {}",
+            request.path,
+            response.status,
+            response
+                .header("content-type")
+                .unwrap_or("(no content type)")
+        ));
+    }
+    Err(Fatal::Usage(redact(
+        run,
+        format!(
+        "{} does not look like the Finance Operations and Embedded Banking Partner API: without \
+         credentials {}, where the API answers 401 with a JSON error body; check --target or \
+         base_url",
+        run.target.base_url(),
+        seen.join(" and ")
+    ),
+    )))
+}
+
+fn no_credentials(run: &RunCx) -> bool {
+    let banking = run
+        .banking()
+        .is_some_and(|b| b.token.is_some() || b.oauth.is_some());
+    run.finops_token().is_none() && !banking
+}
+
+/// The finance token on list events (`limit=1`).
+async fn finance_token(run: &RunCx) -> Option<Problem> {
+    run.finops_token()?;
+    let mut request = run.request(OperationId::ListEvents, &[]);
+    request.path.push_str("?limit=1");
+    let response = answer(run, &request).await?;
+    let keys = match response.status {
+        401 => "finops.token",
+        403 => "finops.token or finops.organization_id",
+        _ => return None,
+    };
+    Some(refused(keys, &request, &response))
+}
+
+/// The banking token (given, or fetched with the client-credentials flow) on list transactions
+/// of each bank account the profile names.
+async fn banking(run: &RunCx) -> Vec<Problem> {
+    let Some(b) = run.banking() else {
+        return Vec::new();
+    };
+    if let (Some(why), Some(oauth)) = (&run.banking_token_error, &b.oauth) {
+        return vec![Problem {
+            keys: "banking.oauth (token_url, client_id, client_secret, scope)".into(),
+            answer: format!("no token from {}: {why}", oauth.token_url),
+        }];
+    }
+    if run.banking_token.is_none() {
+        return Vec::new();
+    }
+    let token_key = if b.oauth.is_some() {
+        "banking.oauth (client_id, client_secret, scope)"
+    } else {
+        "banking.token"
+    };
+    let accounts = [
+        ("banking.bank_account_id", &b.bank_account_id),
+        ("banking.empty_bank_account_id", &b.empty_bank_account_id),
+    ];
+    let mut problems = Vec::new();
+    for (key, account) in accounts {
+        let Some(account) = account else { continue };
+        let mut request = run.request(OperationId::ListTransactions, &[account]);
+        request.path.push_str("?limit=1");
+        let Some(response) = answer(run, &request).await else {
+            continue;
+        };
+        let keys = match response.status {
+            401 => token_key.to_owned(),
+            403 => format!("{token_key} or banking.organization_id"),
+            404 => key.to_owned(),
+            _ => continue,
+        };
+        problems.push(refused(&keys, &request, &response));
+        if matches!(response.status, 401 | 403) {
+            break;
+        }
+    }
+    problems
+}
+
+fn refused(keys: &str, request: &Request, response: &Response) -> Problem {
+    Problem {
+        keys: keys.to_owned(),
+        answer: format!(
+            "{} {} answered {}: {}",
+            request.method,
+            request.path,
+            response.status,
+            snippet(response)
+        ),
+    }
+}
+
+/// The `user-agent` of preflight reads, so that a target's logs (and covenant's tests) can tell
+/// them from the cases' requests.
+pub const PREFLIGHT_AGENT: &str = concat!("covenant/", env!("CARGO_PKG_VERSION"), " (preflight)");
+
+/// The answer to a preflight read; `None` when there was none (a transport error, a 429): the
+/// cases will meet the same and report it.
+async fn answer(run: &RunCx, request: &Request) -> Option<Response> {
+    let request = request.clone().header("user-agent", PREFLIGHT_AGENT);
+    let outcome = run.target.preflight_read(&request).await;
+    outcome.ok().filter(|r| r.status != 429)
+}

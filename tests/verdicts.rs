@@ -1,0 +1,359 @@
+//! Honest verdicts, through the real binary: a profile mistake is named as one (exit 2), never
+//! blamed on the target and never a pass; a run that tested less than it planned is INCOMPLETE
+//! (exit 4); `--strict` fails on every surface; a skipped case gives its real reason in all four
+//! reports. The target is `covenant serve`, started on its own port with the profile it writes,
+//! which each test then gets wrong in one way.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn covenant() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_covenant"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("covenant-verdicts-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A `covenant serve` of this test, and the profile it wrote.
+struct Served {
+    child: Child,
+    dir: PathBuf,
+    profile: String,
+}
+
+impl Served {
+    fn start(name: &str) -> Served {
+        let dir = temp_dir(name);
+        let path = dir.join("served.toml");
+        let child = covenant()
+            .args(["serve", "--port", "0", "--profile-out"])
+            .arg(&path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("covenant serve starts");
+        let start = Instant::now();
+        let profile = loop {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                if text.contains("[banking.oauth]") {
+                    break text;
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no profile written"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Served {
+            child,
+            dir,
+            profile,
+        }
+    }
+
+    /// Runs covenant against this server with `profile` and `args`; reports in `reports/`.
+    fn run(&self, profile: &str, args: &[&str]) -> Ran {
+        let path = self.dir.join("profile.toml");
+        std::fs::write(&path, profile).expect("write the profile");
+        let reports = self.dir.join("reports");
+        let _ = std::fs::remove_dir_all(&reports);
+        let output = covenant()
+            .args(["run", "--quiet", "--seed", "5", "--profile"])
+            .arg(&path)
+            .arg("--report-dir")
+            .arg(&reports)
+            .args(args)
+            .env("COVENANT_STATE", self.dir.join("state.json"))
+            .output()
+            .expect("covenant runs");
+        Ran { output, reports }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Ran {
+    output: Output,
+    reports: PathBuf,
+}
+
+impl Ran {
+    fn code(&self) -> Option<i32> {
+        self.output.status.code()
+    }
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.reports.join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}; stderr:\n{}", self.stderr()))
+    }
+    fn report(&self) -> Value {
+        serde_json::from_str(&self.file("report.json")).expect("report.json is JSON")
+    }
+    fn cases(&self) -> Vec<Value> {
+        self.report()["cases"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+/// The profile with the first line starting `key = ` replaced by `key = value`.
+fn with_line(profile: &str, key: &str, value: &str) -> String {
+    with_line_in(profile, "", key, value)
+}
+
+/// Like [`with_line`], looking only after the line `section` (e.g. `[banking]`).
+fn with_line_in(profile: &str, section: &str, key: &str, value: &str) -> String {
+    let mut inside = section.is_empty();
+    let mut done = false;
+    profile
+        .lines()
+        .map(|line| {
+            inside |= line == section;
+            if inside && !done && line.starts_with(&format!("{key} = ")) {
+                done = true;
+                format!("{key} = {value}")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The profile with the multi-line array `key = [ ... ]` replaced by `key = value`.
+fn with_array(profile: &str, key: &str, value: &str) -> String {
+    let start = profile
+        .find(&format!("{key} = ["))
+        .unwrap_or_else(|| panic!("no {key} in the profile"));
+    let end = start + profile[start..].find(']').expect("the array closes") + 1;
+    format!("{}{key} = {value}{}", &profile[..start], &profile[end..])
+}
+
+const ABSENT: &str = "\"0b4a0a6e-6d2b-4b8e-9c77-000000000001\"";
+
+fn assert_profile_problem(ran: &Ran, key: &str) {
+    assert_eq!(ran.code(), Some(2), "stdout:\n{}", ran.stdout());
+    assert!(
+        ran.stdout().contains("covenant: PROFILE PROBLEM.") && ran.stdout().contains(key),
+        "{}",
+        ran.stdout()
+    );
+    let report = ran.report();
+    assert_eq!(report["verdict"], "profile_problem");
+    let problems = report["meta"]["profile_problems"].to_string();
+    assert!(problems.contains(key), "{problems}");
+    let failed: Vec<String> = ran
+        .cases()
+        .iter()
+        .filter(|c| c["verdict"] == "fail")
+        .map(|c| format!("{}: {}", c["id"], c["findings"]))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "cases failed for the profile's mistake: {failed:#?}"
+    );
+    let blocked = ran
+        .cases()
+        .iter()
+        .filter(|c| {
+            c["skip_reason"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("blocked by the profile") && r.contains(key))
+        })
+        .count();
+    assert!(blocked > 0, "no case says it was blocked by {key}");
+}
+
+#[test]
+fn a_wrong_counterpart_id_is_a_profile_problem_not_a_failure() {
+    let served = Served::start("counterpart");
+    let profile = with_line(&served.profile, "counterpart_id", ABSENT);
+    let ran = served.run(&profile, &[]);
+    assert_profile_problem(&ran, "finops.counterpart_id");
+}
+
+#[test]
+fn a_wrong_comment_id_is_a_profile_problem_not_a_failure() {
+    let served = Served::start("comment");
+    let profile = with_array(&served.profile, "comment_ids", &format!("[{ABSENT}]"));
+    let ran = served.run(&profile, &[]);
+    assert_profile_problem(&ran, "finops.comment_ids");
+}
+
+#[test]
+fn a_wrong_finance_token_stops_in_the_preflight_naming_the_key() {
+    let served = Served::start("token");
+    let profile = with_line(&served.profile, "token", "\"fin_wrong\"");
+    let ran = served.run(&profile, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.stderr());
+    assert!(
+        ran.stderr()
+            .contains("finops.token: GET /finops/v1/events?limit=1 answered 401"),
+        "{}",
+        ran.stderr()
+    );
+    assert!(
+        !ran.reports.join("report.json").exists(),
+        "no case ran, no report"
+    );
+}
+
+#[test]
+fn a_wrong_oauth_secret_stops_in_the_preflight_naming_the_key() {
+    let served = Served::start("oauth");
+    let profile = with_line(&served.profile, "client_secret", "\"cs_wrong\"");
+    let ran = served.run(&profile, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.stderr());
+    assert!(ran.stderr().contains("banking.oauth"), "{}", ran.stderr());
+}
+
+#[test]
+fn a_wrong_bank_account_stops_in_the_preflight_naming_the_key() {
+    let served = Served::start("account");
+    let profile = with_line_in(&served.profile, "[banking]", "bank_account_id", ABSENT);
+    let ran = served.run(&profile, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("banking.bank_account_id:"),
+        "{}",
+        ran.stderr()
+    );
+}
+
+#[test]
+fn an_empty_token_variable_is_a_profile_error_and_a_dry_run_needs_no_secret() {
+    let served = Served::start("env");
+    let profile = with_line(&served.profile, "token", "\"\"");
+    let ran = served.run(&profile, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains("`finops.token` is empty"),
+        "{}",
+        ran.stderr()
+    );
+    let from_env = with_line(&served.profile, "token", "\"x\"")
+        .replace("token = \"x\"", "token_env = \"COVENANT_TEST_UNSET_TOKEN\"");
+    let ran = served.run(&from_env, &["--dry-run"]);
+    assert_eq!(ran.code(), Some(0), "{}", ran.stderr());
+    assert!(
+        ran.stdout().contains("nothing was sent (--dry-run)"),
+        "{}",
+        ran.stdout()
+    );
+    assert!(
+        !ran.stdout().contains("does not give finops.token"),
+        "{}",
+        ran.stdout()
+    );
+}
+
+#[test]
+fn a_skipped_case_gives_its_real_reason_in_all_four_reports() {
+    let served = Served::start("skip");
+    let profile: String = served
+        .profile
+        .lines()
+        .filter(|l| !l.starts_with("other_organization_id"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ran = served.run(&profile, &["--filter", "vat."]);
+    assert_eq!(ran.code(), Some(0), "{}", ran.stdout());
+    let reason = "the profile does not give finops.other_organization_id";
+    let case = ran
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "vat.isolated-between-organizations")
+        .expect("the isolation case is planned");
+    assert_eq!(case["verdict"], "skip");
+    assert_eq!(case["skip_reason"], reason);
+    for name in ["junit.xml", "summary.md", "summary.html"] {
+        assert!(ran.file(name).contains(reason), "{name} lacks the reason");
+    }
+}
+
+#[test]
+fn a_filter_that_matches_nothing_is_incomplete() {
+    let dir = temp_dir("nothing");
+    let output = covenant()
+        .args([
+            "run",
+            "--quiet",
+            "--seed",
+            "3",
+            "--filter",
+            "no-such-case",
+            "--report-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    assert_eq!(output.status.code(), Some(4));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("covenant: INCOMPLETE.") && stdout.contains("no case was planned"),
+        "{stdout}"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+            .expect("json");
+    assert_eq!(report["verdict"], "incomplete");
+    assert!(read(&dir, "summary.md").contains("INCOMPLETE"));
+    assert!(read(&dir, "junit.xml").contains("run.verdict"));
+}
+
+#[test]
+fn strict_fails_on_every_surface_when_a_rule_only_warns() {
+    let dir = temp_dir("strict");
+    let output = covenant()
+        .args([
+            "run",
+            "--quiet",
+            "--seed",
+            "3",
+            "--strict",
+            "--filter",
+            "generated.create-velocity-control",
+        ])
+        .args([
+            "--fault",
+            "gen-usage-limit-below-minus-one-accepted",
+            "--report-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("covenant: FAILED.") && stdout.contains("--strict"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("test result: ok"), "{stdout}");
+    let report: Value = serde_json::from_str(&read(&dir, "report.json")).expect("json");
+    assert_eq!(report["verdict"], "fail");
+    assert_eq!(report["counts"]["fail"], 0);
+    assert!(read(&dir, "summary.md").contains("FAILED"));
+    assert!(read(&dir, "junit.xml").contains("run.verdict"));
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_default()
+}
