@@ -16,7 +16,7 @@ pub use selftest::SelftestArgs;
 pub use serve::ServeArgs;
 
 use crate::catalogue::Catalogue;
-use crate::console::out;
+use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
 use clap::{Parser, Subcommand};
@@ -96,7 +96,7 @@ pub fn main() -> ExitCode {
     match dispatch(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(fatal) => {
-            eprintln!("error: {fatal}");
+            note(&format!("error: {fatal}"));
             fatal.exit_code()
         }
     }
@@ -129,16 +129,19 @@ fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {
         .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))
 }
 
-/// `covenant schemas check`.
+/// `covenant schemas check`: the text is gathered first and printed through `out`, so that a
+/// closed stdout changes nothing of the verdict.
 fn schemas_check_command() -> Result<u8, Fatal> {
-    let stdout = std::io::stdout();
-    schema::run_check(
+    let mut text = Vec::new();
+    let code = schema::run_check(
         SCHEMA_FILES,
         OPERATIONS_JSON,
         Catalogue::embedded(),
-        &mut stdout.lock(),
+        &mut text,
     )
-    .map_err(|e| Fatal::Files(format!("cannot write to stdout: {e}")))
+    .expect("writing to a Vec never fails");
+    out(&String::from_utf8_lossy(&text));
+    Ok(code)
 }
 
 /// `covenant list rules`: the catalogue, then counts by level and observability.
