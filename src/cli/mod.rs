@@ -27,10 +27,21 @@ use std::process::ExitCode;
     name = "covenant",
     version,
     about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API",
-    long_about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n\
-Run `covenant run` with no target to test the embedded reference implementation, or point it at\n\
-your implementation with `--target URL --profile FILE`. Exit codes: 0 no failure, 1 failures,\n\
-2 usage or profile error, 3 target unreachable."
+    long_about = concat!(
+        "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n",
+        "Run `covenant run` with no target to test the embedded reference implementation, or point\n",
+        "it at your implementation with `--target URL --profile FILE`.\n\n",
+        "Exit codes (README.md and src/exit.rs hold the same table):\n",
+        "  0  no failure (with --strict, no warning either)\n",
+        "  1  failures: run: a failure or an error of a case, or a warning under --strict; compare: \
+         something newly fails; selftest: a fault undetected or a check unproven; merge: the \
+         merged run has a failure or an error\n",
+        "  2  usage, profile, file or environment error: the message names the bad flag, key, value \
+         or file\n",
+        "  3  the target was unreachable before any case ran\n",
+        "  4  INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or \
+         --max-requests, or planned no case",
+    )
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -62,7 +73,7 @@ pub enum Command {
     Selftest(SelftestArgs),
     /// Compare two JSON reports: what newly fails, what was fixed (exit 1 on regressions).
     Compare(CompareArgs),
-    /// Merge the JSON reports of shards into one set of reports.
+    /// Merge the JSON reports of every shard of one run into one set of reports.
     Merge(MergeArgs),
 }
 
