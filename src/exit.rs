@@ -1,15 +1,19 @@
 //! Exit codes of the `covenant` binary, and the errors that end a command, in one documented
 //! place.
 //!
+//! README.md (Exit codes) and `covenant --help` hold the same table; `tests/cli.rs` keeps the
+//! three alike.
+//!
 //! | code | meaning |
 //! |---|---|
-//! | 0 | no failure (with `--strict`: no warning either) |
-//! | 1 | at least one failure (with `--strict`, a warning counts too); for `compare`, something newly fails; for `selftest`, a fault undetected or a check unproven |
-//! | 2 | usage, profile or environment error: the message names the bad flag, key, value or file; for `run`, also a fixture the target showed to be wrong at its first use |
+//! | 0 | no failure (with --strict, no warning either) |
+//! | 1 | failures: run: a failure or an error of a case, or a warning under --strict; compare: something newly fails; selftest: a fault undetected or a check unproven; merge: the merged run has a failure or an error |
+//! | 2 | usage, profile, file or environment error: the message names the bad flag, key, value or file; run and merge: a fixture the target showed to be wrong at its first use (PROFILE PROBLEM); compare: the new run had one |
 //! | 3 | the target was unreachable before any case ran |
-//! | 4 | INCOMPLETE: the run was interrupted (SIGINT, SIGTERM), hit `--deadline` or `--max-requests`, or planned or ran no case |
+//! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
 //!
-//! A panic (101) is never an outcome of any profile, command line or target behaviour.
+//! A panic (101) is never an outcome of any profile, command line or target behaviour, nor of a
+//! closed stdout.
 
 use std::process::ExitCode;
 

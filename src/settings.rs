@@ -69,19 +69,11 @@ pub struct Shard {
 impl Shard {
     /// Parses `K/N` with 1 <= K <= N.
     pub fn parse(text: &str) -> Result<Shard, Fatal> {
-        let bad = || {
+        let (index, count) = crate::verdict::parse_shard(text).ok_or_else(|| {
             Fatal::Usage(format!(
                 "--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 2/4"
             ))
-        };
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse::<u32>().map_err(|_| bad())?,
-            n.trim().parse::<u32>().map_err(|_| bad())?,
-        );
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
+        })?;
         Ok(Shard { index, count })
     }
 
@@ -89,6 +81,13 @@ impl Shard {
     /// never moves the others.
     pub fn contains(&self, id: &str) -> bool {
         fnv1a(id) % u64::from(self.count) == u64::from(self.index - 1)
+    }
+}
+
+/// `K/N`, as `--shard` takes it and a report's `meta.shard` holds it.
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 

@@ -353,6 +353,14 @@ impl RunRecord {
     }
 }
 
+/// A shard as [`RunMeta::shard`] holds it, `K/N` with 1 <= K <= N (the K-th of N parts of one
+/// run), as `(K, N)`; `None` for anything else.
+pub fn parse_shard(text: &str) -> Option<(u32, u32)> {
+    let (k, n) = text.split_once('/')?;
+    let (k, n) = (k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?);
+    (1..=n).contains(&k).then_some((k, n))
+}
+
 /// A whole run: the JSON report is this, serialised.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {

@@ -12,8 +12,13 @@ fn covenant(args: &[&str]) -> Output {
         .expect("covenant runs")
 }
 
+/// The scratch directory of `name`, for this test process.
+fn temp_dir_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("covenant-runner-{name}-{}", std::process::id()))
+}
+
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("covenant-runner-{name}-{}", std::process::id()));
+    let dir = temp_dir_path(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -179,24 +184,27 @@ fn an_unreachable_target_exits_3_before_any_case() {
     );
 }
 
+/// Runs shard `shard` of the suite with seed 9; the path of its report.json.
+fn shard_report(name: &str, shard: &str) -> PathBuf {
+    let (output, _) = run(name, &["--seed", "9", "--shard", shard]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    temp_dir_path(name).join("report.json")
+}
+
+fn merge(reports: &[&Path], out_dir: &Path) -> Output {
+    let mut args: Vec<&str> = vec!["merge"];
+    args.extend(reports.iter().map(|p| p.to_str().expect("utf-8 temp path")));
+    args.extend(["--report-dir", out_dir.to_str().expect("utf-8 temp path")]);
+    covenant(&args)
+}
+
 #[test]
 fn shards_merged_give_the_cases_and_verdicts_of_a_single_run() {
     let (_, whole) = run("shard-whole", &["--seed", "9"]);
-    let (_, a) = run("shard-a", &["--seed", "9", "--shard", "1/2"]);
-    let (_, b) = run("shard-b", &["--seed", "9", "--shard", "2/2"]);
-    assert!(!a.cases.is_empty() && !b.cases.is_empty());
+    let a = shard_report("shard-a", "1/2");
+    let b = shard_report("shard-b", "2/2");
     let merged_dir = temp_dir("shard-merged");
-    let a_path = temp_dir("shard-a").join("report.json");
-    let b_path = temp_dir("shard-b").join("report.json");
-    std::fs::write(&a_path, serde_json::to_string(&a).expect("json")).expect("write");
-    std::fs::write(&b_path, serde_json::to_string(&b).expect("json")).expect("write");
-    let output = covenant(&[
-        "merge",
-        a_path.to_str().expect("utf-8"),
-        b_path.to_str().expect("utf-8"),
-        "--report-dir",
-        merged_dir.to_str().expect("utf-8"),
-    ]);
+    let output = merge(&[&a, &b], &merged_dir);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let merged = record(&merged_dir);
     let verdicts = |r: &RunRecord| {
@@ -207,9 +215,64 @@ fn shards_merged_give_the_cases_and_verdicts_of_a_single_run() {
     };
     assert_eq!(verdicts(&merged), verdicts(&whole));
     assert_eq!(merged.counts.pass, whole.counts.pass);
+    assert_eq!(
+        merged.counts.fail + merged.counts.error,
+        0,
+        "{:?}",
+        merged.counts
+    );
+    assert_eq!((merged.meta.seed, merged.meta.shard.as_deref()), (9, None));
     for name in ["junit.xml", "summary.html", "summary.md"] {
         assert!(merged_dir.join(name).exists(), "{name} written by merge");
     }
+}
+
+#[test]
+fn a_shard_without_a_seed_is_a_usage_error_naming_seed_before_anything_is_sent() {
+    let dir = temp_dir("shard-no-seed");
+    let output = covenant(&[
+        "run",
+        "--shard",
+        "1/2",
+        "--report-dir",
+        dir.to_str().expect("utf-8 temp path"),
+    ]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--shard 1/2 needs --seed") && err.contains("--seed \"$GITHUB_RUN_ID\""),
+        "{err}"
+    );
+    assert!(!dir.join("report.json").exists(), "nothing ran");
+}
+
+#[test]
+fn merging_one_shard_of_two_is_refused_naming_the_missing_shard() {
+    let a = shard_report("shard-alone", "1/2");
+    let output = merge(&[&a], &temp_dir("shard-alone-merged"));
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("missing shard 2/2 (1 of 2 shards given)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(a.to_str().expect("utf-8")),
+        "names the file: {err}"
+    );
+}
+
+#[test]
+fn merging_a_shard_twice_is_refused() {
+    let a = shard_report("shard-twice", "1/2");
+    let b = shard_report("shard-twice-b", "2/2");
+    let output = merge(&[&a, &b, &a], &temp_dir("shard-twice-merged"));
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("reports #1 and #3 are both shard 1/2"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -16,7 +16,7 @@ pub use selftest::SelftestArgs;
 pub use serve::ServeArgs;
 
 use crate::catalogue::Catalogue;
-use crate::console::out;
+use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
 use clap::{Parser, Subcommand};
@@ -27,10 +27,23 @@ use std::process::ExitCode;
     name = "covenant",
     version,
     about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API",
-    long_about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n\
-Run `covenant run` with no target to test the embedded reference implementation, or point it at\n\
-your implementation with `--target URL --profile FILE`. Exit codes: 0 no failure, 1 failures,\n\
-2 usage or profile error, 3 target unreachable."
+    long_about = concat!(
+        "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n",
+        "Run `covenant run` with no target to test the embedded reference implementation, or point\n",
+        "it at your implementation with `--target URL --profile FILE`.\n\n",
+        "Exit codes (README.md and src/exit.rs hold the same table):\n",
+        "  0  no failure (with --strict, no warning either)\n",
+        "  1  failures: run: a failure or an error of a case, or a warning under --strict; \
+         compare: something newly fails; selftest: a fault undetected or a check \
+         unproven; merge: the merged run has a failure or an error\n",
+        "  2  usage, profile, file or environment error: the message names the bad flag, \
+         key, value or file; run and merge: a fixture the target showed to be wrong at \
+         its first use (PROFILE PROBLEM); compare: the new run had one\n",
+        "  3  the target was unreachable before any case ran\n",
+        "  4  INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or \
+         --max-requests, planned or ran no case, or its output closed; merge: a shard \
+         was incomplete; compare: the new run was",
+    )
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -62,7 +75,7 @@ pub enum Command {
     Selftest(SelftestArgs),
     /// Compare two JSON reports: what newly fails, what was fixed (exit 1 on regressions).
     Compare(CompareArgs),
-    /// Merge the JSON reports of shards into one set of reports.
+    /// Merge the JSON reports of every shard of one run into one set of reports.
     Merge(MergeArgs),
 }
 
@@ -96,7 +109,7 @@ pub fn main() -> ExitCode {
     match dispatch(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(fatal) => {
-            eprintln!("error: {fatal}");
+            note(&format!("error: {fatal}"));
             fatal.exit_code()
         }
     }
@@ -129,16 +142,19 @@ fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {
         .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))
 }
 
-/// `covenant schemas check`.
+/// `covenant schemas check`: the text is gathered first and printed through `out`, so that a
+/// closed stdout changes nothing of the verdict.
 fn schemas_check_command() -> Result<u8, Fatal> {
-    let stdout = std::io::stdout();
-    schema::run_check(
+    let mut text = Vec::new();
+    let code = schema::run_check(
         SCHEMA_FILES,
         OPERATIONS_JSON,
         Catalogue::embedded(),
-        &mut stdout.lock(),
+        &mut text,
     )
-    .map_err(|e| Fatal::Files(format!("cannot write to stdout: {e}")))
+    .expect("writing to a Vec never fails");
+    out(&String::from_utf8_lossy(&text));
+    Ok(code)
 }
 
 /// `covenant list rules`: the catalogue, then counts by level and observability.

@@ -10,7 +10,9 @@ use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
+    /// The earlier run's report.json.
     pub old: PathBuf,
+    /// The later run's report.json.
     pub new: PathBuf,
     /// Where the comparison report is written.
     #[arg(long, value_name = "DIR")]
@@ -19,8 +21,11 @@ pub struct CompareArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct MergeArgs {
+    /// The report.json of every shard of one run (same seed, same target, each K/N of one N
+    /// once), or of parts of a run without shards.
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
+    /// Where the merged reports are written.
     #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
 }

@@ -24,6 +24,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATTERN")]
     pub skip: Vec<String>,
     /// Seed for generated payloads; the same seed gives the same payloads in the same order.
+    /// Random when not given, and then required with --shard: every shard of one run must pass
+    /// the same seed (e.g. --seed "$GITHUB_RUN_ID" or --seed "$CI_PIPELINE_ID").
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
     /// Generated cases per operation.
@@ -81,7 +83,9 @@ pub struct RunArgs {
     /// List the cases and exit.
     #[arg(long)]
     pub list: bool,
-    /// Run the K-th of N deterministic parts of the cases (e.g. 2/4).
+    /// Run the K-th of N deterministic parts of the cases (e.g. 2/4). Needs --seed, the same for
+    /// every shard of one run (e.g. --seed "$GITHUB_RUN_ID"), so that `covenant merge` can join
+    /// their reports.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Hand-written scenarios off: only the generated cases, the pagination cases and the generic
@@ -107,7 +111,11 @@ impl RunArgs {
             .map(|d| settings::seconds("--deadline", d))
             .transpose()?;
         let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
-        let seed = self.seed.unwrap_or_else(settings::random_seed);
+        let seed = match (self.seed, shard) {
+            (Some(seed), _) => seed,
+            (None, None) => settings::random_seed(),
+            (None, Some(shard)) => return Err(shard_without_seed(shard)),
+        };
         let mut run = RunSettings::new(seed, FaultSet::none());
         run.target = self.target_choice()?;
         run.generation.cases_per_operation = self.cases;
@@ -162,6 +170,16 @@ impl RunArgs {
             profile: self.profile.clone(),
         })
     }
+}
+
+/// Shards drawing their own random seeds would each test other payloads, and their reports could
+/// not be merged into one run: refused before anything is sent.
+fn shard_without_seed(shard: Shard) -> Fatal {
+    Fatal::Usage(format!(
+        "--shard {shard} needs --seed: every shard of one run must pass the same seed, or their \
+         payloads differ and `covenant merge` refuses their reports; pass one the CI gives every \
+         shard alike, e.g. --seed \"$GITHUB_RUN_ID\" or --seed \"$CI_PIPELINE_ID\""
+    ))
 }
 
 /// `covenant run`.

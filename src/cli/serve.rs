@@ -42,9 +42,16 @@ async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
     let server = reference::start(config)
         .await
         .map_err(|e| Fatal::Startup(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;
-    println!("covenant reference listening on {}", server.base_url());
+    out(&format!(
+        "covenant reference listening on {}\n",
+        server.base_url()
+    ));
     for fault in faults.iter() {
-        println!("  fault on: {} ({})", fault.name(), fault.rule());
+        out(&format!(
+            "  fault on: {} ({})\n",
+            fault.name(),
+            fault.rule()
+        ));
     }
     if let Some(path) = &args.profile_out {
         std::fs::write(path, server.profile().to_toml()).map_err(|e| {
@@ -53,7 +60,7 @@ async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
                 path.display()
             ))
         })?;
-        println!("profile written to {}", path.display());
+        out(&format!("profile written to {}\n", path.display()));
     }
     signals.next().await;
     server.shutdown().await;

@@ -1,22 +1,26 @@
 //! `covenant merge`: the JSON reports of the shards of one run, combined into one record.
 //!
-//! Shards of one run share a seed and a target and never share a case; anything else is
-//! refused, because a merged report must mean what a single run would have meant.
+//! Shards of one run share a seed and a target and never share a case, and together they are
+//! every `K/N` of one `N`, each once; anything else is refused, because a merged report must mean
+//! what a single run would have meant (one shard of two alone is not a passing run). Reports
+//! with no shard at all (runs split by hand, e.g. with `--filter`) merge as they are.
 
 use super::ReportError;
-use crate::verdict::{Counts, RunMeta, RunRecord};
+use crate::verdict::{parse_shard, Counts, RunMeta, RunRecord};
+use std::collections::BTreeMap;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
 /// One record from `records`: cases sorted by id, counts recomputed, the earliest start and the
-/// latest end, shard cleared. Refuses records of different seeds or targets, and a case found in
-/// two records.
+/// latest end, shard cleared. Refuses records of different seeds or targets, shards that are not
+/// exactly the N parts of one run, and a case found in two records.
 pub fn merge(records: Vec<RunRecord>) -> Result<RunRecord, ReportError> {
     let first = records.first().ok_or(ReportError::NothingToMerge)?;
     check_same_run(&records)?;
+    check_shards(&records)?;
     let meta = merged_meta(&records, &first.meta)?;
     let mut cases = Vec::new();
-    let mut seen = std::collections::BTreeMap::new();
+    let mut seen = BTreeMap::new();
     for (index, record) in records.into_iter().enumerate() {
         for case in record.cases {
             if let Some(first) = seen.insert(case.id.clone(), index + 1) {
@@ -49,6 +53,80 @@ fn check_same_run(records: &[RunRecord]) -> Result<(), ReportError> {
         }
     }
     Ok(())
+}
+
+/// Missing shards named in an error, at most this many (the rest are counted).
+const MISSING_NAMED: usize = 8;
+
+/// With a shard in any report: every report is a shard `K/N` of one `N`, each `K` once, none
+/// missing.
+fn check_shards(records: &[RunRecord]) -> Result<(), ReportError> {
+    let mut sharded = Vec::new();
+    let mut whole = None;
+    for (i, record) in records.iter().enumerate() {
+        match record.meta.shard.as_deref() {
+            None => whole = whole.or(Some(i + 1)),
+            Some(text) => {
+                let shard = parse_shard(text).ok_or_else(|| ReportError::BadShard {
+                    index: i + 1,
+                    value: text.to_owned(),
+                })?;
+                sharded.push((i + 1, shard));
+            }
+        }
+    }
+    let Some(&(first, (first_k, count))) = sharded.first() else {
+        return Ok(());
+    };
+    if let Some(unsharded) = whole {
+        return Err(ReportError::ShardMixedWithWhole {
+            sharded: first,
+            shard: format!("{first_k}/{count}"),
+            unsharded,
+        });
+    }
+    let mut seen = BTreeMap::new();
+    for &(index, (k, n)) in &sharded {
+        if n != count {
+            return Err(ReportError::ShardCounts {
+                index,
+                found: format!("{k}/{n}"),
+                first,
+                expected: format!("{first_k}/{count}"),
+            });
+        }
+        if let Some(earlier) = seen.insert(k, index) {
+            return Err(ReportError::DuplicateShard {
+                shard: format!("{k}/{n}"),
+                first: earlier,
+                second: index,
+            });
+        }
+    }
+    missing_shards(&seen, count)
+}
+
+/// Every K of 1..=count is in `seen`, or an error naming the first few missing.
+fn missing_shards(seen: &BTreeMap<u32, usize>, count: u32) -> Result<(), ReportError> {
+    // Each `seen` K is at most `count`, so `count - seen` is the number missing.
+    let missing = count as usize - seen.len();
+    if missing == 0 {
+        return Ok(());
+    }
+    let mut named: Vec<String> = (1..=count)
+        .filter(|k| !seen.contains_key(k))
+        .take(MISSING_NAMED)
+        .map(|k| format!("{k}/{count}"))
+        .collect();
+    if missing > named.len() {
+        named.push(format!("and {} more", missing - named.len()));
+    }
+    let noun = if missing == 1 { "shard" } else { "shards" };
+    Err(ReportError::MissingShards {
+        missing: format!("{noun} {}", named.join(", ")),
+        given: seen.len(),
+        count,
+    })
 }
 
 fn mismatch(

@@ -79,6 +79,34 @@ pub enum ReportError {
         expected: String,
         found: String,
     },
+    #[error("cannot merge: report #{index} has meta.shard = {value:?}, which is not K/N with 1 <= K <= N")]
+    BadShard { index: usize, value: String },
+    #[error("cannot merge: report #{sharded} is shard {shard} of a run, but report #{unsharded} is a whole run (no shard); merge the shards of one run alone")]
+    ShardMixedWithWhole {
+        sharded: usize,
+        shard: String,
+        unsharded: usize,
+    },
+    #[error("cannot merge: report #{index} is shard {found}, but report #{first} is shard {expected}; the shards of one run are all K/N with the same N")]
+    ShardCounts {
+        index: usize,
+        found: String,
+        first: usize,
+        expected: String,
+    },
+    #[error("cannot merge: reports #{first} and #{second} are both shard {shard}; pass each shard's report once")]
+    DuplicateShard {
+        shard: String,
+        first: usize,
+        second: usize,
+    },
+    #[error("cannot merge: missing {missing} ({given} of {count} shards given); pass the report of every shard of the run, each run with the same --seed")]
+    MissingShards {
+        /// `shard 2/2`, or `shards 2/3, 3/3`.
+        missing: String,
+        given: usize,
+        count: u32,
+    },
     #[error("cannot merge: case {id} appears in reports #{first} and #{second}; shards of one run never share a case")]
     DuplicateCase {
         id: String,

@@ -75,10 +75,7 @@ pub fn run_plan(
         finished_at: now_rfc3339(),
         duration_ms: start.elapsed().as_secs_f64() * 1000.0,
         cases_per_operation: run.generation.cases_per_operation,
-        shard: settings
-            .selection
-            .shard
-            .map(|s| format!("{}/{}", s.index, s.count)),
+        shard: settings.selection.shard.map(|s| s.to_string()),
         interrupted,
         faults: settings.faults(),
         strict: settings.strict,

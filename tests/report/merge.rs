@@ -44,6 +44,13 @@ fn halves() -> (RunRecord, RunRecord) {
     (a, b)
 }
 
+/// The error of merging the two halves once `edit` has changed them.
+fn refusal(edit: impl FnOnce(&mut RunRecord, &mut RunRecord)) -> ReportError {
+    let (mut a, mut b) = halves();
+    edit(&mut a, &mut b);
+    merge(vec![a, b]).expect_err("the edited halves are refused")
+}
+
 #[test]
 fn merging_two_halves_gives_the_whole_run() {
     let whole = sample::run();
@@ -64,9 +71,7 @@ fn merging_two_halves_gives_the_whole_run() {
 
 #[test]
 fn reports_of_different_seeds_are_refused() {
-    let (a, mut b) = halves();
-    b.meta.seed = 7;
-    let err = merge(vec![a, b]).unwrap_err();
+    let err = refusal(|_, b| b.meta.seed = 7);
     assert!(
         matches!(
             err,
@@ -87,13 +92,98 @@ fn reports_of_different_seeds_are_refused() {
 
 #[test]
 fn reports_of_different_targets_are_refused() {
-    let (a, mut b) = halves();
-    b.meta.target = "https://elsewhere.example".to_owned();
-    let err = merge(vec![a, b]).unwrap_err();
+    let err = refusal(|_, b| b.meta.target = "https://elsewhere.example".to_owned());
     assert!(
         matches!(err, ReportError::Mismatch { what: "target", .. }),
         "{err}"
     );
+}
+
+#[test]
+fn shards_of_different_counts_are_refused() {
+    let err = refusal(|_, b| b.meta.shard = Some("2/3".to_owned()));
+    assert!(
+        err.to_string()
+            .contains("report #2 is shard 2/3, but report #1 is shard 1/2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_shard_given_twice_is_refused_before_its_cases_are_compared() {
+    let err = refusal(|_, b| b.meta.shard = Some("1/2".to_owned()));
+    assert!(
+        matches!(
+            err,
+            ReportError::DuplicateShard {
+                first: 1,
+                second: 2,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_shards_are_named() {
+    let err = refusal(|a, b| {
+        a.meta.shard = Some("1/4".to_owned());
+        b.meta.shard = Some("2/4".to_owned());
+    });
+    assert_eq!(
+        err.to_string(),
+        "cannot merge: missing shards 3/4, 4/4 (2 of 4 shards given); pass the report of every \
+         shard of the run, each run with the same --seed"
+    );
+}
+
+#[test]
+fn missing_shards_of_a_huge_count_are_counted_not_listed() {
+    let err = refusal(|a, b| {
+        a.meta.shard = Some(format!("1/{}", u32::MAX));
+        b.meta.shard = Some(format!("10/{}", u32::MAX));
+    })
+    .to_string();
+    assert!(
+        err.contains("shards 2/4294967295, 3/4294967295")
+            && err.contains("8/4294967295, 9/4294967295, and 4294967285 more"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_shard_with_a_whole_run_is_refused() {
+    let err = refusal(|_, b| b.meta.shard = None);
+    assert!(
+        matches!(
+            err,
+            ReportError::ShardMixedWithWhole {
+                sharded: 1,
+                unsharded: 2,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_malformed_shard_is_refused() {
+    let err = refusal(|_, b| b.meta.shard = Some("3/2".to_owned()));
+    assert!(
+        matches!(err, ReportError::BadShard { index: 2, ref value } if value == "3/2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn reports_with_no_shard_merge_as_before() {
+    let (mut a, mut b) = halves();
+    a.meta.shard = None;
+    b.meta.shard = None;
+    let merged = merge(vec![a, b]).expect("unsharded parts of one run merge");
+    assert_eq!(merged.counts, sample::run().counts);
 }
 
 #[test]
