@@ -54,6 +54,8 @@ pub struct RunCx {
     pub banking_token_error: Option<String>,
     /// A tag unique to this run, for ids that must not collide with earlier runs.
     pub run_tag: String,
+    /// The deletable fixtures earlier runs used up: the delete cases take theirs from it.
+    pub ledger: crate::ledger::Ledger,
 }
 
 impl RunCx {
