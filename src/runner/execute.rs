@@ -138,8 +138,9 @@ fn trial(
     let kind = case.suite.clone();
     let id = case.id.clone();
     let (run, phases) = (run.clone(), phases.clone());
-    let ignored = unmet.is_some();
-    libtest_mimic::Trial::test(id, move || {
+    // Every trial runs, also one whose needs are unmet, so that its result and the reason it
+    // was skipped are recorded (libtest-mimic never runs a trial flagged ignored).
+    libtest_mimic::Trial::ignorable_test(id, move || {
         let result = match unmet {
             Some(why) => skipped(&case, why),
             None => {
@@ -150,7 +151,7 @@ fn trial(
                     .unwrap_or_else(|e| panicked(&case, &e))
             }
         };
-        let verdict = result.verdict;
+        let (verdict, reason) = (result.verdict, result.skip_reason.clone());
         let message = failure_message(&result);
         results
             .lock()
@@ -158,11 +159,11 @@ fn trial(
             .insert(case.id.clone(), result);
         match verdict {
             Verdict::Fail | Verdict::Error => Err(message.into()),
-            _ => Ok(()),
+            Verdict::Skip => Ok(libtest_mimic::Completion::Ignored { reason }),
+            _ => Ok(libtest_mimic::Completion::Completed),
         }
     })
     .with_kind(kind)
-    .with_ignored_flag(ignored)
 }
 
 /// Runs `f`, turning a panic caused by a closed stdout into `None` without printing it; any
