@@ -95,9 +95,9 @@ pub struct RunArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// The state file of the fixture ledger: which deletable fixtures earlier runs against a
-    /// target used up, so that no run deletes one twice [default: $XDG_STATE_HOME/covenant/
-    /// fixtures.json, else ~/.local/state/covenant/fixtures.json, else .covenant/fixtures.json].
-    /// Unused for the embedded reference, which starts fresh every run.
+    /// target used up, so that no run deletes one twice. Default:
+    /// $XDG_STATE_HOME/covenant/fixtures.json, else ~/.local/state/covenant/fixtures.json, else
+    /// .covenant/fixtures.json. Unused for the embedded reference, which starts fresh every run.
     #[arg(long, value_name = "FILE", env = "COVENANT_STATE")]
     pub state: Option<PathBuf>,
 }
