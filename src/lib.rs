@@ -23,6 +23,8 @@ pub mod generate;
 pub mod generated;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
+/// The fixture ledger: which deletable fixtures earlier runs used up, per target.
+pub mod ledger;
 /// Cursor pagination invariants, for any paginated list.
 pub mod pagination;
 /// The target profile (TOML): base URL, credentials, fixtures.

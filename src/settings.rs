@@ -141,6 +141,9 @@ pub struct RunSettings {
     pub strict: bool,
     /// No per-case lines.
     pub quiet: bool,
+    /// The fixture ledger's state file (`--state`) for a target of the user's; the embedded
+    /// reference starts fresh every run and uses none.
+    pub state: PathBuf,
 }
 
 impl RunSettings {
@@ -169,6 +172,7 @@ impl RunSettings {
             report_dir: PathBuf::from(DEFAULT_REPORT_DIR),
             strict: false,
             quiet: false,
+            state: crate::ledger::default_path(),
         }
     }
 

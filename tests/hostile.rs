@@ -38,12 +38,21 @@ fn is_vat(seen: &Seen) -> bool {
         .contains(&format!("/counterparts/{COUNTERPART}/vat-ids/"))
 }
 
-/// What a harmless server answers: the probe gets 200, the profile's bank account an empty
-/// page of transactions (the preflight reads it), everything else a finance 404.
+/// What a harmless server answers, keeping the contract where the tests do not break it: the
+/// probe gets 200, a request without a token 401 with its area's error body, the profile's bank
+/// account an empty page of transactions (the preflight reads it), everything else a finance 404.
 fn normal(seen: &Seen) -> Reply {
     let transactions = format!("/embedded-banking/v1/bank-accounts/{BANK_ACCOUNT}/transactions");
+    let unauthenticated = seen.header("authorization").is_none();
     if seen.path == "/" {
         Reply::json(200, "{}")
+    } else if unauthenticated && seen.path.starts_with("/embedded-banking/") {
+        Reply::json(
+            401,
+            r#"{"detail":"no token","errorCode":"UNAUTHORIZED","instance":"/","status":401,"title":"Unauthorized","type":"about:blank"}"#,
+        )
+    } else if unauthenticated {
+        Reply::json(401, r#"{"error":{"message":"no token"}}"#)
     } else if seen.path.split('?').next() == Some(transactions.as_str()) {
         Reply::json(
             200,

@@ -367,6 +367,7 @@ fn run(faults: &[Fault]) -> RunRecord {
             "--report-dir",
         ])
         .arg(&reports)
+        .env("COVENANT_STATE", dir.join("fixtures.json"))
         .output()
         .expect("covenant runs");
     let text = std::fs::read_to_string(reports.join("report.json")).unwrap_or_else(|e| {

@@ -6,8 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn covenant(args: &[&str]) -> Output {
+    // The fixture ledger of a run against a profile lives in the test's temporary directory,
+    // never in the home directory.
+    let state =
+        std::env::temp_dir().join(format!("covenant-runner-state-{}.json", std::process::id()));
     Command::new(env!("CARGO_BIN_EXE_covenant"))
         .args(args)
+        .env("COVENANT_STATE", state)
         .output()
         .expect("covenant runs")
 }

@@ -56,6 +56,8 @@ pub struct RunCx {
     pub run_tag: String,
     /// What the target showed of the profile's fixtures (first uses watched).
     pub watch: FixtureWatch,
+    /// The deletable fixtures earlier runs used up: the delete cases take theirs from it.
+    pub ledger: crate::ledger::Ledger,
 }
 
 impl RunCx {

@@ -1,7 +1,9 @@
 //! What a case needs from the profile: a case whose needs are not met is skipped with the
-//! reason, naming the profile key that would meet it.
+//! reason, naming the profile key that would meet it. A deletable fixture is met only while the
+//! fixture ledger has one left that earlier runs did not use up.
 
 use super::RunCx;
+use crate::ledger::Consumable;
 
 /// What a case needs from the profile; a case whose needs are not met is skipped with the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,8 +45,12 @@ impl Need {
             Need::EntityUser => f.is_some_and(|f| f.entity_user_id.is_some()),
             Need::VatRate => f.is_some_and(|f| f.vat_rate_id.is_some()),
             Need::Comment => f.is_some_and(|f| !f.comment_ids.is_empty()),
-            Need::DeletableTag => f.is_some_and(|f| !f.deletable_tag_ids.is_empty()),
-            Need::DeletableBankAccount => f.is_some_and(|f| !f.deletable_bank_accounts.is_empty()),
+            Need::DeletableTag | Need::DeletableBankAccount => {
+                return self.consumable().and_then(|list| {
+                    let left = run.ledger.next(list, &run.profile);
+                    left.err().map(|gone| gone.to_string())
+                })
+            }
             Need::Quote => f.is_some_and(|f| f.quote_id.is_some()),
             Need::Invoice => f.is_some_and(|f| f.invoice_id.is_some()),
             Need::BankingToken => {
@@ -66,6 +72,27 @@ impl Need {
             Need::EmptyBankAccount => b.is_some_and(|b| b.empty_bank_account_id.is_some()),
         };
         (!present).then(|| format!("the profile does not give {}", self.key()))
+    }
+
+    /// The list of the profile this need uses up, one fixture per run.
+    pub fn consumable(self) -> Option<Consumable> {
+        match self {
+            Need::DeletableTag => Some(Consumable::DeletableTags),
+            Need::DeletableBankAccount => Some(Consumable::DeletableBankAccounts),
+            _ => None,
+        }
+    }
+
+    /// What a case uses of the profile for this need, for `--dry-run`: its key, and for a list
+    /// the ledger hands out from, the fixture it would take.
+    pub fn uses(self, run: &RunCx) -> String {
+        let next = self
+            .consumable()
+            .and_then(|list| run.ledger.next(list, &run.profile).ok());
+        match next {
+            Some(taken) => format!("{} (would delete {})", self.key(), taken.id),
+            None => self.key().to_owned(),
+        }
     }
 
     /// The profile key that meets this need.

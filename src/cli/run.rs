@@ -98,6 +98,12 @@ pub struct RunArgs {
     /// Less output: no per-case lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The state file of the fixture ledger: which deletable fixtures earlier runs against a
+    /// target used up, so that no run deletes one twice. Default:
+    /// $XDG_STATE_HOME/covenant/fixtures.json, else ~/.local/state/covenant/fixtures.json, else
+    /// .covenant/fixtures.json. Unused for the embedded reference, which starts fresh every run.
+    #[arg(long, value_name = "FILE", env = "COVENANT_STATE")]
+    pub state: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -145,6 +151,7 @@ impl RunArgs {
         run.report_dir = self.report_dir.clone();
         run.strict = self.strict;
         run.quiet = self.quiet;
+        run.state = self.state.clone().unwrap_or(run.state);
         Ok(run)
     }
 

@@ -8,6 +8,7 @@
 //! It never writes a report: the command that called it does, from the record.
 
 mod execute;
+mod fixtures;
 mod phase;
 mod plan;
 mod preflight;

@@ -37,7 +37,7 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
     let mut requests = 0;
     for case in plan {
         let skip = case.needs.iter().find_map(|n| n.unmet(run));
-        let fixtures: Vec<&str> = case.needs.iter().map(|n| n.key()).collect();
+        let fixtures: Vec<String> = case.needs.iter().map(|n| n.uses(run)).collect();
         let what = if case.writes { "writes" } else { "reads" };
         match skip {
             Some(why) => {

@@ -53,6 +53,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         }
     };
     let base_url = base_url(settings, &profile)?;
+    let ledger = super::fixtures::ledger(settings, &profile, &base_url)?;
     let target =
         Target::new(target_config(settings, &profile, &base_url)?).map_err(|e| {
             match (&e, &settings.network.ca_cert) {
@@ -99,6 +100,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
             settings.generation.seed as u32 ^ std::process::id()
         ),
         watch,
+        ledger,
     });
     if sends {
         super::preflight::preflight(&run, settings).await?;

@@ -1,10 +1,13 @@
 //! Delete scenarios: a tag and a counterpart bank account from the profile's deletable lists,
 //! each deleted once (must succeed) and again (should be refused). Only ids the profile names as
-//! deletable are ever deleted.
+//! deletable are ever deleted, and each only once across runs: the fixture ledger hands them out
+//! in turn and remembers each from the moment it is taken, before its first DELETE is sent.
 
 use super::expect_client_error;
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
+use crate::target::SendError;
 use reqwest::Method;
 
 pub fn cases() -> Vec<Case> {
@@ -57,12 +60,25 @@ async fn delete_twice(
     Ok(())
 }
 
+/// Takes the next fixture of `list` from the ledger, recorded as used up before anything is
+/// sent for it. Nothing is taken when no request would leave (the run is stopping or its budget
+/// is spent); when the ledger cannot record the taking, the case is an error and sends nothing.
+fn take(cx: &CaseCx, list: Consumable) -> Result<Taken, Abort> {
+    let run = &cx.run;
+    if run.target.is_stopped() {
+        return Err(Abort::Skip(format!("{}: not run", run.stop_reason())));
+    }
+    if run.target.budget_exhausted() {
+        return Err(Abort::Skip(SendError::BudgetExhausted.to_string()));
+    }
+    run.ledger.take(list, &run.profile).map_err(|e| match e {
+        TakeError::Exhausted(gone) => Abort::Skip(gone.to_string()),
+        TakeError::Record(e) => Abort::Defect(format!("{e} (nothing was deleted)")),
+    })
+}
+
 async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
-    let id = cx
-        .run
-        .finops()
-        .map(|f| f.deletable_tag_ids[0].clone())
-        .unwrap_or_default();
+    let Taken { id, .. } = take(cx, Consumable::DeletableTags)?;
     delete_twice(
         cx,
         OperationId::DeleteTag,
@@ -75,12 +91,15 @@ async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
 }
 
 async fn bank_account_delete_twice(cx: &mut CaseCx) -> Outcome {
+    let taken = take(cx, Consumable::DeletableBankAccounts)?;
     let account = cx
         .run
         .finops()
-        .map(|f| f.deletable_bank_accounts[0].clone());
-    let Some(a) = account else { return Ok(()) };
-    let path = OperationId::DeleteBankAccount.path(&[&a.counterpart_id, &a.bank_account_id]);
+        .and_then(|f| f.deletable_bank_accounts.get(taken.index))
+        .cloned()
+        .expect("the ledger hands out only entries of the profile's list");
+    let path =
+        OperationId::DeleteBankAccount.path(&[&account.counterpart_id, &account.bank_account_id]);
     delete_twice(
         cx,
         OperationId::DeleteBankAccount,

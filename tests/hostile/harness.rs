@@ -232,6 +232,7 @@ impl Covenant {
             .arg("--report-dir")
             .arg(dir.join("reports"))
             .args(["--seed", "1", "--cases", "0"])
+            .env("COVENANT_STATE", dir.join("fixtures.json"))
             .current_dir(&dir)
             .stdin(Stdio::null())
             .stdout(file(&dir, "stdout.txt"))

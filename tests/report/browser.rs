@@ -67,7 +67,7 @@ fn fragment_opens_the_failure_it_names_in_a_real_browser() {
         !other.contains(" open"),
         "only the named details opens: {other}"
     );
-    assert!(dom.contains("FAIL: the target breaks the contract"));
+    assert!(dom.contains("FAILED: the target breaks the contract"));
     assert!(dom.contains("RCV-UNKNOWN-PROPS"));
     assert!(dom.contains("curl -X POST"));
     assert!(
