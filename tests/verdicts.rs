@@ -334,11 +334,7 @@ fn strict_fails_on_every_surface_when_a_rule_only_warns() {
             "--filter",
             "tag.delete-twice",
         ])
-        .args([
-            "--fault",
-            "tag-delete-idempotent",
-            "--report-dir",
-        ])
+        .args(["--fault", "tag-delete-idempotent", "--report-dir"])
         .arg(&dir)
         .output()
         .expect("covenant runs");
