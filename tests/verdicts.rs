@@ -291,31 +291,30 @@ fn a_skipped_case_gives_its_real_reason_in_all_four_reports() {
     }
 }
 
-#[test]
-fn a_filter_that_matches_nothing_is_incomplete() {
-    let dir = temp_dir("nothing");
+/// A run against the embedded reference with `args`: its exit code, stdout, `report.json`,
+/// and the directory of its reports.
+fn embedded_run(name: &str, args: &[&str]) -> (Option<i32>, String, Value, PathBuf) {
+    let dir = temp_dir(name);
     let output = covenant()
-        .args([
-            "run",
-            "--quiet",
-            "--seed",
-            "3",
-            "--filter",
-            "no-such-case",
-            "--report-dir",
-        ])
+        .args(["run", "--quiet", "--seed", "3"])
+        .args(args)
+        .arg("--report-dir")
         .arg(&dir)
         .output()
         .expect("covenant runs");
-    assert_eq!(output.status.code(), Some(4));
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let report = serde_json::from_str(&read(&dir, "report.json")).unwrap_or(Value::Null);
+    (output.status.code(), stdout, report, dir)
+}
+
+#[test]
+fn a_filter_that_matches_nothing_is_incomplete() {
+    let (code, stdout, report, dir) = embedded_run("nothing", &["--filter", "no-such-case"]);
+    assert_eq!(code, Some(4), "{stdout}");
     assert!(
         stdout.contains("covenant: INCOMPLETE.") && stdout.contains("no case was planned"),
         "{stdout}"
     );
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-            .expect("json");
     assert_eq!(report["verdict"], "incomplete");
     assert!(read(&dir, "summary.md").contains("INCOMPLETE"));
     assert!(read(&dir, "junit.xml").contains("run.verdict"));
@@ -323,31 +322,23 @@ fn a_filter_that_matches_nothing_is_incomplete() {
 
 #[test]
 fn strict_fails_on_every_surface_when_a_rule_only_warns() {
-    let dir = temp_dir("strict");
-    let output = covenant()
-        .args([
-            "run",
-            "--quiet",
-            "--seed",
-            "3",
-            "--strict",
-            "--filter",
-            "tag.delete-twice",
-        ])
-        .args(["--fault", "tag-delete-idempotent", "--report-dir"])
-        .arg(&dir)
-        .output()
-        .expect("covenant runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let args = [
+        "--strict",
+        "--filter",
+        "tag.delete-twice",
+        "--fault",
+        "tag-delete-idempotent",
+    ];
+    let (code, stdout, report, dir) = embedded_run("strict", &args);
+    assert_eq!(code, Some(1), "{stdout}");
     assert!(
         stdout.contains("covenant: FAILED.") && stdout.contains("--strict"),
         "{stdout}"
     );
     assert!(!stdout.contains("test result: ok"), "{stdout}");
-    let report: Value = serde_json::from_str(&read(&dir, "report.json")).expect("json");
     assert_eq!(report["verdict"], "fail");
     assert_eq!(report["counts"]["fail"], 0);
+    assert_eq!(report["counts"]["warn"], 1);
     assert!(read(&dir, "summary.md").contains("FAILED"));
     assert!(read(&dir, "junit.xml").contains("run.verdict"));
 }
