@@ -123,6 +123,9 @@ pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
         let spec = ReadSpec::prefix(query(&[("limit", &limit.to_string())]), cap);
         let read = read(cx, &list, &spec, rules.agree).await?;
         report_oversize(cx, &read, limit, rules.limit_max);
+        if let Some(rule) = rules.full_pages {
+            report_short(cx, &read, limit, rule);
+        }
         report_end(cx, &read, rules.agree);
         match &baseline {
             None => baseline = Some((limit, read)),
@@ -142,6 +145,29 @@ fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
             rule,
             format!(
                 "page {} of a read at limit={limit} holds {} items; {}; pages: {}",
+                i + 1,
+                step.items,
+                read.counts(),
+                read.trail()
+            ),
+        );
+    }
+}
+
+/// A finding for the first page of a read that has a next page but holds fewer items than
+/// `limit`: only the last or only page may be short.
+fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
+    let full = limit.min(100) as usize;
+    let short = read
+        .steps
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.next.is_some() && s.items < full);
+    if let Some((i, step)) = short {
+        cx.finding(
+            rule,
+            format!(
+                "page {} of a read at limit={limit} holds {} items and has a next page; {}; pages: {}",
                 i + 1,
                 step.items,
                 read.counts(),

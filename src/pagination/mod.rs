@@ -41,6 +41,9 @@ pub(crate) struct Rules {
     pub agree: &'static str,
     pub reuse: &'static str,
     pub tampered: &'static str,
+    /// Every page but the last holds exactly `limit` items (finance only: a banking page
+    /// shorter than `limit` does not mean the end, and may come anywhere).
+    pub full_pages: Option<&'static str>,
 }
 
 const EVENT_RULES: Rules = Rules {
@@ -51,6 +54,7 @@ const EVENT_RULES: Rules = Rules {
     agree: "EVT-PAGE-SIZES-AGREE",
     reuse: "EVT-TOKEN-STABLE",
     tampered: "EVT-TOKEN-TAMPERED",
+    full_pages: Some("EVT-PAGES-FULL"),
 };
 
 const TRANSACTION_RULES: Rules = Rules {
@@ -61,6 +65,7 @@ const TRANSACTION_RULES: Rules = Rules {
     agree: "BPAG-DEFAULT-ORDER",
     reuse: "BPAG-TOKEN-REUSABLE",
     tampered: "BPAG-TOKEN-TAMPERED",
+    full_pages: None,
 };
 
 impl ListKind {
@@ -164,7 +169,7 @@ fn shared_cases(kind: ListKind) -> Vec<Case> {
         case(
             kind,
             &format!("{area}.page-sizes"),
-            &[r.limit_max, r.agree],
+            &[[r.limit_max, r.agree].as_slice(), r.full_pages.as_slice()].concat(),
             cases::PAGE_SIZES_REQUESTS,
             case_fn(move |cx| Box::pin(cases::page_sizes(cx, kind))),
         ),

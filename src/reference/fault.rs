@@ -227,6 +227,8 @@ faults! {
         "each page of events after the first repeats the last item of the page before";
     EventsItemSkipped => "evt-item-skipped-at-boundary", "EVT-PAGE-SIZES-AGREE",
         "each next page of events skips one item at the page boundary";
+    EventsPageShort => "evt-page-short-before-last", "EVT-PAGES-FULL",
+        "every page of events that has a next page holds one item fewer than limit (none skipped)";
     EventsPrevOnFirst => "evt-prev-token-on-first-page", "EVT-PREV-NULL-FIRST",
         "the first page of events has a non-null prev_pagination_token";
     EventsTokenSingleUse => "evt-token-single-use", "EVT-TOKEN-STABLE",

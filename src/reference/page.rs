@@ -11,6 +11,9 @@ use std::hash::{Hash, Hasher};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PageFaults {
     pub plus_one: bool,
+    /// A page that has a next page holds one item fewer than `limit`, and the next page starts
+    /// right after it (no item skipped).
+    pub short: bool,
     pub repeat: bool,
     pub skip: bool,
     pub cycle: bool,
@@ -31,16 +34,22 @@ impl PagePlan {
     /// The page at `offset` of `limit` items out of `total`, bent by `faults`.
     pub fn new(offset: usize, limit: usize, total: usize, faults: PageFaults) -> PagePlan {
         let start = offset.min(total);
-        let size = if faults.plus_one { limit + 1 } else { limit };
+        let has_next = start + limit < total;
+        let short = faults.short && has_next && limit > 1;
+        let size = match (faults.plus_one, short) {
+            (true, _) => limit + 1,
+            (false, true) => limit - 1,
+            (false, false) => limit,
+        };
         let end = (start + size).min(total);
-        let mut next_offset = start + limit;
+        let mut next_offset = if short { end } else { start + limit };
         if faults.skip {
             next_offset += 1;
         }
         if faults.repeat && limit > 1 {
             next_offset -= 1;
         }
-        let next = if start + limit < total {
+        let next = if has_next {
             Some(next_offset)
         } else if faults.cycle {
             Some(0)

@@ -320,6 +320,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         EventsNextCycles => c.full_read(List::Events, 100).await.is_none(),
         EventsItemRepeated => c.item_repeated(List::Events).await,
         EventsItemSkipped => c.item_skipped(List::Events).await,
+        EventsPageShort => {
+            let page = c.events("limit=3").await;
+            page.ids().len() < 3 && !page.token(List::Events.next()).is_empty()
+        }
         EventsPrevOnFirst => c.prev_on_first(List::Events).await,
         EventsTokenSingleUse => c.token_single_use(List::Events).await,
         EventsTamperedRestarts => c.events("pagination_token=bm90LWlzc3VlZA").await.status == 200,

@@ -138,6 +138,7 @@ fn transactions_page(app: &App, cursor: TxCursor) -> Response {
         cursor.limit,
         total,
         PageFaults {
+            short: false,
             plus_one: false,
             repeat: f.has(Fault::BankingItemRepeated),
             skip: f.has(Fault::BankingItemSkipped),

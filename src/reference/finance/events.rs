@@ -191,6 +191,7 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
         cursor.limit,
         order.len(),
         PageFaults {
+            short: f.has(Fault::EventsPageShort),
             plus_one: f.has(Fault::EventsLimitPlusOne),
             repeat: f.has(Fault::EventsItemRepeated),
             skip: f.has(Fault::EventsItemSkipped),
