@@ -20,7 +20,7 @@ pub fn cases(run: &RunCx, generated_only: bool) -> Vec<Case> {
 
 #[cfg(test)]
 mod tests {
-    use crate::generated::param_cases;
+    use crate::generated::{accept_cases, param_cases};
     use crate::scenario::all;
 
     #[test]
@@ -28,6 +28,7 @@ mod tests {
         let mut ids: Vec<String> = all().into_iter().map(|c| c.id).collect();
         ids.extend(crate::pagination::cases().into_iter().map(|c| c.id));
         ids.extend(param_cases().into_iter().map(|c| c.id));
+        ids.extend(accept_cases().into_iter().map(|c| c.id));
         let catalogue = crate::catalogue::Catalogue::embedded();
         for rule in &catalogue.rules {
             for check in &rule.checks {

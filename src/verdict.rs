@@ -24,6 +24,9 @@ pub enum Verdict {
     /// The case did not run; `skip_reason` says why (a fixture the profile lacks, a filter,
     /// `--max-requests` reached, an interrupt).
     Skip,
+    /// The case ran but could not judge what it tested: the baseline its variants are judged
+    /// against was refused (see [`CaseResult::inconclusive`]). Neither a pass nor a failure.
+    Inconclusive,
 }
 
 impl Verdict {
@@ -34,6 +37,7 @@ impl Verdict {
             Verdict::Fail => "fail",
             Verdict::Error => "error",
             Verdict::Skip => "skip",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 }
@@ -74,6 +78,40 @@ impl Finding {
     pub fn at_exchange(mut self, index: usize) -> Finding {
         self.exchange = Some(index);
         self
+    }
+}
+
+/// Variants a case could not judge because the baseline they are judged against was refused:
+/// a positive variant says something about the target only beside a baseline, differing from it
+/// in the part under test alone, that the target accepted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Inconclusive {
+    /// The rule the variants would have been judged under.
+    pub rule: String,
+    /// What the baseline was (`the minimal quote body`).
+    pub baseline: String,
+    /// The baseline's answer: the diagnosis (`404: counterpart not found`).
+    pub answer: String,
+    /// How many variants it blocked, and the first few of them.
+    pub count: usize,
+    pub variants: Vec<String>,
+    /// Index into the case's exchanges of the baseline's exchange.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<usize>,
+}
+
+impl Inconclusive {
+    /// One line for consoles and reports.
+    pub fn sentence(&self) -> String {
+        let more = self.count.saturating_sub(self.variants.len());
+        let mut named = self.variants.join("; ");
+        if more > 0 {
+            named.push_str(&format!("; and {more} more"));
+        }
+        format!(
+            "{} variant(s) of {} blocked by their baseline ({}), refused with {}: {named}",
+            self.count, self.rule, self.baseline, self.answer
+        )
     }
 }
 
@@ -156,6 +194,9 @@ pub struct CaseResult {
     /// The (shrunk) generated payload, for generated cases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<serde_json::Value>,
+    /// Variants not judged because their baseline was refused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inconclusive: Vec<Inconclusive>,
     /// Requests sent, retries included (generated cases keep only the exchanges with findings).
     #[serde(default)]
     pub requests: usize,
@@ -163,16 +204,20 @@ pub struct CaseResult {
 }
 
 impl CaseResult {
-    /// The verdict that the findings and error imply.
-    pub fn judge(findings: &[Finding], error: Option<&str>) -> Verdict {
+    /// The verdict that the findings, the error and the variants left unjudged imply: a
+    /// failure wins over everything; a case that judged only part of what it tested is
+    /// inconclusive unless something it did judge warned.
+    pub fn judge(findings: &[Finding], error: Option<&str>, inconclusive: bool) -> Verdict {
         if findings.iter().any(|f| f.level == Level::Must) {
             Verdict::Fail
         } else if error.is_some() {
             Verdict::Error
-        } else if findings.is_empty() {
-            Verdict::Pass
-        } else {
+        } else if !findings.is_empty() {
             Verdict::Warn
+        } else if inconclusive {
+            Verdict::Inconclusive
+        } else {
+            Verdict::Pass
         }
     }
 }
@@ -185,6 +230,9 @@ pub struct Counts {
     pub fail: usize,
     pub error: usize,
     pub skip: usize,
+    /// Cases whose variants were blocked by a refused baseline.
+    #[serde(default)]
+    pub inconclusive: usize,
     pub requests: usize,
 }
 
@@ -198,6 +246,7 @@ impl Counts {
                 Verdict::Fail => c.fail += 1,
                 Verdict::Error => c.error += 1,
                 Verdict::Skip => c.skip += 1,
+                Verdict::Inconclusive => c.inconclusive += 1,
             }
             c.requests += case.requests.max(case.exchanges.len());
         }
@@ -205,7 +254,7 @@ impl Counts {
     }
 
     pub fn total(&self) -> usize {
-        self.pass + self.warn + self.fail + self.error + self.skip
+        self.pass + self.warn + self.fail + self.error + self.skip + self.inconclusive
     }
 }
 
@@ -330,8 +379,15 @@ impl RunRecord {
                 "no case was planned: check --filter, --skip, --shard and --read-only".to_owned(),
             );
         }
-        (self.counts.skip == self.cases.len())
-            .then(|| "no case ran: every planned case was skipped (see the reasons)".to_owned())
+        let c = &self.counts;
+        if c.skip == self.cases.len() {
+            return Some(
+                "no case ran: every planned case was skipped (see the reasons)".to_owned(),
+            );
+        }
+        (c.skip + c.inconclusive == self.cases.len()).then(|| {
+            "nothing was judged: every case was skipped or blocked by its baseline".to_owned()
+        })
     }
 
     /// The verdict of the run (see [`RunVerdict`] for the precedence).
@@ -378,12 +434,27 @@ mod tests {
         let must = Finding::new("X", Level::Must, "m");
         let should = Finding::new("Y", Level::Should, "s");
         assert_eq!(
-            CaseResult::judge(std::slice::from_ref(&should), None),
+            CaseResult::judge(std::slice::from_ref(&should), None, false),
             Verdict::Warn
         );
-        assert_eq!(CaseResult::judge(&[should, must], None), Verdict::Fail);
-        assert_eq!(CaseResult::judge(&[], None), Verdict::Pass);
-        assert_eq!(CaseResult::judge(&[], Some("timeout")), Verdict::Error);
+        assert_eq!(
+            CaseResult::judge(&[should.clone(), must.clone()], None, false),
+            Verdict::Fail
+        );
+        assert_eq!(CaseResult::judge(&[], None, false), Verdict::Pass);
+        assert_eq!(
+            CaseResult::judge(&[], Some("timeout"), false),
+            Verdict::Error
+        );
+    }
+
+    #[test]
+    fn unjudged_variants_make_a_case_inconclusive_but_never_hide_a_failure_or_warning() {
+        let must = Finding::new("X", Level::Must, "m");
+        let should = Finding::new("Y", Level::Should, "s");
+        assert_eq!(CaseResult::judge(&[], None, true), Verdict::Inconclusive);
+        assert_eq!(CaseResult::judge(&[must], None, true), Verdict::Fail);
+        assert_eq!(CaseResult::judge(&[should], None, true), Verdict::Warn);
     }
 
     #[test]

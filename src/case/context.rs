@@ -12,13 +12,18 @@ use crate::check;
 use crate::profile::{Profile, Secret};
 use crate::schema::{self, Area, OperationId};
 use crate::target::{Request, Response, SendError, Sent, Target};
-use crate::verdict::{Exchange, Finding};
+use crate::verdict::{Exchange, Finding, Inconclusive};
+use futures_util::stream::{FuturesOrdered, StreamExt};
 use reqwest::Method;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Requests of one case in flight at once in [`CaseCx::send_each`] (`--concurrency` caps the
+/// requests of all cases).
+const WINDOW: usize = 8;
 
 /// Why a case stopped before its end.
 #[derive(Debug, Clone, PartialEq)]
@@ -168,6 +173,8 @@ pub struct CaseCx {
     /// Set when a fixture of the profile proved wrong in this case: the case is blocked by the
     /// profile, not judged, and records no further finding.
     pub blocked: Option<String>,
+    /// Variants the case could not judge because their baseline was refused.
+    pub inconclusive: Vec<Inconclusive>,
     /// The last request the target answered 404, for [`CaseCx::blame_profile`].
     refused: Option<Request>,
 }
@@ -182,6 +189,7 @@ impl CaseCx {
             keep_all: true,
             payload: None,
             blocked: None,
+            inconclusive: Vec::new(),
             refused: None,
         }
     }
@@ -232,6 +240,39 @@ impl CaseCx {
                 None => Ok(run.target.send(&request).await),
             };
             Dispatched { request, outcome }
+        }
+    }
+
+    /// Sends a request per item, up to [`WINDOW`] at once, and hands each answer to `judge` in
+    /// the order of the items; a finding `judge` records points at that exchange. `judge`
+    /// returns false to stop: no further request is sent, and those already in flight are
+    /// recorded (and pass the generic checks) without being judged. Those in flight when the
+    /// case is cut short (a transport error, the run stopping) are abandoned.
+    pub async fn send_each<T: Send + 'static>(
+        &mut self,
+        operation: OperationId,
+        mut items: impl Iterator<Item = (T, Request)>,
+        mut judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
+    ) -> Outcome {
+        // Polled in the case's own task: no task spawned per request.
+        let mut in_flight = FuturesOrdered::new();
+        let mut judging = true;
+        loop {
+            while judging && in_flight.len() < WINDOW {
+                let Some((item, request)) = items.next() else {
+                    break;
+                };
+                let sending = self.dispatch(request);
+                in_flight.push_back(async move { (item, sending.await) });
+            }
+            let Some((item, dispatched)) = in_flight.next().await else {
+                return Ok(());
+            };
+            self.record_judged(operation, dispatched, |cx, request, response| {
+                if judging {
+                    judging = judge(cx, item, request, response);
+                }
+            })?;
         }
     }
 
@@ -384,6 +425,40 @@ impl CaseCx {
             f.exchange = self.last_exchange();
         }
         self.findings.push(f);
+    }
+
+    /// Records that `variant`, judged under `rule`, could not be judged: its baseline (`what`)
+    /// was refused with `answer`. Variants of one rule and baseline are gathered in one entry
+    /// that names the first few; `exchange` is the baseline's.
+    pub fn inconclusive(
+        &mut self,
+        rule: &str,
+        baseline: &str,
+        answer: &str,
+        variant: String,
+        exchange: Option<usize>,
+    ) {
+        if self.blocked.is_some() {
+            return;
+        }
+        const NAMED: usize = 5;
+        let same = |i: &&mut Inconclusive| i.rule == rule && i.baseline == baseline;
+        match self.inconclusive.iter_mut().find(same) {
+            Some(entry) => {
+                entry.count += 1;
+                if entry.variants.len() < NAMED {
+                    entry.variants.push(variant);
+                }
+            }
+            None => self.inconclusive.push(Inconclusive {
+                rule: rule.to_owned(),
+                baseline: baseline.to_owned(),
+                answer: answer.to_owned(),
+                count: 1,
+                variants: vec![variant],
+                exchange,
+            }),
+        }
     }
 
     /// Records a breach of `rule` unless `ok`; returns `ok`.

@@ -6,10 +6,12 @@
 //! findings). Nothing here imports the runner or knows which cases exist: the `suite` gathers
 //! them, the runner receives them as a list. Cases import this module, never the runner.
 
+mod baseline;
 mod context;
 mod need;
 mod watch;
 
+pub use baseline::{Baseline, Variant};
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
 pub use need::Need;
 pub use watch::FixtureWatch;

@@ -11,6 +11,7 @@
 //! payload it hands out has been confirmed by the JSON Schema validator (valid ones validate,
 //! invalid ones do not), so a generator bug cannot turn into a false finding.
 
+mod accept;
 mod boundary;
 mod invalid;
 mod memo;
@@ -26,6 +27,7 @@ mod valid;
 #[cfg(test)]
 mod tests;
 
+pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
 pub use params::invalid_param_values;
 pub use seed::{redraw, rng_for, sample, Draws};
 
@@ -224,6 +226,17 @@ impl<S: SchemaSource> Engine<S> {
             .into_iter()
             .filter(|value| compiled.oracle.is_valid(value))
             .collect())
+    }
+
+    /// Positive variants of `stem`, each differing from the smallest instance of its body shape
+    /// (its baseline) only in one value: at a stated limit, a listed value, `null` where
+    /// admitted, a maximum length of multi-byte characters. Each is confirmed valid.
+    pub fn acceptance(&self, stem: &str) -> Result<Acceptance, GenerateError> {
+        let compiled = self.compiled(stem)?;
+        let oracle = Arc::clone(&compiled.oracle);
+        Ok(accept::acceptance(&compiled.shape, &|value| {
+            oracle.is_valid(value)
+        }))
     }
 
     /// Deterministic invalid instances: each constraint broken at its boundary (max+1 and

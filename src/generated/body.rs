@@ -15,7 +15,6 @@ use crate::scenario::Bodies;
 use crate::schema::OperationId;
 use crate::schema::Registry;
 use crate::target::{Request, Response};
-use futures_util::stream::{FuturesOrdered, StreamExt};
 use proptest::strategy::{SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRng;
 use serde_json::{json, Value};
@@ -27,22 +26,20 @@ const MAX_SHRINK_ITERS: u32 = 48;
 const MAX_BOUNDARY_FINDINGS: usize = 12;
 /// Refusals of valid bodies reported per case (the rest are counted).
 const MAX_WARNINGS: usize = 5;
-/// Bodies of one case in flight at once (`--concurrency` caps the requests of all cases).
-const WINDOW: usize = 8;
 
 /// An operation whose body is generated, and what its bodies are drawn from.
 #[derive(Debug, Clone, Copy)]
-struct BodyOperation {
-    operation: OperationId,
+pub(super) struct BodyOperation {
+    pub operation: OperationId,
     /// The schema valid bodies are drawn from (quote and invoice apart: a based-on body needs a
     /// source of the right kind, which random drawing cannot pair).
-    valid_stems: &'static [&'static str],
+    pub valid_stems: &'static [&'static str],
     /// The schema invalid bodies must break.
     invalid_stem: &'static str,
-    needs: &'static [Need],
+    pub needs: &'static [Need],
 }
 
-const BODY_OPERATIONS: [BodyOperation; 5] = [
+pub(super) const BODY_OPERATIONS: [BodyOperation; 5] = [
     BodyOperation {
         operation: OperationId::CreateReceivable,
         valid_stems: &["quote-create", "invoice-create"],
@@ -146,7 +143,7 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
 }
 
 /// Generator options for this run's profile.
-fn options(run: &RunCx) -> GenOptions {
+pub(super) fn options(run: &RunCx) -> GenOptions {
     let f = run.finops().cloned().unwrap_or_default();
     let b = run.banking().cloned().unwrap_or_default();
     let currency = Bodies::new(run).currency();
@@ -200,7 +197,7 @@ fn options(run: &RunCx) -> GenOptions {
 
 /// The request of `target`'s operation, without its body: built once per case, since every
 /// body of the case goes to the same path with the same headers.
-fn template(run: &RunCx, target: &BodyOperation) -> Request {
+pub(super) fn template(run: &RunCx, target: &BodyOperation) -> Request {
     let f = run.finops();
     let counterpart = f.and_then(|f| f.counterpart_id.as_deref()).unwrap_or("");
     let comment = f
@@ -224,7 +221,12 @@ fn body_of(request: &Request) -> Value {
 
 /// Makes a valid body unique where the target requires uniqueness (velocity control ids,
 /// mailbox domains), keeping it valid.
-fn make_unique(run: &RunCx, target: &BodyOperation, mut body: Value, tag: &str) -> Value {
+pub(super) fn make_unique(
+    run: &RunCx,
+    target: &BodyOperation,
+    mut body: Value,
+    tag: &str,
+) -> Value {
     match target.operation {
         OperationId::CreateVelocityControl if body.get("id").is_some_and(Value::is_string) => {
             body["id"] = json!(Bodies::new(run).unique(tag))
@@ -252,38 +254,17 @@ fn generator_error(e: GenerateError) -> Abort {
     Abort::Defect(format!("generator: {e}"))
 }
 
-/// Sends a body per item, up to [`WINDOW`] at once, and hands each answer to `judge` in the
-/// order of the items; a finding `judge` records points at that exchange. `judge` returns
-/// false to stop: no further body is sent, and those already in flight are recorded (and pass
-/// the generic checks) without being judged. Those in flight when the case is cut short (a
-/// transport error, the run stopping) are abandoned.
+/// Sends each item's body to `target`'s operation, several at once, judging the answers in the
+/// order of the items (see [`CaseCx::send_each`]).
 async fn send_window<T: Send + 'static>(
     cx: &mut CaseCx,
     target: &BodyOperation,
-    mut items: impl Iterator<Item = (T, Value)>,
-    mut judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
+    items: impl Iterator<Item = (T, Value)>,
+    judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
 ) -> Outcome {
     let template = template(&cx.run, target);
-    // Polled in the case's own task: no task spawned per body.
-    let mut in_flight = FuturesOrdered::new();
-    let mut judging = true;
-    loop {
-        while judging && in_flight.len() < WINDOW {
-            let Some((item, body)) = items.next() else {
-                break;
-            };
-            let sending = cx.dispatch(template.clone().json(body));
-            in_flight.push_back(async move { (item, sending.await) });
-        }
-        let Some((item, dispatched)) = in_flight.next().await else {
-            return Ok(());
-        };
-        cx.record_judged(target.operation, dispatched, |cx, request, response| {
-            if judging {
-                judging = judge(cx, item, request, response);
-            }
-        })?;
-    }
+    let requests = items.map(move |(item, body)| (item, template.clone().json(body)));
+    cx.send_each(target.operation, requests, judge).await
 }
 
 async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {

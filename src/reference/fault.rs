@@ -50,6 +50,14 @@ faults! {
         "create velocity control accepts a usageLimit below -1 (e.g. -5)";
     MemoRejected => "gen-valid-memo-rejected", "GEN-VALID-ACCEPTED",
         "create receivable refuses a valid quote or invoice body whose memo is a non-empty string (422)";
+    LimitTenPercentTight => "gen-limit-ten-percent-tight", "GEN-LIMIT-INCLUSIVE",
+        "create receivable applies the trade_name limit ten percent too tight: more than 229 characters are refused (the limit is 255)";
+    LengthInBytes => "gen-length-in-bytes", "GEN-LENGTH-CODE-POINTS",
+        "create VAT ID counts the length of value in UTF-8 bytes, so 32 characters of é (64 bytes) are refused";
+    LengthInUtf16Units => "gen-length-in-utf16-units", "GEN-LENGTH-CODE-POINTS",
+        "create receivable counts the length of trade_name in UTF-16 units, so 255 characters outside the Basic Multilingual Plane are refused";
+    ListedValueRefused => "gen-listed-value-refused", "GEN-ENUM-ACCEPTED",
+        "create VAT ID refuses the listed country ZW";
     // ------------------------------------------------------------ authentication
     FinMissingTokenAccepted => "auth-fin-missing-token-accepted", "AUTH-FIN-MISSING-401",
         "a finance request without Authorization is served as if authenticated";
@@ -275,6 +283,8 @@ faults! {
         "without limit a page of transactions holds 30 items";
     BankingLimit101Served => "bpag-limit-101-served", "BPAG-LIMIT-MAX-100",
         "limit 101 is answered with 101 transactions";
+    BankingLimit100Refused => "bpag-limit-100-refused", "GEN-LIMIT-INCLUSIVE",
+        "list transactions refuses limit=100 with 400: its range applied as 1 to 99";
     BankingLimitClamped => "bpag-limit-out-of-range-clamped", "BPAG-LIMIT-REJECT",
         "a limit above 100 or below 1 is clamped instead of refused";
     BankingNextCycles => "bpag-next-token-cycles", "BPAG-NEXT-NULL-LAST",

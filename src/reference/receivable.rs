@@ -401,7 +401,31 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
             }
         }
     }
-    check_type(f.ty, value).map(|(msg, kind)| Problem::body(f.name, msg, kind))
+    let measured = match (f.name, value.as_str()) {
+        ("trade_name", Some(s)) => miscounted_trade_name(faults, s),
+        _ => None,
+    };
+    measured
+        .or_else(|| check_type(f.ty, value))
+        .map(|(msg, kind)| Problem::body(f.name, msg, kind))
+}
+
+/// The faults that measure trade_name wrongly: its limit of 255 applied as 229, or its length
+/// counted in UTF-16 units.
+fn miscounted_trade_name(faults: &FaultSet, s: &str) -> Option<(String, &'static str)> {
+    let too_long = || {
+        Some((
+            "String should have at most 255 characters".to_owned(),
+            "string_too_long",
+        ))
+    };
+    if faults.has(Fault::LimitTenPercentTight) && s.chars().count() > 255 * 9 / 10 {
+        return too_long();
+    }
+    if faults.has(Fault::LengthInUtf16Units) && s.encode_utf16().count() > 255 {
+        return too_long();
+    }
+    None
 }
 
 fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {

@@ -189,20 +189,21 @@ impl Comparison {
         let _ = writeln!(out, "## Covenant compare: {headline}\n");
         let _ = writeln!(
             out,
-            "| | verdict | seed | pass | warn | fail | error | skip |\n|---|---|---|---:|---:|---:|---:|---:|"
+            "| | verdict | seed | pass | warn | fail | error | skip | inconclusive |\n|---|---|---|---:|---:|---:|---:|---:|---:|"
         );
         for (name, run) in [("old", &self.old), ("new", &self.new)] {
             let c = &run.counts;
             let _ = writeln!(
                 out,
-                "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 run.verdict.as_str(),
                 run.seed,
                 c.pass,
                 c.warn,
                 c.fail,
                 c.error,
-                c.skip
+                c.skip,
+                c.inconclusive
             );
         }
         for note in &self.notes {

@@ -19,6 +19,8 @@ pub enum RuleStatus {
     Warn,
     /// Every case that covers it ended in an error.
     Error,
+    /// No case that covers it reached a verdict, and some were blocked by a refused baseline.
+    Inconclusive,
     /// A case covering it ran to a verdict and no finding names it.
     Pass,
     /// Every case that covers it was skipped.
@@ -35,6 +37,7 @@ impl RuleStatus {
             RuleStatus::Fail => "fail",
             RuleStatus::Warn => "warn",
             RuleStatus::Error => "error",
+            RuleStatus::Inconclusive => "inconclusive",
             RuleStatus::Pass => "pass",
             RuleStatus::Skipped => "skipped",
             RuleStatus::NotRun => "not run",
@@ -43,10 +46,11 @@ impl RuleStatus {
     }
 
     /// Every status, worst first: the order summaries list them in.
-    pub const ALL: [RuleStatus; 7] = [
+    pub const ALL: [RuleStatus; 8] = [
         RuleStatus::Fail,
         RuleStatus::Warn,
         RuleStatus::Error,
+        RuleStatus::Inconclusive,
         RuleStatus::Pass,
         RuleStatus::Skipped,
         RuleStatus::NotRun,
@@ -140,6 +144,8 @@ fn status_of(rule: &Rule, findings: Option<&Vec<Level>>, cases: &[(&str, Verdict
         RuleStatus::Pass
     } else if cases.iter().any(|(_, v)| *v == Verdict::Error) {
         RuleStatus::Error
+    } else if cases.iter().any(|(_, v)| *v == Verdict::Inconclusive) {
+        RuleStatus::Inconclusive
     } else if cases.is_empty() {
         RuleStatus::NotRun
     } else {

@@ -10,7 +10,7 @@ use super::coverage::{rule_coverage, status_counts, RuleCoverage, RuleStatus};
 use super::latency::latency_by_operation;
 use super::{shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
 
 /// `summary.html`.
@@ -33,6 +33,7 @@ impl Reporter for Html {
         page.gaps(catalogue);
         page.latency(run);
         page.skipped(run);
+        page.inconclusive(run);
         page.all_cases(run);
         page.tail();
         Ok(page.out)
@@ -71,7 +72,7 @@ details[open]{background:#fcfcfd}details.case[data-verdict=fail],details.case[da
 .banner{padding:.8em 1em;border-radius:6px;font-size:1.3em;font-weight:600;margin:.6em 0}
 .banner.pass{background:#dafbe1}.banner.warn{background:#fff8c5}.banner.fail,.banner.error{background:#ffebe9}
 .badge{display:inline-block;border-radius:4px;padding:0 .4em;font-size:85%;font-weight:600}
-.pass{color:#1a7f37}.warn{color:#9a6700}.fail,.error{color:#cf222e}.skip,.skipped,.not-run,.not-observable{color:#57606a}
+.pass{color:#1a7f37}.warn{color:#9a6700}.fail,.error{color:#cf222e}.skip,.skipped,.inconclusive,.not-run,.not-observable{color:#57606a}
 .diff .add{color:#1a7f37}.diff .del{color:#cf222e}.diff .hunk{color:#8250df}
 ";
 
@@ -142,10 +143,10 @@ impl Page {
 
     fn counts(&mut self, run: &RunRecord) {
         let c = &run.counts;
-        self.line("<table id=\"counts\"><tr><th>cases</th><th class=\"pass\">pass</th><th class=\"warn\">warn</th><th class=\"fail\">fail</th><th class=\"error\">error</th><th class=\"skip\">skip</th><th>requests</th></tr>");
+        self.line("<table id=\"counts\"><tr><th>cases</th><th class=\"pass\">pass</th><th class=\"warn\">warn</th><th class=\"fail\">fail</th><th class=\"error\">error</th><th class=\"skip\">skip</th><th class=\"skip\">inconclusive</th><th>requests</th></tr>");
         self.line(format!(
-            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></table>",
-            c.total(), c.pass, c.warn, c.fail, c.error, c.skip, c.requests
+            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></table>",
+            c.total(), c.pass, c.warn, c.fail, c.error, c.skip, c.inconclusive, c.requests
         ));
     }
 
@@ -366,6 +367,42 @@ impl Page {
                 "<tr><td><code>{}</code></td><td>{}</td></tr>",
                 escape(&case.id),
                 escape(case.skip_reason.as_deref().unwrap_or("no reason recorded"))
+            ));
+        }
+        self.line("</table>");
+    }
+
+    /// Variants not judged because the baseline beside them was refused, with that answer.
+    fn inconclusive(&mut self, run: &RunRecord) {
+        let blocked: Vec<(&CaseResult, &Inconclusive)> = run
+            .cases
+            .iter()
+            .flat_map(|c| c.inconclusive.iter().map(move |i| (c, i)))
+            .collect();
+        self.line(format!(
+            "<h2 id=\"inconclusive\">Inconclusive: blocked by a refused baseline ({})</h2>",
+            blocked.len()
+        ));
+        if blocked.is_empty() {
+            self.line("<p>None.</p>");
+            return;
+        }
+        self.line("<p>A variant is judged beside a baseline that differs from it only in the part under test; when the target refused the baseline, the variants say nothing about the target and are neither passed nor failed. The baseline's answer is the diagnosis.</p>");
+        self.line("<table><tr><th>case</th><th>rule</th><th>baseline</th><th>its answer</th><th>variants blocked</th></tr>");
+        for (case, i) in blocked {
+            let more = i.count.saturating_sub(i.variants.len());
+            let mut named = i.variants.join("; ");
+            if more > 0 {
+                named.push_str(&format!("; and {more} more"));
+            }
+            self.line(format!(
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td>{} ({})</td></tr>",
+                escape(&case.id),
+                escape(&i.rule),
+                escape(&i.baseline),
+                escape(&i.answer),
+                i.count,
+                escape(&named)
             ));
         }
         self.line("</table>");

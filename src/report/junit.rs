@@ -85,8 +85,15 @@ fn test_case(case: &CaseResult) -> TestCase {
     let mut test_case = TestCase::new(&case.id, status(case));
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
+    let mut out = String::new();
     if case.verdict == Verdict::Warn {
-        test_case.set_system_out(xml_safe(&findings_text(case)));
+        out.push_str(&findings_text(case));
+    }
+    if !case.inconclusive.is_empty() {
+        out.push_str(&inconclusive_text(case));
+    }
+    if !out.is_empty() {
+        test_case.set_system_out(xml_safe(out.trim_end()));
     }
     test_case
 }
@@ -120,7 +127,27 @@ fn status(case: &CaseResult) -> TestCaseStatus {
             status.set_message(xml_safe(case.skip_reason.as_deref().unwrap_or("skipped")));
             status
         }
+        Verdict::Inconclusive => {
+            let mut status = TestCaseStatus::skipped();
+            let first = case.inconclusive.first().map(|i| i.sentence());
+            let why = first.unwrap_or_default();
+            status.set_message(xml_safe(&format!("inconclusive: {why}")));
+            status
+        }
     }
+}
+
+/// Each group of variants a refused baseline blocked, with the baseline's exchange.
+fn inconclusive_text(case: &CaseResult) -> String {
+    let mut out = String::from("inconclusive:\n");
+    for blocked in &case.inconclusive {
+        let _ = writeln!(out, "{}", blocked.sentence());
+        if let Some(exchange) = blocked.exchange.and_then(|i| case.exchanges.get(i)) {
+            exchange_text(&mut out, exchange);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// `RULE-ID: message`, and how many more rules the case broke.

@@ -31,6 +31,12 @@ impl Reporter for Markdown {
         });
         cases(&mut out, run, "Warnings", |v| v == Verdict::Warn);
         cases(&mut out, run, "Skipped", |v| v == Verdict::Skip);
+        cases(
+            &mut out,
+            run,
+            "Inconclusive: blocked by a refused baseline",
+            |v| v == Verdict::Inconclusive,
+        );
         coverage(&mut out, run, catalogue);
         gaps(&mut out, catalogue);
         Ok(out)
@@ -65,12 +71,13 @@ fn verdict(out: &mut String, run: &RunRecord) {
     }
     let _ = writeln!(
         out,
-        "**{} failed**, {}, {}, {} passed, {} skipped: {}, {}.\n",
+        "**{} failed**, {}, {}, {} passed, {} skipped, {} inconclusive: {}, {}.\n",
         c.fail,
         plural(c.error, "error"),
         plural(c.warn, "warning"),
         c.pass,
         c.skip,
+        c.inconclusive,
         plural(c.total(), "case"),
         plural(c.requests, "request"),
     );
@@ -122,6 +129,9 @@ fn case_entry(out: &mut String, case: &CaseResult) {
     }
     if let Some(reason) = &case.skip_reason {
         let _ = writeln!(out, "  - skipped: {}", text(reason));
+    }
+    for blocked in &case.inconclusive {
+        let _ = writeln!(out, "  - inconclusive: {}", text(&blocked.sentence()));
     }
     let mut findings: Vec<&Finding> = case.findings.iter().collect();
     findings.sort_by_key(|f| f.level);

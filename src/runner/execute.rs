@@ -151,7 +151,15 @@ fn trial(case: Case, h: Handles) -> libtest_mimic::Trial {
                     .unwrap_or_else(|e| panicked(&case, &e))
             }
         };
-        let (verdict, reason) = (result.verdict, result.skip_reason.clone());
+        let (verdict, mut reason) = (result.verdict, result.skip_reason.clone());
+        if verdict == Verdict::Inconclusive {
+            reason = result.inconclusive.first().map(|i| {
+                format!(
+                    "inconclusive: blocked by its baseline ({}), refused with {}",
+                    i.baseline, i.answer
+                )
+            });
+        }
         let message = failure_message(&result);
         h.results
             .lock()
@@ -162,7 +170,9 @@ fn trial(case: Case, h: Handles) -> libtest_mimic::Trial {
             Verdict::Warn if h.strict => {
                 Err(format!("warnings fail under --strict\n{message}").into())
             }
-            Verdict::Skip => Ok(libtest_mimic::Completion::Ignored { reason }),
+            Verdict::Skip | Verdict::Inconclusive => {
+                Ok(libtest_mimic::Completion::Ignored { reason })
+            }
             _ => Ok(libtest_mimic::Completion::Completed),
         }
     })
@@ -226,6 +236,7 @@ fn unreported(id: &str) -> CaseResult {
         skip_reason: Some(UNREPORTED.into()),
         error: None,
         payload: None,
+        inconclusive: Vec::new(),
         requests: 0,
         duration_ms: 0.0,
     }
@@ -243,6 +254,7 @@ fn skipped(case: &Case, why: String) -> CaseResult {
         skip_reason: Some(why),
         error: None,
         payload: None,
+        inconclusive: Vec::new(),
         requests: 0,
         duration_ms: 0.0,
     }
@@ -293,13 +305,14 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases) -> CaseResult {
     let mut result = skipped(case, String::new());
     result.verdict = match &skip {
         Some(_) if cx.findings.is_empty() => Verdict::Skip,
-        _ => CaseResult::judge(&cx.findings, error.as_deref()),
+        _ => CaseResult::judge(&cx.findings, error.as_deref(), !cx.inconclusive.is_empty()),
     };
     result.skip_reason = skip.filter(|_| result.verdict == Verdict::Skip);
     result.findings = cx.findings;
     result.exchanges = cx.exchanges;
     result.error = error;
     result.payload = cx.payload;
+    result.inconclusive = cx.inconclusive;
     result.requests = cx.requests;
     result.duration_ms = start.elapsed().as_secs_f64() * 1000.0;
     result
@@ -381,16 +394,33 @@ pub fn summary(record: &RunRecord) -> String {
             );
         }
     }
+    let blocked: Vec<&CaseResult> = record
+        .cases
+        .iter()
+        .filter(|c| !c.inconclusive.is_empty())
+        .collect();
+    if !blocked.is_empty() {
+        let _ = writeln!(
+            out,
+            "\ninconclusive (variants not judged: the baseline they are judged beside was refused):"
+        );
+        for case in blocked {
+            for i in &case.inconclusive {
+                let _ = writeln!(out, "  {:<45} {}", case.id, i.sentence());
+            }
+        }
+    }
     let verdict = record.verdict();
     let _ = writeln!(
         out,
-        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped; {} requests in {:.2} s (seed {})",
+        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped, {} inconclusive; {} requests in {:.2} s (seed {})",
         verdict.headline(),
         c.pass,
         c.fail,
         c.warn,
         c.error,
         c.skip,
+        c.inconclusive,
         c.requests,
         record.meta.duration_ms / 1000.0,
         record.meta.seed

@@ -2,7 +2,7 @@
 //! unknown and foreign-shape properties, and nulls.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
 use crate::generate::{Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
 use crate::target::Response;
@@ -92,7 +92,7 @@ pub fn cases() -> Vec<Case> {
         )
         .needs(&base)
         .writes()
-        .requests(2),
+        .requests(3),
         Case::new(
             "receivable.nulls-accepted",
             OP,
@@ -101,7 +101,7 @@ pub fn cases() -> Vec<Case> {
         )
         .needs(&base)
         .writes()
-        .requests(2),
+        .requests(4),
     ]
 }
 
@@ -321,40 +321,56 @@ fn nullable_fields(stem: &str) -> Result<Vec<String>, Abort> {
         .map_err(|e| Abort::Defect(format!("generator: {e}")))
 }
 
+/// Every nullable field set to null at once, beside the minimal body of its shape (each field
+/// on its own is `accept.create-receivable`'s).
 async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
     let bodies = Bodies::new(&cx.run);
-    let mut quote = bodies.quote();
-    let mut invoice = bodies.invoice();
-    for field in nullable_fields("quote-create")? {
-        quote[field] = Value::Null;
-    }
-    for field in nullable_fields("invoice-create")? {
-        invoice[field] = Value::Null;
-    }
-    for (body, what) in [(quote, "a quote"), (invoice, "an invoice")] {
-        let response = post(cx, body).await?;
-        cx.expect_success(
-            &response,
-            "RCV-NULLABLE",
-            &format!("{what} with every nullable field set to null"),
-        );
+    for (stem, minimal, what) in [
+        ("quote-create", bodies.quote(), "quote"),
+        ("invoice-create", bodies.invoice(), "invoice"),
+    ] {
+        let mut nulls = minimal.clone();
+        for field in nullable_fields(stem)? {
+            nulls[field] = Value::Null;
+        }
+        let variant = Variant {
+            what: format!("a minimal {what} with every nullable field set to null"),
+            rule: "RCV-NULLABLE",
+            request: cx.request(OP, &[]).json(nulls),
+            beside: None,
+        };
+        let baseline = minimal_baseline(cx, minimal, what);
+        cx.judge_beside(OP, baseline, vec![variant]).await?;
     }
     Ok(())
 }
 
-/// fulfillment_date may be in the past, present or future.
-async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
-    for date in ["2020-01-15", "2035-06-30"] {
-        let mut body = Bodies::new(&cx.run).invoice();
-        body["fulfillment_date"] = json!(date);
-        let response = post(cx, body).await?;
-        cx.expect_success(
-            &response,
-            "RCV-FULFILLMENT-DATE",
-            &format!("an invoice with fulfillment_date {date}"),
-        );
+/// The minimal body of a shape as the baseline its variants are judged beside.
+fn minimal_baseline(cx: &CaseCx, body: Value, what: &str) -> Baseline {
+    Baseline {
+        what: format!("the minimal {what}"),
+        request: cx.request(OP, &[]).json(body),
     }
-    Ok(())
+}
+
+/// fulfillment_date may be in the past, present or future: each beside the minimal invoice.
+async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
+    let minimal = Bodies::new(&cx.run).invoice();
+    let variants = ["2020-01-15", "2035-06-30"]
+        .into_iter()
+        .map(|date| {
+            let mut body = minimal.clone();
+            body["fulfillment_date"] = json!(date);
+            Variant {
+                what: format!("an invoice with fulfillment_date {date}"),
+                rule: "RCV-FULFILLMENT-DATE",
+                request: cx.request(OP, &[]).json(body),
+                beside: None,
+            }
+        })
+        .collect();
+    let baseline = minimal_baseline(cx, minimal, "invoice");
+    cx.judge_beside(OP, baseline, variants).await
 }
 
 #[cfg(test)]

@@ -40,6 +40,19 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .status
                 == 422
         }
+        LimitTenPercentTight => !c.quote_created(json!({ "trade_name": long(255) })).await,
+        LengthInUtf16Units => {
+            !c.quote_created(json!({ "trade_name": "𝄞".repeat(255) }))
+                .await
+        }
+        LengthInBytes => !created(
+            &c.create_vat(json!({ "value": "é".repeat(32), "country": "DE", "type": "eu_vat" }))
+                .await,
+        ),
+        ListedValueRefused => !created(
+            &c.create_vat(json!({ "value": "1", "country": "ZW", "type": "eu_vat" }))
+                .await,
+        ),
         FinMissingTokenAccepted | FinMissingToken403 | FinErrorBodyFlat => {
             let rb = c
                 .finance_bare(Method::GET, "/finops/v1/events")
@@ -374,6 +387,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         BankingSnakeCaseTokens => !c.tx("").await.has("nextPaginationToken"),
         BankingDefaultLimit30 => c.tx("").await.ids().len() != 25,
         BankingLimit101Served => c.tx("limit=101").await.ids().len() > 100,
+        BankingLimit100Refused => c.tx("limit=100").await.status == 400,
         BankingLimitClamped => c.tx("limit=500").await.status == 200,
         BankingNextCycles => c.full_read(List::Transactions, 100).await.is_none(),
         BankingItemRepeated => c.item_repeated(List::Transactions).await,

@@ -69,12 +69,17 @@ fn junit_cases_carry_their_outcome() {
     let xml = sample::read(&dir.join("junit.xml"));
     let report = quick_junit::Report::deserialize_from_str(&xml).expect("junit.xml reads back");
     let suites: Vec<&str> = report.test_suites.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(suites, ["receivables", "vat-ids", "velocity", "events"]);
+    assert_eq!(
+        suites,
+        ["receivables", "vat-ids", "velocity", "events", "accept"]
+    );
     assert!(xml.contains("message=\"RCV-UNKNOWN-PROPS: a quote body with the unknown property `surprise` was accepted with 201\""));
     assert!(xml.contains("curl -X POST"));
     assert!(xml.contains("+status: 201 (created)"));
     assert!(xml.contains("<skipped message=\"the profile has no [banking] card_id fixture\"/>"));
     assert!(xml.contains("<error message=\"the target did not answer within 10 s\""));
+    // An inconclusive case is neither a pass nor a failure: skipped, with its baseline's answer.
+    assert!(xml.contains("<skipped message=\"inconclusive: 297 variant(s) of GEN-ENUM-ACCEPTED blocked by their baseline (the smallest vat-id-create body), refused with 422:"));
     assert!(xml
         .contains("GEN-JSON-CONTENT-TYPE (should): a JSON body came with Content-Type text/plain"));
 }

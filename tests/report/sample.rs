@@ -1,12 +1,13 @@
 //! A fixed run and a small fixed catalogue, shared by the report tests.
 //!
 //! The run holds one case of each verdict: a pass, a failure with a diff and a curl, a warning,
-//! a skip with its reason and an error, over three operations with latencies.
+//! a skip with its reason, an error, and an inconclusive case whose baseline was refused, over
+//! four operations with latencies.
 
 use covenant::catalogue::{Catalogue, Level};
 use covenant::verdict::{
-    CaseResult, Counts, Exchange, Finding, RequestRecord, ResponseRecord, RunMeta, RunRecord,
-    Verdict,
+    CaseResult, Counts, Exchange, Finding, Inconclusive, RequestRecord, ResponseRecord, RunMeta,
+    RunRecord, Verdict,
 };
 use std::path::PathBuf;
 
@@ -74,6 +75,14 @@ level = "must"
 observable = false
 why_not = "A run cannot wait three months."
 
+[[rule]]
+id = "GEN-ENUM-ACCEPTED"
+section = "Resources and their fields"
+text = "Every listed value of a request field is accepted."
+level = "must"
+observable = true
+checks = ["case:accept"]
+
 [[gap]]
 id = "GAP-RATE-LIMITS"
 section = "Limits"
@@ -88,6 +97,7 @@ pub fn run() -> RunRecord {
         warning_case(),
         skipped_case(),
         error_case(),
+        inconclusive_case(),
     ];
     RunRecord {
         meta: meta("2026-01-02T03:04:05Z", "2026-01-02T03:04:15.5Z"),
@@ -126,6 +136,7 @@ fn case(id: &str, suite: &str, operation: &str, rules: &[&str]) -> CaseResult {
         skip_reason: None,
         error: None,
         payload: None,
+        inconclusive: Vec::new(),
         requests: 0,
         duration_ms: 0.0,
     }
@@ -266,6 +277,39 @@ fn error_case() -> CaseResult {
     c.error = Some("the target did not answer within 10 s".to_owned());
     c.verdict = Verdict::Error;
     c.duration_ms = 10_001.0;
+    c
+}
+
+fn inconclusive_case() -> CaseResult {
+    let mut c = case(
+        "accept.create-vat-id",
+        "accept",
+        "create-vat-id",
+        &["GEN-ENUM-ACCEPTED"],
+    );
+    let body =
+        r#"{"detail":[{"loc":["body","value"],"msg":"not a VAT number","type":"value_error"}]}"#;
+    c.exchanges = vec![exchange(
+        "POST",
+        "/finops/v1/counterparts/c1/vat-ids",
+        422,
+        body,
+        3.0,
+    )];
+    c.inconclusive = vec![Inconclusive {
+        rule: "GEN-ENUM-ACCEPTED".to_owned(),
+        baseline: "the smallest vat-id-create body".to_owned(),
+        answer: format!("422: {body}"),
+        count: 297,
+        variants: vec![
+            "country = \"AX\" (a listed value)".to_owned(),
+            "country = \"AL\" (a listed value)".to_owned(),
+        ],
+        exchange: Some(0),
+    }];
+    c.verdict = Verdict::Inconclusive;
+    c.requests = 1;
+    c.duration_ms = 3.5;
     c
 }
 

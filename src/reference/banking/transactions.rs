@@ -42,7 +42,12 @@ fn first_tx_cursor(
     };
     let limit = match q.get("limit").map(|s| s.parse::<i64>()) {
         None => default,
-        Some(Ok(n)) if (1..=100).contains(&n) => n as usize,
+        // The faulty server's range ends at 99: its limit applied one too tight.
+        Some(Ok(n))
+            if (1..=100).contains(&n) && !(n == 100 && f.has(Fault::BankingLimit100Refused)) =>
+        {
+            n as usize
+        }
         Some(Ok(101)) if f.has(Fault::BankingLimit101Served) => 101,
         Some(Ok(n)) if f.has(Fault::BankingLimitClamped) => n.clamp(1, 100) as usize,
         Some(_) => {

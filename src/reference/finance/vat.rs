@@ -105,12 +105,22 @@ fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec
     };
     let value = text(
         "value",
-        &|s| f.has(Fault::VatValueMaxIgnored) || s.chars().count() <= 32,
+        &|s| {
+            // The length a faulty server counts: UTF-8 bytes instead of code points.
+            let len = match f.has(Fault::LengthInBytes) {
+                true => s.len(),
+                false => s.chars().count(),
+            };
+            f.has(Fault::VatValueMaxIgnored) || len <= 32
+        },
         "String should have at most 32 characters",
     );
     let country = text(
         "country",
-        &|s| f.has(Fault::VatCountryAny) || COUNTRIES.contains(&s),
+        &|s| {
+            let refused = f.has(Fault::ListedValueRefused) && s == "ZW";
+            f.has(Fault::VatCountryAny) || (COUNTRIES.contains(&s) && !refused)
+        },
         "Input should be one of the listed ISO 3166 alpha-2 codes",
     );
     let kind = text(

@@ -1,0 +1,144 @@
+//! Baseline-relative judgement of positive variants.
+//!
+//! A valid request that a target refuses says little on its own: the target may have a
+//! precondition the spec does not show (a fixture it does not know, a required field the spec
+//! leaves open), and failing the request would blame the target for the profile or for a
+//! choice the spec leaves to it. A *variant* sent beside a *baseline* that differs from it only
+//! in the part under test (one field's value, one query parameter) says more: when the baseline
+//! is accepted and the variant refused, the part under test is the cause, and the variant's
+//! rule fails at its level. When the baseline is refused, nothing can be said of the variant:
+//! it is inconclusive, blocked by its baseline, and the baseline's answer is the diagnosis.
+//!
+//! A variant may also be judged beside another variant of its group (`beside`): a value at a
+//! length limit made of multi-byte characters is judged beside the same characters at a short
+//! length, so that a target refusing those characters at any length is not taken for one that
+//! counts bytes.
+
+use super::{Abort, CaseCx, Outcome};
+use crate::schema::OperationId;
+use crate::target::{snippet, Request, Response};
+
+/// The request the variants of a group are judged beside.
+pub struct Baseline {
+    /// For people: `the minimal quote body`.
+    pub what: String,
+    pub request: Request,
+}
+
+/// A request that differs from its baseline only in the part under test, and must be accepted
+/// when its baseline is.
+pub struct Variant {
+    /// For people: `trade_name of 255 characters (max 255)`.
+    pub what: String,
+    /// The rule a refusal breaks when the baseline was accepted.
+    pub rule: &'static str,
+    pub request: Request,
+    /// An earlier variant of the group to judge it beside instead of the group's baseline.
+    pub beside: Option<usize>,
+}
+
+/// How a request of the group was answered: accepted, or refused with this answer.
+type Answer = Result<(), String>;
+
+impl CaseCx {
+    /// Sends `baseline`, then (when it was accepted) every variant, several at once, and judges
+    /// each variant beside its baseline: accepted, a pass; refused beside an accepted baseline,
+    /// a finding on the variant's rule; refused beside a refused one, inconclusive. A refused
+    /// baseline blocks every variant of the group, which are then not sent. A 404 on the
+    /// baseline that a fixture of the profile explains blocks the case instead.
+    pub async fn judge_beside(
+        &mut self,
+        operation: OperationId,
+        baseline: Baseline,
+        variants: Vec<Variant>,
+    ) -> Outcome {
+        let keep_all = std::mem::replace(&mut self.keep_all, true);
+        let response = self.send(operation, baseline.request).await;
+        self.keep_all = keep_all;
+        let response = response?;
+        if !response.is_success() {
+            if self.blame_profile(&response) {
+                return Ok(());
+            }
+            let (answer, exchange) = (answer_of(&response), self.exchanges.len().checked_sub(1));
+            for variant in variants {
+                self.inconclusive(
+                    variant.rule,
+                    &baseline.what,
+                    &answer,
+                    variant.what,
+                    exchange,
+                );
+            }
+            return Ok(());
+        }
+        let mut answers: Vec<Answer> = Vec::with_capacity(variants.len());
+        let mut shapes = Vec::with_capacity(variants.len());
+        let mut requests = Vec::with_capacity(variants.len());
+        for (index, variant) in variants.into_iter().enumerate() {
+            if variant.beside.is_some_and(|b| b >= index) {
+                return Err(Abort::Defect(format!(
+                    "covenant defect: variant {} is judged beside a later one; please report it",
+                    variant.what
+                )));
+            }
+            shapes.push((variant.what, variant.rule, variant.beside));
+            requests.push((index, variant.request));
+        }
+        let what = baseline.what;
+        self.send_each(operation, requests.into_iter(), |cx, index, _, response| {
+            let (variant, rule, beside) = &shapes[index];
+            let answer = judge_variant(
+                cx,
+                (variant, rule),
+                beside.map(|b| (&shapes[b].0, &answers[b])),
+                &what,
+                response,
+            );
+            answers.push(answer);
+            true
+        })
+        .await
+    }
+}
+
+/// Judges one variant's answer beside its baseline (another variant and its answer, or the
+/// group's accepted baseline); returns the variant's own answer.
+fn judge_variant(
+    cx: &mut CaseCx,
+    (variant, rule): (&str, &str),
+    beside: Option<(&String, &Answer)>,
+    baseline: &str,
+    response: &Response,
+) -> Answer {
+    if response.is_success() {
+        return Ok(());
+    }
+    let answer = answer_of(response);
+    // A 5xx is a finding of its own (GEN-NO-5XX), made by the generic checks.
+    if response.status >= 500 {
+        return Err(answer);
+    }
+    match beside {
+        Some((other, Err(refused))) => {
+            cx.inconclusive(rule, other, refused, variant.to_owned(), None)
+        }
+        Some((other, Ok(()))) => refused_beside(cx, rule, variant, other, &answer),
+        None => refused_beside(cx, rule, variant, baseline, &answer),
+    }
+    Err(answer)
+}
+
+fn refused_beside(cx: &mut CaseCx, rule: &str, variant: &str, baseline: &str, answer: &str) {
+    cx.finding_diff(
+        rule,
+        format!("{variant} was refused, while {baseline}, which differs only there, was accepted"),
+        "accepted (2xx)",
+        &format!("refused with {answer}"),
+    );
+}
+
+/// A refusal in a few words: the status and the start of the body.
+fn answer_of(response: &Response) -> String {
+    format!("{}: {}", response.status, snippet(response))
+}

@@ -1,0 +1,217 @@
+//! Acceptance cases: every value the contract states as valid is accepted, judged beside a
+//! baseline.
+//!
+//! For each operation that takes a body, `accept.<op>` sends the smallest valid body of each
+//! body shape (the baseline) and then, several at once, each positive variant the generator
+//! derives from the schema (`Engine::acceptance`): a value at every stated limit, every listed
+//! value of every enum, `null` for every "or null" field, and each maximum length made of
+//! multi-byte characters. For the list operations, `accept.<op>` does the same with their query
+//! parameters (`limit` at 1 and 100, every listed `order` and `sort`), beside the list read with
+//! no parameter. A variant refused beside an accepted baseline fails its rule; a refused baseline
+//! leaves its variants inconclusive, never failed (see `crate::case::baseline`).
+
+use super::body::{make_unique, options, template, BodyOperation, BODY_OPERATIONS};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
+use crate::generate::{AcceptKind, Engine, GenOptions};
+use crate::schema::{OperationId, ParamLocation, Registry};
+use serde_json::Value;
+
+/// A value at a stated limit refused.
+const LIMIT_RULE: &str = "GEN-LIMIT-INCLUSIVE";
+/// A maximum length of multi-byte characters refused where the same characters fit.
+const CODE_POINTS_RULE: &str = "GEN-LENGTH-CODE-POINTS";
+/// A listed value refused.
+const LISTED_RULE: &str = "GEN-ENUM-ACCEPTED";
+/// `null` refused where the spec says "or null" (only receivable bodies have such fields).
+const NULL_RULE: &str = "RCV-NULLABLE";
+/// Characters refused at any length: the spec restricts no characters, but says nothing of
+/// them either.
+const CHARACTERS_RULE: &str = "GEN-VALID-ACCEPTED";
+
+/// The list operations and the profile fixtures their requests need.
+const LISTS: [(OperationId, &[Need]); 2] = [
+    (
+        OperationId::ListEvents,
+        &[Need::FinopsToken, Need::FinopsOrg],
+    ),
+    (
+        OperationId::ListTransactions,
+        &[Need::BankingToken, Need::BankAccount],
+    ),
+];
+
+/// The acceptance cases: one per operation that takes a body, one per list operation.
+pub fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for target in BODY_OPERATIONS {
+        let op = target.operation;
+        let mut rules = vec![LIMIT_RULE, CODE_POINTS_RULE, LISTED_RULE];
+        if op == OperationId::CreateReceivable {
+            rules.push(NULL_RULE);
+        }
+        cases.push(
+            Case::new(
+                &format!("accept.{op}"),
+                op,
+                &rules,
+                case_fn(move |cx| Box::pin(body_case(cx, target))),
+            )
+            .suite("accept")
+            .needs(target.needs)
+            .writes()
+            .requests(estimate(op)),
+        );
+    }
+    for (op, needs) in LISTS {
+        cases.push(
+            Case::new(
+                &format!("accept.{op}"),
+                op,
+                &[LIMIT_RULE, LISTED_RULE],
+                case_fn(move |cx| Box::pin(list_case(cx, op))),
+            )
+            .suite("accept")
+            .needs(needs)
+            .requests(1 + query_variants(op).len()),
+        );
+    }
+    cases
+}
+
+/// Requests of an acceptance case, for `--dry-run`: the baselines and variants of its schemas
+/// without the profile's fixtures (which only remove variants).
+fn estimate(op: OperationId) -> usize {
+    let engine = Engine::new(Registry::embedded(), Default::default());
+    BODY_OPERATIONS
+        .iter()
+        .filter(|t| t.operation == op)
+        .flat_map(|t| t.valid_stems.iter())
+        .filter_map(|stem| engine.acceptance(stem).ok())
+        .map(|a| a.baselines.len() + a.variants.len())
+        .sum()
+}
+
+fn rule_of(kind: AcceptKind) -> &'static str {
+    match kind {
+        AcceptKind::AtLimit => LIMIT_RULE,
+        AcceptKind::CodePoints => CODE_POINTS_RULE,
+        AcceptKind::Characters => CHARACTERS_RULE,
+        AcceptKind::Listed => LISTED_RULE,
+        AcceptKind::Null => NULL_RULE,
+    }
+}
+
+async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
+    cx.keep_all = false;
+    let run = cx.run.clone();
+    let options = options(&run);
+    // Fields left out of generated bodies need fixtures or shapes the spec does not show to
+    // hold a value; null needs neither, so their nulls come from the schemas with nothing left
+    // out.
+    let open = GenOptions {
+        omit: Default::default(),
+        ..options.clone()
+    };
+    let (engine, open) = (
+        Engine::new(Registry::embedded(), options),
+        Engine::new(Registry::embedded(), open),
+    );
+    let request = template(&run, &target);
+    let mut n = 0;
+    let mut unique = |body: Value| {
+        n += 1;
+        make_unique(&run, &target, body, &format!("a{n}"))
+    };
+    for stem in target.valid_stems {
+        let generator = |e| Abort::Defect(format!("generator: {e}"));
+        let mut acceptance = engine.acceptance(stem).map_err(generator)?;
+        let nulls = open.acceptance(stem).map_err(generator)?.variants;
+        acceptance.variants.retain(|v| v.kind != AcceptKind::Null);
+        acceptance
+            .variants
+            .extend(nulls.into_iter().filter(|v| v.kind == AcceptKind::Null));
+        for (index, baseline) in acceptance.baselines.into_iter().enumerate() {
+            // `beside` indexes the stem's whole list; this baseline's group is renumbered.
+            let mut position = vec![None; acceptance.variants.len()];
+            let mut group = Vec::new();
+            let own = acceptance.variants.iter().enumerate();
+            for (i, v) in own.filter(|(_, v)| v.baseline == index) {
+                position[i] = Some(group.len());
+                group.push(Variant {
+                    what: described(&v.detail, v.field_rule.as_deref()),
+                    rule: rule_of(v.kind),
+                    request: request.clone().json(unique(v.payload.clone())),
+                    beside: v.beside.and_then(|b| position[b]),
+                });
+            }
+            let baseline = Baseline {
+                what: format!("the smallest {stem} body"),
+                request: request.clone().json(unique(baseline)),
+            };
+            cx.judge_beside(target.operation, baseline, group).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A variant's description with the rule of its field: `trade_name of 255 characters (max 255;
+/// RCV-TRADE-NAME-MAX)`.
+fn described(detail: &str, field_rule: Option<&str>) -> String {
+    match field_rule {
+        Some(rule) => format!("{detail} [{rule}]"),
+        None => detail.to_owned(),
+    }
+}
+
+/// The positive values of a list operation's query parameters: each bound of a ranged integer
+/// and each listed value, from `operations.json`.
+fn query_variants(op: OperationId) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    for param in &op.operation().parameters {
+        let (ParamLocation::Query, Some(name)) = (param.location, param.name.as_deref()) else {
+            continue;
+        };
+        for bound in ["minimum", "maximum"] {
+            if let Some(v) = param.schema.get(bound).and_then(Value::as_i64) {
+                out.push((format!("{name}={v}"), LIMIT_RULE));
+            }
+        }
+        let listed = param.schema.get("enum").and_then(Value::as_array);
+        for value in listed.into_iter().flatten().filter_map(Value::as_str) {
+            out.push((format!("{name}={value}"), LISTED_RULE));
+        }
+    }
+    out
+}
+
+async fn list_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
+    cx.keep_all = false;
+    let account = cx
+        .run
+        .banking()
+        .and_then(|b| b.bank_account_id.clone())
+        .unwrap_or_default();
+    let values: Vec<&str> = match op {
+        OperationId::ListTransactions => vec![account.as_str()],
+        _ => Vec::new(),
+    };
+    let plain = cx.request(op, &values);
+    let variants = query_variants(op)
+        .into_iter()
+        .map(|(query, rule)| {
+            let mut request = plain.clone();
+            request.path = format!("{}?{query}", request.path);
+            Variant {
+                what: format!("the list read with {query}"),
+                rule,
+                request,
+                beside: None,
+            }
+        })
+        .collect();
+    let baseline = Baseline {
+        what: "the list read with no query parameter".to_owned(),
+        request: plain,
+    };
+    cx.judge_beside(op, baseline, variants).await
+}
