@@ -8,10 +8,12 @@
 
 mod context;
 mod need;
+mod tamper;
 mod watch;
 
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
 pub use need::Need;
+pub use tamper::Tamper;
 pub use watch::FixtureWatch;
 
 use crate::schema::OperationId;
