@@ -58,6 +58,20 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .header("x-organization-id", c.org());
             Ctx::send(rb).await.status == 200
         }
+        FinTokenPrefixAccepted => {
+            let token = c.fin().token.as_ref().unwrap().expose();
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .bearer_auth(format!("{token}x"))
+                .header("x-organization-id", c.org());
+            Ctx::send(rb).await.status == 200
+        }
+        BankTokenComparedByPrefix => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let truncated = &token[..token.len() - 1];
+            c.tx_raw(account, "", Some(truncated), None).await.status == 200
+        }
         BankMissingTokenAccepted
         | BankInvalidToken403
         | BankErrorTitleMissing
@@ -83,6 +97,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await
                 .status
                 == 200
+        }
+        OrgHeaderEmptyAsAbsent => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            c.tx_raw(account, "", Some(&token), Some("")).await.status == 200
         }
         OrgHeaderRequired => c.tx("").await.status == 400,
         OrgIsolationBroken => {
