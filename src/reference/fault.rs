@@ -182,6 +182,8 @@ faults! {
         "the comment's status is ACTIVE instead of active";
     CommentUpdateNotApplied => "cmt-update-not-applied", "CMT-UPDATE-APPLIED",
         "update comment answers the comment as it was before the update";
+    CommentTextTrimmed => "cmt-text-trimmed", "CMT-UPDATE-APPLIED",
+        "update comment keeps the text with its leading and trailing whitespace trimmed";
     CommentTypesUnchecked => "cmt-update-types-unchecked", "CMT-UPDATE-TYPES",
         "update comment accepts a reply_to_entity_user_id that is not a uuid, and a non-string text";
     CommentUnknown200 => "cmt-unknown-200", "CMT-UNKNOWN",
@@ -274,6 +276,8 @@ faults! {
         "the created control's id is a server-generated uuid, not the id sent";
     VelocityAmountMajorUnits => "vc-amount-limit-major-units", "VC-FIELDS-ECHO",
         "the created control's amountLimit is answered divided by 100";
+    VelocityMccDropped => "vc-mcc-not-kept", "VC-FIELDS-ECHO",
+        "a control created with mcc is answered without it";
     // ------------------------------------------------------------ banking pagination
     BankingSnakeCaseTokens => "bpag-page-snake-case-tokens", "BPAG-PAGE-SHAPE",
         "pages of transactions name their tokens next_pagination_token / prev_pagination_token";

@@ -265,6 +265,12 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let body = json!({ "reply_to_entity_user_id": "someone" });
             c.patch_comment(c.comment_id(), body).await.status == 200
         }
+        CommentTextTrimmed => {
+            let r = c
+                .patch_comment(c.comment_id(), json!({ "text": "  padded\n" }))
+                .await;
+            r.get("text") != "  padded\n"
+        }
         CommentUnknown200 => {
             let id = uuid::Uuid::new_v4().to_string();
             c.patch_comment(&id, json!({ "text": "x" })).await.status == 200
@@ -389,6 +395,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         }
         VelocityAmountMajorUnits => {
             c.velocity(c.control(json!({}))).await.get("amountLimit") != 150000
+        }
+        VelocityMccDropped => {
+            let r = c.velocity(c.control(json!({ "mcc": "5411" }))).await;
+            r.get("mcc") != "5411"
         }
         BankingSnakeCaseTokens => !c.tx("").await.has("nextPaginationToken"),
         BankingDefaultLimit30 => c.tx("").await.ids().len() != 25,
