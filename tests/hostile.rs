@@ -825,12 +825,6 @@ fn tampered_tokens_a_target_echoes_are_redacted_in_every_record() {
         .run(BOUND);
     // No token, nor all of one but its last character, in any output or report.
     run.assert_sound();
-    let sent: Vec<String> = server
-        .seen_by_cases()
-        .iter()
-        .filter_map(|s| s.header("authorization").map(str::to_owned))
-        .collect();
-    assert_eq!(sent.len(), 6, "three tampered forms per case: {sent:?}");
     for (token, area) in [
         (FINOPS_TOKEN, "finops"),
         (BANKING_TOKEN, "embedded-banking"),
