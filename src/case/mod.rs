@@ -9,11 +9,13 @@
 mod baseline;
 mod context;
 mod need;
+mod tamper;
 mod watch;
 
 pub use baseline::{Baseline, Variant};
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
 pub use need::Need;
+pub use tamper::Tamper;
 pub use watch::FixtureWatch;
 
 use crate::schema::OperationId;

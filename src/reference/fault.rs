@@ -65,16 +65,22 @@ faults! {
         "a finance request without Authorization is answered 403 instead of 401";
     FinInvalidTokenAccepted => "auth-fin-invalid-token-accepted", "AUTH-FIN-INVALID-401",
         "any bearer token is accepted on finance requests";
+    FinTokenPrefixAccepted => "auth-fin-token-prefix-match", "AUTH-FIN-INVALID-401",
+        "a finance bearer token that starts with the real one (characters appended) is accepted";
     BankMissingTokenAccepted => "auth-bank-missing-token-accepted", "AUTH-BANK-REQUIRED",
         "an embedded banking request without Authorization is served as the scoped client";
     BankInvalidToken403 => "auth-bank-invalid-token-403", "AUTH-BANK-401",
         "an embedded banking request with a missing or unknown token is answered 403 instead of 401";
+    BankTokenComparedByPrefix => "auth-bank-token-compared-by-prefix", "AUTH-BANK-REQUIRED",
+        "embedded banking tokens are compared over the shorter length: one truncated or with characters appended is accepted";
     ScopeNotRequired => "vc-scope-not-required", "VC-SCOPE-REQUIRED",
         "create velocity control succeeds with a token lacking authorization_control:write:org";
     Scope401 => "vc-scope-missing-401", "VC-SCOPE-403",
         "a token lacking the scope is answered 401 instead of 403";
     OrgHeaderMalformedAccepted => "bank-org-header-malformed-accepted", "BANK-ORG-HEADER-MALFORMED-400",
         "an empty or non-uuid organization header is ignored instead of answered 400";
+    OrgHeaderEmptyAsAbsent => "bank-org-header-empty-as-absent", "BANK-ORG-HEADER-MALFORMED-400",
+        "an empty organization header is taken as no header (the caller's own organization) instead of answered 400";
     OrgHeaderRequired => "bank-org-header-required", "BANK-ORG-HEADER-OPTIONAL",
         "embedded banking requests without the organization header are answered 400";
     OrgIsolationBroken => "fin-org-isolation-broken", "FIN-ORG-ISOLATION",
@@ -184,6 +190,8 @@ faults! {
         "the comment's status is ACTIVE instead of active";
     CommentUpdateNotApplied => "cmt-update-not-applied", "CMT-UPDATE-APPLIED",
         "update comment answers the comment as it was before the update";
+    CommentTextTrimmed => "cmt-text-trimmed", "CMT-UPDATE-APPLIED",
+        "update comment keeps the text with its leading and trailing whitespace trimmed";
     CommentTypesUnchecked => "cmt-update-types-unchecked", "CMT-UPDATE-TYPES",
         "update comment accepts a reply_to_entity_user_id that is not a uuid, and a non-string text";
     CommentUnknown200 => "cmt-unknown-200", "CMT-UNKNOWN",
@@ -276,6 +284,8 @@ faults! {
         "the created control's id is a server-generated uuid, not the id sent";
     VelocityAmountMajorUnits => "vc-amount-limit-major-units", "VC-FIELDS-ECHO",
         "the created control's amountLimit is answered divided by 100";
+    VelocityMccDropped => "vc-mcc-not-kept", "VC-FIELDS-ECHO",
+        "a control created with mcc is answered without it";
     // ------------------------------------------------------------ banking pagination
     BankingSnakeCaseTokens => "bpag-page-snake-case-tokens", "BPAG-PAGE-SHAPE",
         "pages of transactions name their tokens next_pagination_token / prev_pagination_token";

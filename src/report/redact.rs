@@ -12,10 +12,12 @@ pub const MASK: &str = "***";
 
 /// A copy of `run` with every occurrence of each secret in any string replaced by [`MASK`].
 pub fn record(run: &RunRecord, secrets: &[String]) -> RunRecord {
-    let secrets = non_empty(secrets);
+    let mut secrets = non_empty(secrets);
     if secrets.is_empty() {
         return run.clone();
     }
+    // Longest first, so that a secret containing another is masked whole.
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
     let Ok(mut value) = serde_json::to_value(run) else {
         return run.clone();
     };

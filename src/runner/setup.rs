@@ -1,7 +1,7 @@
 //! Resolving the target: the embedded reference, or a profile and a base URL; credentials,
 //! including the OAuth client-credentials flow; and a reachability probe before any case runs.
 
-use crate::case::{FixtureWatch, RunCx};
+use crate::case::{FixtureWatch, RunCx, Tamper};
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::profile::{OAuthProfile, Profile, Secret};
@@ -73,10 +73,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
     } else {
         (profile.banking.as_ref().and_then(|b| b.token.clone()), None)
     };
-    let target = match &banking_token {
-        Some(token) => target.with_secrets(&[token.expose().to_owned()]),
-        None => target,
-    };
+    let target = target.with_secrets(&run_secrets(&profile, banking_token.as_ref()));
     // Against the embedded reference the fixtures are right by construction: a 404 there is
     // a finding of the checks (the self-test's faults), never blamed on the profile.
     let watch = match &reference {
@@ -110,6 +107,19 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         target_label,
         reference,
     })
+}
+
+/// What the target must redact besides the profile's secrets: the banking token fetched with
+/// the client-credentials flow, and the tampered forms of both areas' tokens that the
+/// authentication cases send (two of them hold all of a token but one character).
+fn run_secrets(profile: &Profile, banking_token: Option<&Secret>) -> Vec<String> {
+    let finops = profile.finops.as_ref().and_then(|f| f.token.as_ref());
+    let mut secrets = Vec::new();
+    for token in finops.into_iter().chain(banking_token) {
+        secrets.push(token.expose().to_owned());
+        secrets.extend(Tamper::forms(token.expose()));
+    }
+    secrets
 }
 
 /// The base URL: `--target`, else the profile's `base_url`.

@@ -1,18 +1,24 @@
-//! Authentication and header cases: missing and invalid tokens on every operation, malformed
-//! version and organization headers.
+//! Authentication and header cases: missing, invalid and tampered tokens on every operation,
+//! malformed version and organization headers.
 //!
-//! Requests here name ids that do not exist wherever the operation takes one, so that a target
-//! which wrongly skips authentication changes as little as possible.
+//! Requests name ids that do not exist wherever the operation takes one, so that a target which
+//! wrongly skips authentication changes as little as possible; only the list of transactions
+//! names the profile's bank account, a read (see [`harmless`]). The tampered tokens are the
+//! profile's real ones with characters appended, the last changed, or truncated (see
+//! [`Tamper`]): a target that compares tokens by prefix accepts some of them.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, Tamper};
 use crate::schema::{Area, OperationId};
-use crate::target::Request;
+use crate::target::{Request, Response};
 use reqwest::Method;
 use serde_json::json;
 
 /// A harmless request of `operation` without credentials or headers: ids that name nothing,
-/// and a body that would be valid.
+/// and a body that would be valid. Listing transactions reads the profile's bank account
+/// where it names one: a read changes nothing, and a target that wrongly accepts the token
+/// then answers 200, where an account that names nothing would give a 404 that looks like a
+/// refusal.
 fn harmless(cx: &CaseCx, operation: OperationId) -> Request {
     let none = absent_uuid("covenant-auth");
     let bodies = Bodies::new(&cx.run);
@@ -32,7 +38,11 @@ fn harmless(cx: &CaseCx, operation: OperationId) -> Request {
         | OperationId::ListEvents
         | OperationId::ListTransactions => None,
     };
-    let values = vec![none.as_str(); operation.path_parameters()];
+    let account = cx.run.banking().and_then(|b| b.bank_account_id.as_deref());
+    let values = match (operation, account) {
+        (OperationId::ListTransactions, Some(account)) => vec![account],
+        _ => vec![none.as_str(); operation.path_parameters()],
+    };
     let mut request = cx.run.bare(operation, &values);
     if operation == OperationId::ListEvents {
         request.path.push_str("?limit=1");
@@ -82,6 +92,17 @@ pub fn cases() -> Vec<Case> {
             )
             .suite("auth"),
         );
+        cases.push(
+            Case::new(
+                &format!("auth.finance-tampered-token.{op}"),
+                op,
+                &["AUTH-FIN-INVALID-401"],
+                case_fn(move |cx| Box::pin(finance_tampered(cx, op))),
+            )
+            .needs(&[Need::FinopsToken])
+            .requests(Tamper::ALL.len())
+            .suite("auth"),
+        );
     }
     for op in of_area(Area::Banking) {
         let rules = &["AUTH-BANK-REQUIRED", "AUTH-BANK-401"];
@@ -101,6 +122,17 @@ pub fn cases() -> Vec<Case> {
                 rules,
                 case_fn(move |cx| Box::pin(banking_auth(cx, op, Some("covenant-invalid-token")))),
             )
+            .suite("auth"),
+        );
+        cases.push(
+            Case::new(
+                &format!("auth.banking-tampered-token.{op}"),
+                op,
+                rules,
+                case_fn(move |cx| Box::pin(banking_tampered(cx, op))),
+            )
+            .needs(&[Need::BankingToken])
+            .requests(Tamper::ALL.len())
             .suite("auth"),
         );
     }
@@ -143,15 +175,9 @@ async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&st
         request = request.header("authorization", format!("Bearer {token}"));
     }
     let response = cx.send(operation, request).await?;
-    let rule = if token.is_some() {
-        "AUTH-FIN-INVALID-401"
-    } else {
-        "AUTH-FIN-MISSING-401"
-    };
-    let what = if token.is_some() {
-        "a request with an invalid token"
-    } else {
-        "a request without a token"
+    let (rule, what) = match token {
+        Some(_) => ("AUTH-FIN-INVALID-401", "a request with an invalid token"),
+        None => ("AUTH-FIN-MISSING-401", "a request without a token"),
     };
     cx.expect_status(&response, 401, rule, what);
     Ok(())
@@ -168,8 +194,60 @@ async fn banking_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&st
     } else {
         "a request without a token"
     };
-    if cx.expect_refused(&response, "AUTH-BANK-REQUIRED", what) {
-        cx.expect_refused_with(&response, 401, "AUTH-BANK-401", what);
+    banking_refused(cx, &response, what);
+    Ok(())
+}
+
+/// A banking request without a valid token must be refused, and should be with 401.
+fn banking_refused(cx: &mut CaseCx, response: &Response, what: &str) {
+    if cx.expect_refused(response, "AUTH-BANK-REQUIRED", what) {
+        cx.expect_refused_with(response, 401, "AUTH-BANK-401", what);
+    }
+}
+
+async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
+    let token = cx.run.finops_token().unwrap_or_default().to_owned();
+    let request = finance_headers(cx, harmless(cx, operation), operation);
+    tampered(cx, operation, &token, request, |cx, response, what| {
+        cx.expect_status(response, 401, "AUTH-FIN-INVALID-401", what);
+    })
+    .await
+}
+
+async fn banking_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
+    let token = cx.run.banking_token.as_ref().map(|t| t.expose().to_owned());
+    let request = harmless(cx, operation);
+    tampered(
+        cx,
+        operation,
+        &token.unwrap_or_default(),
+        request,
+        banking_refused,
+    )
+    .await
+}
+
+/// Sends `request` once with each tampered form of `token`, all at once, and judges each
+/// answer in turn. The findings name the form, never the token.
+async fn tampered(
+    cx: &mut CaseCx,
+    operation: OperationId,
+    token: &str,
+    request: Request,
+    judge: impl Fn(&mut CaseCx, &Response, &str),
+) -> Outcome {
+    let sending = Tamper::ALL.map(|tamper| {
+        let bearer = format!("Bearer {}", tamper.apply(token));
+        cx.dispatch(request.clone().header("authorization", bearer))
+    });
+    let dispatched = futures_util::future::join_all(sending).await;
+    for (tamper, sent) in Tamper::ALL.into_iter().zip(dispatched) {
+        let response = cx.record(operation, sent)?;
+        judge(
+            cx,
+            &response,
+            &format!("a request with {}", tamper.describe()),
+        );
     }
     Ok(())
 }

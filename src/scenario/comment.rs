@@ -1,4 +1,5 @@
-//! Comment scenarios: an update read back, an unknown comment.
+//! Comment scenarios: an update read back (plain text, then text a sloppy implementation would
+//! change), an unknown comment.
 
 use super::{absent_uuid, expect_client_error, pretty};
 use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
@@ -21,7 +22,8 @@ pub fn cases() -> Vec<Case> {
             Need::Comment,
             Need::EntityUser,
         ])
-        .writes(),
+        .writes()
+        .requests(2),
         Case::new(
             "comment.update-unknown",
             OperationId::UpdateComment,
@@ -57,6 +59,34 @@ async fn comment_update(cx: &mut CaseCx) -> Outcome {
             "the comment answered does not carry the update",
             &pretty(&want),
             &pretty(&got),
+        );
+    }
+    kept_verbatim(cx, &id).await
+}
+
+/// The text sent is the text answered, byte for byte: leading and trailing spaces, a newline,
+/// characters of two and three bytes and one outside the Basic Multilingual Plane (all in NFC,
+/// so that no Unicode normalisation changes them).
+async fn kept_verbatim(cx: &mut CaseCx, id: &str) -> Outcome {
+    let text = format!(
+        "  covenant {}: Grüße, 日本語, 🦀\nsecond line  ",
+        cx.run.run_tag
+    );
+    let request = cx
+        .request(OperationId::UpdateComment, &[id])
+        .json(json!({ "text": text }));
+    let response = cx.send(OperationId::UpdateComment, request).await?;
+    let what = "updating a comment with spaces, a newline and multi-byte text";
+    if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", what) {
+        return Ok(());
+    }
+    let got = response.pointer("/text").cloned().unwrap_or_default();
+    if got != json!(text) {
+        cx.finding_diff(
+            "CMT-UPDATE-APPLIED",
+            "the comment answered does not carry the text exactly as sent",
+            &json!(text).to_string(),
+            &got.to_string(),
         );
     }
     Ok(())

@@ -1,7 +1,8 @@
 //! Velocity control scenarios: both scopes, the TRANSACTION window, the default of `active`,
-//! unlimited usage, duplicate ids, foreign cards and a token without the scope.
+//! unlimited usage, duplicate ids, foreign cards, a token without the scope, and the optional
+//! fields sent coming back as sent.
 
-use super::Bodies;
+use super::{absent_uuid, pretty, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
 use crate::schema::OperationId;
 use crate::target::Response;
@@ -67,6 +68,25 @@ pub fn cases() -> Vec<Case> {
             case_fn(|cx| Box::pin(duplicate(cx))),
         )
         .requests(2),
+        case(
+            "velocity.fields-kept.active-and-usage",
+            &["VC-FIELDS-ECHO"],
+            case_fn(|cx| Box::pin(active_and_usage_kept(cx))),
+        )
+        .requests(2),
+        case(
+            "velocity.fields-kept.mcc",
+            &["VC-FIELDS-ECHO"],
+            case_fn(|cx| Box::pin(code_kept(cx, "mcc", json!("5411")))),
+        ),
+        case(
+            "velocity.fields-kept.mcc-group",
+            &["VC-FIELDS-ECHO"],
+            case_fn(|cx| {
+                let group = absent_uuid("covenant-mcc-group");
+                Box::pin(code_kept(cx, "mccGroup", json!(group)))
+            }),
+        ),
         case(
             "velocity.token-without-scope",
             &["VC-SCOPE-REQUIRED", "VC-SCOPE-403"],
@@ -318,6 +338,79 @@ async fn duplicate(cx: &mut CaseCx) -> Outcome {
         );
     }
     Ok(())
+}
+
+/// Each optional field sent comes back as sent (only implied by the spec: a `should`).
+async fn active_and_usage_kept(cx: &mut CaseCx) -> Outcome {
+    for (suffix, active, usage) in [("kept-on", true, 5), ("kept-off", false, -1)] {
+        let mut body = Bodies::new(&cx.run).velocity(suffix);
+        body["active"] = json!(active);
+        body["usageLimit"] = json!(usage);
+        let what = format!("a control with active {active} and usageLimit {usage}");
+        if let Some(control) = create(cx, body.clone(), "GEN-VALID-ACCEPTED", &what).await? {
+            expect_kept(cx, &body, &control, &["active", "usageLimit"]);
+        }
+    }
+    Ok(())
+}
+
+/// A control with `field` set to `value`, whose allowed values the spec does not show: a
+/// refusal is the target's right, so the case is skipped saying so; accepted, the value must
+/// come back as sent.
+async fn code_kept(cx: &mut CaseCx, field: &str, value: Value) -> Outcome {
+    let mut body = Bodies::new(&cx.run).velocity(&format!("kept-{}", field.to_lowercase()));
+    body[field] = value.clone();
+    let response = post(cx, body.clone()).await?;
+    let what = format!("a control with {field} {value}");
+    if response.is_success() {
+        cx.expect_status(&response, 201, "VC-CREATE-201", &what);
+        let control = response.json.unwrap_or_default();
+        expect_kept(cx, &body, &control, &[field]);
+    } else if response.status < 500 {
+        return Err(Abort::Skip(format!(
+            "{what} was refused with {}; the spec does not show the allowed values of mcc and \
+             mccGroup, so a refusal is no finding and whether {field} is kept is not known",
+            response.status
+        )));
+    }
+    Ok(())
+}
+
+/// The created control carries each of `fields` as `sent`.
+fn expect_kept(cx: &mut CaseCx, sent: &Value, control: &Value, fields: &[&str]) {
+    let lost: Vec<&str> = fields
+        .iter()
+        .copied()
+        .filter(|f| !same_value(&sent[*f], control.get(*f).unwrap_or(&Value::Null)))
+        .collect();
+    if lost.is_empty() {
+        return;
+    }
+    let pick = |v: &Value| {
+        let members = lost
+            .iter()
+            .map(|f| ((*f).to_owned(), v.get(*f).cloned().unwrap_or(Value::Null)));
+        Value::Object(members.collect())
+    };
+    cx.finding_diff(
+        "VC-FIELDS-ECHO",
+        format!(
+            "the created control does not carry {} as sent",
+            lost.join(", ")
+        ),
+        &pretty(&pick(sent)),
+        &pretty(&pick(control)),
+    );
+}
+
+/// Equal as JSON; numbers by value (5 and 5.0), and a code sent as a string may come back as
+/// the number it spells (the spec gives mcc and mccGroup no type).
+fn same_value(sent: &Value, got: &Value) -> bool {
+    match (sent, got) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::String(a), Value::Number(b)) => *a == b.to_string(),
+        _ => sent == got,
+    }
 }
 
 async fn without_scope(cx: &mut CaseCx) -> Outcome {

@@ -1,11 +1,18 @@
 //! Requests as curl command lines, so that every failure can be replayed by hand.
 
-/// Replaces every occurrence of each secret with `***`.
+/// Replaces every occurrence of each secret with `***`, the longest first: a secret that
+/// holds another (a token and its tampered forms) is masked whole, leaving no tail behind.
 pub fn redact(text: &str, secrets: &[String]) -> String {
+    let mut secrets: Vec<&str> = secrets
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
     let mut out = text.to_owned();
-    for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        if out.contains(secret.as_str()) {
-            out = out.replace(secret.as_str(), crate::profile::REDACTED);
+    for secret in secrets {
+        if out.contains(secret) {
+            out = out.replace(secret, crate::profile::REDACTED);
         }
     }
     out
@@ -58,5 +65,15 @@ mod tests {
     fn secrets_are_masked_everywhere_they_occur() {
         assert_eq!(redact("a tok b tok", &["tok".into()]), "a *** b ***");
         assert_eq!(redact("nothing", &["".into()]), "nothing");
+    }
+
+    #[test]
+    fn a_secret_holding_another_is_masked_whole_whatever_the_order() {
+        let secrets = [
+            "tok".to_owned(),
+            "tokX".to_owned(),
+            "tokencovenant".to_owned(),
+        ];
+        assert_eq!(redact("a tokX b tokencovenant", &secrets), "a *** b ***");
     }
 }

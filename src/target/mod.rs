@@ -298,9 +298,11 @@ impl Target {
     /// a token fetched after the client was built.
     pub fn with_secrets(&self, extra: &[String]) -> Arc<Target> {
         let mut config = self.config.clone();
-        config
-            .secrets
-            .extend(extra.iter().filter(|s| !s.is_empty()).cloned());
+        for secret in extra.iter().filter(|s| !s.is_empty()) {
+            if !config.secrets.contains(secret) {
+                config.secrets.push(secret.clone());
+            }
+        }
         Arc::new(Target {
             config,
             ..self.same()

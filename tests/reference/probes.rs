@@ -71,6 +71,20 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .header("x-organization-id", c.org());
             Ctx::send(rb).await.status == 200
         }
+        FinTokenPrefixAccepted => {
+            let token = c.fin().token.as_ref().unwrap().expose();
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .bearer_auth(format!("{token}x"))
+                .header("x-organization-id", c.org());
+            Ctx::send(rb).await.status == 200
+        }
+        BankTokenComparedByPrefix => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let truncated = &token[..token.len() - 1];
+            c.tx_raw(account, "", Some(truncated), None).await.status == 200
+        }
         BankMissingTokenAccepted
         | BankInvalidToken403
         | BankErrorTitleMissing
@@ -96,6 +110,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await
                 .status
                 == 200
+        }
+        OrgHeaderEmptyAsAbsent => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            c.tx_raw(account, "", Some(&token), Some("")).await.status == 200
         }
         OrgHeaderRequired => c.tx("").await.status == 400,
         OrgIsolationBroken => {
@@ -259,6 +278,12 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let body = json!({ "reply_to_entity_user_id": "someone" });
             c.patch_comment(c.comment_id(), body).await.status == 200
         }
+        CommentTextTrimmed => {
+            let r = c
+                .patch_comment(c.comment_id(), json!({ "text": "  padded\n" }))
+                .await;
+            r.get("text") != "  padded\n"
+        }
         CommentUnknown200 => {
             let id = uuid::Uuid::new_v4().to_string();
             c.patch_comment(&id, json!({ "text": "x" })).await.status == 200
@@ -383,6 +408,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         }
         VelocityAmountMajorUnits => {
             c.velocity(c.control(json!({}))).await.get("amountLimit") != 150000
+        }
+        VelocityMccDropped => {
+            let r = c.velocity(c.control(json!({ "mcc": "5411" }))).await;
+            r.get("mcc") != "5411"
         }
         BankingSnakeCaseTokens => !c.tx("").await.has("nextPaginationToken"),
         BankingDefaultLimit30 => c.tx("").await.ids().len() != 25,

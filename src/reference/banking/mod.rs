@@ -20,7 +20,7 @@ use super::fault::Fault;
 use super::receivable::parse_uuid;
 use super::reply;
 use super::store::App;
-use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::Response;
 use uuid::Uuid;
 
@@ -50,7 +50,19 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
         None if f.has(Fault::BankMissingTokenAccepted) => true,
         _ => {
             let token = auth.map(bearer_token).unwrap_or("");
-            let found = app.db().tokens.get(token).copied();
+            let found = {
+                let db = app.db();
+                match db.tokens.get(token) {
+                    Some(scoped) => Some(*scoped),
+                    // Compared over the shorter length: either is a prefix of the other.
+                    None if f.has(Fault::BankTokenComparedByPrefix) && !token.is_empty() => db
+                        .tokens
+                        .iter()
+                        .find(|(t, _)| t.starts_with(token) || token.starts_with(t.as_str()))
+                        .map(|(_, scoped)| *scoped),
+                    None => None,
+                }
+            };
             match found {
                 Some(scoped) => scoped,
                 None => {
@@ -75,7 +87,8 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
         scoped,
         header_sent,
     };
-    let Some(value) = headers.get(ORG_HEADER) else {
+    let empty_as_absent = |v: &&HeaderValue| f.has(Fault::OrgHeaderEmptyAsAbsent) && v.is_empty();
+    let Some(value) = headers.get(ORG_HEADER).filter(|v| !empty_as_absent(v)) else {
         if f.has(Fault::OrgHeaderRequired) {
             let detail = format!("{ORG_HEADER} header is required");
             return Err(error(

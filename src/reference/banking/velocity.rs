@@ -253,7 +253,8 @@ fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: 
     if (card.is_none() && !org_hidden) || (card.is_some() && f.has(Fault::VelocityBothScopes)) {
         out.insert("organizationId".into(), json!(caller.org));
     }
-    for (name, value) in [("mcc", &c.mcc), ("mccGroup", &c.mcc_group)] {
+    let mcc = c.mcc.as_ref().filter(|_| !f.has(Fault::VelocityMccDropped));
+    for (name, value) in [("mcc", mcc), ("mccGroup", c.mcc_group.as_ref())] {
         if let Some(v) = value {
             out.insert(name.into(), v.clone());
         }

@@ -126,7 +126,11 @@ fn update_comment_inner(app: &App, headers: &HeaderMap, comment: &str, body: &By
     };
     let before = stored.clone();
     if let Some(text) = text {
-        stored.text = text;
+        stored.text = if app.faults.has(Fault::CommentTextTrimmed) {
+            text.trim().to_owned()
+        } else {
+            text
+        };
     }
     if let Some(reply_to) = reply_to {
         stored.reply_to = reply_to;

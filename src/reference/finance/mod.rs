@@ -60,7 +60,9 @@ pub(super) fn gate(
         Some(value) => {
             let token = bearer_token(value);
             let any = f.has(Fault::FinInvalidTokenAccepted) && !token.is_empty();
-            if token != app.ids.finance_token && !any {
+            let prefix =
+                f.has(Fault::FinTokenPrefixAccepted) && token.starts_with(&app.ids.finance_token);
+            if token != app.ids.finance_token && !any && !prefix {
                 return fail(StatusCode::UNAUTHORIZED, "invalid bearer token");
             }
         }
