@@ -135,6 +135,9 @@ pub struct RunSettings {
     pub concurrency: usize,
     /// Overall deadline of the run.
     pub deadline: Option<Duration>,
+    /// The age stored pagination tokens reach before the late cases use them again
+    /// (`--token-age`); none: the late cases start as soon as every other case has finished.
+    pub token_age: Option<Duration>,
     pub mode: Mode,
     pub report_dir: PathBuf,
     /// Warnings count as failures for the exit code.
@@ -168,6 +171,7 @@ impl RunSettings {
             },
             concurrency: DEFAULT_CONCURRENCY,
             deadline: None,
+            token_age: None,
             mode: Mode::Run,
             report_dir: PathBuf::from(DEFAULT_REPORT_DIR),
             strict: false,

@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 const ITEMS: usize = 250;
 const ACCOUNT: &str = "5c0e4a1b-7d2f-4e3a-9b8c-1d2e3f4a5b6c";
@@ -52,7 +53,12 @@ enum Fault {
     /// Every page that has a next page holds one item fewer than its limit (none skipped):
     /// allowed in embedded banking, not in finance.
     ShortPages,
+    /// A token is refused once it is a second old.
+    ExpiringTokens,
 }
+
+/// How long a token lives under [`Fault::ExpiringTokens`].
+const TOKEN_LIFETIME: Duration = Duration::from_secs(1);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Area {
@@ -74,6 +80,8 @@ struct Server {
     events: Vec<Value>,
     transactions: Vec<Value>,
     tokens: Mutex<HashMap<String, Cursor>>,
+    /// When each token was issued.
+    born: Mutex<HashMap<String, Instant>>,
     used: Mutex<HashSet<String>>,
     issued: AtomicU64,
 }
@@ -92,6 +100,7 @@ impl Server {
             });
         let token = format!("c{h:016x}{n:x}");
         lock(&self.tokens).insert(token.clone(), cursor);
+        lock(&self.born).insert(token.clone(), Instant::now());
         token
     }
 
@@ -247,6 +256,12 @@ fn from_token(
     if s.has(Fault::SingleUseTokens) && !lock(&s.used).insert(token.to_owned()) {
         return Err("pagination_token already used");
     }
+    let old = lock(&s.born)
+        .get(token)
+        .is_some_and(|at| at.elapsed() >= TOKEN_LIFETIME);
+    if s.has(Fault::ExpiringTokens) && old {
+        return Err("pagination_token expired");
+    }
     if s.has(Fault::TokenHonoursParams) {
         if let Some(n) = q.get("limit").and_then(|l| l.parse().ok()) {
             cursor.limit = n;
@@ -311,6 +326,7 @@ fn start(faults: &[Fault]) -> String {
         events: (0..ITEMS).map(event).collect(),
         transactions: (0..ITEMS).map(transaction).collect(),
         tokens: Mutex::new(HashMap::new()),
+        born: Mutex::new(HashMap::new()),
         used: Mutex::new(HashSet::new()),
         issued: AtomicU64::new(0),
     });
@@ -343,6 +359,11 @@ static RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// Runs the pagination cases of the real binary against the server with these faults.
 fn run(faults: &[Fault]) -> RunRecord {
+    run_with(faults, &[])
+}
+
+/// [`run`] with more flags.
+fn run_with(faults: &[Fault], extra: &[&str]) -> RunRecord {
     let base = start(faults);
     let dir: PathBuf = std::env::temp_dir().join(format!(
         "covenant-pagination-{}-{}",
@@ -375,6 +396,7 @@ fn run(faults: &[Fault]) -> RunRecord {
             "--report-dir",
         ])
         .arg(&reports)
+        .args(extra)
         .env("COVENANT_STATE", dir.join("fixtures.json"))
         .output()
         .expect("covenant runs");
@@ -389,7 +411,7 @@ fn run(faults: &[Fault]) -> RunRecord {
     record
 }
 
-const PAGINATION_CASES: [&str; 14] = [
+const PAGINATION_CASES: [&str; 16] = [
     "events.full-read",
     "events.page-sizes",
     "events.limit-out-of-range",
@@ -397,6 +419,7 @@ const PAGINATION_CASES: [&str; 14] = [
     "events.token-ignores-params",
     "events.token-reuse",
     "events.tampered-token",
+    "events.stored-tokens",
     "transactions.full-read",
     "transactions.default-limit",
     "transactions.limit-out-of-range",
@@ -404,6 +427,7 @@ const PAGINATION_CASES: [&str; 14] = [
     "transactions.token-reuse",
     "transactions.prev-token",
     "transactions.tampered-token",
+    "transactions.stored-tokens",
 ];
 
 fn case<'a>(record: &'a RunRecord, id: &str) -> &'a CaseResult {
@@ -610,6 +634,13 @@ fn single_use_tokens_fail_banking_reuse_and_warn_on_events() {
                 "BPAG-TOKEN-REUSABLE",
             ),
             ("events.token-reuse", Verdict::Warn, "EVT-TOKEN-STABLE"),
+            // The stored token was spent by token-reuse already.
+            (
+                "transactions.stored-tokens",
+                Verdict::Fail,
+                "BPAG-TOKEN-REUSABLE",
+            ),
+            ("events.stored-tokens", Verdict::Warn, "EVT-TOKEN-STABLE"),
         ],
     );
     for id in ["events.token-ignores-params", "transactions.prev-token"] {
@@ -618,6 +649,41 @@ fn single_use_tokens_fail_banking_reuse_and_warn_on_events() {
             Verdict::Pass,
             "{id} uses each token once"
         );
+    }
+}
+
+#[test]
+fn tokens_that_expire_fail_the_stored_tokens_only_once_they_are_older_than_their_life() {
+    // Within the run (well under a second) every token still works.
+    let quick = run(&[Fault::ExpiringTokens]);
+    for id in PAGINATION_CASES {
+        let c = case(&quick, id);
+        assert_eq!(c.verdict, Verdict::Pass, "{id}: {:#?}", c.findings);
+    }
+    // Used again once older than their life, both stored tokens are refused: a must for
+    // banking, a should for finance.
+    let started = Instant::now();
+    let aged = run_with(&[Fault::ExpiringTokens], &["--token-age", "1.5"]);
+    assert!(started.elapsed() >= Duration::from_millis(1500));
+    assert_caught(
+        &aged,
+        &[
+            (
+                "transactions.stored-tokens",
+                Verdict::Fail,
+                "BPAG-TOKEN-REUSABLE",
+            ),
+            ("events.stored-tokens", Verdict::Warn, "EVT-TOKEN-STABLE"),
+        ],
+    );
+    let f = &case(&aged, "transactions.stored-tokens").findings[0];
+    assert!(f.message.contains("refused with 400"), "{}", f.message);
+    assert!(!shows_a_token(&f.message), "{}", f.message);
+    for id in PAGINATION_CASES
+        .iter()
+        .filter(|id| !id.ends_with("stored-tokens"))
+    {
+        assert_eq!(case(&aged, id).verdict, Verdict::Pass, "{id}");
     }
 }
 

@@ -63,6 +63,10 @@ pub struct RunCx {
     pub watch: FixtureWatch,
     /// The deletable fixtures earlier runs used up: the delete cases take theirs from it.
     pub ledger: crate::ledger::Ledger,
+    /// Tokens early pagination cases stored for the late cases to use again.
+    pub stash: super::TokenStash,
+    /// `--token-age`: late cases start once the stored tokens are at least this old.
+    pub token_age: Option<std::time::Duration>,
 }
 
 impl RunCx {

@@ -9,12 +9,14 @@
 mod baseline;
 mod context;
 mod need;
+mod stash;
 mod tamper;
 mod watch;
 
 pub use baseline::{Baseline, Variant};
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
 pub use need::Need;
+pub use stash::{StoredPage, TokenStash};
 pub use tamper::Tamper;
 pub use watch::FixtureWatch;
 
@@ -47,6 +49,13 @@ pub struct Case {
     pub writes: bool,
     /// Needs the data to stand still (pagination comparisons): runs while no writing case runs.
     pub still: bool,
+    /// Starts only after every other case of the plan has finished, writers included (the
+    /// runner's last phase): it uses what earlier cases left in [`RunCx`], such as the
+    /// [`TokenStash`].
+    pub late: bool,
+    /// The ids of the earlier cases whose results a late case uses; a plan without one of them
+    /// (filters, `--skip`, shards, `--read-only`) skips the case, saying so.
+    pub after: Vec<String>,
     /// Requests it sends, roughly, for `--dry-run`.
     pub requests: usize,
     pub run: CaseFn,
@@ -63,6 +72,8 @@ impl Case {
             needs: Vec::new(),
             writes: false,
             still: false,
+            late: false,
+            after: Vec::new(),
             requests: 1,
             run,
         }
@@ -80,6 +91,14 @@ impl Case {
 
     pub fn still(mut self) -> Case {
         self.still = true;
+        self
+    }
+
+    /// Runs last, once every case that is not late has finished, using what the cases `after`
+    /// names left behind.
+    pub fn late(mut self, after: &[&str]) -> Case {
+        self.late = true;
+        self.after = after.iter().map(|id| (*id).to_owned()).collect();
         self
     }
 

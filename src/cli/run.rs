@@ -47,6 +47,12 @@ pub struct RunArgs {
     /// way (a second signal abandons the requests in flight at once); reports are still written.
     #[arg(long, value_name = "SECS")]
     pub deadline: Option<f64>,
+    /// Before the last cases use the stored pagination tokens again, wait until those tokens are
+    /// at least SECS old (e.g. 600 in a nightly run, to prove they survive); at most 86400, and
+    /// below --deadline. The wait ends early on the deadline or SIGINT (the run is then
+    /// incomplete).
+    #[arg(long, value_name = "SECS")]
+    pub token_age: Option<f64>,
     /// Stop sending after N requests (retries included); the remaining cases are skipped with
     /// the reason. The reachability probe (one `GET /`) and the OAuth token request are not
     /// counted.
@@ -116,6 +122,20 @@ impl RunArgs {
             .deadline
             .map(|d| settings::seconds("--deadline", d))
             .transpose()?;
+        let token_age = self
+            .token_age
+            .map(|d| settings::seconds("--token-age", d))
+            .transpose()?;
+        if let (Some(age), Some(deadline)) = (token_age, deadline) {
+            if age >= deadline {
+                return Err(Fatal::Usage(format!(
+                    "--token-age {} is not below --deadline {}: the stored tokens would never be \
+                     used again",
+                    age.as_secs_f64(),
+                    deadline.as_secs_f64()
+                )));
+            }
+        }
         let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
         let seed = match (self.seed, shard) {
             (Some(seed), _) => seed,
@@ -143,6 +163,7 @@ impl RunArgs {
         };
         run.concurrency = concurrency;
         run.deadline = deadline;
+        run.token_age = token_age;
         run.mode = match (self.list, self.dry_run) {
             (true, _) => Mode::List,
             (false, true) => Mode::DryRun,

@@ -6,8 +6,9 @@ use super::read::{
     diff_window, item_key, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec,
 };
 use super::{ListKind, Rules};
-use crate::case::{Abort, CaseCx, Outcome};
+use crate::case::{Abort, CaseCx, Outcome, StoredPage};
 use crate::target::snippet;
+use std::time::Instant;
 
 /// Page sizes compared by `page-sizes`; the first is the baseline (fewest boundaries).
 const PAGE_SIZES: [u32; 4] = [100, 25, 7, 1];
@@ -287,22 +288,45 @@ pub(super) fn expect_same_items(
     actual: &Page,
     message: impl FnOnce() -> String,
 ) {
-    let (e, a) = (keys(expected), keys(actual));
-    if e != a {
-        cx.finding_diff(rule, message(), &e.join("\n"), &a.join("\n"));
+    expect_same_keys(cx, rule, &keys(expected), &keys(actual), message);
+}
+
+/// A finding with a diff when two key lists differ.
+fn expect_same_keys(
+    cx: &mut CaseCx,
+    rule: &str,
+    expected: &[String],
+    actual: &[String],
+    message: impl FnOnce() -> String,
+) {
+    if expected != actual {
+        cx.finding_diff(rule, message(), &expected.join("\n"), &actual.join("\n"));
     }
 }
 
 /// Page 2 is fetched with the first page's token, the read moves on, and the same token used
-/// again gives the same page.
+/// again gives the same page. The token and page 2 are stored for `stored_tokens`, which uses
+/// the token once more as one of the last requests of the run.
 pub(super) async fn token_reuse(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     let first = query(&[("limit", SMALL)]);
     let (_, token) = first_with_next(cx, &list, &first, rules.reuse).await?;
+    let received = Instant::now();
     let what = "page 2, fetched with the first page's token";
     let Some(second) = follow(cx, &list, &first, &token, rules.reuse, what).await? else {
         return Ok(());
     };
+    cx.run.stash.store(
+        kind.name(),
+        StoredPage {
+            by: kind.token_reuse_case(),
+            token: token.clone(),
+            query: first.clone(),
+            keys: keys(&second),
+            had_next: second.next.is_some(),
+            at: received,
+        },
+    );
     if let Some(next) = &second.next {
         follow(cx, &list, &first, next, rules.reuse, "page 3").await?;
     }
@@ -319,6 +343,65 @@ pub(super) async fn token_reuse(cx: &mut CaseCx, kind: ListKind) -> Outcome {
         )
     });
     Ok(())
+}
+
+/// The token `token_reuse` stored, used again as one of the last requests of the run (after
+/// every other case, and after `--token-age` when given): it still gives the page it gave
+/// then. A page that had a next page is the same page; a page that was the last may have
+/// grown at its end (cases that write add events), so its earlier items need only come first.
+pub(super) async fn stored_tokens(cx: &mut CaseCx, kind: ListKind) -> Outcome {
+    let (list, rules) = (kind.list(cx), kind.rules());
+    let Some(stored) = cx.run.stash.get(kind.name()) else {
+        return Err(Abort::Skip(format!(
+            "no token was stored: {} stored none (it was skipped, was refused a page, or the \
+             list fits in one page)",
+            kind.token_reuse_case()
+        )));
+    };
+    let age = stored.at.elapsed().as_secs_f64();
+    let hash = super::short_hash(&stored.token);
+    let what = format!(
+        "page 2, fetched again at the end of the run with the first page's token, {age:.1} s \
+         after it was issued"
+    );
+    let Some(later) = follow(cx, &list, &stored.query, &stored.token, rules.reuse, &what).await?
+    else {
+        return Ok(());
+    };
+    let now = keys(&later);
+    let Some(shown) = changed(&stored.keys, stored.had_next, &now) else {
+        return Ok(());
+    };
+    let message = if stored.had_next {
+        format!(
+            "the token {hash}, used again {age:.1} s after it was issued, gave other items than \
+             when {} used it ({} then {} items)",
+            stored.by,
+            stored.keys.len(),
+            now.len()
+        )
+    } else {
+        format!(
+            "the token {hash} of the last page, used again {age:.1} s after it was issued, no \
+             longer gives that page's items first ({} then {} items; only items added after \
+             them are allowed)",
+            stored.keys.len(),
+            now.len()
+        )
+    };
+    expect_same_keys(cx, rules.reuse, &stored.keys, shown, || message);
+    Ok(())
+}
+
+/// What a stored token gives now, when it is not what it gave then: all of it when that page
+/// had a next page (it must be the same page); its first items when that page was the last
+/// (items may have been added after them since).
+fn changed<'a>(then: &[String], had_next: bool, now: &'a [String]) -> Option<&'a [String]> {
+    if had_next {
+        (then != now).then_some(now)
+    } else {
+        (!now.starts_with(then)).then(|| &now[..now.len().min(then.len())])
+    }
 }
 
 /// A token with one character changed, and a string the target never issued, are refused with
@@ -377,6 +460,29 @@ fn never_issued(seed: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn keys(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_stored_middle_page_must_be_the_same_and_a_stored_last_page_may_only_grow_at_its_end() {
+        let then = keys("a b c");
+        assert_eq!(changed(&then, true, &keys("a b c")), None);
+        assert_eq!(
+            changed(&then, true, &keys("a b c d")),
+            Some(&keys("a b c d")[..])
+        );
+        assert_eq!(changed(&then, true, &keys("a c")), Some(&keys("a c")[..]));
+        assert_eq!(changed(&then, false, &keys("a b c")), None);
+        assert_eq!(changed(&then, false, &keys("a b c d e")), None);
+        assert_eq!(
+            changed(&then, false, &keys("a c d e")),
+            Some(&keys("a c d")[..])
+        );
+        assert_eq!(changed(&then, false, &keys("a b")), Some(&keys("a b")[..]));
+        assert_eq!(changed(&then, false, &[]), Some(&[][..]));
+    }
 
     #[test]
     fn a_tampered_token_differs_in_one_character_of_the_same_class() {

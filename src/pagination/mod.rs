@@ -81,6 +81,19 @@ impl ListKind {
         }
     }
 
+    /// The list's name: the area of its case ids, and its key in the token stash.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ListKind::Events => "events",
+            ListKind::Transactions => "transactions",
+        }
+    }
+
+    /// The case that stores the list's token for the late case.
+    fn token_reuse_case(self) -> String {
+        format!("{}.token-reuse", self.name())
+    }
+
     pub(crate) fn rules(self) -> &'static Rules {
         match self {
             ListKind::Events => &EVENT_RULES,
@@ -148,13 +161,10 @@ pub fn cases() -> Vec<Case> {
 
 /// The cases both lists have, under each list's rules.
 fn shared_cases(kind: ListKind) -> Vec<Case> {
-    let r = kind.rules();
-    let (area, shape) = match kind {
-        ListKind::Events => (
-            "events",
-            vec!["EVT-PAGE-SHAPE", "EVT-ITEM", "EVT-OBJECT-TYPE-ENUM"],
-        ),
-        ListKind::Transactions => ("transactions", vec!["BPAG-PAGE-SHAPE"]),
+    let (r, area) = (kind.rules(), kind.name());
+    let shape = match kind {
+        ListKind::Events => vec!["EVT-PAGE-SHAPE", "EVT-ITEM", "EVT-OBJECT-TYPE-ENUM"],
+        ListKind::Transactions => vec!["BPAG-PAGE-SHAPE"],
     };
     let mut full_rules = shape;
     full_rules.extend([r.ends, r.prev_first]);
@@ -194,6 +204,15 @@ fn shared_cases(kind: ListKind) -> Vec<Case> {
             3,
             case_fn(move |cx| Box::pin(cases::tampered_token(cx, kind))),
         ),
+        // Last of the run: the token token-reuse stored, used again.
+        case(
+            kind,
+            &format!("{area}.stored-tokens"),
+            &[r.reuse],
+            1,
+            case_fn(move |cx| Box::pin(cases::stored_tokens(cx, kind))),
+        )
+        .late(&[&kind.token_reuse_case()]),
     ]
 }
 
@@ -220,9 +239,22 @@ mod tests {
                 );
             }
         }
-        assert_eq!(ids.len(), 14, "{ids:?}");
+        assert_eq!(ids.len(), 16, "{ids:?}");
         for case in &cases {
             assert!(case.still && !case.writes, "{}", case.id);
+            assert_eq!(
+                case.late,
+                case.id.ends_with(".stored-tokens"),
+                "{}",
+                case.id
+            );
+            for earlier in &case.after {
+                assert!(
+                    ids.contains(&earlier.as_str()),
+                    "{} after {earlier}",
+                    case.id
+                );
+            }
             for rule in &case.rules {
                 assert!(catalogue.rule(rule).is_some(), "{} names {rule}", case.id);
             }

@@ -305,6 +305,8 @@ faults! {
         "the first page of transactions has a non-null prevPaginationToken";
     BankingTokenSingleUse => "bpag-token-single-use", "BPAG-TOKEN-REUSABLE",
         "a transactions pagination token works once; used again it is refused with 400";
+    BankingTokenExpires => "bpag-token-expires-after-1s", "BPAG-TOKEN-REUSABLE",
+        "a transactions pagination token expires one second after it was issued; used later it is refused with 400";
     BankingItemSkipped => "bpag-item-skipped-at-boundary", "BPAG-DEFAULT-ORDER",
         "each next page of transactions skips one item at the page boundary";
     BankingPrevWrongPage => "bpag-prev-token-wrong-page", "BPAG-PREV-ROUNDTRIP",

@@ -22,6 +22,7 @@ mod store;
 
 pub use banking::ORG_HEADER;
 pub use fault::{render_list, Fault, FaultSet, UnknownFault};
+pub use page::TOKEN_LIFETIME;
 pub use store::TRANSACTION_COUNT;
 
 use crate::profile::{

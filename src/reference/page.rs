@@ -6,6 +6,10 @@ use super::fault::Fault;
 use super::store::{App, Db};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
+/// How long a token lives under a list's expiry fault.
+pub const TOKEN_LIFETIME: Duration = Duration::from_secs(1);
 
 /// The pagination faults that bend a page plan.
 #[derive(Debug, Clone, Copy, Default)]
@@ -77,6 +81,22 @@ impl PagePlan {
     }
 }
 
+/// A cursor the store holds under a token, and when the token was issued.
+#[derive(Debug, Clone, Copy)]
+pub struct Issued<C> {
+    pub cursor: C,
+    pub at: Instant,
+}
+
+/// The faults a list's tokens can be given.
+#[derive(Debug, Clone, Copy)]
+pub struct TokenFaults {
+    /// A token is spent when it is used.
+    pub single_use: Fault,
+    /// A token expires [`TOKEN_LIFETIME`] after it was issued (lists that have such a fault).
+    pub expires: Option<Fault>,
+}
+
 /// How one paginated list issues and redeems its page tokens: a token names a cursor that the
 /// store holds under it, so that the token can be used again.
 pub struct TokenBook<C> {
@@ -86,8 +106,10 @@ pub struct TokenBook<C> {
     seed: u64,
     /// Under the list's single-use fault, a token is spent when it is used.
     single_use: bool,
+    /// Under the list's expiry fault, a token is refused once [`TOKEN_LIFETIME`] old.
+    expires: bool,
     /// The list's cursors in the store, by token.
-    cursors: fn(&mut Db) -> &mut HashMap<String, C>,
+    cursors: fn(&mut Db) -> &mut HashMap<String, Issued<C>>,
 }
 
 /// The tokens of a page's neighbours.
@@ -97,18 +119,19 @@ pub struct Neighbours {
 }
 
 impl<C: Copy + Hash> TokenBook<C> {
-    /// The tokens of the list named `list` on the server `app`, whose tokens are single-use
-    /// under `single_use`.
+    /// The tokens of the list named `list` on the server `app`, bent by whichever of `faults`
+    /// the server has.
     pub fn new(
         app: &App,
         list: &'static str,
-        single_use: Fault,
-        cursors: fn(&mut Db) -> &mut HashMap<String, C>,
+        faults: TokenFaults,
+        cursors: fn(&mut Db) -> &mut HashMap<String, Issued<C>>,
     ) -> TokenBook<C> {
         TokenBook {
             list,
             seed: app.ids.seed,
-            single_use: app.faults.has(single_use),
+            single_use: app.faults.has(faults.single_use),
+            expires: faults.expires.is_some_and(|f| app.faults.has(f)),
             cursors,
         }
     }
@@ -123,26 +146,36 @@ impl<C: Copy + Hash> TokenBook<C> {
     }
 
     fn issue_one(&self, db: &mut Db, cursor: C) -> String {
-        // Single-use tokens are fresh at every issuance, so that a used one stays used.
-        let nonce = if self.single_use {
+        // Single-use and expiring tokens are fresh at every issuance, so that a used one stays
+        // used and an old one is not renewed by a later issuance of the same page.
+        let nonce = if self.single_use || self.expires {
             db.tokens_issued += 1;
             db.tokens_issued
         } else {
             0
         };
         let token = cursor_token(self.seed, self.list, &(&cursor, nonce));
-        (self.cursors)(db).insert(token.clone(), cursor);
+        let issued = Issued {
+            cursor,
+            at: Instant::now(),
+        };
+        (self.cursors)(db).insert(token.clone(), issued);
         token
     }
 
-    /// The cursor `token` names, if this list issued it (spent by this use when single-use).
+    /// The cursor `token` names, if this list issued it (spent by this use when single-use;
+    /// none once expired under the expiry fault).
     pub fn redeem(&self, db: &mut Db, token: &str) -> Option<C> {
         let cursors = (self.cursors)(db);
-        if self.single_use {
+        let issued = if self.single_use {
             cursors.remove(token)
         } else {
             cursors.get(token).copied()
+        }?;
+        if self.expires && issued.at.elapsed() >= TOKEN_LIFETIME {
+            return None;
         }
+        Some(issued.cursor)
     }
 }
 

@@ -184,7 +184,7 @@ pub struct Db {
     pub tags: HashMap<Uuid, Uuid>,
     pub comments: HashMap<Uuid, Comment>,
     pub events: Vec<Event>,
-    pub event_cursors: HashMap<String, EventCursor>,
+    pub event_cursors: HashMap<String, super::page::Issued<EventCursor>>,
     pub mailbox_count: u64,
     /// Issued banking access tokens: token -> whether it holds the write scope.
     pub tokens: HashMap<String, bool>,
@@ -193,8 +193,9 @@ pub struct Db {
     pub velocity_ids: HashSet<(Uuid, String)>,
     pub bank_accounts: HashMap<Uuid, BankAccount>,
     pub cards: HashMap<Uuid, Uuid>,
-    pub tx_cursors: HashMap<String, TxCursor>,
-    /// Tokens issued so far: makes every issuance distinct under the single-use faults.
+    pub tx_cursors: HashMap<String, super::page::Issued<TxCursor>>,
+    /// Tokens issued so far: makes every issuance distinct under the single-use and expiry
+    /// faults.
     pub tokens_issued: u64,
 }
 

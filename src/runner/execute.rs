@@ -2,7 +2,7 @@
 //! pass/fail lines), each case runs on the shared tokio runtime, and every outcome is collected
 //! into a [`RunRecord`], also when the run is interrupted or its deadline or budget is reached.
 
-use super::phase::{Phase, Phases};
+use super::phase::{Early, EarlyTicket, Phase, Phases};
 use super::setup::Prepared;
 use crate::case::{Abort, Case, CaseCx, RunCx};
 use crate::console::note;
@@ -30,8 +30,10 @@ pub fn run_plan(
     let watchers = spawn_watchers(runtime, &run, settings.deadline);
     let results = Arc::new(Mutex::new(HashMap::<String, CaseResult>::new()));
     let phases = Arc::new(Phases::default());
+    let late = LateStart::new(true);
     let order: Vec<String> = plan.iter().map(|c| c.id.clone()).collect();
     let plan_len = plan.len();
+    // Every early case takes its ticket here, before any case starts.
     let trials = super::plan::execution_order(&plan)
         .into_iter()
         .map(|i| {
@@ -39,10 +41,12 @@ pub fn run_plan(
                 runtime: runtime.handle().clone(),
                 run: run.clone(),
                 phases: phases.clone(),
+                late: late.clone(),
                 results: results.clone(),
                 strict: settings.strict,
             };
-            trial(plan[i].clone(), handles)
+            let unmet = super::plan::unmet(&plan[i], &plan, &run);
+            trial(plan[i].clone(), unmet, late.ticket(&plan[i]), handles)
         })
         .collect();
     let args = libtest_mimic::Arguments {
@@ -132,20 +136,28 @@ fn spawn_watchers(
     })
 }
 
-fn trial(case: Case, h: Handles) -> libtest_mimic::Trial {
-    let unmet = case.needs.iter().find_map(|n| n.unmet(&h.run));
+/// The trial of a case; `early` is its ticket when it is not late, dropped once its result is
+/// recorded (or with the trial, if it never runs).
+fn trial(
+    case: Case,
+    unmet: Option<String>,
+    early: Option<EarlyTicket>,
+    h: Handles,
+) -> libtest_mimic::Trial {
     let kind = case.suite.clone();
     let id = case.id.clone();
     // Every case runs its trial, also one whose needs are unmet, so that its result (and the
     // reason it was skipped) is recorded; a skip prints as `ignored (reason)`.
     libtest_mimic::Trial::ignorable_test(id, move || {
+        let _early = early;
         let result = match unmet {
             Some(why) => skipped(&case, why),
             None => {
-                let (owned, run, phases) = (case.clone(), h.run.clone(), h.phases.clone());
+                let (owned, run) = (case.clone(), h.run.clone());
+                let (phases, late) = (h.phases.clone(), h.late.clone());
                 let task = h
                     .runtime
-                    .spawn(async move { run_case(&owned, run, &phases).await });
+                    .spawn(async move { run_case(&owned, run, &phases, &late).await });
                 h.runtime
                     .block_on(task)
                     .unwrap_or_else(|e| panicked(&case, &e))
@@ -184,6 +196,7 @@ struct Handles {
     runtime: tokio::runtime::Handle,
     run: Arc<RunCx>,
     phases: Arc<Phases>,
+    late: Arc<LateStart>,
     results: Arc<Mutex<HashMap<String, CaseResult>>>,
     /// `--strict`: a warned case fails its trial.
     strict: bool,
@@ -272,8 +285,64 @@ fn panicked(case: &Case, error: &tokio::task::JoinError) -> CaseResult {
     result
 }
 
+/// When late cases may start: every other case of the plan has finished, and the stored tokens
+/// are as old as `--token-age` asks (one wait for all late cases of the run).
+struct LateStart {
+    early: Arc<Early>,
+    aged: tokio::sync::OnceCell<()>,
+    /// Say on stderr that the run waits, when it waits more than a second.
+    announce: bool,
+}
+
+impl LateStart {
+    fn new(announce: bool) -> Arc<LateStart> {
+        Arc::new(LateStart {
+            early: Early::new(),
+            aged: tokio::sync::OnceCell::new(),
+            announce,
+        })
+    }
+
+    /// The ticket of a case that is not late.
+    fn ticket(&self, case: &Case) -> Option<EarlyTicket> {
+        (!case.late).then(|| self.early.ticket())
+    }
+
+    /// Waits until late cases may start; an interrupt or the deadline ends the wait early
+    /// (the case then finds the run stopped).
+    async fn wait(&self, run: &RunCx) {
+        self.early.finished().await;
+        self.aged
+            .get_or_init(|| age_tokens(run, self.announce))
+            .await;
+    }
+}
+
+/// Waits until the youngest stored token is `--token-age` old, unless the run stops first.
+async fn age_tokens(run: &RunCx, announce: bool) {
+    let (Some(age), Some(youngest)) = (run.token_age, run.stash.youngest()) else {
+        return;
+    };
+    let wait = age.saturating_sub(youngest.elapsed());
+    if wait.is_zero() || run.target.is_stopped() {
+        return;
+    }
+    if announce && wait > Duration::from_secs(1) {
+        note(&format!(
+            "covenant: waiting {:.1} s, until the stored pagination tokens are {} s old \
+             (--token-age), before the last cases use them again",
+            wait.as_secs_f64(),
+            age.as_secs_f64()
+        ));
+    }
+    run.target.pause(wait).await;
+}
+
 /// Runs one case to its result.
-async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases) -> CaseResult {
+async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStart) -> CaseResult {
+    if case.late {
+        late.wait(&run).await;
+    }
     if run.target.is_stopped() {
         return skipped(case, format!("{}: not run", run.stop_reason()));
     }
@@ -456,19 +525,28 @@ fn now_rfc3339() -> String {
 /// results in plan order (the self-test runs many plans at once this way).
 pub async fn run_quiet(run: Arc<RunCx>, plan: Vec<Case>, concurrency: usize) -> Vec<CaseResult> {
     let phases = Arc::new(Phases::default());
+    let late = LateStart::new(false);
     let permits = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
-    // Spawned in execution order; the semaphore is fair, so they start in that order too.
+    // Spawned in execution order; the semaphore is fair, so they start in that order too. A
+    // late case waits for its start before it takes a permit, so that it never holds one an
+    // early case needs.
     let mut tasks: Vec<(usize, tokio::task::JoinHandle<CaseResult>)> =
         super::plan::execution_order(&plan)
             .into_iter()
             .map(|i| {
                 let (run, permits, owned) = (run.clone(), permits.clone(), plan[i].clone());
-                let phases = phases.clone();
+                let (phases, late) = (phases.clone(), late.clone());
+                let unmet = super::plan::unmet(&owned, &plan, &run);
+                let early = late.ticket(&owned);
                 let task = tokio::spawn(async move {
+                    let _early = early;
+                    if owned.late && unmet.is_none() {
+                        late.wait(&run).await;
+                    }
                     let _permit = permits.acquire_owned().await;
-                    match owned.needs.iter().find_map(|n| n.unmet(&run)) {
+                    match unmet {
                         Some(why) => skipped(&owned, why),
-                        None => run_case(&owned, run, &phases).await,
+                        None => run_case(&owned, run, &phases, &late).await,
                     }
                 });
                 (i, task)

@@ -1,13 +1,18 @@
-//! Writing cases and cases that need the data to stand still never overlap.
+//! Writing cases and cases that need the data to stand still never overlap; late cases start
+//! after all the others.
 //!
 //! A pagination comparison reads the same list twice and needs nothing to change in between;
 //! a case that creates or deletes changes lists. Cases of one kind may run together (several
 //! writers at once, several comparisons at once), which a read-write lock could not give the
 //! comparisons: they would run one at a time. A waiting `still` case holds back writers that
 //! arrive after it, so that it cannot starve.
+//!
+//! A late case (stored tokens used again as the last requests of the run) waits on [`Early`]
+//! until every other case of the plan has finished, whether it ran, was skipped or never
+//! started: each holds an [`EarlyTicket`] that counts it finished when dropped.
 
-use std::sync::Mutex;
-use tokio::sync::Notify;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{watch, Notify};
 
 /// What a case does to the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,11 +127,48 @@ impl Drop for PhaseGuard<'_> {
     }
 }
 
+/// The early cases of a run still to finish; late cases wait until none remains.
+#[derive(Debug)]
+pub struct Early {
+    remaining: watch::Sender<usize>,
+}
+
+/// One early case, counted finished when the ticket drops (after its result is recorded, or
+/// when the case is dropped unrun).
+#[derive(Debug)]
+pub struct EarlyTicket(Arc<Early>);
+
+impl Early {
+    pub fn new() -> Arc<Early> {
+        Arc::new(Early {
+            remaining: watch::Sender::new(0),
+        })
+    }
+
+    /// A ticket for one more early case; take them all before any case starts.
+    pub fn ticket(self: &Arc<Early>) -> EarlyTicket {
+        self.remaining.send_modify(|n| *n += 1);
+        EarlyTicket(self.clone())
+    }
+
+    /// Waits until every early case has finished.
+    pub async fn finished(&self) {
+        let mut remaining = self.remaining.subscribe();
+        // The sender lives in `self`: the wait ends only when the count reaches zero.
+        let _ = remaining.wait_for(|n| *n == 0).await;
+    }
+}
+
+impl Drop for EarlyTicket {
+    fn drop(&mut self) {
+        self.0.remaining.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
     use std::time::Duration;
 
     /// Runs `phases` of cases at once, each holding its phase for a moment; returns the most
@@ -219,5 +261,31 @@ mod tests {
             "writers stay blocked by an abandoned still case"
         );
         drop(writer);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn late_cases_wait_until_every_early_ticket_is_dropped() {
+        let early = Early::new();
+        let (a, b) = (early.ticket(), early.ticket());
+        let waiting = tokio::spawn({
+            let early = early.clone();
+            async move { early.finished().await }
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        drop(a);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        assert!(
+            !waiting.is_finished(),
+            "a late case started before b finished"
+        );
+        drop(b);
+        tokio::time::timeout(Duration::from_secs(2), waiting)
+            .await
+            .expect("the late case starts once all early cases finished")
+            .expect("no panic");
+        // No early case at all: nothing to wait for.
+        tokio::time::timeout(Duration::from_secs(2), Early::new().finished())
+            .await
+            .expect("an empty plan opens at once");
     }
 }

@@ -15,19 +15,39 @@ pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
 /// The order cases start in (indices into the plan); reports keep the plan's order. Cases
 /// that need the data to stand still come first, so that they run together before any writer
 /// starts rather than each waiting for a moment without writers; then the cases that only read,
-/// which can run beside them; then the writers. Each group keeps the plan's order.
+/// which can run beside them; then the writers; last the late cases, which start only once all
+/// the others have finished (`runner::phase::Early`). Each group keeps the plan's order.
 pub fn execution_order(plan: &[Case]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.len()).collect();
-    order.sort_by_key(|&i| (!plan[i].still, plan[i].writes));
+    order.sort_by_key(|&i| (plan[i].late, !plan[i].still, plan[i].writes));
     order
+}
+
+/// Why a case of `plan` cannot run, if it cannot: a need the profile does not meet, or an
+/// earlier case whose results it uses that the plan does not hold.
+pub fn unmet(case: &Case, plan: &[Case], run: &RunCx) -> Option<String> {
+    if let Some(why) = case.needs.iter().find_map(|n| n.unmet(run)) {
+        return Some(why);
+    }
+    let missing = case
+        .after
+        .iter()
+        .find(|id| !plan.iter().any(|c| c.id == **id && !c.late))?;
+    Some(format!(
+        "it uses what {missing} leaves behind, and this run does not include {missing} \
+         (left out by --filter, --skip, --shard or --read-only)"
+    ))
 }
 
 fn keep(case: &Case, s: &Selection) -> bool {
     let id = case.id.as_str();
+    // A late case goes to the shard of the earlier case it uses, so that shards keep the two
+    // together; every case is still in exactly one shard.
+    let shard_key = case.after.first().map_or(id, String::as_str);
     (s.filter.is_empty() || s.filter.iter().any(|p| id.contains(p.as_str())))
         && !s.skip.iter().any(|p| id.contains(p.as_str()))
         && !(s.read_only && case.writes)
-        && s.shard.is_none_or(|shard| shard.contains(id))
+        && s.shard.is_none_or(|shard| shard.contains(shard_key))
 }
 
 /// What `--dry-run` prints: each case, whether it runs, the requests it sends and the fixtures
@@ -36,9 +56,13 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
     let mut out = String::new();
     let mut requests = 0;
     for case in plan {
-        let skip = case.needs.iter().find_map(|n| n.unmet(run));
+        let skip = unmet(case, plan, run);
         let fixtures: Vec<String> = case.needs.iter().map(|n| n.uses(run)).collect();
-        let what = if case.writes { "writes" } else { "reads" };
+        let what = match (case.writes, case.late) {
+            (true, _) => "writes",
+            (false, true) => "reads, last (after every other case)",
+            (false, false) => "reads",
+        };
         match skip {
             Some(why) => {
                 let _ = writeln!(out, "skip  {:<55} {why}", case.id);
@@ -71,9 +95,48 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
 mod tests {
     use super::*;
     use crate::schema::OperationId;
+    use crate::settings::Shard;
 
     #[test]
-    fn still_cases_start_first_then_readers_then_writers_each_in_plan_order() {
+    fn a_late_case_is_in_the_shard_of_the_earlier_case_it_uses() {
+        let case = |id: &str| {
+            Case::new(
+                id,
+                OperationId::ListEvents,
+                &[],
+                crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
+            )
+        };
+        let plan: Vec<Case> = (0..40)
+            .flat_map(|i| {
+                let early = format!("area.early-{i}");
+                let late = case(&format!("area.late-{i}")).late(&[&early]);
+                [case(&early), late]
+            })
+            .collect();
+        let count = 3;
+        let mut seen = 0;
+        for index in 1..=count {
+            let selection = Selection {
+                shard: Some(Shard { index, count }),
+                ..Selection::default()
+            };
+            let kept = select(plan.clone(), &selection);
+            seen += kept.len();
+            for late in kept.iter().filter(|c| c.late) {
+                assert!(
+                    kept.iter().any(|c| c.id == late.after[0]),
+                    "{} without {}",
+                    late.id,
+                    late.after[0]
+                );
+            }
+        }
+        assert_eq!(seen, plan.len(), "every case in exactly one shard");
+    }
+
+    #[test]
+    fn still_cases_start_first_then_readers_then_writers_then_late_cases_each_in_plan_order() {
         let case = |id: &str| {
             Case::new(
                 id,
@@ -87,13 +150,15 @@ mod tests {
             case("r1"),
             case("s1").still(),
             case("w2").writes(),
+            case("l1").still().late(&["s1"]),
             case("s2").still(),
+            case("l2").late(&[]),
             case("r2"),
         ];
         let started: Vec<&str> = execution_order(&plan)
             .into_iter()
             .map(|i| plan[i].id.as_str())
             .collect();
-        assert_eq!(started, ["s1", "s2", "r1", "r2", "w1", "w2"]);
+        assert_eq!(started, ["s1", "s2", "r1", "r2", "w1", "w2", "l1", "l2"]);
     }
 }

@@ -98,6 +98,8 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         ),
         watch,
         ledger,
+        stash: Default::default(),
+        token_age: settings.token_age,
     });
     if sends {
         super::preflight::preflight(&run, settings).await?;

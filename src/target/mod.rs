@@ -466,8 +466,9 @@ impl Target {
         }
     }
 
-    /// Sleeps `delay` unless the run stops first; false when it stopped.
-    async fn pause(&self, delay: Duration) -> bool {
+    /// Sleeps `delay` unless the run stops first (an interrupt, the deadline); false when it
+    /// stopped.
+    pub async fn pause(&self, delay: Duration) -> bool {
         tokio::select! {
             _ = tokio::time::sleep(delay) => !self.budget.is_stopped(),
             _ = self.budget.reached(Halt::Stopped) => false,

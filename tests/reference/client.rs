@@ -402,6 +402,18 @@ impl Ctx {
         self.follow(list, &next).await;
         self.follow(list, &next).await.status != 200
     }
+
+    /// A token that works at once is refused once a little older than its lifetime, although
+    /// the same page was issued again meanwhile.
+    pub async fn token_expires(&self, list: List) -> bool {
+        let first = self.page(list, "limit=10").await;
+        let next = first.get(list.next()).as_str().unwrap_or("").to_owned();
+        let fresh = self.follow(list, &next).await.status == 200;
+        tokio::time::sleep(covenant::reference::TOKEN_LIFETIME / 2).await;
+        self.page(list, "limit=10").await;
+        tokio::time::sleep(covenant::reference::TOKEN_LIFETIME * 3 / 4).await;
+        fresh && self.follow(list, &next).await.status != 200
+    }
 }
 
 /// The two paginated lists.

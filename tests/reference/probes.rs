@@ -432,6 +432,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         }
         BankingPrevOnFirst => c.prev_on_first(List::Transactions).await,
         BankingTokenSingleUse => c.token_single_use(List::Transactions).await,
+        BankingTokenExpires => c.token_expires(List::Transactions).await,
         BankingTamperedRestarts => c.tx("pagination_token=eyJvZmZzZXQiOjB9").await.status == 200,
         UnknownAccountEmpty => {
             let token = c.bank_token().await;

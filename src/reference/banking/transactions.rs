@@ -4,7 +4,7 @@
 use super::{error, gate, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::finance::query_map;
-use crate::reference::page::{Neighbours, PageFaults, PagePlan, TokenBook};
+use crate::reference::page::{Neighbours, PageFaults, PagePlan, TokenBook, TokenFaults};
 use crate::reference::receivable::parse_uuid;
 use crate::reference::reply;
 use crate::reference::store::{App, Transaction, TxCursor};
@@ -126,9 +126,11 @@ fn list_transactions_inner(
 
 /// The page tokens of list transactions.
 fn tokens(app: &App) -> TokenBook<TxCursor> {
-    TokenBook::new(app, "transactions", Fault::BankingTokenSingleUse, |db| {
-        &mut db.tx_cursors
-    })
+    let faults = TokenFaults {
+        single_use: Fault::BankingTokenSingleUse,
+        expires: Some(Fault::BankingTokenExpires),
+    };
+    TokenBook::new(app, "transactions", faults, |db| &mut db.tx_cursors)
 }
 
 fn transactions_page(app: &App, cursor: TxCursor) -> Response {

@@ -2,7 +2,7 @@
 
 use super::{gate_org, merge, not_found, query_map, Reply};
 use crate::reference::fault::Fault;
-use crate::reference::page::{Neighbours, PageFaults, PagePlan, TokenBook};
+use crate::reference::page::{Neighbours, PageFaults, PagePlan, TokenBook, TokenFaults};
 use crate::reference::reply::{self, Problem};
 use crate::reference::store::{rfc3339, App, Event, EventCursor};
 use axum::extract::{RawQuery, State};
@@ -161,9 +161,11 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
 
 /// The page tokens of list events.
 fn tokens(app: &App) -> TokenBook<EventCursor> {
-    TokenBook::new(app, "events", Fault::EventsTokenSingleUse, |db| {
-        &mut db.event_cursors
-    })
+    let faults = TokenFaults {
+        single_use: Fault::EventsTokenSingleUse,
+        expires: None,
+    };
+    TokenBook::new(app, "events", faults, |db| &mut db.event_cursors)
 }
 
 /// One page of events and its tokens (registered so that they can be used again).
