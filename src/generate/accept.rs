@@ -247,3 +247,113 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::AcceptKind;
+    use crate::generate::{Engine, GenOptions};
+    use crate::schema::Registry;
+
+    fn engine() -> Engine<&'static Registry> {
+        Engine::new(Registry::embedded(), GenOptions::default())
+    }
+
+    #[test]
+    fn every_variant_is_valid_and_differs_from_its_baseline_only_at_its_pointer() {
+        let engine = engine();
+        for stem in [
+            "quote-create",
+            "invoice-create",
+            "vat-id-create",
+            "velocity-control-create",
+        ] {
+            let acceptance = engine.acceptance(stem).expect("the schema compiles");
+            assert!(!acceptance.variants.is_empty(), "{stem} has variants");
+            for v in &acceptance.variants {
+                assert!(
+                    engine.is_valid(stem, &v.payload).unwrap(),
+                    "{stem} {}",
+                    v.detail
+                );
+                let baseline = &acceptance.baselines[v.baseline];
+                let field = v.pointer.split('/').nth(1).unwrap_or_default();
+                let (mut a, mut b) = (baseline.clone(), v.payload.clone());
+                for object in [&mut a, &mut b] {
+                    if let Some(map) = object.as_object_mut() {
+                        map.remove(field);
+                    }
+                }
+                assert_eq!(a, b, "{stem}: {} changes more than {field}", v.detail);
+                if let Some(beside) = v.beside {
+                    assert!(beside < acceptance.variants.len(), "{}", v.detail);
+                    assert_eq!(acceptance.variants[beside].kind, AcceptKind::Characters);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_listed_country_and_type_of_a_vat_id_is_a_variant() {
+        let acceptance = engine().acceptance("vat-id-create").unwrap();
+        let listed = |field: &str| {
+            acceptance
+                .variants
+                .iter()
+                .filter(|v| v.kind == AcceptKind::Listed && v.pointer == format!("/{field}"))
+                .count()
+        };
+        // The spec lists 250 countries and 47 types; the baseline holds one of each already.
+        assert!(listed("country") >= 249, "{}", listed("country"));
+        assert!(listed("type") >= 46, "{}", listed("type"));
+    }
+
+    #[test]
+    fn a_maximum_length_is_tried_in_code_points_beside_a_short_control_of_the_same_characters() {
+        let acceptance = engine().acceptance("vat-id-create").unwrap();
+        let value = |v: &super::Accept| v.payload["value"].as_str().unwrap_or_default().to_owned();
+        let wide: Vec<_> = acceptance
+            .variants
+            .iter()
+            .filter(|v| v.kind == AcceptKind::CodePoints)
+            .collect();
+        assert_eq!(wide.len(), 2, "one 2-byte, one outside the BMP");
+        for v in wide {
+            let s = value(v);
+            assert_eq!(s.chars().count(), 32, "{}", v.detail);
+            assert!(s.len() > 32, "more bytes than code points: {}", v.detail);
+            let control = &acceptance.variants[v.beside.expect("judged beside its control")];
+            let c = value(control);
+            assert_eq!(c.chars().next(), s.chars().next(), "the same character");
+            assert!(c.len() <= 32, "the control fits even counted in bytes: {c}");
+        }
+        let astral = acceptance
+            .variants
+            .iter()
+            .any(|v| v.kind == AcceptKind::CodePoints && value(v).encode_utf16().count() == 64);
+        assert!(astral, "a variant that a UTF-16 count doubles");
+    }
+
+    #[test]
+    fn null_is_a_variant_only_where_the_schema_says_or_null() {
+        let engine = engine();
+        let nulls = |stem: &str| -> Vec<String> {
+            let acceptance = engine.acceptance(stem).unwrap();
+            let mut fields: Vec<String> = acceptance
+                .variants
+                .iter()
+                .filter(|v| v.kind == AcceptKind::Null)
+                .map(|v| v.pointer.trim_start_matches('/').to_owned())
+                .collect();
+            fields.sort();
+            fields
+        };
+        let mut expected = engine.nullable_properties("quote-create").unwrap();
+        expected.sort();
+        assert_eq!(nulls("quote-create"), expected);
+        assert!(
+            nulls("velocity-control-create").is_empty(),
+            "mcc is untyped, not nullable"
+        );
+        assert!(nulls("vat-id-create").is_empty());
+    }
+}
