@@ -101,16 +101,25 @@ pub struct Inconclusive {
 }
 
 impl Inconclusive {
-    /// One line for consoles and reports.
-    pub fn sentence(&self) -> String {
+    /// The variants it names, and how many more it blocked.
+    pub fn named(&self) -> String {
         let more = self.count.saturating_sub(self.variants.len());
         let mut named = self.variants.join("; ");
         if more > 0 {
             named.push_str(&format!("; and {more} more"));
         }
+        named
+    }
+
+    /// One line for consoles and reports.
+    pub fn sentence(&self) -> String {
         format!(
-            "{} variant(s) of {} blocked by their baseline ({}), refused with {}: {named}",
-            self.count, self.rule, self.baseline, self.answer
+            "{} variant(s) of {} blocked by their baseline ({}), refused with {}: {}",
+            self.count,
+            self.rule,
+            self.baseline,
+            self.answer,
+            self.named()
         )
     }
 }

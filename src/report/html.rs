@@ -390,11 +390,6 @@ impl Page {
         self.line("<p>A variant is judged beside a baseline that differs from it only in the part under test; when the target refused the baseline, the variants say nothing about the target and are neither passed nor failed. The baseline's answer is the diagnosis.</p>");
         self.line("<table><tr><th>case</th><th>rule</th><th>baseline</th><th>its answer</th><th>variants blocked</th></tr>");
         for (case, i) in blocked {
-            let more = i.count.saturating_sub(i.variants.len());
-            let mut named = i.variants.join("; ");
-            if more > 0 {
-                named.push_str(&format!("; and {more} more"));
-            }
             self.line(format!(
                 "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td>{} ({})</td></tr>",
                 escape(&case.id),
@@ -402,7 +397,7 @@ impl Page {
                 escape(&i.baseline),
                 escape(&i.answer),
                 i.count,
-                escape(&named)
+                escape(&i.named())
             ));
         }
         self.line("</table>");

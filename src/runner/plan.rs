@@ -97,16 +97,18 @@ mod tests {
     use crate::schema::OperationId;
     use crate::settings::Shard;
 
+    /// A case of this id that does nothing.
+    fn case(id: &str) -> Case {
+        Case::new(
+            id,
+            OperationId::ListEvents,
+            &[],
+            crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
+        )
+    }
+
     #[test]
     fn a_late_case_is_in_the_shard_of_the_earlier_case_it_uses() {
-        let case = |id: &str| {
-            Case::new(
-                id,
-                OperationId::ListEvents,
-                &[],
-                crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
-            )
-        };
         let plan: Vec<Case> = (0..40)
             .flat_map(|i| {
                 let early = format!("area.early-{i}");
@@ -137,14 +139,6 @@ mod tests {
 
     #[test]
     fn still_cases_start_first_then_readers_then_writers_then_late_cases_each_in_plan_order() {
-        let case = |id: &str| {
-            Case::new(
-                id,
-                OperationId::ListEvents,
-                &[],
-                crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
-            )
-        };
         let plan = vec![
             case("w1").writes(),
             case("r1"),
