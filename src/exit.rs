@@ -11,6 +11,7 @@
 //! | 2 | usage, profile, file or environment error: the message names the bad flag, key, value or file; run and merge: a fixture the target showed to be wrong at its first use (PROFILE PROBLEM); compare: the new run had one |
 //! | 3 | the target was unreachable before any case ran |
 //! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
+//! | 5 | COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than --require-coverage asks; merge: the merged run did; compare: the new run did |
 //!
 //! A panic (101) is never an outcome of any profile, command line or target behaviour, nor of a
 //! closed stdout.
@@ -22,6 +23,7 @@ pub const FAILURES: u8 = 1;
 pub const USAGE: u8 = 2;
 pub const UNREACHABLE: u8 = 3;
 pub const INCOMPLETE: u8 = 4;
+pub const COVERAGE: u8 = 5;
 
 /// An error that ends a command, by cause; [`Fatal::code`] maps each cause to its exit code.
 ///

@@ -142,6 +142,9 @@ pub struct RunSettings {
     pub report_dir: PathBuf,
     /// Warnings count as failures for the exit code.
     pub strict: bool,
+    /// `--require-coverage`: the coverage below which a run that broke nothing is COVERAGE
+    /// SHORT, not a pass.
+    pub coverage_required: Vec<crate::verdict::CoverageRequirement>,
     /// No per-case lines.
     pub quiet: bool,
     /// The fixture ledger's state file (`--state`) for a target of the user's; the embedded
@@ -175,6 +178,7 @@ impl RunSettings {
             mode: Mode::Run,
             report_dir: PathBuf::from(DEFAULT_REPORT_DIR),
             strict: false,
+            coverage_required: Vec::new(),
             quiet: false,
             state: crate::ledger::default_path(),
         }

@@ -124,6 +124,32 @@ impl Inconclusive {
     }
 }
 
+/// A rule a case judged responses against, and how many: the evidence the rule coverage counts.
+/// A finding is evidence too; a check that held leaves only this.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    pub rule: String,
+    /// Responses judged against the rule (a check across several responses counts once).
+    pub responses: u32,
+}
+
+/// How often a case saw one status from one operation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusSeen {
+    /// The operation id, as in `operations.json`.
+    pub operation: String,
+    pub status: u16,
+    pub count: u32,
+}
+
+/// A status a case set out to provoke from an operation: `201`, or a class, `2xx` (any
+/// success) or `4xx` (any refusal).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct StatusExpected {
+    pub operation: String,
+    pub status: String,
+}
+
 /// A unified diff (`similar`) with `expected` and `actual` headers.
 pub fn unified_diff(expected: &str, actual: &str) -> String {
     let expected = with_final_newline(expected);
@@ -209,6 +235,15 @@ pub struct CaseResult {
     /// Requests sent, retries included (generated cases keep only the exchanges with findings).
     #[serde(default)]
     pub requests: usize,
+    /// The rules the case judged responses against, in rule id order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Evidence>,
+    /// The statuses the case saw, per operation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statuses: Vec<StatusSeen>,
+    /// The statuses the case set out to provoke, per operation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_statuses: Vec<StatusExpected>,
     pub duration_ms: f64,
 }
 
@@ -296,6 +331,73 @@ pub struct RunMeta {
     /// blocked, not judged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub profile_problems: Vec<String>,
+    /// `--require-coverage`: the coverage the run had to reach.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage_required: Vec<CoverageRequirement>,
+    /// Each requirement the run fell short of, in a sentence that names what lacked evidence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage_short: Vec<String>,
+}
+
+/// What `--require-coverage` measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CoverageMeasure {
+    /// Observable `must` rules with evidence.
+    Must,
+    /// Observable `should` rules with evidence.
+    Should,
+    /// Statuses the spec states (5xx aside) that some response showed.
+    Status,
+}
+
+impl CoverageMeasure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CoverageMeasure::Must => "must",
+            CoverageMeasure::Should => "should",
+            CoverageMeasure::Status => "status",
+        }
+    }
+}
+
+/// One `--require-coverage` term: `must=100` asks that every observable `must` rule got
+/// evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverageRequirement {
+    pub measure: CoverageMeasure,
+    /// 0 to 100.
+    pub percent: u8,
+}
+
+impl std::fmt::Display for CoverageRequirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.measure.as_str(), self.percent)
+    }
+}
+
+impl std::str::FromStr for CoverageRequirement {
+    type Err = String;
+
+    /// `must=100`, `should=80`, `status=75` (a trailing `%` is allowed).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let usage = || {
+            format!(
+                "--require-coverage {text:?}: expected MEASURE=PERCENT, MEASURE one of must, \
+                 should, status and PERCENT 0 to 100 (as in must=100)"
+            )
+        };
+        let (measure, percent) = text.split_once('=').ok_or_else(usage)?;
+        let measure = match measure.trim() {
+            "must" => CoverageMeasure::Must,
+            "should" => CoverageMeasure::Should,
+            "status" | "statuses" => CoverageMeasure::Status,
+            _ => return Err(usage()),
+        };
+        let percent = percent.trim().trim_end_matches('%');
+        let percent = percent.parse::<u8>().ok().filter(|p| *p <= 100).ok_or_else(usage)?;
+        Ok(CoverageRequirement { measure, percent })
+    }
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
@@ -317,6 +419,9 @@ pub enum RunVerdict {
     Incomplete,
     /// The profile does not fit the target: a fixture or credential it names is wrong.
     ProfileProblem,
+    /// Nothing failed, but the run judged less of the contract than `--require-coverage`
+    /// asks: it proves too little to pass.
+    CoverageShort,
 }
 
 impl RunVerdict {
@@ -329,6 +434,7 @@ impl RunVerdict {
             RunVerdict::Error => "ERROR",
             RunVerdict::Incomplete => "INCOMPLETE",
             RunVerdict::ProfileProblem => "PROFILE PROBLEM",
+            RunVerdict::CoverageShort => "COVERAGE SHORT",
         }
     }
 
@@ -346,6 +452,10 @@ impl RunVerdict {
             RunVerdict::ProfileProblem => {
                 "PROFILE PROBLEM: the profile does not fit the target; fix it and run again"
             }
+            RunVerdict::CoverageShort => {
+                "COVERAGE SHORT: no rule of the contract is broken, but the run judged less of it \
+                 than --require-coverage asks"
+            }
         }
     }
 
@@ -358,6 +468,7 @@ impl RunVerdict {
             RunVerdict::Error => "error",
             RunVerdict::Incomplete => "incomplete",
             RunVerdict::ProfileProblem => "profile_problem",
+            RunVerdict::CoverageShort => "coverage_short",
         }
     }
 
@@ -372,6 +483,7 @@ impl RunVerdict {
             RunVerdict::Pass | RunVerdict::PassWithWarnings => exit::SUCCESS,
             RunVerdict::Fail | RunVerdict::Error => exit::FAILURES,
             RunVerdict::ProfileProblem => exit::USAGE,
+            RunVerdict::CoverageShort => exit::COVERAGE,
             RunVerdict::Incomplete => exit::INCOMPLETE,
         }
     }
@@ -410,6 +522,8 @@ impl RunRecord {
             RunVerdict::Incomplete
         } else if c.error > 0 {
             RunVerdict::Error
+        } else if !self.meta.coverage_short.is_empty() {
+            RunVerdict::CoverageShort
         } else if c.warn > 0 {
             RunVerdict::PassWithWarnings
         } else {

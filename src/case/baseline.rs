@@ -111,7 +111,9 @@ fn judge_variant(
     baseline: &str,
     response: &Response,
 ) -> Answer {
+    cx.tally.expected("2xx");
     if response.is_success() {
+        cx.judged(rule);
         return Ok(());
     }
     let answer = answer_of(response);

@@ -6,7 +6,7 @@
 //! that no case can forget them. A case never decides a rule's level: it names the rule, and the
 //! catalogue says whether a breach fails or warns.
 
-use super::{FixtureWatch, Generation};
+use super::{FixtureWatch, Generation, Tally};
 use crate::catalogue::Catalogue;
 use crate::check;
 use crate::profile::{Profile, Secret};
@@ -181,6 +181,9 @@ pub struct CaseCx {
     pub inconclusive: Vec<Inconclusive>,
     /// The last request the target answered 404, for [`CaseCx::blame_profile`].
     refused: Option<Request>,
+    /// The rules judged and the statuses seen and expected: the evidence of rule and status
+    /// coverage.
+    pub tally: Tally,
 }
 
 impl CaseCx {
@@ -195,6 +198,7 @@ impl CaseCx {
             blocked: None,
             inconclusive: Vec::new(),
             refused: None,
+            tally: Tally::default(),
         }
     }
 
@@ -317,8 +321,12 @@ impl CaseCx {
         let first = self.findings.len();
         if let Ok(response) = &outcome {
             self.watch_fixtures(&request, response);
+            self.tally.response(operation, response.status);
             let generic = check::generic(self.run.catalogue, operation, response);
-            self.findings.extend(generic);
+            for rule in generic.judged {
+                self.tally.judged(rule);
+            }
+            self.findings.extend(generic.findings);
             judge(self, &request, response);
         }
         if self.keep_all || self.findings.len() > first || outcome.is_err() {
@@ -421,10 +429,19 @@ impl CaseCx {
         self.push(f);
     }
 
+    /// Records that the current response was judged against `rule` (and held, unless a finding
+    /// says otherwise): the evidence the rule coverage counts. The `expect_*` helpers and
+    /// [`CaseCx::ensure`] record it themselves; a check written as `if broken { finding }` calls
+    /// this before its test.
+    pub fn judged(&mut self, rule: &str) {
+        self.tally.judged(rule);
+    }
+
     fn push(&mut self, mut f: Finding) {
         if self.blocked.is_some() {
             return;
         }
+        self.tally.judged(&f.rule);
         if f.exchange.is_none() {
             f.exchange = self.last_exchange();
         }
@@ -467,6 +484,7 @@ impl CaseCx {
 
     /// Records a breach of `rule` unless `ok`; returns `ok`.
     pub fn ensure(&mut self, ok: bool, rule: &str, message: impl FnOnce() -> String) -> bool {
+        self.judged(rule);
         if !ok {
             self.finding(rule, message());
         }
@@ -475,6 +493,7 @@ impl CaseCx {
 
     /// The response must be refused (not 2xx) for `rule`; a 5xx is already a finding of its own.
     pub fn expect_refused(&mut self, response: &Response, rule: &str, what: &str) -> bool {
+        self.tally.expected("4xx");
         self.ensure(!response.is_success(), rule, || {
             format!(
                 "{what} was accepted with {}; the spec requires it be refused",
@@ -491,7 +510,12 @@ impl CaseCx {
         rule: &str,
         what: &str,
     ) {
-        if !response.is_success() && response.status < 500 && response.status != status {
+        self.tally.expected(status.to_string());
+        if response.is_success() || response.status >= 500 {
+            return;
+        }
+        self.judged(rule);
+        if response.status != status {
             self.finding_diff(
                 rule,
                 format!(
@@ -507,9 +531,13 @@ impl CaseCx {
     /// The response must be a 2xx for `rule`; returns whether it was. A 404 that a fixture of
     /// the profile explains blocks the case instead (see [`CaseCx::blame_profile`]).
     pub fn expect_success(&mut self, response: &Response, rule: &str, what: &str) -> bool {
+        self.tally.expected("2xx");
         let ok = response.is_success();
         if !ok && self.blame_profile(response) {
             return false;
+        }
+        if ok || response.status < 500 {
+            self.judged(rule);
         }
         if !ok && response.status < 500 {
             self.finding(
@@ -548,7 +576,11 @@ impl CaseCx {
         rule: &str,
         what: &str,
     ) -> bool {
+        self.tally.expected(status.to_string());
         let ok = response.status == status;
+        if ok || response.status < 500 {
+            self.judged(rule);
+        }
         if !ok && response.status < 500 {
             self.finding_diff(
                 rule,
@@ -563,6 +595,9 @@ impl CaseCx {
     /// Validates a JSON body against a schema, recording each issue under its rule (the nearest
     /// `x-rule`, else `fallback_rule`).
     pub fn expect_schema(&mut self, response: &Response, stem: &str, fallback_rule: &str) -> bool {
+        for rule in check::schema_rules(self.run.catalogue, stem, fallback_rule) {
+            self.tally.judged(rule);
+        }
         let findings = check::schema_findings(self.run.catalogue, stem, response, fallback_rule);
         let ok = findings.is_empty();
         for f in findings {

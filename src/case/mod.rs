@@ -8,6 +8,7 @@
 
 mod baseline;
 mod context;
+mod evidence;
 mod need;
 mod stash;
 mod tamper;
@@ -15,6 +16,7 @@ mod watch;
 
 pub use baseline::{Baseline, Variant};
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
+pub use evidence::Tally;
 pub use need::Need;
 pub use stash::{StoredPage, TokenStash};
 pub use tamper::Tamper;

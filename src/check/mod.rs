@@ -37,20 +37,32 @@ fn success_rule(operation: OperationId) -> &'static str {
     }
 }
 
+/// What the generic checks made of one response: the rules they judged it against (the
+/// evidence the rule coverage counts) and the breaches they found.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub judged: Vec<&'static str>,
+    pub findings: Vec<Finding>,
+}
+
 /// The checks every response of `operation` must pass.
-pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Response) -> Vec<Finding> {
-    let mut out = Vec::new();
+pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Response) -> Checked {
+    let mut out = Checked::default();
     let status = response.status;
+    out.judged.push("GEN-NO-5XX");
     if status >= 500 {
-        out.push(finding(
+        out.findings.push(finding(
             catalogue,
             "GEN-NO-5XX",
             format!("the target answered {status}"),
         ));
     }
     let has_body = !response.body.iter().all(u8::is_ascii_whitespace);
+    if has_body {
+        out.judged.push("GEN-JSON-BODY");
+    }
     if has_body && response.json.is_none() {
-        out.push(finding(
+        out.findings.push(finding(
             catalogue,
             "GEN-JSON-BODY",
             format!(
@@ -59,22 +71,26 @@ pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Respons
             ),
         ));
     }
-    if response.json.is_some() && !is_json_media_type(response.header("content-type")) {
-        out.push(finding(
-            catalogue,
-            "GEN-JSON-CONTENT-TYPE",
-            format!(
-                "a JSON body is served as {:?}",
-                response
-                    .header("content-type")
-                    .unwrap_or("(no content type)")
-            ),
-        ));
+    if response.json.is_some() {
+        out.judged.push("GEN-JSON-CONTENT-TYPE");
+        if !is_json_media_type(response.header("content-type")) {
+            out.findings.push(finding(
+                catalogue,
+                "GEN-JSON-CONTENT-TYPE",
+                format!(
+                    "a JSON body is served as {:?}",
+                    response
+                        .header("content-type")
+                        .unwrap_or("(no content type)")
+                ),
+            ));
+        }
     }
     let op = operation.operation();
     if let Some(declared) = &op.declared_statuses {
+        out.judged.push("RCV-STATUS-SET");
         if !declared.contains(&status) {
-            out.push(
+            out.findings.push(
                 finding(
                     catalogue,
                     "RCV-STATUS-SET",
@@ -85,40 +101,40 @@ pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Respons
         }
     }
     if (200..300).contains(&status) {
-        if let Some(stem) = &op.success_schema {
-            if response.json.is_some() {
-                out.extend(schema_findings(
-                    catalogue,
-                    stem,
-                    response,
-                    success_rule(operation),
-                ));
-            }
+        if let (Some(stem), Some(_)) = (&op.success_schema, &response.json) {
+            let rule = success_rule(operation);
+            out.judged.extend(schema_rules(catalogue, stem, rule));
+            out.findings
+                .extend(schema_findings(catalogue, stem, response, rule));
         }
     } else if (400..500).contains(&status) {
-        out.extend(error_body_findings(catalogue, op.area, response));
+        error_body_findings(catalogue, op.area, response, &mut out);
     }
     out
 }
 
-fn error_body_findings(catalogue: &Catalogue, area: Area, response: &Response) -> Vec<Finding> {
+fn error_body_findings(catalogue: &Catalogue, area: Area, response: &Response, out: &mut Checked) {
     let (stem, rule) = match (area, response.status) {
         (Area::Finance, 422) => ("finance-validation-error", "ERR-FIN-422-BODY"),
         (Area::Finance, _) => ("finance-error", "ERR-FIN-BODY"),
         (Area::Banking, _) => ("banking-error", "ERR-BANK-BODY"),
     };
+    out.judged.extend(schema_rules(catalogue, stem, rule));
     if response.json.is_none() {
-        return vec![finding(
+        out.findings.push(finding(
             catalogue,
             rule,
             format!("the {} response has no JSON error body", response.status),
-        )];
+        ));
+        return;
     }
-    let mut out = schema_findings(catalogue, stem, response, rule);
+    out.findings
+        .extend(schema_findings(catalogue, stem, response, rule));
     if area == Area::Banking {
         if let Some(body_status) = response.pointer("/status").and_then(|v| v.as_u64()) {
+            out.judged.push("ERR-BANK-STATUS-MATCH");
             if body_status != u64::from(response.status) {
-                out.push(
+                out.findings.push(
                     finding(
                         catalogue,
                         "ERR-BANK-STATUS-MATCH",
@@ -129,7 +145,17 @@ fn error_body_findings(catalogue: &Catalogue, area: Area, response: &Response) -
             }
         }
     }
-    out
+}
+
+/// The rules a validation against `stem` judges (see [`schema_findings`]): `fallback_rule` and
+/// every catalogue rule the schema names, request-side rejection aside.
+pub fn schema_rules<'f>(catalogue: &Catalogue, stem: &str, fallback_rule: &'f str) -> Vec<&'f str> {
+    let named = Registry::embedded()
+        .rules_of(stem)
+        .iter()
+        .map(String::as_str)
+        .filter(|r| *r != "GEN-REJECT-NOT-2XX" && catalogue.rule(r).is_some());
+    std::iter::once(fallback_rule).chain(named).collect()
 }
 
 /// Schema validation of a response body, one finding per issue, under the nearest `x-rule`
@@ -200,6 +226,10 @@ mod tests {
         }
     }
 
+    fn generic_findings(c: &Catalogue, op: OperationId, r: &Response) -> Vec<Finding> {
+        generic(c, op, r).findings
+    }
+
     fn rules(findings: &[Finding]) -> Vec<&str> {
         findings.iter().map(|f| f.rule.as_str()).collect()
     }
@@ -215,7 +245,7 @@ mod tests {
     #[test]
     fn a_5xx_and_a_non_json_body_are_findings() {
         let c = Catalogue::embedded();
-        let f = generic(
+        let f = generic_findings(
             c,
             OperationId::GetVatId,
             &response(503, Some("text/html"), "<html>"),
@@ -227,7 +257,7 @@ mod tests {
     #[test]
     fn json_served_as_text_only_warns() {
         let c = Catalogue::embedded();
-        let f = generic(
+        let f = generic_findings(
             c,
             OperationId::DeleteTag,
             &response(200, Some("text/plain"), "{}"),
@@ -239,13 +269,13 @@ mod tests {
     #[test]
     fn finance_error_without_the_error_body_is_a_finding() {
         let c = Catalogue::embedded();
-        let f = generic(
+        let f = generic_findings(
             c,
             OperationId::GetVatId,
             &response(404, Some("application/json"), r#"{"message":"no"}"#),
         );
         assert!(rules(&f).contains(&"ERR-FIN-BODY"), "{f:?}");
-        let ok = generic(
+        let ok = generic_findings(
             c,
             OperationId::GetVatId,
             &response(
@@ -258,9 +288,40 @@ mod tests {
     }
 
     #[test]
+    fn every_rule_a_response_was_judged_against_is_evidence() {
+        let c = Catalogue::embedded();
+        let error = response(404, Some("application/json"), r#"{"error":{"message":"no"}}"#);
+        let judged = generic(c, OperationId::GetVatId, &error).judged;
+        for rule in ["GEN-NO-5XX", "GEN-JSON-BODY", "GEN-JSON-CONTENT-TYPE", "ERR-FIN-BODY"] {
+            assert!(judged.contains(&rule), "{rule} missing from {judged:?}");
+        }
+        assert!(!judged.contains(&"VAT-RESPONSE"), "{judged:?}");
+        let empty = generic(c, OperationId::DeleteTag, &response(204, None, "")).judged;
+        assert_eq!(empty, vec!["GEN-NO-5XX"]);
+        let bank = response(
+            400,
+            Some("application/json"),
+            r#"{"detail":"d","errorCode":"e","instance":"i","status":400,"title":"t","type":"x"}"#,
+        );
+        let judged = generic(c, OperationId::ListTransactions, &bank).judged;
+        assert!(judged.contains(&"ERR-BANK-BODY") && judged.contains(&"ERR-BANK-STATUS-MATCH"));
+    }
+
+    #[test]
+    fn a_success_body_is_evidence_for_every_rule_its_schema_names() {
+        let c = Catalogue::embedded();
+        let rules = schema_rules(c, "vat-id", "VAT-RESPONSE");
+        for rule in ["VAT-RESPONSE", "VAT-COUNTRY-ENUM", "VAT-TYPE-ENUM", "GEN-IDS-UUID"] {
+            assert!(rules.contains(&rule), "{rule} missing from {rules:?}");
+        }
+        let page = schema_rules(c, "events-page", "EVT-PAGE-SHAPE");
+        assert!(page.contains(&"EVT-ITEM"), "$refs are followed: {page:?}");
+    }
+
+    #[test]
     fn create_receivable_status_outside_the_declared_set_fails() {
         let c = Catalogue::embedded();
-        let f = generic(
+        let f = generic_findings(
             c,
             OperationId::CreateReceivable,
             &response(

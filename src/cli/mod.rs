@@ -42,7 +42,9 @@ use std::process::ExitCode;
         "  3  the target was unreachable before any case ran\n",
         "  4  INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or \
          --max-requests, planned or ran no case, or its output closed; merge: a shard \
-         was incomplete; compare: the new run was",
+         was incomplete; compare: the new run was\n",
+        "  5  COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than \
+         --require-coverage asks; merge: the merged run did; compare: the new run did",
     )
 )]
 pub struct Cli {

@@ -28,6 +28,10 @@ pub struct MergeArgs {
     /// Where the merged reports are written.
     #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
+    /// Coverage the merged run must reach, as for `covenant run` (MEASURE=PERCENT, repeatable or
+    /// comma-separated: must, should, status); replaces what the shards were run with.
+    #[arg(long, value_name = "MEASURE=PERCENT", value_delimiter = ',')]
+    pub require_coverage: Vec<String>,
 }
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
@@ -59,7 +63,16 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
         .map(|path| load(path))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| Fatal::Files(e.to_string()))?;
-    let merged = merge(records).map_err(|e| Fatal::Usage(name_inputs(e, &args.reports)))?;
+    let required = args
+        .require_coverage
+        .iter()
+        .map(|term| term.parse().map_err(Fatal::Usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut merged = merge(records).map_err(|e| Fatal::Usage(name_inputs(e, &args.reports)))?;
+    if !required.is_empty() {
+        merged.meta.coverage_required = required;
+        crate::report::judge_requirements(&mut merged, Catalogue::embedded());
+    }
     let written =
         write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
     let c = &merged.counts;
@@ -73,6 +86,9 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
         c.error,
         c.skip
     ));
+    for short in &merged.meta.coverage_short {
+        out(&format!("coverage short of --require-coverage: {short}\n"));
+    }
     for path in written {
         out(&format!("wrote {}\n", path.display()));
     }

@@ -86,6 +86,13 @@ pub struct RunArgs {
     /// Warnings count as failures for the exit code.
     #[arg(long)]
     pub strict: bool,
+    /// Coverage the run must reach to pass, as MEASURE=PERCENT (repeatable, or comma-separated):
+    /// `must` and `should`, the share of observable rules of that level a response was judged
+    /// against; `status`, the share of the statuses the spec states (5xx aside) some response
+    /// showed. E.g. --require-coverage must=100,should=90. Short of it, a run that broke nothing
+    /// is COVERAGE SHORT (exit 5). With --shard, it is judged by `covenant merge`.
+    #[arg(long, value_name = "MEASURE=PERCENT", value_delimiter = ',')]
+    pub require_coverage: Vec<String>,
     /// List the cases and exit.
     #[arg(long)]
     pub list: bool,
@@ -171,6 +178,11 @@ impl RunArgs {
         };
         run.report_dir = self.report_dir.clone();
         run.strict = self.strict;
+        run.coverage_required = self
+            .require_coverage
+            .iter()
+            .map(|term| term.parse().map_err(Fatal::Usage))
+            .collect::<Result<_, _>>()?;
         run.quiet = self.quiet;
         run.state = self.state.clone().unwrap_or(run.state);
         Ok(run)

@@ -304,6 +304,8 @@ async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
         if cx.blame_profile(response) {
             return false;
         }
+        cx.tally.expected("2xx");
+        cx.judged("GEN-VALID-ACCEPTED");
         if response.is_client_error() {
             refused += 1;
             if refused <= MAX_WARNINGS {
@@ -424,13 +426,15 @@ fn shrink(
 /// Records a finding for the rule an invalid body breaks when the target accepted it; returns
 /// whether it did.
 fn judge_invalid(cx: &mut CaseCx, label: &Label, response: &Response) -> bool {
-    if !response.is_success() {
-        return false;
-    }
     let rule = match cx.run.catalogue.rule(&label.rule) {
         Some(_) => label.rule.as_str(),
         None => crate::generate::DEFAULT_RULE,
     };
+    cx.tally.expected("4xx");
+    cx.judged(rule);
+    if !response.is_success() {
+        return false;
+    }
     let message = format!(
         "an invalid body was accepted with {}: {} at {} ({:?})",
         response.status, label.detail, label.pointer, label.kind

@@ -29,6 +29,9 @@ pub(super) async fn full_read(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let read = read(cx, &list, &ReadSpec::full(kind.full_query()), rules.ends).await?;
     let inconclusive = report_end(cx, &read, rules.ends);
     report_repeats(cx, &read, rules.ends);
+    if !read.steps.is_empty() {
+        cx.judged(rules.prev_first);
+    }
     if let Some(prev) = read.steps.first().and_then(|s| s.prev.as_deref()) {
         cx.finding(
             rules.prev_first,
@@ -52,7 +55,11 @@ pub(super) async fn full_read(cx: &mut CaseCx, kind: ListKind) -> Outcome {
 /// the read is inconclusive when it hit its page bound.
 pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<String> {
     match &read.end {
-        End::Last | End::ItemCap => None,
+        End::Last => {
+            cx.judged(rule);
+            None
+        }
+        End::ItemCap => None,
         End::PageBound => Some(format!(
             "the list went on past {} pages; the read stopped there ({})",
             read.steps.len(),
@@ -91,6 +98,9 @@ pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<Str
 
 /// One finding for the items a read saw twice.
 fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
+    if read.steps.len() > 1 {
+        cx.judged(rule);
+    }
     let Some(first) = read.repeats.first() else {
         return;
     };
@@ -141,6 +151,9 @@ pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
 /// A finding for the first page of a read that holds more items than `limit`.
 fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
     let max = limit.min(100) as usize;
+    if !read.steps.is_empty() {
+        cx.judged(rule);
+    }
     if let Some((i, step)) = read.steps.iter().enumerate().find(|(_, s)| s.items > max) {
         cx.finding(
             rule,
@@ -164,6 +177,9 @@ fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
         .iter()
         .enumerate()
         .find(|(_, s)| s.next.is_some() && s.items < full);
+    if read.steps.iter().any(|s| s.next.is_some()) {
+        cx.judged(rule);
+    }
     if let Some((i, step)) = short {
         cx.finding(
             rule,
@@ -181,6 +197,7 @@ fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
 fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32, &Read)) {
     let ((bl, b), (ol, o)) = (base, other);
     let later = skip_new_front(&b.keys, &o.keys);
+    cx.judged(rules.agree);
     let Some(at) = prefix_mismatch(&b.keys, later) else {
         return;
     };
@@ -207,9 +224,12 @@ fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32
 pub(super) async fn limit_out_of_range(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     let (list, rules) = (kind.list(cx), kind.rules());
     for limit in kind.bad_limits() {
-        let Fetched::Page(page) = fetch(cx, &list, &query(&[("limit", limit)])).await? else {
+        let fetched = fetch(cx, &list, &query(&[("limit", limit)])).await?;
+        cx.judged(rules.limit_reject);
+        let Fetched::Page(page) = fetched else {
             continue;
         };
+        cx.judged(rules.limit_max);
         cx.finding(
             rules.limit_reject,
             format!(
@@ -257,7 +277,10 @@ pub(super) async fn follow(
     what: &str,
 ) -> Result<Option<Page>, Abort> {
     match fetch(cx, list, &list.with_token(first, Some(token))).await? {
-        Fetched::Page(page) => Ok(Some(page)),
+        Fetched::Page(page) => {
+            cx.judged(rule);
+            Ok(Some(page))
+        }
         Fetched::Refused(response) => {
             if response.status < 500 {
                 cx.finding(
@@ -299,6 +322,7 @@ fn expect_same_keys(
     actual: &[String],
     message: impl FnOnce() -> String,
 ) {
+    cx.judged(rule);
     if expected != actual {
         cx.finding_diff(rule, message(), &expected.join("\n"), &actual.join("\n"));
     }
@@ -417,7 +441,9 @@ pub(super) async fn tampered_token(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     forged.push(("a token never issued", never_issued(cx.run.generation.seed)));
     for (what, token) in forged {
         let q = list.with_token(&first, Some(&token));
-        if let Fetched::Page(p) = fetch(cx, &list, &q).await? {
+        let fetched = fetch(cx, &list, &q).await?;
+        cx.judged(rules.tampered);
+        if let Fetched::Page(p) = fetched {
             cx.finding(
                 rules.tampered,
                 format!(

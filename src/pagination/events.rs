@@ -81,6 +81,9 @@ async fn order(cx: &mut CaseCx) -> Outcome {
         let q = query(pairs);
         let read = read(cx, &list, &ReadSpec::prefix(q.clone(), ORDER_ITEMS), rule).await?;
         report_end(cx, &read, rule);
+        if read.items.len() > 1 {
+            cx.judged(rule);
+        }
         let Some((at, before)) = first_out_of_order(&read.items, direction) else {
             continue;
         };
@@ -171,6 +174,7 @@ async fn token_ignores_params(cx: &mut CaseCx) -> Outcome {
     let Some(plain) = second_page(cx, &list, &[], "the token alone").await? else {
         return Ok(());
     };
+    cx.judged(rule);
     if plain.items.len() > 10 {
         cx.finding(
             rule,

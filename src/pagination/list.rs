@@ -138,6 +138,7 @@ pub async fn fetch(
     if !response.is_success() {
         return Ok(Fetched::Refused(response));
     }
+    cx.judged(list.shape_rule);
     match response.json.as_ref().and_then(|j| list.parse_page(j)) {
         Some(page) => Ok(Fetched::Page(page)),
         None => {
@@ -165,7 +166,10 @@ pub async fn fetch_first(
     rule: &str,
 ) -> Result<Page, Abort> {
     match fetch(cx, list, query).await? {
-        Fetched::Page(page) => Ok(page),
+        Fetched::Page(page) => {
+            cx.judged(rule);
+            Ok(page)
+        }
         Fetched::Refused(response) => Err(refused_first(cx, &response, rule, query)),
     }
 }

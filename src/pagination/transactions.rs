@@ -95,6 +95,7 @@ pub(super) async fn empty_account(cx: &mut CaseCx) -> Outcome {
         (&page.prev, "BPAG-PREV-NULL-FIRST", "previous"),
     ];
     for (token, rule, which) in checks {
+        cx.judged(rule);
         if let Some(t) = token {
             cx.finding(
                 rule,

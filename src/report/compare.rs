@@ -106,14 +106,16 @@ impl Comparison {
     }
 
     /// The exit code of `covenant compare`: 1 when something newly fails; else, when the new run
-    /// is incomplete or blocked by its profile, that run's own code (4 or 2), since it cannot
-    /// show that nothing regressed; else 0.
+    /// is incomplete, blocked by its profile or short of its required coverage, that run's own
+    /// code (4, 2 or 5), since it cannot show that nothing regressed; else 0.
     pub fn exit_code(&self) -> u8 {
         if self.regressed() {
             return exit::FAILURES;
         }
         match self.new.verdict {
-            RunVerdict::Incomplete | RunVerdict::ProfileProblem => self.new.verdict.exit_code(),
+            RunVerdict::Incomplete | RunVerdict::ProfileProblem | RunVerdict::CoverageShort => {
+                self.new.verdict.exit_code()
+            }
             _ => exit::SUCCESS,
         }
     }

@@ -1,13 +1,20 @@
-//! Rule coverage: for every rule of the catalogue, the cases that cover it and what they found.
+//! Coverage: for every rule of the catalogue, the responses and cases that gave evidence on it
+//! and what they found; for every operation, the statuses the spec states against those the run
+//! saw; and the `--require-coverage` gate.
 //!
-//! A rule is covered by a case that lists it in `CaseResult::rules`, and also by any case with a
-//! finding on it (a generic check may catch a rule in a case written for another). The status of
-//! a rule is derived from those cases alone; it never guesses beyond them.
+//! A rule has evidence only where a check judged a response against it ([`CaseResult::evidence`],
+//! recorded by the generic checks and by every check of a case, whether it held or not). A case
+//! that names a rule but never reached its check is no evidence: "not run" means that no response
+//! was judged against the rule in this run, and the matrix says why.
 
 use crate::catalogue::{Catalogue, Level, Rule};
-use crate::verdict::{RunRecord, Verdict};
+use crate::schema::{status_matches, OperationId};
+use crate::verdict::{CaseResult, CoverageMeasure, CoverageRequirement, RunRecord, Verdict};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Cases a row names before it only counts the rest.
+const NAMED: usize = 3;
 
 /// What a run shows about one rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -17,15 +24,17 @@ pub enum RuleStatus {
     Fail,
     /// Only findings at `should` level name it.
     Warn,
-    /// Every case that covers it ended in an error.
+    /// No response was judged against it, and a case that covers it ended in an error.
     Error,
-    /// No case that covers it reached a verdict, and some were blocked by a refused baseline.
+    /// No response was judged against it, and a case that covers it was blocked by a refused
+    /// baseline.
     Inconclusive,
-    /// A case covering it ran to a verdict and no finding names it.
+    /// Responses were judged against it and none broke it.
     Pass,
-    /// Every case that covers it was skipped.
+    /// No response was judged against it: the cases that cover it were skipped.
     Skipped,
-    /// No case of this run covers it (filtered out, or in another shard).
+    /// No response was judged against it: no case of the run covers it (filtered out, in
+    /// another shard), or the cases that do never reached its check.
     NotRun,
     /// No client can observe it through the ten operations; the catalogue says why.
     NotObservable,
@@ -56,6 +65,25 @@ impl RuleStatus {
         RuleStatus::NotRun,
         RuleStatus::NotObservable,
     ];
+
+    /// Whether some response was judged against the rule.
+    pub fn has_evidence(self) -> bool {
+        matches!(self, RuleStatus::Fail | RuleStatus::Warn | RuleStatus::Pass)
+    }
+}
+
+/// The evidence a run gave on one rule.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RuleEvidence<'a> {
+    /// Responses judged against the rule.
+    pub responses: u64,
+    /// Cases that judged it, and how they came out on it.
+    pub cases: usize,
+    pub passed: usize,
+    pub warned: usize,
+    pub failed: usize,
+    /// The first few of those cases, failing ones first.
+    pub named: Vec<&'a str>,
 }
 
 /// One row of the coverage matrix.
@@ -63,8 +91,11 @@ impl RuleStatus {
 pub struct RuleCoverage<'a> {
     pub rule: &'a Rule,
     pub status: RuleStatus,
-    /// The cases that cover the rule, in run order, with their verdicts.
+    /// The cases that name the rule or judged it, in run order, with their verdicts.
     pub cases: Vec<(&'a str, Verdict)>,
+    pub evidence: RuleEvidence<'a>,
+    /// Why there is no evidence, when there is none.
+    pub reason: Option<String>,
 }
 
 /// The coverage of every rule of `catalogue` by `run`, in catalogue order.
@@ -74,13 +105,16 @@ pub fn rule_coverage<'a>(run: &'a RunRecord, catalogue: &'a Catalogue) -> Vec<Ru
         .rules
         .iter()
         .map(|rule| {
-            let covering = index.cases.get(rule.id.as_str());
-            let cases = covering.cloned().unwrap_or_default();
-            let findings = index.findings.get(rule.id.as_str());
+            let id = rule.id.as_str();
+            let cases = index.cases.get(id).cloned().unwrap_or_default();
+            let evidence = index.evidence.get(id).cloned().unwrap_or_default();
+            let (status, reason) = status_of(rule, index.findings.get(id), &evidence, &cases, run);
             RuleCoverage {
                 rule,
-                status: status_of(rule, findings, &cases),
+                status,
                 cases,
+                evidence,
+                reason,
             }
         })
         .collect()
@@ -95,9 +129,10 @@ pub fn status_counts(coverage: &[RuleCoverage<'_>]) -> BTreeMap<RuleStatus, usiz
     counts
 }
 
-/// Rule id -> covering cases and the levels of the findings naming it.
+/// Rule id -> covering cases, evidence and the levels of the findings naming it.
 struct CoverIndex<'a> {
     cases: BTreeMap<&'a str, Vec<(&'a str, Verdict)>>,
+    evidence: BTreeMap<&'a str, RuleEvidence<'a>>,
     findings: BTreeMap<&'a str, Vec<Level>>,
 }
 
@@ -105,12 +140,14 @@ impl<'a> CoverIndex<'a> {
     fn of(run: &'a RunRecord) -> CoverIndex<'a> {
         let mut index = CoverIndex {
             cases: BTreeMap::new(),
+            evidence: BTreeMap::new(),
             findings: BTreeMap::new(),
         };
         for case in &run.cases {
             let named = case.rules.iter().map(String::as_str);
+            let judged = case.evidence.iter().map(|e| e.rule.as_str());
             let found = case.findings.iter().map(|f| f.rule.as_str());
-            for rule in named.chain(found) {
+            for rule in named.chain(judged).chain(found) {
                 let entry = index.cases.entry(rule).or_default();
                 if !entry.iter().any(|(id, _)| *id == case.id) {
                     entry.push((case.id.as_str(), case.verdict));
@@ -123,32 +160,287 @@ impl<'a> CoverIndex<'a> {
                     .or_default()
                     .push(finding.level);
             }
+            index.add_evidence(case);
+        }
+        for evidence in index.evidence.values_mut() {
+            evidence.named.truncate(NAMED);
         }
         index
     }
+
+    /// The case's evidence on each rule it judged; a finding is evidence even where the check
+    /// that made it recorded none.
+    fn add_evidence(&mut self, case: &'a CaseResult) {
+        let mut judged: BTreeMap<&str, u64> = case
+            .evidence
+            .iter()
+            .map(|e| (e.rule.as_str(), u64::from(e.responses)))
+            .collect();
+        for finding in &case.findings {
+            judged.entry(finding.rule.as_str()).or_insert(1);
+        }
+        for (rule, responses) in judged {
+            let levels = case.findings.iter().filter(|f| f.rule == rule);
+            let worst = levels.map(|f| f.level).max_by_key(|l| *l == Level::Must);
+            let entry = self.evidence.entry(rule).or_default();
+            entry.responses += responses;
+            entry.cases += 1;
+            match worst {
+                Some(Level::Must) => entry.failed += 1,
+                Some(_) => entry.warned += 1,
+                None => entry.passed += 1,
+            }
+            // Cases that broke the rule are named first.
+            if worst.is_some() {
+                let broke = entry.failed + entry.warned - 1;
+                entry.named.insert(broke.min(entry.named.len()), case.id.as_str());
+            } else {
+                entry.named.push(case.id.as_str());
+            }
+        }
+    }
 }
 
-fn status_of(rule: &Rule, findings: Option<&Vec<Level>>, cases: &[(&str, Verdict)]) -> RuleStatus {
+fn status_of(
+    rule: &Rule,
+    findings: Option<&Vec<Level>>,
+    evidence: &RuleEvidence<'_>,
+    cases: &[(&str, Verdict)],
+    run: &RunRecord,
+) -> (RuleStatus, Option<String>) {
     if let Some(levels) = findings {
-        return if levels.contains(&Level::Must) {
+        let status = if levels.contains(&Level::Must) {
             RuleStatus::Fail
         } else {
             RuleStatus::Warn
         };
+        return (status, None);
     }
     if !rule.observable {
-        return RuleStatus::NotObservable;
+        return (RuleStatus::NotObservable, rule.why_not.clone());
     }
-    let ran = |v: &Verdict| matches!(v, Verdict::Pass | Verdict::Warn | Verdict::Fail);
-    if cases.iter().any(|(_, v)| ran(v)) {
-        RuleStatus::Pass
-    } else if cases.iter().any(|(_, v)| *v == Verdict::Error) {
-        RuleStatus::Error
-    } else if cases.iter().any(|(_, v)| *v == Verdict::Inconclusive) {
-        RuleStatus::Inconclusive
-    } else if cases.is_empty() {
-        RuleStatus::NotRun
-    } else {
-        RuleStatus::Skipped
+    if evidence.cases > 0 {
+        return (RuleStatus::Pass, None);
     }
+    let of = |verdict: Verdict| -> Vec<&CaseResult> {
+        cases
+            .iter()
+            .filter(|(_, v)| *v == verdict)
+            .filter_map(|(id, _)| run.cases.iter().find(|c| c.id == *id))
+            .collect()
+    };
+    if let Some(case) = of(Verdict::Error).first() {
+        let why = case.error.as_deref().unwrap_or("an error");
+        return (RuleStatus::Error, Some(format!("{} ended in an error: {why}", case.id)));
+    }
+    if let Some(case) = of(Verdict::Inconclusive).first() {
+        let why = case.inconclusive.first().map(|i| i.sentence());
+        let why = why.unwrap_or_else(|| "its baseline was refused".into());
+        return (RuleStatus::Inconclusive, Some(format!("{}: {why}", case.id)));
+    }
+    let ran: Vec<&str> = cases
+        .iter()
+        .filter(|(_, v)| *v != Verdict::Skip)
+        .map(|(id, _)| *id)
+        .collect();
+    if !ran.is_empty() {
+        return (
+            RuleStatus::NotRun,
+            Some(format!(
+                "{} ran, but judged no response against it",
+                named_list(&ran)
+            )),
+        );
+    }
+    if let Some(case) = of(Verdict::Skip).first() {
+        let why = case.skip_reason.as_deref().unwrap_or("skipped");
+        return (RuleStatus::Skipped, Some(format!("{} skipped: {why}", case.id)));
+    }
+    let reason = match &run.meta.shard {
+        Some(shard) => format!(
+            "no case of shard {shard} covers it (filtered out, or in another shard)"
+        ),
+        None => "no case of this run covers it (filtered out by --filter or --skip, or left \
+                 out by --read-only)"
+            .to_owned(),
+    };
+    (RuleStatus::NotRun, Some(reason))
+}
+
+/// `a, b and 3 more`.
+fn named_list(ids: &[&str]) -> String {
+    let shown: Vec<&str> = ids.iter().take(NAMED).copied().collect();
+    match ids.len().saturating_sub(NAMED) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// The statuses of one operation: those the spec states, those the run set out to provoke,
+/// and those it saw.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OperationStatuses {
+    pub operation: &'static str,
+    /// A status (`201`) or a class (`2xx`), as in `operations.json`.
+    pub stated: Vec<String>,
+    pub expected: Vec<String>,
+    /// Status -> responses.
+    pub observed: BTreeMap<u16, u64>,
+    /// Stated statuses no response showed.
+    pub missing: Vec<String>,
+}
+
+/// The status coverage of every operation, in `operations.json` order.
+pub fn status_coverage(run: &RunRecord) -> Vec<OperationStatuses> {
+    OperationId::ALL
+        .iter()
+        .map(|op| {
+            let name = op.as_str();
+            let mut observed = BTreeMap::new();
+            let mut expected = BTreeSet::new();
+            for case in &run.cases {
+                for seen in case.statuses.iter().filter(|s| s.operation == name) {
+                    *observed.entry(seen.status).or_insert(0) += u64::from(seen.count);
+                }
+                let wanted = case.expected_statuses.iter().filter(|s| s.operation == name);
+                expected.extend(wanted.map(|s| s.status.clone()));
+            }
+            let stated = op.operation().stated_statuses.clone();
+            let missing = stated
+                .iter()
+                .filter(|s| !observed.keys().any(|status| status_matches(s, *status)))
+                .cloned()
+                .collect();
+            OperationStatuses {
+                operation: name,
+                stated,
+                expected: expected.into_iter().collect(),
+                observed,
+                missing,
+            }
+        })
+        .collect()
+}
+
+/// How much of one measure got evidence: `got` of `of`, and what lacked it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measured {
+    pub measure: CoverageMeasure,
+    pub got: usize,
+    pub of: usize,
+    /// Rule ids, or `operation status` pairs, without evidence.
+    pub lacking: Vec<String>,
+}
+
+impl Measured {
+    /// The share with evidence, in percent (100 when there is nothing to cover).
+    pub fn percent(&self) -> f64 {
+        if self.of == 0 {
+            100.0
+        } else {
+            self.got as f64 * 100.0 / self.of as f64
+        }
+    }
+
+    /// Whether it reaches `percent`.
+    pub fn reaches(&self, percent: u8) -> bool {
+        self.got * 100 >= usize::from(percent) * self.of
+    }
+}
+
+/// Each measure `--require-coverage` can ask for. Rules that are not observable, and 5xx
+/// statuses (which no request should provoke: GEN-NO-5XX), are left out of what is counted.
+pub fn measure(run: &RunRecord, catalogue: &Catalogue) -> Vec<Measured> {
+    let rows = rule_coverage(run, catalogue);
+    let rules = |level: Level, measure: CoverageMeasure| {
+        let counted: Vec<&RuleCoverage<'_>> = rows
+            .iter()
+            .filter(|r| r.rule.level == level && r.rule.observable)
+            .collect();
+        Measured {
+            measure,
+            got: counted.iter().filter(|r| r.status.has_evidence()).count(),
+            of: counted.len(),
+            lacking: counted
+                .iter()
+                .filter(|r| !r.status.has_evidence())
+                .map(|r| r.rule.id.clone())
+                .collect(),
+        }
+    };
+    let statuses = status_coverage(run);
+    let stated = statuses.iter().flat_map(|op| {
+        op.stated
+            .iter()
+            .filter(|s| !s.starts_with('5'))
+            .map(move |s| (op, s))
+    });
+    let (mut got, mut of, mut lacking) = (0, 0, Vec::new());
+    for (op, status) in stated {
+        of += 1;
+        if op.missing.contains(status) {
+            lacking.push(format!("{} {status}", op.operation));
+        } else {
+            got += 1;
+        }
+    }
+    vec![
+        rules(Level::Must, CoverageMeasure::Must),
+        rules(Level::Should, CoverageMeasure::Should),
+        Measured {
+            measure: CoverageMeasure::Status,
+            got,
+            of,
+            lacking,
+        },
+    ]
+}
+
+/// The requirements of `run.meta.coverage_required` it falls short of, each in a sentence. A
+/// shard is not judged on its own: its share of the cases covers only part of the contract, so
+/// the requirement is judged where the shards are merged.
+pub fn shortfalls(run: &RunRecord, catalogue: &Catalogue) -> Vec<String> {
+    if run.meta.coverage_required.is_empty() || run.meta.shard.is_some() {
+        return Vec::new();
+    }
+    let measured = measure(run, catalogue);
+    run.meta
+        .coverage_required
+        .iter()
+        .filter_map(|required| {
+            let m = measured.iter().find(|m| m.measure == required.measure)?;
+            (!m.reaches(required.percent)).then(|| shortfall(required, m))
+        })
+        .collect()
+}
+
+fn shortfall(required: &CoverageRequirement, m: &Measured) -> String {
+    let what = match m.measure {
+        CoverageMeasure::Must => "observable must rules got evidence",
+        CoverageMeasure::Should => "observable should rules got evidence",
+        CoverageMeasure::Status => "stated statuses (5xx aside) were seen",
+    };
+    let lacking: Vec<&str> = m.lacking.iter().map(String::as_str).collect();
+    format!(
+        "{required}: {} of {} {what} ({:.0}%); without: {}",
+        m.got,
+        m.of,
+        m.percent(),
+        named_list_long(&lacking)
+    )
+}
+
+/// Up to ten ids, then a count.
+fn named_list_long(ids: &[&str]) -> String {
+    const SHOWN: usize = 10;
+    let shown = ids.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
+    match ids.len().saturating_sub(SHOWN) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+/// Sets `run.meta.coverage_short` from its requirements (see [`shortfalls`]).
+pub fn judge_requirements(run: &mut RunRecord, catalogue: &Catalogue) {
+    run.meta.coverage_short = shortfalls(run, catalogue);
 }

@@ -6,11 +6,16 @@
 //! script opens the one named by the URL fragment, so a link such as `summary.html#case-x`
 //! lands on it open. Every piece of text from the record or the catalogue is escaped.
 
-use super::coverage::{rule_coverage, status_counts, RuleCoverage, RuleStatus};
+use super::coverage::{
+    measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence,
+    RuleStatus,
+};
 use super::latency::latency_by_operation;
 use super::{shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{
+    CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
+};
 use std::fmt::Write;
 
 /// `summary.html`.
@@ -109,7 +114,9 @@ impl Page {
         let verdict = run.verdict();
         let class = match verdict {
             RunVerdict::Pass => "pass",
-            RunVerdict::PassWithWarnings | RunVerdict::Incomplete => "warn",
+            RunVerdict::PassWithWarnings | RunVerdict::Incomplete | RunVerdict::CoverageShort => {
+                "warn"
+            }
             RunVerdict::Fail => "fail",
             RunVerdict::Error | RunVerdict::ProfileProblem => "error",
         };
@@ -294,28 +301,98 @@ impl Page {
             .filter_map(|s| counts.get(s).map(|n| format!("{n} {}", s.as_str())))
             .collect();
         self.line(format!("<p>{}</p>", summary.join(" · ")));
-        self.line("<table id=\"coverage-matrix\"><tr><th>rule</th><th>level</th><th>status</th><th>statement</th><th>cases</th></tr>");
+        self.measures(run, catalogue);
+        self.line("<p>Evidence: the responses judged against a rule, and the cases that judged them (passed / warned / failed). Not run: no response was judged against the rule in this run.</p>");
+        self.line("<table id=\"coverage-matrix\"><tr><th>rule</th><th>level</th><th>status</th><th>statement</th><th>evidence</th><th>cases</th></tr>");
         for row in &coverage {
             self.coverage_row(row);
         }
         self.line("</table>");
+        self.statuses(run);
+    }
+
+    /// The share of rules and statuses with evidence, beside what `--require-coverage` asked.
+    fn measures(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+        let required = &run.meta.coverage_required;
+        self.line("<table id=\"coverage-measures\"><tr><th>measure</th><th>with evidence</th><th>required</th></tr>");
+        for m in measure(run, catalogue) {
+            let asked = required.iter().find(|r| r.measure == m.measure);
+            let (class, asked) = match asked {
+                Some(r) if m.reaches(r.percent) => ("pass", format!("{}% (met)", r.percent)),
+                Some(r) => ("fail", format!("{}% (short)", r.percent)),
+                None => ("", "none".to_owned()),
+            };
+            self.line(format!(
+                "<tr><td>{}</td><td>{} of {} ({:.0}%)</td><td class=\"{class}\">{asked}</td></tr>",
+                measure_name(m.measure),
+                m.got,
+                m.of,
+                m.percent()
+            ));
+        }
+        self.line("</table>");
+        if !run.meta.coverage_short.is_empty() {
+            self.line("<ul id=\"coverage-short\">");
+            for short in &run.meta.coverage_short {
+                self.line(format!("<li class=\"fail\">{}</li>", escape(short)));
+            }
+            self.line("</ul>");
+        }
     }
 
     fn coverage_row(&mut self, row: &RuleCoverage<'_>) {
         let status = row.status.as_str();
-        let cases = match (&row.rule.why_not, row.status) {
-            (Some(why), RuleStatus::NotObservable) => {
-                format!("not observable: {}", escape(why))
-            }
-            _ => case_links(&row.cases),
+        let e = &row.evidence;
+        let evidence = if e.cases == 0 {
+            "none".to_owned()
+        } else {
+            format!(
+                "{} in {} ({} / {} / {})",
+                super::plural(e.responses as usize, "response"),
+                super::plural(e.cases, "case"),
+                e.passed,
+                e.warned,
+                e.failed
+            )
+        };
+        let cases = match (&row.reason, row.status) {
+            (Some(why), _) => format!("{}: {}", status, escape(why)),
+            (None, _) => evidence_links(&row.evidence, &row.cases),
         };
         self.line(format!(
-            "<tr id=\"rule-{id}\"><td><code>{id}</code></td><td>{}</td><td class=\"{}\">{status}</td><td>{}</td><td>{cases}</td></tr>",
+            "<tr id=\"rule-{id}\"><td><code>{id}</code></td><td>{}</td><td class=\"{}\">{status}</td><td>{}</td><td>{evidence}</td><td>{cases}</td></tr>",
             row.rule.level,
             status.replace(' ', "-"),
             escape(&row.rule.text),
             id = escape(&row.rule.id),
         ));
+    }
+
+    /// Per operation, the statuses the spec states against those the run saw.
+    fn statuses(&mut self, run: &RunRecord) {
+        self.line("<h2 id=\"statuses\">Status coverage</h2>");
+        self.line("<p>Per operation: the statuses the spec states (2xx: a success whose status is not shown), those the run set out to provoke, those it saw (with their responses), and the stated ones no response showed.</p>");
+        self.line("<table id=\"status-coverage\"><tr><th>operation</th><th>stated</th><th>provoked</th><th>seen</th><th>stated, never seen</th></tr>");
+        for op in status_coverage(run) {
+            let seen: Vec<String> = op
+                .observed
+                .iter()
+                .map(|(status, n)| format!("{status} ×{n}"))
+                .collect();
+            let missing = if op.missing.is_empty() {
+                "<td class=\"pass\">none</td>".to_owned()
+            } else {
+                format!("<td class=\"warn\">{}</td>", escape(&op.missing.join(", ")))
+            };
+            self.line(format!(
+                "<tr id=\"statuses-{op}\"><td><code>{op}</code></td><td>{}</td><td>{}</td><td>{}</td>{missing}</tr>",
+                escape(&op.stated.join(", ")),
+                escape(&op.expected.join(", ")),
+                escape(&seen.join(", ")),
+                op = escape(op.operation),
+            ));
+        }
+        self.line("</table>");
     }
 
     fn gaps(&mut self, catalogue: &Catalogue) {
@@ -449,26 +526,32 @@ fn code_list<'a>(items: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
-/// Passing cases listed in a coverage cell before the rest are only counted.
-const PASSING_SHOWN: usize = 5;
-
-/// The cases of a coverage cell: every case that did not pass, then a few that did.
-fn case_links(cases: &[(&str, Verdict)]) -> String {
-    let (passed, other): (Vec<_>, Vec<_>) = cases.iter().partition(|(_, v)| *v == Verdict::Pass);
-    let mut links: Vec<String> = other.iter().map(|(id, v)| case_link(id, *v)).collect();
-    links.extend(
-        passed
+/// The cases of a coverage cell: those the evidence names (failing first), and how many more.
+fn evidence_links(evidence: &RuleEvidence<'_>, cases: &[(&str, Verdict)]) -> String {
+    let verdict = |id: &str| {
+        cases
             .iter()
-            .take(PASSING_SHOWN)
-            .map(|(id, v)| case_link(id, *v)),
-    );
-    if passed.len() > PASSING_SHOWN {
-        links.push(format!("and {} more passing", passed.len() - PASSING_SHOWN));
-    }
-    if links.is_empty() {
-        return "no case in this run".to_owned();
+            .find(|(c, _)| *c == id)
+            .map_or(Verdict::Pass, |(_, v)| *v)
+    };
+    let mut links: Vec<String> = evidence
+        .named
+        .iter()
+        .map(|id| case_link(id, verdict(id)))
+        .collect();
+    if evidence.cases > evidence.named.len() {
+        links.push(format!("and {} more", evidence.cases - evidence.named.len()));
     }
     links.join(", ")
+}
+
+/// What a measure counts, for a reader.
+fn measure_name(measure: CoverageMeasure) -> &'static str {
+    match measure {
+        CoverageMeasure::Must => "observable <code>must</code> rules",
+        CoverageMeasure::Should => "observable <code>should</code> rules",
+        CoverageMeasure::Status => "stated statuses, 5xx aside",
+    }
 }
 
 /// A case id marked with its verdict; a link to its details where the page has them.

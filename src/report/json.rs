@@ -1,10 +1,16 @@
 //! The JSON report: the [`RunRecord`] itself, pretty-printed, headed by the run's verdict (and
 //! why it is incomplete, when it is) so that a reader need not work it out. Its schema is
 //! `schemas/run-report.json`; `covenant compare` and `covenant merge` read it back, working the
-//! verdict out again from the record.
+//! verdict out again from the record. Beside the record it holds the coverage worked out from
+//! it (rules with their evidence, statuses per operation, the measures `--require-coverage`
+//! reads), for readers that do not run covenant; `compare` and `merge` ignore it.
 
+use super::coverage::{
+    measure, rule_coverage, status_coverage, Measured, OperationStatuses, RuleCoverage,
+    RuleEvidence, RuleStatus,
+};
 use super::{ReportError, Reporter};
-use crate::catalogue::Catalogue;
+use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{RunRecord, RunVerdict};
 use serde::Serialize;
 
@@ -16,6 +22,39 @@ struct Document<'a> {
     incomplete: Option<String>,
     #[serde(flatten)]
     record: &'a RunRecord,
+    coverage: Coverage<'a>,
+}
+
+/// The coverage of the run, worked out from its record.
+#[derive(Serialize)]
+struct Coverage<'a> {
+    rules: Vec<RuleRow<'a>>,
+    statuses: Vec<OperationStatuses>,
+    measures: Vec<Measured>,
+}
+
+/// One rule of the coverage matrix.
+#[derive(Serialize)]
+struct RuleRow<'a> {
+    id: &'a str,
+    level: Level,
+    status: RuleStatus,
+    #[serde(flatten)]
+    evidence: RuleEvidence<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+impl<'a> From<RuleCoverage<'a>> for RuleRow<'a> {
+    fn from(row: RuleCoverage<'a>) -> RuleRow<'a> {
+        RuleRow {
+            id: &row.rule.id,
+            level: row.rule.level,
+            status: row.status,
+            evidence: row.evidence,
+            reason: row.reason,
+        }
+    }
 }
 
 /// `report.json`.
@@ -26,11 +65,20 @@ impl Reporter for Json {
         "report.json"
     }
 
-    fn render(&self, run: &RunRecord, _catalogue: &Catalogue) -> Result<String, ReportError> {
+    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+        let coverage = Coverage {
+            rules: rule_coverage(run, catalogue)
+                .into_iter()
+                .map(RuleRow::from)
+                .collect(),
+            statuses: status_coverage(run),
+            measures: measure(run, catalogue),
+        };
         let document = Document {
             verdict: run.verdict(),
             incomplete: run.incomplete(),
             record: run,
+            coverage,
         };
         let mut text =
             serde_json::to_string_pretty(&document).map_err(|e| ReportError::Render {

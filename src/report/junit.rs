@@ -66,6 +66,7 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     let why = match verdict {
         RunVerdict::Incomplete => run.incomplete()?,
         RunVerdict::ProfileProblem => run.meta.profile_problems.join("; "),
+        RunVerdict::CoverageShort => run.meta.coverage_short.join("; "),
         RunVerdict::Fail if run.counts.fail == 0 => {
             "warnings count as failures under --strict".into()
         }

@@ -4,7 +4,10 @@
 //! Text from the record is escaped so that a hostile body cannot restructure the comment, and
 //! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
 
-use super::coverage::{rule_coverage, status_counts, RuleStatus};
+use super::coverage::{
+    measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
+    RuleStatus,
+};
 use super::{plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Finding, RunRecord, RunVerdict, Verdict};
@@ -50,7 +53,7 @@ fn verdict(out: &mut String, run: &RunRecord) {
         RunVerdict::Pass | RunVerdict::PassWithWarnings => "✅",
         RunVerdict::Fail => "❌",
         RunVerdict::Error | RunVerdict::ProfileProblem => "⚠️",
-        RunVerdict::Incomplete => "⚪",
+        RunVerdict::Incomplete | RunVerdict::CoverageShort => "⚪",
     };
     let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
     if run.meta.strict && c.fail == 0 && verdict == RunVerdict::Fail {
@@ -179,6 +182,85 @@ fn coverage(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
         .collect();
     if !broken.is_empty() {
         let _ = writeln!(out, "\nRules broken: {}.", broken.join(", "));
+    }
+    measures(out, run, catalogue);
+    unproven(out, &coverage);
+    statuses(out, run);
+}
+
+/// The share of rules and statuses with evidence, and each `--require-coverage` shortfall.
+fn measures(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
+    let shares: Vec<String> = measure(run, catalogue)
+        .iter()
+        .map(|m| {
+            let asked = run.meta.coverage_required.iter().find(|r| r.measure == m.measure);
+            let asked = asked.map_or(String::new(), |r| format!(", {}% required", r.percent));
+            format!("{} {} of {} ({:.0}%{asked})", m.measure.as_str(), m.got, m.of, m.percent())
+        })
+        .collect();
+    let _ = writeln!(out, "\nWith evidence: {}.", shares.join("; "));
+    for short in &run.meta.coverage_short {
+        let _ = writeln!(out, "\n**Coverage short of `--require-coverage`:** {}.", text(short));
+    }
+}
+
+/// Observable rules no response was judged against, with why.
+fn unproven(out: &mut String, coverage: &[RuleCoverage<'_>]) {
+    const SHOWN: usize = 20;
+    let rows: Vec<&RuleCoverage<'_>> = coverage
+        .iter()
+        .filter(|r| r.rule.observable && !r.status.has_evidence())
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n<details><summary>Rules without evidence ({})</summary>\n",
+        rows.len()
+    );
+    for row in rows.iter().take(SHOWN) {
+        let why = row.reason.as_deref().unwrap_or("");
+        let _ = writeln!(
+            out,
+            "- {} ({}, {}): {}",
+            inline_code(&row.rule.id),
+            row.rule.level,
+            row.status.as_str(),
+            text(why)
+        );
+    }
+    if rows.len() > SHOWN {
+        let _ = writeln!(out, "- and {} more (see summary.html)", rows.len() - SHOWN);
+    }
+    let _ = writeln!(out, "\n</details>");
+}
+
+/// Per operation, stated statuses against those seen; only operations with a stated status
+/// never seen get a row.
+fn statuses(out: &mut String, run: &RunRecord) {
+    let ops: Vec<OperationStatuses> = status_coverage(run)
+        .into_iter()
+        .filter(|op| !op.missing.is_empty())
+        .collect();
+    if ops.is_empty() {
+        let _ = writeln!(out, "\nEvery status the spec states was seen.");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nStatuses the spec states that no response showed:\n\n\
+         | operation | stated, never seen | seen |\n|---|---|---|"
+    );
+    for op in ops {
+        let seen: Vec<String> = op.observed.keys().map(u16::to_string).collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            inline_code(op.operation),
+            op.missing.join(", "),
+            seen.join(", ")
+        );
     }
 }
 

@@ -34,11 +34,14 @@ pub fn merge(records: Vec<RunRecord>) -> Result<RunRecord, ReportError> {
         }
     }
     cases.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(RunRecord {
+    let mut merged = RunRecord {
         meta,
         counts: Counts::of(&cases),
         cases,
-    })
+    };
+    // The shards' --require-coverage is judged here, on the whole run.
+    super::judge_requirements(&mut merged, crate::catalogue::Catalogue::embedded());
+    Ok(merged)
 }
 
 fn check_same_run(records: &[RunRecord]) -> Result<(), ReportError> {
@@ -173,6 +176,7 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
         faults,
         strict: records.iter().any(|r| r.meta.strict),
         profile_problems: profile_problems(records),
+        coverage_short: Vec::new(),
         ..first.clone()
     })
 }

@@ -16,7 +16,10 @@ mod merge;
 mod redact;
 
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
-pub use coverage::{rule_coverage, RuleCoverage, RuleStatus};
+pub use coverage::{
+    judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
+    RuleCoverage, RuleStatus,
+};
 pub use html::Html;
 pub use json::Json;
 pub use junit::Junit;

@@ -7,7 +7,7 @@ use super::setup::Prepared;
 use crate::case::{Abort, Case, CaseCx, RunCx};
 use crate::console::note;
 use crate::settings::RunSettings;
-use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, CoverageMeasure, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex};
@@ -84,12 +84,16 @@ pub fn run_plan(
         faults: settings.faults(),
         strict: settings.strict,
         profile_problems: run.watch.problems(),
+        coverage_required: settings.coverage_required.clone(),
+        coverage_short: Vec::new(),
     };
-    RunRecord {
+    let mut record = RunRecord {
         counts: Counts::of(&cases),
         meta,
         cases,
-    }
+    };
+    crate::report::judge_requirements(&mut record, run.catalogue);
+    record
 }
 
 /// Why the run stopped short because of `--max-requests`, if it did.
@@ -251,6 +255,9 @@ fn unreported(id: &str) -> CaseResult {
         payload: None,
         inconclusive: Vec::new(),
         requests: 0,
+        evidence: Vec::new(),
+        statuses: Vec::new(),
+        expected_statuses: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -269,6 +276,9 @@ fn skipped(case: &Case, why: String) -> CaseResult {
         payload: None,
         inconclusive: Vec::new(),
         requests: 0,
+        evidence: Vec::new(),
+        statuses: Vec::new(),
+        expected_statuses: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -365,6 +375,7 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
     }
     let mut cx = CaseCx::new(run);
     let outcome = (case.run)(&mut cx).await;
+    let blocked = cx.blocked.is_some();
     let (error, skip) = match (outcome, cx.blocked.take()) {
         (_, Some(problem)) => (None, Some(format!("blocked by the profile: {problem}"))),
         (Ok(()) | Err(Abort::Recorded), None) => (None, None),
@@ -383,8 +394,33 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
     result.payload = cx.payload;
     result.inconclusive = cx.inconclusive;
     result.requests = cx.requests;
+    let (evidence, statuses, expected) = cx.tally.into_parts();
+    // A case blocked by the profile kept none of its findings: nor is it evidence of anything.
+    if !blocked {
+        result.evidence = evidence;
+        result.expected_statuses = expected;
+    }
+    result.statuses = statuses;
     result.duration_ms = start.elapsed().as_secs_f64() * 1000.0;
     result
+}
+
+/// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
+fn coverage_line(record: &RunRecord) -> String {
+    let measured = crate::report::measure(record, crate::catalogue::Catalogue::embedded());
+    let share = |measure: CoverageMeasure| {
+        measured
+            .iter()
+            .find(|m| m.measure == measure)
+            .map_or_else(String::new, |m| format!("{}/{}", m.got, m.of))
+    };
+    format!(
+        "coverage: {} must and {} should rules with evidence; {} stated statuses seen \
+         (summary.html has the matrix)",
+        share(CoverageMeasure::Must),
+        share(CoverageMeasure::Should),
+        share(CoverageMeasure::Status)
+    )
 }
 
 /// What libtest-mimic prints under "failures:" for a case.
@@ -508,6 +544,10 @@ pub fn summary(record: &RunRecord) -> String {
             let _ = writeln!(out, "--strict: the warnings above count as failures");
         }
         _ => {}
+    }
+    let _ = writeln!(out, "{}", coverage_line(record));
+    for short in &record.meta.coverage_short {
+        let _ = writeln!(out, "coverage short of --require-coverage: {short}");
     }
     if let Some(why) = record.incomplete() {
         let _ = writeln!(out, "the run is incomplete: {why}");

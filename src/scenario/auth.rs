@@ -261,6 +261,7 @@ async fn malformed_version(cx: &mut CaseCx) -> Outcome {
             )
             .with_header("x-finops-version", bad);
         let response = cx.send(OperationId::ListEvents, request).await?;
+        cx.judged("VER-FINOPS-MALFORMED");
         if response.is_success() {
             cx.finding(
                 "VER-FINOPS-MALFORMED",

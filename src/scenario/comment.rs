@@ -53,6 +53,7 @@ async fn comment_update(cx: &mut CaseCx) -> Outcome {
     }
     let got = json!({ "text": response.pointer("/text"), "reply_to_entity_user_id": response.pointer("/reply_to_entity_user_id") });
     let want = json!({ "text": text, "reply_to_entity_user_id": user });
+    cx.judged("CMT-UPDATE-APPLIED");
     if got != want {
         cx.finding_diff(
             "CMT-UPDATE-APPLIED",
@@ -81,6 +82,7 @@ async fn kept_verbatim(cx: &mut CaseCx, id: &str) -> Outcome {
         return Ok(());
     }
     let got = response.pointer("/text").cloned().unwrap_or_default();
+    cx.judged("CMT-UPDATE-APPLIED");
     if got != json!(text) {
         cx.finding_diff(
             "CMT-UPDATE-APPLIED",

@@ -58,6 +58,7 @@ async fn mailbox_create(cx: &mut CaseCx) -> Outcome {
         .pointer("/domain")
         .and_then(Value::as_str)
         .unwrap_or("");
+    cx.judged("MBX-DOMAIN-ECHO");
     if !got.eq_ignore_ascii_case(&domain) {
         cx.finding_diff(
             "MBX-DOMAIN-ECHO",

@@ -103,6 +103,7 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
         return Ok(());
     }
     let read = response.json.unwrap_or_default();
+    cx.judged("VAT-GET-SAME-ID");
     if read.get("id").and_then(Value::as_str) != Some(id.as_str()) {
         cx.finding_diff(
             "VAT-GET-SAME-ID",
@@ -115,6 +116,7 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
     let pick =
         |v: &Value| json!({ "value": v["value"], "country": v["country"], "type": v["type"] });
     let (expected, actual) = (pretty(&pick(&sent)), pretty(&pick(&read)));
+    cx.judged("VAT-ROUNDTRIP");
     if expected != actual {
         cx.finding_diff(
             "VAT-ROUNDTRIP",
@@ -128,6 +130,7 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
 
 fn check_counterpart(cx: &mut CaseCx, vat: &Value, counterpart: &str, what: &str) {
     let got = vat.get("counterpart_id").and_then(Value::as_str);
+    cx.judged("VAT-COUNTERPART-MATCH");
     if got.is_some_and(|g| g != counterpart) {
         cx.finding_diff(
             "VAT-COUNTERPART-MATCH",

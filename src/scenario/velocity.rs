@@ -139,6 +139,7 @@ async fn create_org_scope(cx: &mut CaseCx) -> Outcome {
         return Ok(());
     };
     check_org_scope(cx, &control, org_of_header(cx));
+    cx.judged("VC-ID-ECHO");
     if control.get("id") != body.get("id") {
         cx.finding_diff(
             "VC-ID-ECHO",
@@ -149,6 +150,7 @@ async fn create_org_scope(cx: &mut CaseCx) -> Outcome {
     }
     let pick = |v: &Value| json!({ "amountLimit": v["amountLimit"], "currencyCode": v["currencyCode"], "name": v["name"], "velocityWindow": v["velocityWindow"] });
     let (want, got) = (pick(&body), pick(&control));
+    cx.judged("VC-FIELDS-ECHO");
     if want != got {
         let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
         cx.finding_diff(
@@ -163,6 +165,7 @@ async fn create_org_scope(cx: &mut CaseCx) -> Outcome {
 
 /// Organization scope: organizationId set (to `expected` when known), cardId not.
 fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
+    cx.judged("VC-ORG-SCOPE");
     if !is_set(control, "organizationId") {
         cx.finding(
             "VC-ORG-SCOPE",
@@ -179,6 +182,7 @@ fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
             );
         }
     }
+    cx.judged("VC-EXACTLY-ONE-SCOPE");
     if is_set(control, "cardId") {
         cx.finding(
             "VC-EXACTLY-ONE-SCOPE",
@@ -216,6 +220,7 @@ async fn card_scope(cx: &mut CaseCx) -> Outcome {
         return Ok(());
     };
     let got = control.get("cardId").and_then(Value::as_str).unwrap_or("");
+    cx.judged("VC-CARD-SCOPE");
     if got != card {
         cx.finding_diff(
             "VC-CARD-SCOPE",
@@ -224,6 +229,7 @@ async fn card_scope(cx: &mut CaseCx) -> Outcome {
             got,
         );
     }
+    cx.judged("VC-EXACTLY-ONE-SCOPE");
     if is_set(&control, "organizationId") {
         cx.finding(
             "VC-EXACTLY-ONE-SCOPE",
@@ -257,6 +263,7 @@ async fn active_default(cx: &mut CaseCx) -> Outcome {
     else {
         return Ok(());
     };
+    cx.judged("VC-ACTIVE-DEFAULT-FALSE");
     if control.get("active") != Some(&json!(false)) {
         cx.finding_diff(
             "VC-ACTIVE-DEFAULT-FALSE",
@@ -290,6 +297,7 @@ async fn transaction_window(cx: &mut CaseCx) -> Outcome {
     )
     .await?
     {
+        cx.judged("VC-TRANSACTION-NO-USAGE");
         if is_set(&control, "usageLimit") {
             cx.finding(
                 "VC-TRANSACTION-NO-USAGE",
@@ -378,6 +386,7 @@ async fn code_kept(cx: &mut CaseCx, field: &str, value: Value) -> Outcome {
 
 /// The created control carries each of `fields` as `sent`.
 fn expect_kept(cx: &mut CaseCx, sent: &Value, control: &Value, fields: &[&str]) {
+    cx.judged("VC-FIELDS-ECHO");
     let lost: Vec<&str> = fields
         .iter()
         .copied()

@@ -227,7 +227,19 @@ pub struct Operation {
     pub validation_error_schema: Option<String>,
     /// The full status set the spec declares, where it declares one (create receivable).
     pub declared_statuses: Option<Vec<u16>>,
+    /// The statuses the spec states the operation answers, each a status (`201`) or a class
+    /// (`2xx`: a success whose status is not shown). Status coverage compares them with the
+    /// statuses a run saw.
+    pub stated_statuses: Vec<String>,
     pub security: Security,
+}
+
+/// Whether `status` is what a stated status names: itself, or a member of its class (`2xx`).
+pub fn status_matches(stated: &str, status: u16) -> bool {
+    match stated.strip_suffix("xx") {
+        Some(class) => class.parse::<u16>().is_ok_and(|c| status / 100 == c),
+        None => stated.parse::<u16>().is_ok_and(|s| s == status),
+    }
 }
 
 impl Operation {

@@ -64,6 +64,8 @@ pub struct SchemaIssue {
 pub struct Registry {
     documents: Vec<(String, Value)>,
     validators: HashMap<String, Validator>,
+    /// Per stem, the rules a validation judges (see [`Registry::rules_of`]).
+    rules: HashMap<String, Vec<String>>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -110,13 +112,16 @@ impl Registry {
             }
         }
         let validators = compile_all(&documents, &mut problems);
-        (
-            Registry {
-                documents,
-                validators,
-            },
-            problems,
-        )
+        let mut registry = Registry {
+            documents,
+            validators,
+            rules: HashMap::new(),
+        };
+        registry.rules = registry
+            .names()
+            .map(|stem| (stem.to_owned(), registry.collect_rules_of(stem)))
+            .collect();
+        (registry, problems)
     }
 
     /// The stems of the schema files, in table order.
@@ -181,6 +186,28 @@ impl Registry {
             }
         });
         rule
+    }
+
+    /// Every rule a validation against `stem` judges: each `x-rule` and `x-keyword-rules` value
+    /// of its document and of the documents it refers to, in id order. A response validated
+    /// against the schema is evidence for each of them. Empty for an unknown stem.
+    pub fn rules_of(&self, stem: &str) -> &[String] {
+        self.rules.get(stem).map(Vec::as_slice).unwrap_or_default()
+    }
+
+    fn collect_rules_of(&self, stem: &str) -> Vec<String> {
+        let mut rules = std::collections::BTreeSet::new();
+        let mut files = vec![stem.to_owned()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(file) = files.pop() {
+            if !seen.insert(file.clone()) {
+                continue;
+            }
+            if let Some(doc) = self.schema(&file) {
+                collect_rules(doc, &mut rules, &mut files);
+            }
+        }
+        rules.into_iter().collect()
     }
 
     /// The subschema a schema path ends at.
@@ -248,6 +275,40 @@ impl Registry {
             doc.pointer(fragment)?
         };
         Some((target, node))
+    }
+}
+
+/// The rules a schema node names (examples aside), and the files its `$ref`s name.
+fn collect_rules(
+    node: &Value,
+    rules: &mut std::collections::BTreeSet<String>,
+    files: &mut Vec<String>,
+) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match key.as_str() {
+                    "x-negative-examples" | "examples" => {}
+                    "x-rule" => rules.extend(value.as_str().map(str::to_owned)),
+                    "x-keyword-rules" => rules.extend(
+                        value
+                            .as_object()
+                            .into_iter()
+                            .flat_map(|m| m.values())
+                            .filter_map(|v| v.as_str().map(str::to_owned)),
+                    ),
+                    "$ref" => {
+                        let file = value.as_str().and_then(|r| r.split('#').next());
+                        if let Some(file) = file.filter(|f| !f.is_empty()) {
+                            files.push(file.trim_end_matches(".json").to_owned());
+                        }
+                    }
+                    _ => collect_rules(value, rules, files),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect_rules(i, rules, files)),
+        _ => {}
     }
 }
 

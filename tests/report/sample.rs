@@ -121,6 +121,8 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         faults: Vec::new(),
         strict: false,
         profile_problems: Vec::new(),
+        coverage_required: Vec::new(),
+        coverage_short: Vec::new(),
     }
 }
 
@@ -138,6 +140,9 @@ fn case(id: &str, suite: &str, operation: &str, rules: &[&str]) -> CaseResult {
         payload: None,
         inconclusive: Vec::new(),
         requests: 0,
+        evidence: Vec::new(),
+        statuses: Vec::new(),
+        expected_statuses: Vec::new(),
         duration_ms: 0.0,
     }
 }
