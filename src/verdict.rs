@@ -395,7 +395,11 @@ impl std::str::FromStr for CoverageRequirement {
             _ => return Err(usage()),
         };
         let percent = percent.trim().trim_end_matches('%');
-        let percent = percent.parse::<u8>().ok().filter(|p| *p <= 100).ok_or_else(usage)?;
+        let percent = percent
+            .parse::<u8>()
+            .ok()
+            .filter(|p| *p <= 100)
+            .ok_or_else(usage)?;
         Ok(CoverageRequirement { measure, percent })
     }
 }

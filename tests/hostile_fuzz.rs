@@ -164,9 +164,14 @@ proptest! {
     ) {
         let json = serde_json::from_slice(&body).ok();
         let response = Response { status, headers, body, json };
-        let findings = covenant::check::generic(Catalogue::embedded(), operation, &response);
+        let checked = covenant::check::generic(Catalogue::embedded(), operation, &response);
+        let findings = checked.findings;
         for f in &findings {
             prop_assert!(Catalogue::embedded().rule(&f.rule).is_some(), "unknown rule {}", f.rule);
+            prop_assert!(checked.judged.contains(&f.rule.as_str()), "{} found but not judged", f.rule);
+        }
+        for rule in &checked.judged {
+            prop_assert!(Catalogue::embedded().rule(rule).is_some(), "judged unknown rule {rule}");
         }
         if status >= 500 {
             prop_assert!(findings.iter().any(|f| f.rule == "GEN-NO-5XX"));

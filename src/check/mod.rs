@@ -290,9 +290,18 @@ mod tests {
     #[test]
     fn every_rule_a_response_was_judged_against_is_evidence() {
         let c = Catalogue::embedded();
-        let error = response(404, Some("application/json"), r#"{"error":{"message":"no"}}"#);
+        let error = response(
+            404,
+            Some("application/json"),
+            r#"{"error":{"message":"no"}}"#,
+        );
         let judged = generic(c, OperationId::GetVatId, &error).judged;
-        for rule in ["GEN-NO-5XX", "GEN-JSON-BODY", "GEN-JSON-CONTENT-TYPE", "ERR-FIN-BODY"] {
+        for rule in [
+            "GEN-NO-5XX",
+            "GEN-JSON-BODY",
+            "GEN-JSON-CONTENT-TYPE",
+            "ERR-FIN-BODY",
+        ] {
             assert!(judged.contains(&rule), "{rule} missing from {judged:?}");
         }
         assert!(!judged.contains(&"VAT-RESPONSE"), "{judged:?}");
@@ -311,7 +320,12 @@ mod tests {
     fn a_success_body_is_evidence_for_every_rule_its_schema_names() {
         let c = Catalogue::embedded();
         let rules = schema_rules(c, "vat-id", "VAT-RESPONSE");
-        for rule in ["VAT-RESPONSE", "VAT-COUNTRY-ENUM", "VAT-TYPE-ENUM", "GEN-IDS-UUID"] {
+        for rule in [
+            "VAT-RESPONSE",
+            "VAT-COUNTRY-ENUM",
+            "VAT-TYPE-ENUM",
+            "GEN-IDS-UUID",
+        ] {
             assert!(rules.contains(&rule), "{rule} missing from {rules:?}");
         }
         let page = schema_rules(c, "events-page", "EVT-PAGE-SHAPE");

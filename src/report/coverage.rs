@@ -138,6 +138,7 @@ struct CoverIndex<'a> {
 
 impl<'a> CoverIndex<'a> {
     fn of(run: &'a RunRecord) -> CoverIndex<'a> {
+        let legacy = is_legacy(run);
         let mut index = CoverIndex {
             cases: BTreeMap::new(),
             evidence: BTreeMap::new(),
@@ -160,7 +161,7 @@ impl<'a> CoverIndex<'a> {
                     .or_default()
                     .push(finding.level);
             }
-            index.add_evidence(case);
+            index.add_evidence(case, legacy);
         }
         for evidence in index.evidence.values_mut() {
             evidence.named.truncate(NAMED);
@@ -169,13 +170,20 @@ impl<'a> CoverIndex<'a> {
     }
 
     /// The case's evidence on each rule it judged; a finding is evidence even where the check
-    /// that made it recorded none.
-    fn add_evidence(&mut self, case: &'a CaseResult) {
+    /// that made it recorded none. In a `legacy` record a case that ran to a verdict counts for
+    /// the rules it names, on no response.
+    fn add_evidence(&mut self, case: &'a CaseResult, legacy: bool) {
         let mut judged: BTreeMap<&str, u64> = case
             .evidence
             .iter()
             .map(|e| (e.rule.as_str(), u64::from(e.responses)))
             .collect();
+        let ran = matches!(case.verdict, Verdict::Pass | Verdict::Warn | Verdict::Fail);
+        if legacy && ran {
+            for rule in &case.rules {
+                judged.entry(rule.as_str()).or_insert(0);
+            }
+        }
         for finding in &case.findings {
             judged.entry(finding.rule.as_str()).or_insert(1);
         }
@@ -193,12 +201,29 @@ impl<'a> CoverIndex<'a> {
             // Cases that broke the rule are named first.
             if worst.is_some() {
                 let broke = entry.failed + entry.warned - 1;
-                entry.named.insert(broke.min(entry.named.len()), case.id.as_str());
+                entry
+                    .named
+                    .insert(broke.min(entry.named.len()), case.id.as_str());
             } else {
                 entry.named.push(case.id.as_str());
             }
         }
     }
+}
+
+/// A record written before covenant recorded evidence (an old report kept for `compare`): no
+/// case has any, though cases sent requests. Its coverage falls back to the rules its cases
+/// name, as it was then worked out.
+fn is_legacy(run: &RunRecord) -> bool {
+    let recorded = run
+        .cases
+        .iter()
+        .any(|c| !c.evidence.is_empty() || !c.statuses.is_empty());
+    let sent = run
+        .cases
+        .iter()
+        .any(|c| c.requests > 0 || !c.exchanges.is_empty());
+    sent && !recorded
 }
 
 fn status_of(
@@ -231,12 +256,18 @@ fn status_of(
     };
     if let Some(case) = of(Verdict::Error).first() {
         let why = case.error.as_deref().unwrap_or("an error");
-        return (RuleStatus::Error, Some(format!("{} ended in an error: {why}", case.id)));
+        return (
+            RuleStatus::Error,
+            Some(format!("{} ended in an error: {why}", case.id)),
+        );
     }
     if let Some(case) = of(Verdict::Inconclusive).first() {
         let why = case.inconclusive.first().map(|i| i.sentence());
         let why = why.unwrap_or_else(|| "its baseline was refused".into());
-        return (RuleStatus::Inconclusive, Some(format!("{}: {why}", case.id)));
+        return (
+            RuleStatus::Inconclusive,
+            Some(format!("{}: {why}", case.id)),
+        );
     }
     let ran: Vec<&str> = cases
         .iter()
@@ -254,12 +285,15 @@ fn status_of(
     }
     if let Some(case) = of(Verdict::Skip).first() {
         let why = case.skip_reason.as_deref().unwrap_or("skipped");
-        return (RuleStatus::Skipped, Some(format!("{} skipped: {why}", case.id)));
+        return (
+            RuleStatus::Skipped,
+            Some(format!("{} skipped: {why}", case.id)),
+        );
     }
     let reason = match &run.meta.shard {
-        Some(shard) => format!(
-            "no case of shard {shard} covers it (filtered out, or in another shard)"
-        ),
+        Some(shard) => {
+            format!("no case of shard {shard} covers it (filtered out, or in another shard)")
+        }
         None => "no case of this run covers it (filtered out by --filter or --skip, or left \
                  out by --read-only)"
             .to_owned(),
@@ -302,7 +336,10 @@ pub fn status_coverage(run: &RunRecord) -> Vec<OperationStatuses> {
                 for seen in case.statuses.iter().filter(|s| s.operation == name) {
                     *observed.entry(seen.status).or_insert(0) += u64::from(seen.count);
                 }
-                let wanted = case.expected_statuses.iter().filter(|s| s.operation == name);
+                let wanted = case
+                    .expected_statuses
+                    .iter()
+                    .filter(|s| s.operation == name);
                 expected.extend(wanted.map(|s| s.status.clone()));
             }
             let stated = op.operation().stated_statuses.clone();
@@ -433,7 +470,12 @@ fn shortfall(required: &CoverageRequirement, m: &Measured) -> String {
 /// Up to ten ids, then a count.
 fn named_list_long(ids: &[&str]) -> String {
     const SHOWN: usize = 10;
-    let shown = ids.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
+    let shown = ids
+        .iter()
+        .take(SHOWN)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
     match ids.len().saturating_sub(SHOWN) {
         0 => shown,
         more => format!("{shown} and {more} more"),
@@ -443,4 +485,96 @@ fn named_list_long(ids: &[&str]) -> String {
 /// Sets `run.meta.coverage_short` from its requirements (see [`shortfalls`]).
 pub fn judge_requirements(run: &mut RunRecord, catalogue: &Catalogue) {
     run.meta.coverage_short = shortfalls(run, catalogue);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::{Counts, Evidence, RunMeta};
+
+    fn case(id: &str, verdict: Verdict, rules: &[&str], evidence: &[&str]) -> CaseResult {
+        let text = format!(
+            r#"{{"id":"{id}","suite":"s","rules":{},"verdict":"{}","findings":[],
+                "exchanges":[],"requests":3,"duration_ms":1.0}}"#,
+            serde_json::json!(rules),
+            verdict.as_str()
+        );
+        let mut case: CaseResult = serde_json::from_str(&text).expect("a case");
+        case.evidence = evidence
+            .iter()
+            .map(|r| Evidence {
+                rule: (*r).to_owned(),
+                responses: 2,
+            })
+            .collect();
+        case
+    }
+
+    fn record(cases: Vec<CaseResult>) -> RunRecord {
+        let meta: RunMeta = serde_json::from_value(serde_json::json!({
+            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
+            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+            "duration_ms": 1.0, "cases_per_operation": 1
+        }))
+        .expect("a meta");
+        RunRecord {
+            meta,
+            counts: Counts::of(&cases),
+            cases,
+        }
+    }
+
+    fn row<'a>(rows: &'a [RuleCoverage<'a>], id: &str) -> &'a RuleCoverage<'a> {
+        rows.iter().find(|r| r.rule.id == id).expect("a row")
+    }
+
+    #[test]
+    fn a_case_that_names_a_rule_but_judged_none_of_its_responses_is_no_evidence() {
+        let catalogue = Catalogue::embedded();
+        let run = record(vec![case(
+            "vat.create",
+            Verdict::Pass,
+            &["VAT-ROUNDTRIP", "VAT-RESPONSE"],
+            &["VAT-RESPONSE"],
+        )]);
+        let rows = rule_coverage(&run, catalogue);
+        let judged = row(&rows, "VAT-RESPONSE");
+        assert_eq!(judged.status, RuleStatus::Pass);
+        assert_eq!((judged.evidence.responses, judged.evidence.passed), (2, 1));
+        let named = row(&rows, "VAT-ROUNDTRIP");
+        assert_eq!(named.status, RuleStatus::NotRun);
+        let why = named.reason.as_deref().unwrap_or("");
+        assert!(
+            why.contains("vat.create ran, but judged no response"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn an_old_record_without_evidence_counts_the_rules_its_cases_name() {
+        let catalogue = Catalogue::embedded();
+        let run = record(vec![case(
+            "vat.create",
+            Verdict::Pass,
+            &["VAT-ROUNDTRIP"],
+            &[],
+        )]);
+        let rows = rule_coverage(&run, catalogue);
+        let named = row(&rows, "VAT-ROUNDTRIP");
+        assert_eq!(named.status, RuleStatus::Pass);
+        assert_eq!((named.evidence.cases, named.evidence.responses), (1, 0));
+    }
+
+    #[test]
+    fn a_requirement_is_met_at_its_percent_and_short_below_it() {
+        let m = Measured {
+            measure: CoverageMeasure::Must,
+            got: 9,
+            of: 10,
+            lacking: vec!["X".into()],
+        };
+        assert!(m.reaches(90) && !m.reaches(91));
+        let empty = Measured { got: 0, of: 0, ..m };
+        assert!(empty.reaches(100));
+    }
 }

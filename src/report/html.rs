@@ -7,8 +7,7 @@
 //! lands on it open. Every piece of text from the record or the catalogue is escaped.
 
 use super::coverage::{
-    measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence,
-    RuleStatus,
+    measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence, RuleStatus,
 };
 use super::latency::latency_by_operation;
 use super::{shown_exchange, ReportError, Reporter};
@@ -355,9 +354,9 @@ impl Page {
                 e.failed
             )
         };
-        let cases = match (&row.reason, row.status) {
-            (Some(why), _) => format!("{}: {}", status, escape(why)),
-            (None, _) => evidence_links(&row.evidence, &row.cases),
+        let cases = match &row.reason {
+            Some(why) => escape(why),
+            None => evidence_links(&row.evidence, &row.cases),
         };
         self.line(format!(
             "<tr id=\"rule-{id}\"><td><code>{id}</code></td><td>{}</td><td class=\"{}\">{status}</td><td>{}</td><td>{evidence}</td><td>{cases}</td></tr>",
@@ -540,7 +539,10 @@ fn evidence_links(evidence: &RuleEvidence<'_>, cases: &[(&str, Verdict)]) -> Str
         .map(|id| case_link(id, verdict(id)))
         .collect();
     if evidence.cases > evidence.named.len() {
-        links.push(format!("and {} more", evidence.cases - evidence.named.len()));
+        links.push(format!(
+            "and {} more",
+            evidence.cases - evidence.named.len()
+        ));
     }
     links.join(", ")
 }

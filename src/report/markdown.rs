@@ -193,14 +193,28 @@ fn measures(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
     let shares: Vec<String> = measure(run, catalogue)
         .iter()
         .map(|m| {
-            let asked = run.meta.coverage_required.iter().find(|r| r.measure == m.measure);
+            let asked = run
+                .meta
+                .coverage_required
+                .iter()
+                .find(|r| r.measure == m.measure);
             let asked = asked.map_or(String::new(), |r| format!(", {}% required", r.percent));
-            format!("{} {} of {} ({:.0}%{asked})", m.measure.as_str(), m.got, m.of, m.percent())
+            format!(
+                "{} {} of {} ({:.0}%{asked})",
+                m.measure.as_str(),
+                m.got,
+                m.of,
+                m.percent()
+            )
         })
         .collect();
     let _ = writeln!(out, "\nWith evidence: {}.", shares.join("; "));
     for short in &run.meta.coverage_short {
-        let _ = writeln!(out, "\n**Coverage short of `--require-coverage`:** {}.", text(short));
+        let _ = writeln!(
+            out,
+            "\n**Coverage short of `--require-coverage`:** {}.",
+            text(short)
+        );
     }
 }
 

@@ -7,7 +7,9 @@ use super::setup::Prepared;
 use crate::case::{Abort, Case, CaseCx, RunCx};
 use crate::console::note;
 use crate::settings::RunSettings;
-use crate::verdict::{CaseResult, CoverageMeasure, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{
+    CaseResult, Counts, CoverageMeasure, RunMeta, RunRecord, RunVerdict, Verdict,
+};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex};

@@ -6,8 +6,8 @@
 
 use covenant::catalogue::{Catalogue, Level};
 use covenant::verdict::{
-    CaseResult, Counts, Exchange, Finding, Inconclusive, RequestRecord, ResponseRecord, RunMeta,
-    RunRecord, Verdict,
+    CaseResult, Counts, Evidence, Exchange, Finding, Inconclusive, RequestRecord, ResponseRecord,
+    RunMeta, RunRecord, StatusSeen, Verdict,
 };
 use std::path::PathBuf;
 
@@ -89,16 +89,55 @@ section = "Limits"
 text = "Rate limits: not shown."
 "#;
 
+/// A case that ran to a verdict judged each rule it names or found, on each of its responses,
+/// and saw their statuses.
+fn with_evidence(mut case: CaseResult) -> CaseResult {
+    if !matches!(case.verdict, Verdict::Pass | Verdict::Warn | Verdict::Fail) {
+        return case;
+    }
+    let responses = case.exchanges.len().max(1) as u32;
+    let mut rules: Vec<String> = case.rules.clone();
+    rules.extend(case.findings.iter().map(|f| f.rule.clone()));
+    rules.sort();
+    rules.dedup();
+    case.evidence = rules
+        .into_iter()
+        .map(|rule| Evidence { rule, responses })
+        .collect();
+    let operation = case.operation.clone().unwrap_or_default();
+    for exchange in &case.exchanges {
+        let Some(response) = &exchange.response else {
+            continue;
+        };
+        match case
+            .statuses
+            .iter_mut()
+            .find(|s| s.status == response.status)
+        {
+            Some(seen) => seen.count += 1,
+            None => case.statuses.push(StatusSeen {
+                operation: operation.clone(),
+                status: response.status,
+                count: 1,
+            }),
+        }
+    }
+    case
+}
+
 /// The fixed run.
 pub fn run() -> RunRecord {
-    let cases = vec![
+    let cases: Vec<CaseResult> = [
         passing_case(),
         failing_case(),
         warning_case(),
         skipped_case(),
         error_case(),
         inconclusive_case(),
-    ];
+    ]
+    .into_iter()
+    .map(with_evidence)
+    .collect();
     RunRecord {
         meta: meta("2026-01-02T03:04:05Z", "2026-01-02T03:04:15.5Z"),
         counts: Counts::of(&cases),
