@@ -13,6 +13,9 @@
 //! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
 //! | 5 | COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than --require-coverage asks; merge: the merged run did; compare: the new run did |
 //!
+//! `covenant compare` gives five of them its own meaning ([`COMPARE`]); its `--help` and the
+//! README's *Exit codes of `covenant compare`* hold that table.
+//!
 //! A panic (101) is never an outcome of any profile, command line or target behaviour, nor of a
 //! closed stdout.
 
@@ -24,6 +27,38 @@ pub const USAGE: u8 = 2;
 pub const UNREACHABLE: u8 = 3;
 pub const INCOMPLETE: u8 = 4;
 pub const COVERAGE: u8 = 5;
+
+/// What each exit code of `covenant compare` means. Coverage the new run lost (newly skipped
+/// cases, rules newly not run) is a regression of the run, not of the target: it is listed and
+/// never changes the code.
+pub const COMPARE: [(u8, &str); 5] = [
+    (
+        SUCCESS,
+        "nothing newly fails (newly skipped cases and rules newly not run are listed, not counted)",
+    ),
+    (FAILURES, "a case newly fails or errors"),
+    (
+        USAGE,
+        "a bad flag or a report that cannot be read, or the new run had a profile problem (PROFILE PROBLEM)",
+    ),
+    (
+        INCOMPLETE,
+        "the new run is INCOMPLETE, so it cannot show that nothing regressed",
+    ),
+    (
+        COVERAGE,
+        "the new run is COVERAGE SHORT of its --require-coverage, so it cannot show that nothing regressed",
+    ),
+];
+
+/// [`COMPARE`] as `covenant compare --help` prints it.
+pub fn compare_help() -> String {
+    let rows: Vec<String> = COMPARE
+        .iter()
+        .map(|(code, meaning)| format!("  {code}  {meaning}"))
+        .collect();
+    format!("Exit codes:\n{}", rows.join("\n"))
+}
 
 /// An error that ends a command, by cause; [`Fatal::code`] maps each cause to its exit code.
 ///

@@ -97,6 +97,17 @@ fn fnv1a(text: &str) -> u64 {
     })
 }
 
+/// When a run shows its progress line on stderr (`--progress`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ShowProgress {
+    /// When stderr is a terminal.
+    #[default]
+    Auto,
+    /// Also when stderr is not a terminal: a plain line now and then.
+    Always,
+    Never,
+}
+
 /// Which cases of the suite a run keeps.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -147,6 +158,8 @@ pub struct RunSettings {
     pub coverage_required: Vec<crate::verdict::CoverageRequirement>,
     /// No per-case lines.
     pub quiet: bool,
+    /// Whether a slow run shows its progress on stderr.
+    pub progress: ShowProgress,
     /// The fixture ledger's state file (`--state`) for a target of the user's; the embedded
     /// reference starts fresh every run and uses none.
     pub state: PathBuf,
@@ -180,6 +193,7 @@ impl RunSettings {
             strict: false,
             coverage_required: Vec::new(),
             quiet: false,
+            progress: ShowProgress::Auto,
             state: crate::ledger::default_path(),
         }
     }

@@ -309,6 +309,18 @@ fn markdown_codes(text: &str) -> Vec<(u8, String)> {
         .collect()
 }
 
+/// `(code, meaning)` rows of the `Exit codes` table a `--help` prints.
+fn help_codes(help: &str) -> Vec<(u8, String)> {
+    help.lines()
+        .skip_while(|line| !line.starts_with("Exit codes"))
+        .skip(1)
+        .map_while(|line| {
+            let (code, meaning) = line.trim_start().split_once("  ")?;
+            Some((code.parse().ok()?, meaning.trim().to_owned()))
+        })
+        .collect()
+}
+
 #[test]
 fn readme_help_and_exit_rs_give_the_same_exit_codes() {
     let readme_section = README
@@ -322,16 +334,7 @@ fn readme_help_and_exit_rs_give_the_same_exit_codes() {
         .collect::<Vec<_>>()
         .join("\n");
     let exit_rs = markdown_codes(&module_doc);
-    let top_help = help(&[]);
-    let in_help: Vec<(u8, String)> = top_help
-        .lines()
-        .skip_while(|line| !line.starts_with("Exit codes"))
-        .skip(1)
-        .map_while(|line| {
-            let (code, meaning) = line.trim_start().split_once("  ")?;
-            Some((code.parse().ok()?, meaning.trim().to_owned()))
-        })
-        .collect();
+    let in_help = help_codes(&help(&[]));
 
     let codes: Vec<u8> = readme.iter().map(|(code, _)| *code).collect();
     assert_eq!(codes, [0, 1, 2, 3, 4, 5], "{readme:?}");
@@ -346,4 +349,26 @@ fn readme_help_and_exit_rs_give_the_same_exit_codes() {
             assert!(codes.contains(&value), "exit code {value} undocumented");
         }
     }
+}
+
+#[test]
+fn compare_help_readme_and_exit_rs_give_the_same_exit_codes_of_compare() {
+    let readme_section = README
+        .split_once("#### Exit codes of `covenant compare`")
+        .map(|(_, rest)| rest.split("\n#").next().unwrap_or(rest))
+        .expect("README has an Exit codes of covenant compare section");
+    let readme = markdown_codes(readme_section);
+    let exit_rs: Vec<(u8, String)> = covenant::exit::COMPARE
+        .iter()
+        .map(|(code, meaning)| (*code, (*meaning).to_owned()))
+        .collect();
+    let in_help = help_codes(&help(&["compare".to_owned()]));
+
+    let codes: Vec<u8> = readme.iter().map(|(code, _)| *code).collect();
+    assert_eq!(codes, [0, 1, 2, 4, 5], "{readme:?}");
+    assert_eq!(exit_rs, readme, "src/exit.rs and README disagree");
+    assert_eq!(
+        in_help, readme,
+        "covenant compare --help and README disagree"
+    );
 }

@@ -75,7 +75,9 @@ pub enum Command {
     },
     /// Prove that every check can fail: run the suite against the reference once per fault.
     Selftest(SelftestArgs),
-    /// Compare two JSON reports: what newly fails, what was fixed (exit 1 on regressions).
+    /// Compare two JSON reports: what newly fails, what was fixed, what coverage was lost (exit 1
+    /// on regressions).
+    #[command(after_help = exit::compare_help())]
     Compare(CompareArgs),
     /// Merge the JSON reports of every shard of one run into one set of reports.
     Merge(MergeArgs),

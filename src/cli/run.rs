@@ -4,7 +4,9 @@
 use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::reference::FaultSet;
-use crate::settings::{self, Mode, Network, RunSettings, Selection, Shard, TargetChoice};
+use crate::settings::{
+    self, Mode, Network, RunSettings, Selection, Shard, ShowProgress, TargetChoice,
+};
 use crate::verdict::RunRecord;
 use clap::Args;
 use std::path::PathBuf;
@@ -111,12 +113,26 @@ pub struct RunArgs {
     /// Less output: no per-case lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// A progress line on stderr once a run has taken 2 s (requests sent against the plan's
+    /// estimate, cases finished, time elapsed and left): auto shows it when stderr is a
+    /// terminal, redrawn in place; always also off a terminal, as a plain line every 5 s; never.
+    /// It never reaches stdout.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
     /// The state file of the fixture ledger: which deletable fixtures earlier runs against a
     /// target used up, so that no run deletes one twice. Default:
     /// $XDG_STATE_HOME/covenant/fixtures.json, else ~/.local/state/covenant/fixtures.json, else
     /// .covenant/fixtures.json. Unused for the embedded reference, which starts fresh every run.
     #[arg(long, value_name = "FILE", env = "COVENANT_STATE")]
     pub state: Option<PathBuf>,
+}
+
+/// `--progress` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProgressArg {
+    Auto,
+    Always,
+    Never,
 }
 
 impl RunArgs {
@@ -184,6 +200,11 @@ impl RunArgs {
             .map(|term| term.parse().map_err(Fatal::Usage))
             .collect::<Result<_, _>>()?;
         run.quiet = self.quiet;
+        run.progress = match self.progress {
+            ProgressArg::Auto => ShowProgress::Auto,
+            ProgressArg::Always => ShowProgress::Always,
+            ProgressArg::Never => ShowProgress::Never,
+        };
         run.state = self.state.clone().unwrap_or(run.state);
         Ok(run)
     }

@@ -2,6 +2,9 @@
 //!
 //! A regression is a case that now fails or errors and did not before (it passed, warned, was
 //! skipped or was absent). Only regressions decide the exit code; everything else is news.
+//! Coverage lost (a case that ran to a verdict and is skipped now, a rule that had evidence and
+//! has none now) is listed on its own: it is a regression of the run, not of the target, so it
+//! never changes the exit code.
 
 use super::coverage::{rule_coverage, RuleStatus};
 use crate::catalogue::{Catalogue, Level};
@@ -24,10 +27,14 @@ pub struct Comparison {
     pub still_failing: Vec<CaseChange>,
     /// Passed, was skipped or absent before; warns now.
     pub newly_warning: Vec<CaseChange>,
+    /// Ran to a verdict before (pass, warn or fail); skipped now, `why` says why.
+    pub newly_skipped: Vec<CaseChange>,
     /// In the new run only.
     pub added: Vec<CaseChange>,
     /// In the old run only.
     pub removed: Vec<CaseChange>,
+    /// Rules that had evidence before (pass, warn or fail) and are not run or skipped now.
+    pub newly_not_run: Vec<RuleChange>,
     /// Rules whose status differs.
     pub rules: Vec<RuleChange>,
     /// Why the two runs may not be comparable case for case (different seed or target).
@@ -51,7 +58,7 @@ pub struct CaseChange {
     pub old: Option<Verdict>,
     pub new: Option<Verdict>,
     /// Why the case does not pass in the new run: `RULE-ID: message` of its first finding at
-    /// `must` level (or its first finding, or its error).
+    /// `must` level (or its first finding, or its error, or why it was skipped).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
 }
@@ -66,6 +73,7 @@ pub struct RuleChange {
 
 /// Compares `old` against `new`; rule statuses are judged against `catalogue`.
 pub fn compare(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Comparison {
+    let rules = rule_changes(old, new, catalogue);
     let mut comparison = Comparison {
         old: summary(old),
         new: summary(new),
@@ -73,9 +81,15 @@ pub fn compare(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Compa
         fixed: Vec::new(),
         still_failing: Vec::new(),
         newly_warning: Vec::new(),
+        newly_skipped: Vec::new(),
         added: Vec::new(),
         removed: Vec::new(),
-        rules: rule_changes(old, new, catalogue),
+        newly_not_run: rules
+            .iter()
+            .filter(|r| r.lost_evidence())
+            .cloned()
+            .collect(),
+        rules,
         notes: notes(old, new),
     };
     let old_cases: BTreeMap<&str, &CaseResult> =
@@ -141,6 +155,9 @@ impl Comparison {
             (false, false) if case.verdict == Verdict::Warn && before != Some(Verdict::Warn) => {
                 self.newly_warning.push(change)
             }
+            (_, false) if case.verdict == Verdict::Skip && before.is_some_and(ran_to_verdict) => {
+                self.newly_skipped.push(change)
+            }
             _ => {}
         }
     }
@@ -167,15 +184,17 @@ impl Comparison {
                 let _ = writeln!(out, "  {}", case_line(case));
             }
         }
-        let _ = writeln!(out, "\nrule verdicts changed ({}):", self.rules.len());
-        for rule in &self.rules {
-            let _ = writeln!(
-                out,
-                "  {}: {} -> {}",
-                rule.rule,
-                rule.old.as_str(),
-                rule.new.as_str()
-            );
+        for (title, rules) in self.rule_lists() {
+            let _ = writeln!(out, "\n{title} ({}):", rules.len());
+            for rule in rules {
+                let _ = writeln!(
+                    out,
+                    "  {}: {} -> {}",
+                    rule.rule,
+                    rule.old.as_str(),
+                    rule.new.as_str()
+                );
+            }
         }
         out
     }
@@ -183,11 +202,19 @@ impl Comparison {
     /// `compare.md`, for a pull-request comment.
     pub fn render_markdown(&self) -> String {
         let mut out = String::new();
-        let headline = if self.regressed() {
+        let mut headline = if self.regressed() {
             format!("❌ {} newly failing", self.newly_failing.len())
         } else {
             "✅ nothing newly fails".to_owned()
         };
+        if !self.newly_skipped.is_empty() || !self.newly_not_run.is_empty() {
+            let _ = write!(
+                headline,
+                "; coverage lost: {} cases newly skipped, {} rules newly not run",
+                self.newly_skipped.len(),
+                self.newly_not_run.len()
+            );
+        }
         let _ = writeln!(out, "## Covenant compare: {headline}\n");
         let _ = writeln!(
             out,
@@ -220,13 +247,17 @@ impl Comparison {
                 let _ = writeln!(out, "- {}", case_line(case).replace('|', "\\|"));
             }
         }
-        if !self.rules.is_empty() {
+        for (title, rules) in self.rule_lists() {
+            if rules.is_empty() {
+                continue;
+            }
             let _ = writeln!(
                 out,
-                "\n### Rule verdicts changed ({})\n\n| rule | old | new |\n|---|---|---|",
-                self.rules.len()
+                "\n### {} ({})\n\n| rule | old | new |\n|---|---|---|",
+                capitalised(title),
+                rules.len()
             );
-            for rule in &self.rules {
+            for rule in rules {
                 let _ = writeln!(
                     out,
                     "| `{}` | {} | {} |",
@@ -246,16 +277,47 @@ impl Comparison {
         text
     }
 
-    fn case_lists(&self) -> [(&'static str, &[CaseChange]); 6] {
+    fn case_lists(&self) -> [(&'static str, &[CaseChange]); 7] {
         [
             ("newly failing", &self.newly_failing),
             ("fixed", &self.fixed),
             ("still failing", &self.still_failing),
             ("newly warning", &self.newly_warning),
+            ("newly skipped", &self.newly_skipped),
             ("cases added", &self.added),
             ("cases removed", &self.removed),
         ]
     }
+
+    fn rule_lists(&self) -> [(&'static str, &[RuleChange]); 2] {
+        [
+            ("rules newly not run", &self.newly_not_run),
+            ("rule verdicts changed", &self.rules),
+        ]
+    }
+}
+
+impl RuleChange {
+    /// Whether the rule had evidence (a pass, a warning or a failure) and has none now.
+    fn lost_evidence(&self) -> bool {
+        matches!(
+            self.old,
+            RuleStatus::Pass | RuleStatus::Warn | RuleStatus::Fail
+        ) && matches!(self.new, RuleStatus::NotRun | RuleStatus::Skipped)
+    }
+}
+
+/// Whether a case with this verdict judged the target: it passed, warned or failed.
+fn ran_to_verdict(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Pass | Verdict::Warn | Verdict::Fail)
+}
+
+fn capitalised(title: &str) -> String {
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn case_line(case: &CaseChange) -> String {
@@ -283,8 +345,10 @@ fn summary(run: &RunRecord) -> RunSummary {
 }
 
 fn why(case: &CaseResult) -> Option<String> {
-    if matches!(case.verdict, Verdict::Pass | Verdict::Skip) {
-        return None;
+    match case.verdict {
+        Verdict::Pass => return None,
+        Verdict::Skip => return case.skip_reason.clone(),
+        _ => {}
     }
     let first = case
         .findings

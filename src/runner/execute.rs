@@ -3,6 +3,7 @@
 //! into a [`RunRecord`], also when the run is interrupted or its deadline or budget is reached.
 
 use super::phase::{Early, EarlyTicket, Phase, Phases};
+use super::progress::{Progress, Size};
 use super::setup::Prepared;
 use crate::case::{Abort, Case, CaseCx, RunCx};
 use crate::console::note;
@@ -51,14 +52,24 @@ pub fn run_plan(
             trial(plan[i].clone(), unmet, late.ticket(&plan[i]), handles)
         })
         .collect();
+    let progress = start_progress(settings, Size::of(&plan, &run), &run, &results);
+    let (logfile, color) = progress
+        .as_ref()
+        .and_then(Progress::stdout_file)
+        .map_or((None, None), |(path, color)| (Some(path), Some(color)));
     let args = libtest_mimic::Arguments {
         test_threads: Some(settings.concurrency.clamp(1, plan_len.max(1))),
         quiet: settings.quiet,
+        logfile,
+        color,
         ..libtest_mimic::Arguments::default()
     };
     // libtest-mimic unwraps its writes to stdout: a closed pipe would panic. The results are
     // collected apart from its output, so such a panic costs the terminal lines, not the run.
     let _conclusion = quietly_on_broken_pipe(|| libtest_mimic::run(&args, trials));
+    if let Some(progress) = progress {
+        progress.finish();
+    }
     watchers.abort();
     let mut results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
     let cases: Vec<CaseResult> = order
@@ -96,6 +107,20 @@ pub fn run_plan(
     };
     crate::report::judge_requirements(&mut record, run.catalogue);
     record
+}
+
+/// The progress line of the run, counting the requests the target sent and the cases recorded.
+fn start_progress(
+    settings: &RunSettings,
+    size: Size,
+    run: &Arc<RunCx>,
+    results: &Arc<Mutex<HashMap<String, CaseResult>>>,
+) -> Option<Progress> {
+    let (target, results) = (run.target.clone(), results.clone());
+    Progress::start(settings.progress, size, move || {
+        let cases = results.lock().unwrap_or_else(|e| e.into_inner()).len();
+        (target.requests_sent(), cases)
+    })
 }
 
 /// Why the run stopped short because of `--max-requests`, if it did.

@@ -12,6 +12,7 @@ mod fixtures;
 mod phase;
 mod plan;
 mod preflight;
+mod progress;
 mod setup;
 
 pub use execute::{run_plan, run_quiet, summary};

@@ -153,3 +153,98 @@ fn missing_report_is_a_usage_error_naming_the_file() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("nowhere.json"), "{stderr}");
 }
+
+/// The fixed run, where the passing case (the only one covering RCV-CREATE-201) and the failing
+/// one are skipped now.
+fn skipped_run() -> RunRecord {
+    let mut run = fixed_run();
+    for case in &mut run.cases[..2] {
+        case.verdict = Verdict::Skip;
+        case.skip_reason = Some("deadline of 1 s reached (--deadline): not run".to_owned());
+        case.findings.clear();
+    }
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+#[test]
+fn cases_newly_skipped_and_rules_newly_not_run_are_listed_with_the_reason_and_exit_0() {
+    let dir = sample::scratch_dir("compare-skipped");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &skipped_run());
+    let out_dir = dir.join("out");
+
+    let (code, stdout, stderr) = compare(&old, &new, Some(&out_dir));
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let skipped = section(&stdout, "newly skipped");
+    assert!(
+        skipped.starts_with("newly skipped (2):")
+            && skipped.contains(
+                "receivable.quote-minimal: pass -> skip (deadline of 1 s reached (--deadline): not run)"
+            )
+            && skipped.contains("receivable.unknown-property: fail -> skip"),
+        "{skipped}"
+    );
+    assert!(
+        !section(&stdout, "fixed").contains("receivable.unknown-property"),
+        "a failure that no longer runs is not fixed:\n{stdout}"
+    );
+    let rules = section(&stdout, "rules newly not run");
+    assert!(rules.contains("RCV-CREATE-201: pass -> skipped"), "{rules}");
+    assert!(
+        rules.contains("RCV-UNKNOWN-PROPS: fail -> skipped"),
+        "{rules}"
+    );
+    assert!(
+        !rules.contains("VEL-CARD-SCOPE"),
+        "skipped in both runs: {rules}"
+    );
+
+    let markdown = sample::read(&out_dir.join("compare.md"));
+    assert!(
+        markdown.starts_with(
+            "## Covenant compare: ✅ nothing newly fails; coverage lost: 2 cases newly skipped, 2 rules newly not run"
+        ),
+        "{markdown}"
+    );
+    assert!(markdown.contains("### newly skipped (2)"), "{markdown}");
+    assert!(
+        markdown.contains("### Rules newly not run (2)"),
+        "{markdown}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&sample::read(&out_dir.join("compare.json"))).unwrap();
+    assert_eq!(json["newly_skipped"][0]["id"], "receivable.quote-minimal");
+    assert_eq!(
+        json["newly_skipped"][0]["why"],
+        "deadline of 1 s reached (--deadline): not run"
+    );
+    let lost = json["newly_not_run"]
+        .as_array()
+        .and_then(|rules| rules.iter().find(|r| r["rule"] == "RCV-CREATE-201"))
+        .unwrap_or_else(|| panic!("RCV-CREATE-201 not in {}", json["newly_not_run"]));
+    assert_eq!(
+        (&lost["old"], &lost["new"]),
+        (&"pass".into(), &"skipped".into())
+    );
+}
+
+#[test]
+fn a_case_skipped_in_both_runs_is_not_newly_skipped() {
+    let dir = sample::scratch_dir("compare-still-skipped");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &fixed_run());
+
+    let (code, stdout, stderr) = compare(&old, &new, None);
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        section(&stdout, "newly skipped").starts_with("newly skipped (0):"),
+        "{stdout}"
+    );
+    assert!(
+        section(&stdout, "rules newly not run").starts_with("rules newly not run (0):"),
+        "{stdout}"
+    );
+}
