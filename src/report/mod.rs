@@ -147,10 +147,11 @@ pub fn write_all_with(
     catalogue: &Catalogue,
 ) -> Result<Vec<PathBuf>, ReportError> {
     let run = redact::record(run, secrets);
+    let run: &RunRecord = &run;
     reporters()
         .iter()
         .map(|reporter| {
-            let text = reporter.render(&run, catalogue)?;
+            let text = reporter.render(run, catalogue)?;
             write_file(dir, reporter.file_name(), &text, secrets)
         })
         .collect()
