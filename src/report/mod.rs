@@ -14,6 +14,7 @@ mod latency;
 mod markdown;
 mod merge;
 mod redact;
+mod silent;
 
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
@@ -26,6 +27,7 @@ pub use junit::Junit;
 pub use latency::{latency_by_operation, Latency};
 pub use markdown::Markdown;
 pub use merge::merge;
+pub use silent::{silent_areas, Example, GapObservations, Observation};
 
 use crate::catalogue::Catalogue;
 use crate::verdict::RunRecord;

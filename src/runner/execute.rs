@@ -285,6 +285,7 @@ fn unreported(id: &str) -> CaseResult {
         evidence: Vec::new(),
         statuses: Vec::new(),
         expected_statuses: Vec::new(),
+        shapes: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -306,6 +307,7 @@ fn skipped(case: &Case, why: String) -> CaseResult {
         evidence: Vec::new(),
         statuses: Vec::new(),
         expected_statuses: Vec::new(),
+        shapes: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -428,6 +430,11 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
         result.expected_statuses = expected;
     }
     result.statuses = statuses;
+    // Nor do its answers show the target's choices: they show the wrong fixture.
+    let shapes = cx.behaviour.into_shapes();
+    if !blocked {
+        result.shapes = shapes;
+    }
     result.duration_ms = start.elapsed().as_secs_f64() * 1000.0;
     result
 }
