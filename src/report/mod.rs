@@ -7,6 +7,7 @@
 
 mod compare;
 mod coverage;
+mod diff;
 mod html;
 mod json;
 mod junit;
@@ -20,6 +21,10 @@ pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
     RuleCoverage, RuleStatus,
+};
+pub use diff::{
+    behaviour_diff, Alike, Aspect, BehaviourDiff, Difference, GapDifference, NotCompared,
+    OperationDifferences, Side,
 };
 pub use html::Html;
 pub use json::Json;
