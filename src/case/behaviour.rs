@@ -79,7 +79,10 @@ struct Building {
 struct Pending {
     key: Key,
     body: &'static str,
-    fields: Fields,
+    /// `None`: exactly the fields of the shape `same_as` (most answers of a case are alike, and
+    /// need no map of their own).
+    fields: Option<Fields>,
+    same_as: Option<usize>,
     /// The items of a page, merged, and how many there were.
     items: (Fields, u32),
     page: Option<(String, Fill, u32)>,
@@ -100,19 +103,30 @@ impl Behaviour {
     /// An answer of `operation` to `request` arrived: what is recorded next is about it.
     pub fn response(&mut self, operation: OperationId, request: &Request, response: &Response) {
         self.flush();
-        let kind = request_kind(operation, request);
-        let (body, fields) = body_shape(response);
+        let key = Key {
+            operation,
+            status: response.status,
+            kind: request_kind(operation, request),
+            condition: None,
+        };
+        let same_as = self
+            .shapes
+            .iter()
+            .position(|s| s.key == key && s.body == "object" && same_fields(&s.fields, response));
+        let (body, fields) = match same_as {
+            Some(_) => ("object", None),
+            None => {
+                let (body, fields) = body_shape(response);
+                (body, Some(fields))
+            }
+        };
         let (items, page) = page_shape(operation, request, response);
         let code = error_code(operation, response);
         self.pending = Some(Pending {
-            key: Key {
-                operation,
-                status: response.status,
-                kind,
-                condition: None,
-            },
+            key,
             body,
             fields,
+            same_as,
             items,
             page,
             code,
@@ -154,13 +168,19 @@ impl Behaviour {
     }
 
     fn flush(&mut self) {
-        let Some(p) = self.pending.take() else {
+        let Some(mut p) = self.pending.take() else {
             return;
         };
-        let full = self.shapes.len() >= MAX_SHAPES;
-        match self.shapes.iter_mut().find(|s| s.key == p.key) {
-            Some(shape) => shape.merge(p),
-            None if !full => self.shapes.push(Building::new(p)),
+        let at = self.shapes.iter().position(|s| s.key == p.key);
+        // Judged a refusal since: its shape is another one, which needs the fields themselves.
+        if let (None, Some(same)) = (&p.fields, p.same_as) {
+            if at != Some(same) {
+                p.fields = Some(self.shapes[same].fields.clone());
+            }
+        }
+        match at {
+            Some(at) => self.shapes[at].merge(p),
+            None if self.shapes.len() < MAX_SHAPES => self.shapes.push(Building::new(p)),
             None => {}
         }
     }
@@ -175,7 +195,7 @@ impl Building {
         let mut shape = Building {
             key: p.key.clone(),
             body: p.body,
-            fields: p.fields.clone(),
+            fields: p.fields.clone().unwrap_or_default(),
             items: Fields::new(),
             item_count: 0,
             pages: Vec::new(),
@@ -188,7 +208,9 @@ impl Building {
     }
 
     fn merge(&mut self, p: Pending) {
-        merge_fields(&mut self.fields, &p.fields, self.count);
+        if let Some(fields) = &p.fields {
+            merge_fields(&mut self.fields, fields, self.count);
+        }
         if self.body != p.body {
             self.body = "mixed";
         }
@@ -301,6 +323,18 @@ fn type_bit(value: &Value) -> u8 {
         Value::Array(_) => ARRAY,
         Value::Object(_) => OBJECT,
     }
+}
+
+/// Whether a response's body is an object with exactly these fields, each of exactly this
+/// one type: merging it would change nothing.
+fn same_fields(fields: &Fields, response: &Response) -> bool {
+    let Some(Value::Object(object)) = &response.json else {
+        return false;
+    };
+    object.len() == fields.len()
+        && object.iter().all(|(name, value)| {
+            name.len() <= MAX_NAME && fields.get(name.as_str()) == Some(&type_bit(value))
+        })
 }
 
 /// The top-level fields of a JSON object, bounded.
@@ -537,6 +571,31 @@ mod tests {
         );
         assert_eq!(shapes[0].codes, ["BAD_WINDOW"]);
         assert_eq!(shapes[1].condition, None);
+    }
+
+    #[test]
+    fn an_answer_like_the_last_judged_a_refusal_keeps_its_own_fields() {
+        let mut b = Behaviour::default();
+        let post = Request::post("/finops/v1/counterparts/c/vat-ids", json!({}));
+        let body = json!({"error": {"message": "m"}});
+        b.response(
+            OperationId::CreateVatId,
+            &post,
+            &response(422, body.clone()),
+        );
+        b.response(
+            OperationId::CreateVatId,
+            &post,
+            &response(422, body.clone()),
+        );
+        b.refused_under("VAT-VALUE-MAX");
+        b.response(OperationId::CreateVatId, &post, &response(422, body));
+        let shapes = b.into_shapes();
+        assert_eq!(shapes.len(), 2);
+        assert_eq!((shapes[0].count, shapes[1].count), (2, 1));
+        assert_eq!(shapes[1].condition.as_deref(), Some("VAT-VALUE-MAX"));
+        assert_eq!(shapes[1].fields["error"], "object");
+        assert_eq!(shapes[1].body, "object");
     }
 
     #[test]

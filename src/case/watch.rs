@@ -56,7 +56,17 @@ impl FixtureWatch {
 
     /// A request that carried fixtures succeeded: they exist.
     pub fn confirm(&self, request: &Request) {
-        let carried = self.carried(request);
+        // Every success comes here: look only for the fixtures no success has confirmed yet.
+        let unconfirmed: Vec<usize> = {
+            let state = self.lock();
+            (0..self.fixtures.len())
+                .filter(|&i| !state.confirmed[i])
+                .collect()
+        };
+        if unconfirmed.is_empty() {
+            return;
+        }
+        let carried = self.carried_of(request, unconfirmed);
         if carried.is_empty() {
             return;
         }
@@ -124,19 +134,23 @@ impl FixtureWatch {
     /// Indices of the fixtures a request carries: a segment of its path, or a string anywhere
     /// in its JSON body.
     fn carried(&self, request: &Request) -> Vec<usize> {
+        self.carried_of(request, 0..self.fixtures.len())
+    }
+
+    /// Those of the fixtures `among` that a request carries.
+    fn carried_of(&self, request: &Request, among: impl IntoIterator<Item = usize>) -> Vec<usize> {
         let path = request.path.split(['?', '#']).next().unwrap_or("");
-        let body = match &request.body {
-            Some(Body::Json(value)) => Some(value),
-            _ => None,
-        };
-        self.fixtures
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| {
-                path.split('/').any(|segment| segment == f.value)
-                    || body.is_some_and(|b| holds_string(b, &f.value))
+        // The body's strings, gathered once rather than walked once per fixture.
+        let mut strings = Vec::new();
+        if let Some(Body::Json(value)) = &request.body {
+            gather_strings(value, &mut strings);
+        }
+        among
+            .into_iter()
+            .filter(|&i| {
+                let value = self.fixtures[i].value.as_str();
+                path.split('/').any(|segment| segment == value) || strings.contains(&value)
             })
-            .map(|(i, _)| i)
             .collect()
     }
 
@@ -172,12 +186,13 @@ fn noun(label: &str) -> String {
     key.replace('_', " ")
 }
 
-fn holds_string(value: &Value, wanted: &str) -> bool {
+/// Every string of a JSON value.
+fn gather_strings<'a>(value: &'a Value, into: &mut Vec<&'a str>) {
     match value {
-        Value::String(s) => s == wanted,
-        Value::Array(items) => items.iter().any(|v| holds_string(v, wanted)),
-        Value::Object(map) => map.values().any(|v| holds_string(v, wanted)),
-        _ => false,
+        Value::String(s) => into.push(s),
+        Value::Array(items) => items.iter().for_each(|v| gather_strings(v, into)),
+        Value::Object(map) => map.values().for_each(|v| gather_strings(v, into)),
+        _ => {}
     }
 }
 

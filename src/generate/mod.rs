@@ -46,6 +46,12 @@ pub const DEFAULT_RULE: &str = "GEN-REJECT-NOT-2XX";
 /// Where schemas come from, by file stem (`quote-create`); `$ref`s resolve through it.
 pub trait SchemaSource {
     fn resolve(&self, stem: &str) -> Option<&Value>;
+
+    /// Whether this is the embedded registry, whose schemas never change: what engines compile
+    /// from it is shared by every engine of the process with the same options.
+    fn is_embedded(&self) -> bool {
+        false
+    }
 }
 
 impl SchemaSource for BTreeMap<String, Value> {
@@ -64,11 +70,17 @@ impl<T: SchemaSource + ?Sized> SchemaSource for &T {
     fn resolve(&self, stem: &str) -> Option<&Value> {
         (**self).resolve(stem)
     }
+    fn is_embedded(&self) -> bool {
+        (**self).is_embedded()
+    }
 }
 
 impl<T: SchemaSource + ?Sized> SchemaSource for Arc<T> {
     fn resolve(&self, stem: &str) -> Option<&Value> {
         (**self).resolve(stem)
+    }
+    fn is_embedded(&self) -> bool {
+        (**self).is_embedded()
     }
 }
 
@@ -267,9 +279,41 @@ impl<S: SchemaSource> Engine<S> {
         if let Some(compiled) = self.lock().get(stem) {
             return Ok(Arc::clone(compiled));
         }
-        let compiled = Arc::new(self.compile(stem)?);
+        let embedded = self.source.is_embedded();
+        let known = embedded.then(|| self.shared_compiled(stem)).flatten();
+        let compiled = match known {
+            Some(compiled) => compiled,
+            None => Arc::new(self.compile(stem)?),
+        };
+        if embedded {
+            self.share(stem, &compiled);
+        }
         self.lock().insert(stem.to_string(), Arc::clone(&compiled));
         Ok(compiled)
+    }
+
+    fn shared_compiled(&self, stem: &str) -> Option<Arc<Compiled>> {
+        let shared = shared().lock().unwrap_or_else(|e| e.into_inner());
+        let (_, compiled) = shared.iter().find(|(o, _)| *o == self.options)?;
+        compiled.get(stem).cloned()
+    }
+
+    fn share(&self, stem: &str, compiled: &Arc<Compiled>) {
+        let mut shared = shared().lock().unwrap_or_else(|e| e.into_inner());
+        let index = match shared.iter().position(|(o, _)| *o == self.options) {
+            Some(index) => index,
+            None => {
+                if shared.len() == SHARED_OPTIONS {
+                    shared.remove(0);
+                }
+                shared.push((self.options.clone(), HashMap::new()));
+                shared.len() - 1
+            }
+        };
+        shared[index]
+            .1
+            .entry(stem.to_string())
+            .or_insert_with(|| Arc::clone(compiled));
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Compiled>>> {
@@ -337,4 +381,21 @@ impl SchemaSource for crate::schema::Registry {
     fn resolve(&self, stem: &str) -> Option<&Value> {
         self.schema(stem)
     }
+    fn is_embedded(&self) -> bool {
+        std::ptr::eq(self, crate::schema::Registry::embedded())
+    }
+}
+
+/// Option sets whose compiled schemas are kept for the whole process: a run has a few (the
+/// profile's, the same without omissions, none), the self-test's runs share theirs.
+const SHARED_OPTIONS: usize = 8;
+
+/// Per option set, what engines over the embedded registry compiled, by stem.
+type SharedCompiled = Vec<(GenOptions, HashMap<String, Arc<Compiled>>)>;
+
+/// What engines over the embedded registry compiled, per option set: the generated cases of a
+/// run each make an engine, and would compile the same schemas again.
+fn shared() -> &'static Mutex<SharedCompiled> {
+    static SHARED: std::sync::OnceLock<Mutex<SharedCompiled>> = std::sync::OnceLock::new();
+    SHARED.get_or_init(Mutex::default)
 }

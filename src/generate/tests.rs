@@ -909,3 +909,27 @@ mod real {
         }
     }
 }
+
+#[test]
+fn engines_over_the_embedded_schemas_with_the_same_options_compile_a_schema_once() {
+    let registry = crate::schema::Registry::embedded();
+    let compiled = |engine: &Engine<&crate::schema::Registry>| {
+        engine
+            .compiled("vat-id-create")
+            .expect("the schema compiles")
+    };
+    let (first, second) = (
+        Engine::new(registry, options()),
+        Engine::new(registry, options()),
+    );
+    assert!(Arc::ptr_eq(&compiled(&first), &compiled(&second)));
+    let other = Engine::new(registry, GenOptions::default());
+    assert!(!Arc::ptr_eq(&compiled(&first), &compiled(&other)));
+    // Schemas of a test's own are never shared: they may differ under the same stem.
+    let (own, again) = (
+        Engine::new(schemas(), options()),
+        Engine::new(schemas(), options()),
+    );
+    let of = |e: &Engine<BTreeMap<String, Value>>| e.compiled("quote-create").expect("compiles");
+    assert!(!Arc::ptr_eq(&of(&own), &of(&again)));
+}

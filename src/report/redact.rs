@@ -20,12 +20,16 @@ pub fn record<'a>(run: &'a RunRecord, secrets: &[String]) -> Cow<'a, RunRecord> 
         return Cow::Borrowed(run);
     }
     let masker = Masker::new(secrets);
-    // One look at the whole record as text, before copying it string by string. A secret
-    // escaped by JSON is no longer itself; such a record is copied and looked at string by
-    // string.
+    // One look at the whole record as it is serialised, before copying it string by string:
+    // serde_json writes each run of a string without escapes in one piece, so a secret with
+    // nothing to escape is seen whole. One that JSON escapes is looked for string by string.
     let escapes = masker.secrets.iter().any(|s| s.chars().any(needs_escape));
-    if let (false, Ok(text)) = (escapes, serde_json::to_string(run)) {
-        if masker.mask(&text).is_none() {
+    if !escapes {
+        let mut scan = Scan {
+            masker: &masker,
+            found: false,
+        };
+        if serde_json::to_writer(&mut scan, run).is_ok() && !scan.found {
             return Cow::Borrowed(run);
         }
     }
@@ -35,6 +39,28 @@ pub fn record<'a>(run: &'a RunRecord, secrets: &[String]) -> Cow<'a, RunRecord> 
     redact_value(&mut value, &masker);
     // Replacing text inside strings cannot change the shape, so the record reads back.
     Cow::Owned(serde_json::from_value(value).unwrap_or_else(|_| run.clone()))
+}
+
+/// A writer that keeps nothing and notes whether a piece written held a secret.
+struct Scan<'a, 'b> {
+    masker: &'a Masker<'b>,
+    found: bool,
+}
+
+impl std::io::Write for Scan<'_, '_> {
+    fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+        if !self.found && piece.len() >= self.masker.shortest {
+            self.found = match &self.masker.finder {
+                Some(finder) => finder.is_match(piece),
+                None => true,
+            };
+        }
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Whether JSON writes `c` otherwise than as itself.
@@ -166,6 +192,32 @@ mod tests {
         let secrets = vec!["xab".to_owned(), "abcdef".to_owned()];
         assert_eq!(text("-xabcdef-", &secrets), "-x***-");
         assert_eq!(text("-xab-abcdef-", &secrets), "-***-***-");
+    }
+
+    #[test]
+    fn a_plain_secret_anywhere_in_a_record_is_found_and_a_clean_record_is_not_copied() {
+        let run: RunRecord = serde_json::from_value(serde_json::json!({
+            "meta": {
+                "covenant_version": "0", "seed": 1, "target": "t", "profile": null,
+                "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+                "duration_ms": 1.0, "cases_per_operation": 1
+            },
+            "counts": {"pass": 0, "warn": 0, "fail": 0, "error": 1, "skip": 0, "requests": 1},
+            "cases": [{
+                "id": "c", "suite": "s", "rules": [], "verdict": "error", "findings": [],
+                "exchanges": [], "duration_ms": 1.0,
+                "error": "refused: Bearer plain-secret-123 is unknown"
+            }]
+        }))
+        .expect("a record");
+        let secrets = vec!["plain-secret-123".to_owned()];
+        let masked = record(&run, &secrets);
+        assert!(matches!(masked, Cow::Owned(_)));
+        assert_eq!(
+            masked.cases[0].error.as_deref(),
+            Some("refused: Bearer *** is unknown")
+        );
+        assert!(matches!(record(&masked, &secrets), Cow::Borrowed(_)));
     }
 
     #[test]

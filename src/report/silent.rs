@@ -116,6 +116,8 @@ type Key = (
 #[derive(Default)]
 struct Seen {
     found: BTreeMap<Key, (u32, Option<Example>)>,
+    /// The fields each schema lists (and its items), looked up once per schema.
+    listed: BTreeMap<(&'static str, bool), BTreeSet<String>>,
 }
 
 /// Where an observation comes from.
@@ -227,7 +229,6 @@ impl Seen {
         let Some(stem) = op.success_schema.as_deref() else {
             return;
         };
-        let registry = Registry::embedded();
         if shape.body == "object" {
             let (gap, what) = match (op.id, shape.kind.as_deref()) {
                 (OperationId::CreateReceivable, Some("invoice" | "credit_note")) => (
@@ -239,12 +240,11 @@ impl Seen {
                 }
                 _ => ("GAP-EXTRA-FIELDS", "fields beyond the listed ones"),
             };
-            let listed = registry.listed_fields(stem, false);
-            self.add(gap, at, what, unlisted(&shape.fields, &listed), count);
+            let value = unlisted(&shape.fields, self.listed(stem, false));
+            self.add(gap, at, what, value, count);
         }
         if !shape.items.is_empty() {
-            let listed = registry.listed_fields(stem, true);
-            let items = unlisted(&shape.items, &listed);
+            let items = unlisted(&shape.items, self.listed(stem, true));
             match op.id {
                 OperationId::ListEvents => {
                     let what = "item fields beyond the listed ones";
@@ -266,6 +266,13 @@ impl Seen {
                 self.add("GAP-PAGE-SIZES", at, &what, value, fill.pages);
             }
         }
+    }
+
+    /// The fields the schema `stem` lists for a response (or with `items`, for a page's items).
+    fn listed(&mut self, stem: &'static str, items: bool) -> &BTreeSet<String> {
+        self.listed
+            .entry((stem, items))
+            .or_insert_with(|| Registry::embedded().listed_fields(stem, items))
     }
 
     /// Baselines refused: their variants were not judged, and the answer may name a
