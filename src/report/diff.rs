@@ -9,7 +9,7 @@
 
 use super::html::escape;
 use super::markdown::{inline_code, text};
-use super::silent::{silent_areas, Observation};
+use super::silent::{silent_areas, Subject};
 use crate::catalogue::Catalogue;
 use crate::schema;
 use crate::verdict::{CaseResult, Counts, Fill, PageFill, RunRecord, RunVerdict, Shape, Verdict};
@@ -116,19 +116,24 @@ impl Difference {
         without_case(self) == without_case(other)
     }
 
-    /// `status (quote) under RULE: A 201, B 200`.
-    fn sentence(&self) -> String {
-        let mut head = self.aspect.as_str().to_owned();
+    /// What differed: `field types of x (quote) under RULE`.
+    fn what(&self) -> String {
+        let mut what = self.aspect.as_str().to_owned();
         if let Some(field) = &self.field {
-            let _ = write!(head, " of {field}");
+            let _ = write!(what, " of {field}");
         }
         if let Some(kind) = &self.kind {
-            let _ = write!(head, " ({kind})");
+            let _ = write!(what, " ({kind})");
         }
         if let Some(condition) = &self.condition {
-            let _ = write!(head, " under {condition}");
+            let _ = write!(what, " under {condition}");
         }
-        format!("{head}: A {}; B {}", self.a, self.b)
+        what
+    }
+
+    /// `status (quote) under RULE: A 201; B 200`.
+    fn sentence(&self) -> String {
+        format!("{}: A {}; B {}", self.what(), self.a, self.b)
     }
 }
 
@@ -150,12 +155,8 @@ pub struct Alike {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GapDifference {
     pub gap: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub operation: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub condition: Option<String>,
+    #[serde(flatten)]
+    pub subject: Subject,
     pub what: String,
     /// What each target showed (`none` when it showed nothing of it).
     pub a: Vec<String>,
@@ -163,25 +164,11 @@ pub struct GapDifference {
 }
 
 impl GapDifference {
-    /// What the observations are about (`create-vat-id (quote) under RULE`).
-    fn subject(&self) -> String {
-        Observation {
-            operation: self.operation.clone(),
-            kind: self.kind.clone(),
-            condition: self.condition.clone(),
-            what: String::new(),
-            value: String::new(),
-            responses: 0,
-            example: None,
-        }
-        .subject()
-    }
-
     fn sentence(&self) -> String {
         format!(
             "{}: {}, {}: A {}; B {}",
             self.gap,
-            self.subject(),
+            self.subject,
             self.what,
             listed(&self.a),
             listed(&self.b)
@@ -420,20 +407,10 @@ impl BehaviourDiff {
                 cases,
             } in group.alike
             {
-                let mut what = d.aspect.as_str().to_owned();
-                if let Some(field) = &d.field {
-                    let _ = write!(what, " of {field}");
-                }
-                if let Some(kind) = &d.kind {
-                    let _ = write!(what, " ({kind})");
-                }
-                if let Some(condition) = &d.condition {
-                    let _ = write!(what, " under {condition}");
-                }
                 let _ = writeln!(
                     out,
                     "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
-                    escape(&what),
+                    escape(&d.what()),
                     escape(&d.a),
                     escape(&d.b),
                     escape(&case_list(&cases, 8))
@@ -448,7 +425,7 @@ impl BehaviourDiff {
                     out,
                     "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
                     escape(&gap.gap),
-                    escape(&gap.subject()),
+                    escape(&gap.subject.to_string()),
                     escape(&gap.what),
                     escape(&listed(&gap.a)),
                     escape(&listed(&gap.b))
@@ -891,53 +868,45 @@ fn codes(values: &BTreeSet<String>) -> String {
 
 /// The gaps where the two chose differently: per gap and subject, the values each showed.
 fn gap_differences(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Vec<GapDifference> {
-    type Subject = (
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        String,
-    );
+    type Topic = (String, Subject, String);
     let values = |run: &RunRecord| {
-        let mut found: Vec<(Subject, BTreeSet<String>)> = Vec::new();
+        let mut found: Vec<(Topic, BTreeSet<String>)> = Vec::new();
         for gap in silent_areas(run, catalogue) {
             for o in gap.observations {
-                let key = (gap.gap.clone(), o.operation, o.kind, o.condition, o.what);
-                match found.iter_mut().find(|(k, _)| *k == key) {
+                let topic = (gap.gap.clone(), o.subject, o.what);
+                match found.iter_mut().find(|(t, _)| *t == topic) {
                     Some((_, set)) => {
                         set.insert(o.value);
                     }
-                    None => found.push((key, BTreeSet::from([o.value]))),
+                    None => found.push((topic, BTreeSet::from([o.value]))),
                 }
             }
         }
         found
     };
     let (x, y) = (values(a), values(b));
-    let mut subjects: Vec<&Subject> = x.iter().map(|(k, _)| k).collect();
-    for (k, _) in &y {
-        if !subjects.contains(&k) {
-            subjects.push(k);
+    let mut topics: Vec<&Topic> = x.iter().map(|(t, _)| t).collect();
+    for (t, _) in &y {
+        if !topics.contains(&t) {
+            topics.push(t);
         }
     }
     let gap_rank = |gap: &str| catalogue.gaps.iter().position(|g| g.id == gap);
-    subjects.sort_by_key(|k| gap_rank(&k.0));
-    let of = |list: &[(Subject, BTreeSet<String>)], key: &Subject| {
+    topics.sort_by_key(|t| gap_rank(&t.0));
+    let of = |list: &[(Topic, BTreeSet<String>)], topic: &Topic| {
         list.iter()
-            .find(|(k, _)| k == key)
+            .find(|(t, _)| t == topic)
             .map(|(_, v)| v.iter().cloned().collect::<Vec<_>>())
             .unwrap_or_default()
     };
-    subjects
+    topics
         .into_iter()
-        .filter_map(|key| {
-            let (in_a, in_b) = (of(&x, key), of(&y, key));
+        .filter_map(|topic| {
+            let (in_a, in_b) = (of(&x, topic), of(&y, topic));
             (in_a != in_b).then(|| GapDifference {
-                gap: key.0.clone(),
-                operation: key.1.clone(),
-                kind: key.2.clone(),
-                condition: key.3.clone(),
-                what: key.4.clone(),
+                gap: topic.0.clone(),
+                subject: topic.1.clone(),
+                what: topic.2.clone(),
                 a: in_a,
                 b: in_b,
             })
@@ -1015,6 +984,15 @@ mod tests {
         }
     }
 
+    /// `vat.create`, whose answers from create VAT ID had one shape.
+    fn vat(verdict: Verdict, status: u16, fields: &[(&str, &str)], count: u32) -> CaseResult {
+        case(
+            "vat.create",
+            verdict,
+            vec![shape("create-vat-id", status, fields, count)],
+        )
+    }
+
     fn diff(a: Vec<CaseResult>, b: Vec<CaseResult>) -> BehaviourDiff {
         let catalogue = Catalogue::parse("[[rule]]\nid = \"X-1\"\nsection = \"s\"\ntext = \"t\"\nlevel = \"must\"\nobservable = false\nwhy_not = \"n\"\n").expect("a catalogue");
         behaviour_diff(&run("http://a", a), &run("http://b", b), &catalogue)
@@ -1022,26 +1000,14 @@ mod tests {
 
     #[test]
     fn the_same_answers_in_other_numbers_are_no_difference() {
-        let a = case(
-            "vat.create",
-            Verdict::Pass,
-            vec![shape("create-vat-id", 201, &[("id", "string")], 3)],
-        );
-        let b = case(
-            "vat.create",
-            Verdict::Pass,
-            vec![shape("create-vat-id", 201, &[("id", "string")], 9)],
-        );
+        let a = vat(Verdict::Pass, 201, &[("id", "string")], 3);
+        let b = vat(Verdict::Pass, 201, &[("id", "string")], 9);
         assert!(diff(vec![a], vec![b]).is_empty());
     }
 
     #[test]
     fn another_success_status_and_an_extra_field_are_two_differences() {
-        let a = case(
-            "vat.create",
-            Verdict::Pass,
-            vec![shape("create-vat-id", 201, &[("id", "string")], 1)],
-        );
+        let a = vat(Verdict::Pass, 201, &[("id", "string")], 1);
         let b = case(
             "vat.create",
             Verdict::Pass,
@@ -1074,16 +1040,8 @@ mod tests {
 
     #[test]
     fn accepted_by_one_and_refused_by_the_other_is_one_status_difference() {
-        let a = case(
-            "vat.create",
-            Verdict::Pass,
-            vec![shape("create-vat-id", 201, &[("id", "string")], 1)],
-        );
-        let b = case(
-            "vat.create",
-            Verdict::Fail,
-            vec![shape("create-vat-id", 422, &[("detail", "array")], 1)],
-        );
+        let a = vat(Verdict::Pass, 201, &[("id", "string")], 1);
+        let b = vat(Verdict::Fail, 422, &[("detail", "array")], 1);
         let d = diff(vec![a], vec![b]);
         assert_eq!(d.differences.len(), 1, "{:?}", d.differences);
         assert_eq!(
@@ -1094,11 +1052,7 @@ mod tests {
 
     #[test]
     fn a_case_skipped_against_one_target_is_not_compared() {
-        let a = case(
-            "vat.create",
-            Verdict::Pass,
-            vec![shape("create-vat-id", 201, &[], 1)],
-        );
+        let a = vat(Verdict::Pass, 201, &[], 1);
         let b = case("vat.create", Verdict::Skip, Vec::new());
         let d = diff(vec![a], vec![b]);
         assert!(d.is_empty());

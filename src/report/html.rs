@@ -440,7 +440,7 @@ impl Page {
                     .unwrap_or_default();
                 self.line(format!(
                     "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td class=\"num\">{}</td><td>{example}</td></tr>",
-                    escape(&o.subject()),
+                    escape(&o.subject.to_string()),
                     escape(&o.what),
                     escape(&o.value),
                     o.responses
@@ -455,7 +455,7 @@ impl Page {
             if let Some((o, e, exchange)) = shown {
                 self.line(format!(
                     "<details><summary>Example: {} ({}), from <code>{}</code></summary>",
-                    escape(&o.subject()),
+                    escape(&o.subject.to_string()),
                     escape(&o.value),
                     escape(&e.case)
                 ));

@@ -320,7 +320,7 @@ fn silent(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
             let _ = writeln!(
                 out,
                 "  - {}: {} {} ({})",
-                text(&o.subject()),
+                text(&o.subject.to_string()),
                 text(&o.what),
                 inline_code(&o.value),
                 plural(o.responses as usize, "response")

@@ -32,7 +32,7 @@ pub use junit::Junit;
 pub use latency::{latency_by_operation, Latency};
 pub use markdown::Markdown;
 pub use merge::merge;
-pub use silent::{silent_areas, Example, GapObservations, Observation};
+pub use silent::{silent_areas, Example, GapObservations, Observation, Subject};
 
 use crate::catalogue::Catalogue;
 use crate::verdict::RunRecord;

@@ -25,10 +25,10 @@ pub struct GapObservations {
     pub observations: Vec<Observation>,
 }
 
-/// One choice seen: what (`success status`), its value (`201`), on how many responses, and an
-/// exchange that shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Observation {
+/// What an observation is about: an operation, the kind of request, the condition a refusal
+/// was judged under; none of them for a choice of the whole run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Subject {
     /// The operation id, where the choice is one operation's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
@@ -38,17 +38,11 @@ pub struct Observation {
     /// The condition the request was made to break: a rule id, for refusals.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
-    pub what: String,
-    pub value: String,
-    /// Responses (or pages, or refused baselines) that showed it.
-    pub responses: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub example: Option<Example>,
 }
 
-impl Observation {
-    /// What the observation is about, in a few words (`create-vat-id (quote) VAT-VALUE-MAX`).
-    pub fn subject(&self) -> String {
+impl std::fmt::Display for Subject {
+    /// `create-vat-id (quote) under VAT-VALUE-MAX`, or `the run`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut parts = Vec::new();
         if let Some(op) = &self.operation {
             parts.push(op.clone());
@@ -60,11 +54,25 @@ impl Observation {
             parts.push(format!("under {condition}"));
         }
         if parts.is_empty() {
-            "the run".to_owned()
+            f.write_str("the run")
         } else {
-            parts.join(" ")
+            f.write_str(&parts.join(" "))
         }
     }
+}
+
+/// One choice seen: what (`success status`), its value (`201`), on how many responses, and an
+/// exchange that shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Observation {
+    #[serde(flatten)]
+    pub subject: Subject,
+    pub what: String,
+    pub value: String,
+    /// Responses (or pages, or refused baselines) that showed it.
+    pub responses: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<Example>,
 }
 
 /// An exchange kept in a case of the run.
@@ -103,15 +111,7 @@ pub fn silent_areas(run: &RunRecord, catalogue: &Catalogue) -> Vec<GapObservatio
 }
 
 /// What identifies an observation: the gap, then the order reports list them in.
-type Key = (
-    &'static str,
-    usize,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    String,
-    String,
-);
+type Key = (&'static str, usize, Subject, String, String);
 
 #[derive(Default)]
 struct Seen {
@@ -131,15 +131,12 @@ struct At<'a> {
 impl Seen {
     fn add(&mut self, gap: &'static str, at: &At<'_>, what: &str, value: String, count: u32) {
         let rank = at.operation.map_or(usize::MAX, |op| rank(op.id));
-        let key = (
-            gap,
-            rank,
-            at.operation.map(|op| op.id.as_str().to_owned()),
-            at.kind.map(str::to_owned),
-            at.condition.map(str::to_owned),
-            what.to_owned(),
-            value,
-        );
+        let subject = Subject {
+            operation: at.operation.map(|op| op.id.as_str().to_owned()),
+            kind: at.kind.map(str::to_owned),
+            condition: at.condition.map(str::to_owned),
+        };
+        let key = (gap, rank, subject, what.to_owned(), value);
         let entry = self.found.entry(key).or_insert((0, None));
         entry.0 += count;
         if entry.1.is_none() {
@@ -153,16 +150,12 @@ impl Seen {
             .iter()
             .filter(|(key, _)| key.0 == gap)
             .map(
-                |((_, _, operation, kind, condition, what, value), (responses, example))| {
-                    Observation {
-                        operation: operation.clone(),
-                        kind: kind.clone(),
-                        condition: condition.clone(),
-                        what: what.clone(),
-                        value: value.clone(),
-                        responses: *responses,
-                        example: example.clone(),
-                    }
+                |((_, _, subject, what, value), (responses, example))| Observation {
+                    subject: subject.clone(),
+                    what: what.clone(),
+                    value: value.clone(),
+                    responses: *responses,
+                    example: example.clone(),
                 },
             )
             .collect()
@@ -311,7 +304,7 @@ impl Seen {
                 continue;
             }
             let entry = answers.entry(key.1).or_default();
-            entry.0.insert(key.6.clone());
+            entry.0.insert(key.4.clone());
             entry.1 += count;
             if entry.2.is_none() {
                 entry.2 = example.clone();
