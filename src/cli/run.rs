@@ -117,7 +117,7 @@ impl RunArgs {
     pub fn settings(&self) -> Result<RunSettings, Fatal> {
         let concurrency = settings::concurrency(self.concurrency)?;
         let timeout = settings::seconds("--timeout", self.timeout)?;
-        let rate = self.rate.map(settings::rate).transpose()?;
+        let rate = self.rate.map(|r| settings::rate("--rate", r)).transpose()?;
         let deadline = self
             .deadline
             .map(|d| settings::seconds("--deadline", d))
