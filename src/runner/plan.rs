@@ -16,10 +16,21 @@ pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
 /// that need the data to stand still come first, so that they run together before any writer
 /// starts rather than each waiting for a moment without writers; then the cases that only read,
 /// which can run beside them; then the writers; last the late cases, which start only once all
-/// the others have finished (`runner::phase::Early`). Each group keeps the plan's order.
+/// the others have finished (`runner::phase::Early`). Within each group the longest chains of
+/// requests ([`Case::chain`]) start first, so that against a remote target they run beside the
+/// short cases instead of after them, alone on the critical path; equal chains keep the plan's
+/// order. The order is the plan's alone: shards, seeds and payloads do not depend on it.
 pub fn execution_order(plan: &[Case]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.len()).collect();
-    order.sort_by_key(|&i| (plan[i].late, !plan[i].still, plan[i].writes));
+    order.sort_by_key(|&i| {
+        let case = &plan[i];
+        (
+            case.late,
+            !case.still,
+            case.writes,
+            std::cmp::Reverse(case.chain),
+        )
+    });
     order
 }
 
@@ -137,6 +148,13 @@ mod tests {
         assert_eq!(seen, plan.len(), "every case in exactly one shard");
     }
 
+    fn started(plan: &[Case]) -> Vec<&str> {
+        execution_order(plan)
+            .into_iter()
+            .map(|i| plan[i].id.as_str())
+            .collect()
+    }
+
     #[test]
     fn still_cases_start_first_then_readers_then_writers_then_late_cases_each_in_plan_order() {
         let plan = vec![
@@ -149,10 +167,38 @@ mod tests {
             case("l2").late(&[]),
             case("r2"),
         ];
-        let started: Vec<&str> = execution_order(&plan)
-            .into_iter()
-            .map(|i| plan[i].id.as_str())
-            .collect();
-        assert_eq!(started, ["s1", "s2", "r1", "r2", "w1", "w2", "l1", "l2"]);
+        assert_eq!(
+            started(&plan),
+            ["s1", "s2", "r1", "r2", "w1", "w2", "l1", "l2"]
+        );
+    }
+
+    #[test]
+    fn within_each_group_the_longest_chains_start_first_and_equal_chains_keep_plan_order() {
+        let plan = vec![
+            case("w-short").writes().requests(3),
+            case("w-windowed").writes().requests(400).chain(50),
+            case("s-short").still().requests(4),
+            case("s-long").still().requests(99).chain(50),
+            case("r-a").requests(2),
+            case("r-long").requests(12),
+            case("r-b").requests(2),
+            case("l-long").late(&[]).requests(9),
+            case("l-short").late(&[]),
+        ];
+        assert_eq!(
+            started(&plan),
+            [
+                "s-long",
+                "s-short",
+                "r-long",
+                "r-a",
+                "r-b",
+                "w-windowed",
+                "w-short",
+                "l-long",
+                "l-short"
+            ]
+        );
     }
 }
