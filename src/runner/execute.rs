@@ -84,6 +84,7 @@ pub fn run_plan(
         faults: settings.faults(),
         strict: settings.strict,
         profile_problems: run.watch.problems(),
+        pace: run.target.pace(),
     };
     RunRecord {
         counts: Counts::of(&cases),
@@ -511,6 +512,9 @@ pub fn summary(record: &RunRecord) -> String {
     }
     if let Some(why) = record.incomplete() {
         let _ = writeln!(out, "the run is incomplete: {why}");
+    }
+    if let Some(pace) = &record.meta.pace {
+        let _ = writeln!(out, "pace: {}", pace.sentence());
     }
     out
 }

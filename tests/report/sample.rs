@@ -121,6 +121,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         faults: Vec::new(),
         strict: false,
         profile_problems: Vec::new(),
+        pace: None,
     }
 }
 
