@@ -35,6 +35,8 @@ use url::Url;
 const RECORD_BODY_LIMIT: usize = 4096;
 /// Same-origin redirects followed before giving up.
 const MAX_REDIRECTS: usize = 5;
+/// Tries of the OAuth token request while the target answers rate limits.
+const SETUP_TRIES: u32 = 5;
 /// Paths whose parsed URL is kept; the cache starts over when full.
 const URL_CACHE: usize = 512;
 
@@ -404,22 +406,21 @@ impl Target {
     /// counted against `--max-requests` nor recorded: its body holds a client secret.
     pub async fn post_form(&self, url: &str, form: &[(&str, &str)]) -> Result<Response, SendError> {
         let url = Url::parse(url).map_err(|e| SendError::Transport(format!("{url}: {e}")))?;
-        let builder = || self.client.post(url.clone()).form(form);
-        self.until_answered(builder).await.map(Response::parsed)
-    }
-
-    /// Sends a request built by `build` until it gets an answer that is not a rate limit, or
-    /// the run stops.
-    async fn until_answered(
-        &self,
-        build: impl Fn() -> reqwest::RequestBuilder,
-    ) -> Result<Response, SendError> {
+        // Sent again after a rate limit's pause, a few times: the deadline does not bound the
+        // run's setup yet, and a profile problem must not be blamed on a busy token endpoint.
+        let mut tries = 1;
         loop {
-            let outcome = self.execute(build()).await;
+            let outcome = self.execute(self.client.post(url.clone()).form(form)).await;
             match &outcome {
-                Ok(r) if rate_limit(r).is_some() && !self.budget.is_stopped() => continue,
-                Ok(r) if rate_limit(r).is_some() => return Err(SendError::Stopped),
-                _ => return outcome,
+                Ok(r) if rate_limit(r).is_some() && tries < SETUP_TRIES => tries += 1,
+                Ok(r) if rate_limit(r).is_some() => {
+                    return Err(SendError::Transport(format!(
+                        "still answered {} (a rate limit) after {SETUP_TRIES} tries, each after \
+                         its Retry-After",
+                        r.status
+                    )))
+                }
+                _ => return outcome.map(Response::parsed),
             }
         }
     }
@@ -464,7 +465,7 @@ impl Target {
         (sent, outcome)
     }
 
-    /// A read of the preflight: rate-limited, bounded and redacted like any request, but never
+    /// A read of the preflight: paced, bounded and redacted like any request, but never
     /// retried and not counted against `--max-requests`, the cases' budget (like the
     /// reachability probe and the OAuth token request). Only a safe method is sent.
     pub async fn preflight_read(&self, request: &Request) -> Result<Response, SendError> {
@@ -474,13 +475,11 @@ impl Target {
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
-        let headers = header_map(&request.headers)?;
-        let builder = || {
-            self.client
-                .request(request.method.clone(), url.clone())
-                .headers(headers.clone())
-        };
-        self.until_answered(builder).await.map(Response::parsed)
+        let builder = self
+            .client
+            .request(request.method.clone(), url)
+            .headers(header_map(&request.headers)?);
+        self.execute(builder).await.map(Response::parsed)
     }
 
     /// The record of an exchange [`Target::send`] made, with secrets redacted.
