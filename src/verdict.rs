@@ -176,7 +176,8 @@ pub struct Exchange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub duration_ms: f64,
-    /// Retries made before this outcome (GET only).
+    /// Retries made before this outcome: a GET after a 5xx or a transport error, any request
+    /// after a rate-limit answer.
     #[serde(default)]
     pub retries: u32,
 }
