@@ -35,35 +35,14 @@ BIN="$CARGO_TARGET_DIR/release/covenant"
 
 mkdir -p "$OUT"
 WORK="$(mktemp -d "$OUT/pace.XXXXXX")"
-SERVER_PID=""
-
-stop_server() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    SERVER_PID=""
-}
+# shellcheck source=bench/reference.sh
+source "$ROOT/bench/reference.sh"
 trap 'stop_server; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
 command -v cargo >/dev/null || { echo "pace.sh: cargo is missing" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "pace.sh: python3 is missing" >&2; exit 2; }
 
-# Starts a fresh reference with these `serve` flags; sets SERVER_PID and PROFILE.
-start_server() {
-    stop_server
-    PROFILE="$WORK/profile.toml"
-    rm -f "$PROFILE"
-    "$BIN" serve --port 0 --seed 1 --profile-out "$PROFILE" "$@" >"$WORK/serve.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        [[ -s "$PROFILE" ]] && return 0
-        sleep 0.05
-    done
-    echo "pace.sh: the reference did not start: $(cat "$WORK/serve.log")" >&2
-    exit 1
-}
 
 # Runs covenant against the server; appends one JSON line to $WORK/results.jsonl.
 measure() { # kind knob [covenant run flags...]
