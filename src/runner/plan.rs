@@ -16,23 +16,28 @@ pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
 /// that need the data to stand still come first, so that they run together before any writer
 /// starts rather than each waiting for a moment without writers; then the cases that only read,
 /// which can run beside them; then the writers; last the late cases, which start only once all
-/// the others have finished (`runner::phase::Early`). Within each group the longest chains of
-/// requests ([`Case::chain`]) start first, so that against a remote target they run beside the
-/// short cases instead of after them, alone on the critical path; equal chains keep the plan's
-/// order. The order is the plan's alone: shards, seeds and payloads do not depend on it.
+/// the others have finished (`runner::phase::Early`). Within each group the long chains of
+/// requests ([`Case::chain`], [`LONG_CHAIN`] or more) start first, longest first, so that against
+/// a remote target they run beside the short cases instead of after them, alone on the critical
+/// path; the short cases, and chains of equal length, keep the plan's order. The order is the
+/// plan's alone: shards, seeds and payloads do not depend on it.
 pub fn execution_order(plan: &[Case]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.len()).collect();
     order.sort_by_key(|&i| {
         let case = &plan[i];
-        (
-            case.late,
-            !case.still,
-            case.writes,
-            std::cmp::Reverse(case.chain),
-        )
+        let long = if case.chain >= LONG_CHAIN {
+            case.chain
+        } else {
+            0
+        };
+        (case.late, !case.still, case.writes, std::cmp::Reverse(long))
     });
     order
 }
+
+/// Round trips one after another from which a case's chain counts as long: shorter ones take
+/// no longer than the cases around them, and start in the plan's order.
+pub const LONG_CHAIN: usize = 5;
 
 /// Why a case of `plan` cannot run, if it cannot: a need the profile does not meet, or an
 /// earlier case whose results it uses that the plan does not hold.
@@ -174,12 +179,13 @@ mod tests {
     }
 
     #[test]
-    fn within_each_group_the_longest_chains_start_first_and_equal_chains_keep_plan_order() {
+    fn within_each_group_long_chains_start_first_and_short_cases_keep_plan_order() {
         let plan = vec![
             case("w-short").writes().requests(3),
             case("w-windowed").writes().requests(400).chain(50),
             case("s-short").still().requests(4),
             case("s-long").still().requests(99).chain(50),
+            case("r-one"),
             case("r-a").requests(2),
             case("r-long").requests(12),
             case("r-b").requests(2),
@@ -192,6 +198,7 @@ mod tests {
                 "s-long",
                 "s-short",
                 "r-long",
+                "r-one",
                 "r-a",
                 "r-b",
                 "w-windowed",
