@@ -15,7 +15,7 @@ mod tamper;
 mod watch;
 
 pub use baseline::{Baseline, Variant};
-pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
+pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx, WINDOW};
 pub use evidence::Tally;
 pub use need::Need;
 pub use stash::{StoredPage, TokenStash};
@@ -60,6 +60,10 @@ pub struct Case {
     pub after: Vec<String>,
     /// Requests it sends, roughly, for `--dry-run`.
     pub requests: usize,
+    /// Requests it sends one after another on its longest chain, roughly: its time in round
+    /// trips against a remote target. The runner starts long chains first, so that they run
+    /// beside the short cases rather than after them.
+    pub chain: usize,
     pub run: CaseFn,
 }
 
@@ -77,6 +81,7 @@ impl Case {
             late: false,
             after: Vec::new(),
             requests: 1,
+            chain: 1,
             run,
         }
     }
@@ -104,8 +109,17 @@ impl Case {
         self
     }
 
+    /// Sends about `n` requests, one after another unless [`Case::chain`] says otherwise.
     pub fn requests(mut self, n: usize) -> Case {
         self.requests = n;
+        self.chain = n;
+        self
+    }
+
+    /// Its longest chain of requests sent one after another is about `n` long (after
+    /// [`Case::requests`]; a case sending [`WINDOW`] at a time has `requests / WINDOW`).
+    pub fn chain(mut self, n: usize) -> Case {
+        self.chain = n;
         self
     }
 
