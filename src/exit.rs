@@ -12,8 +12,12 @@
 //! | 3 | the target was unreachable before any case ran |
 //! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, gave up on a target's rate limits, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
 //! | 5 | COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than --require-coverage asks; merge: the merged run did; compare: the new run did |
+//! | 6 | DIFFERENT: with --fail-on-difference, the two targets of a run with two --profile, or the two targets compare was given, behaved differently, and no verdict set another code |
 //!
-//! `covenant compare` gives five of them its own meaning ([`COMPARE`]); its `--help` and the
+//! A run with two `--profile` ends with the code of the worse of its two verdicts (in the
+//! precedence of [`crate::verdict::RunVerdict`]), and 6 only where that code is 0.
+//!
+//! `covenant compare` gives six of them its own meaning ([`COMPARE`]); its `--help` and the
 //! README's *Exit codes of `covenant compare`* hold that table.
 //!
 //! A panic (101) is never an outcome of any profile, command line or target behaviour, nor of a
@@ -27,14 +31,16 @@ pub const USAGE: u8 = 2;
 pub const UNREACHABLE: u8 = 3;
 pub const INCOMPLETE: u8 = 4;
 pub const COVERAGE: u8 = 5;
+pub const DIFFERENT: u8 = 6;
 
 /// What each exit code of `covenant compare` means. Coverage the new run lost (newly skipped
 /// cases, rules newly not run) is a regression of the run, not of the target: it is listed and
-/// never changes the code.
-pub const COMPARE: [(u8, &str); 5] = [
+/// never changes the code. Two reports of different targets run with one seed are compared for
+/// their behaviour instead; "the new run" is then either of them.
+pub const COMPARE: [(u8, &str); 6] = [
     (
         SUCCESS,
-        "nothing newly fails (newly skipped cases and rules newly not run are listed, not counted)",
+        "nothing newly fails (newly skipped cases and rules newly not run are listed, not counted); two targets: the behaviour diff is printed, and is empty or --fail-on-difference was not given",
     ),
     (FAILURES, "a case newly fails or errors"),
     (
@@ -48,6 +54,10 @@ pub const COMPARE: [(u8, &str); 5] = [
     (
         COVERAGE,
         "the new run is COVERAGE SHORT of its --require-coverage, so it cannot show that nothing regressed",
+    ),
+    (
+        DIFFERENT,
+        "two targets with --fail-on-difference: they behaved differently (the behaviour diff is not empty)",
     ),
 ];
 

@@ -267,6 +267,10 @@ impl Ledger {
                 .push(taken.id.clone());
             return Ok(taken);
         };
+        // Two ledgers of one process (the two targets of a differential run) share the file:
+        // one reads, changes and writes it at a time, so that neither loses the other's entry.
+        static FILE: Mutex<()> = Mutex::new(());
+        let _file = FILE.lock().unwrap_or_else(|e| e.into_inner());
         // Another run (a shard beside this one) may have taken fixtures since this one started.
         let mut state = read(file)?;
         let mut updated = consumed.clone();

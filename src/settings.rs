@@ -139,6 +139,10 @@ pub struct Network {
 #[derive(Debug, Clone)]
 pub struct RunSettings {
     pub target: TargetChoice,
+    /// A differential run: the second target, run with the same seed and plan beside the first.
+    pub beside: Option<TargetChoice>,
+    /// With a second target: a difference in behaviour fails the run (exit 6).
+    pub fail_on_difference: bool,
     pub generation: Generation,
     pub selection: Selection,
     pub network: Network,
@@ -171,6 +175,8 @@ impl RunSettings {
     pub fn new(seed: u64, faults: FaultSet) -> RunSettings {
         RunSettings {
             target: TargetChoice::Embedded { faults },
+            beside: None,
+            fail_on_difference: false,
             generation: Generation {
                 seed,
                 cases_per_operation: DEFAULT_CASES,
@@ -196,6 +202,21 @@ impl RunSettings {
             progress: ShowProgress::Auto,
             state: crate::ledger::default_path(),
         }
+    }
+
+    /// The settings of each target of the run, each writing its reports into its own
+    /// directory: the run's alone, or for a differential run `a/` and `b/` under it.
+    pub fn per_target(&self) -> Vec<RunSettings> {
+        let Some(second) = &self.beside else {
+            return vec![self.clone()];
+        };
+        let one = |target: &TargetChoice, dir: &str| RunSettings {
+            target: target.clone(),
+            beside: None,
+            report_dir: self.report_dir.join(dir),
+            ..self.clone()
+        };
+        vec![one(&self.target, "a"), one(second, "b")]
     }
 
     /// The faults of the embedded reference (none for a target of the user's).

@@ -7,6 +7,7 @@
 use crate::catalogue::Level;
 use crate::exit;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The outcome of one case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -150,6 +151,87 @@ pub struct StatusExpected {
     pub status: String,
 }
 
+/// One kind of answer a case had from one operation, and how many responses had it: what the
+/// behaviour diff compares and the spec owners' section reads. It holds the status, the JSON
+/// types of the body's top-level fields (and of a page's items, and the page sizes served under
+/// each limit), never a value of the body but a banking error's `errorCode`: ids, timestamps and
+/// generated text differ between any two targets and say nothing of their behaviour.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shape {
+    /// The operation id, as in `operations.json`.
+    pub operation: String,
+    pub status: u16,
+    /// What the request asked for where an operation has kinds of request: the `type` of a
+    /// create receivable body (`quote`, `invoice`, `credit_note`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The rule the case judged the answer a refusal under (the condition the request was
+    /// made to break), where it did; `GEN-VALID-ACCEPTED` for a valid body refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// `empty`, `object`, `array`, another JSON type (`string`, `number`, ...) or `not-json`.
+    pub body: String,
+    /// Top-level field name -> the JSON types it held (`string|null`), with `absent` when some
+    /// responses of this shape lacked it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, String>,
+    /// A page's items: their top-level fields, the same way, over every item.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub items: BTreeMap<String, String>,
+    /// A page's size against the limit asked, per limit and fill.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<PageFill>,
+    /// A banking error's `errorCode` values (the first few).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub codes: Vec<String>,
+    /// Responses of this shape.
+    pub count: u32,
+    /// Index into the case's exchanges of the first response of this shape, where it was kept
+    /// (the first of each operation, status and kind is kept as an example).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<usize>,
+}
+
+/// Pages of one fill served under one limit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageFill {
+    /// The `limit` asked, as sent, or `default` when none was.
+    pub limit: String,
+    pub fill: Fill,
+    /// Pages, and the fewest and most items one held.
+    pub pages: u32,
+    pub min: u32,
+    pub max: u32,
+}
+
+/// How full a page was against the limit asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fill {
+    /// `limit` items and a next token.
+    Full,
+    /// Fewer than `limit` items and a next token.
+    Short,
+    /// A next token under the default limit (no `limit` asked).
+    Next,
+    /// No next token: the last (or only) page.
+    Last,
+    /// More items than `limit`.
+    Over,
+}
+
+impl Fill {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fill::Full => "full",
+            Fill::Short => "short",
+            Fill::Next => "next",
+            Fill::Last => "last",
+            Fill::Over => "over",
+        }
+    }
+}
+
 /// A unified diff (`similar`) with `expected` and `actual` headers.
 pub fn unified_diff(expected: &str, actual: &str) -> String {
     let expected = with_final_newline(expected);
@@ -245,6 +327,9 @@ pub struct CaseResult {
     /// The statuses the case set out to provoke, per operation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expected_statuses: Vec<StatusExpected>,
+    /// The kinds of answer the case had (see [`Shape`]), in the order first seen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<Shape>,
     pub duration_ms: f64,
 }
 
@@ -535,6 +620,25 @@ impl RunVerdict {
         }
     }
 
+    /// The worse of two verdicts, in the precedence above: a run with two targets states the
+    /// worse of its two.
+    pub fn worse(self, other: RunVerdict) -> RunVerdict {
+        let rank = |v: RunVerdict| match v {
+            RunVerdict::Pass => 0,
+            RunVerdict::PassWithWarnings => 1,
+            RunVerdict::CoverageShort => 2,
+            RunVerdict::Error => 3,
+            RunVerdict::Incomplete => 4,
+            RunVerdict::Fail => 5,
+            RunVerdict::ProfileProblem => 6,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
     /// Whether the run proves the target keeps the contract (as far as it was tested).
     pub fn passed(self) -> bool {
         matches!(self, RunVerdict::Pass | RunVerdict::PassWithWarnings)
@@ -663,6 +767,17 @@ mod tests {
         let sentence = pace(93.7).sentence();
         assert!(sentence.contains("3 answer(s) 429"), "{sentence}");
         assert!(sentence.contains("--rate 93 next time"), "{sentence}");
+    }
+
+    #[test]
+    fn the_worse_of_two_verdicts_follows_the_precedence_of_every_surface() {
+        use RunVerdict::*;
+        assert_eq!(Pass.worse(PassWithWarnings), PassWithWarnings);
+        assert_eq!(Fail.worse(Incomplete), Fail);
+        assert_eq!(Incomplete.worse(Error), Incomplete);
+        assert_eq!(CoverageShort.worse(Error), Error);
+        assert_eq!(Fail.worse(ProfileProblem), ProfileProblem);
+        assert_eq!(Pass.worse(Pass), Pass);
     }
 
     #[test]

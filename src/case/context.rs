@@ -6,7 +6,7 @@
 //! that no case can forget them. A case never decides a rule's level: it names the rule, and the
 //! catalogue says whether a breach fails or warns.
 
-use super::{FixtureWatch, Generation, Tally};
+use super::{Behaviour, FixtureWatch, Generation, Tally};
 use crate::catalogue::Catalogue;
 use crate::check;
 use crate::profile::{Profile, Secret};
@@ -184,6 +184,9 @@ pub struct CaseCx {
     /// The rules judged and the statuses seen and expected: the evidence of rule and status
     /// coverage.
     pub tally: Tally,
+    /// The kinds of answer the case had: what the behaviour diff and the spec owners' section
+    /// read.
+    pub behaviour: Behaviour,
 }
 
 impl CaseCx {
@@ -199,6 +202,7 @@ impl CaseCx {
             inconclusive: Vec::new(),
             refused: None,
             tally: Tally::default(),
+            behaviour: Behaviour::default(),
         }
     }
 
@@ -214,7 +218,8 @@ impl CaseCx {
 
     /// Folds a part made by [`CaseCx::fork`] back into this case's record, after what it holds:
     /// exchanges (findings keep pointing at theirs), findings, requests, variants left
-    /// unjudged, a fixture the part found wrong, and its tally of evidence and statuses.
+    /// unjudged, a fixture the part found wrong, its tally of evidence and statuses, and the
+    /// kinds of answer it had.
     pub fn join(&mut self, part: CaseCx) {
         let offset = self.exchanges.len();
         self.exchanges.extend(part.exchanges);
@@ -232,6 +237,7 @@ impl CaseCx {
         }
         self.refused = part.refused.or(self.refused.take());
         self.tally.absorb(part.tally);
+        self.behaviour.absorb(part.behaviour, offset);
     }
 
     /// The request of `op` as the contract describes it (see [`RunCx::request`]).
@@ -354,6 +360,7 @@ impl CaseCx {
         if let Ok(response) = &outcome {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
+            self.behaviour.response(operation, &request, response);
             let generic = check::generic(self.run.catalogue, operation, response);
             for rule in generic.judged {
                 self.tally.judged(rule);
@@ -361,10 +368,16 @@ impl CaseCx {
             self.findings.extend(generic.findings);
             judge(self, &request, response);
         }
-        if self.keep_all || self.findings.len() > first || outcome.is_err() {
+        // The first answer of each operation, status and kind is kept as the example the spec
+        // owners' section shows.
+        let example = outcome.is_ok() && self.behaviour.wants_example();
+        if self.keep_all || self.findings.len() > first || outcome.is_err() || example {
             let index = self.exchanges.len();
             let exchange = self.run.target.exchange(&request, &sent, &outcome);
             self.exchanges.push(exchange);
+            if outcome.is_ok() {
+                self.behaviour.kept(index);
+            }
             for f in &mut self.findings[first..] {
                 f.exchange = Some(index);
             }
@@ -469,6 +482,13 @@ impl CaseCx {
         self.tally.judged(rule);
     }
 
+    /// Records that the current response was judged a refusal under `rule` (the condition its
+    /// request was made to break): the spec owners' section shows which status and error code
+    /// the target gives for each condition. The `expect_refused*` helpers record it themselves.
+    pub fn refused_under(&mut self, rule: &str) {
+        self.behaviour.refused_under(rule);
+    }
+
     fn push(&mut self, mut f: Finding) {
         if self.blocked.is_some() {
             return;
@@ -526,6 +546,7 @@ impl CaseCx {
     /// The response must be refused (not 2xx) for `rule`; a 5xx is already a finding of its own.
     pub fn expect_refused(&mut self, response: &Response, rule: &str, what: &str) -> bool {
         self.tally.expected("4xx");
+        self.refused_under(rule);
         self.ensure(!response.is_success(), rule, || {
             format!(
                 "{what} was accepted with {}; the spec requires it be refused",
@@ -543,6 +564,7 @@ impl CaseCx {
         what: &str,
     ) {
         self.tally.expected(status.to_string());
+        self.refused_under(rule);
         if response.is_success() || response.status >= 500 {
             return;
         }
@@ -609,6 +631,9 @@ impl CaseCx {
         what: &str,
     ) -> bool {
         self.tally.expected(status.to_string());
+        if status >= 400 {
+            self.refused_under(rule);
+        }
         let ok = response.status == status;
         if ok || response.status < 500 {
             self.judged(rule);

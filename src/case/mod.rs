@@ -7,6 +7,7 @@
 //! them, the runner receives them as a list. Cases import this module, never the runner.
 
 mod baseline;
+mod behaviour;
 mod context;
 mod evidence;
 mod need;
@@ -15,6 +16,7 @@ mod tamper;
 mod watch;
 
 pub use baseline::{Baseline, Variant};
+pub use behaviour::Behaviour;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx, WINDOW};
 pub use evidence::Tally;
 pub use need::Need;

@@ -5,6 +5,7 @@
 //! the reference, the reports and the self-test never see a flag. `main` maps the outcome to an
 //! exit code (`crate::exit`).
 
+mod differential;
 mod report;
 mod run;
 mod selftest;
@@ -44,7 +45,10 @@ use std::process::ExitCode;
          --max-requests, gave up on a target's rate limits, planned or ran no case, or its \
          output closed; merge: a shard was incomplete; compare: the new run was\n",
         "  5  COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than \
-         --require-coverage asks; merge: the merged run did; compare: the new run did",
+         --require-coverage asks; merge: the merged run did; compare: the new run did\n",
+        "  6  DIFFERENT: with --fail-on-difference, the two targets of a run with two \
+         --profile, or the two targets compare was given, behaved differently, and no verdict \
+         set another code",
     )
 )]
 pub struct Cli {
@@ -76,7 +80,8 @@ pub enum Command {
     /// Prove that every check can fail: run the suite against the reference once per fault.
     Selftest(SelftestArgs),
     /// Compare two JSON reports: what newly fails, what was fixed, what coverage was lost (exit 1
-    /// on regressions).
+    /// on regressions); reports of two targets run with one seed: where they behaved differently
+    /// (the behaviour diff).
     #[command(after_help = exit::compare_help())]
     Compare(CompareArgs),
     /// Merge the JSON reports of every shard of one run into one set of reports.

@@ -3,8 +3,9 @@
 
 use crate::catalogue::Catalogue;
 use crate::console::out;
-use crate::exit::Fatal;
-use crate::report::{compare, load, merge, write_all, write_file, ReportError};
+use crate::exit::{self, Fatal};
+use crate::report::{behaviour_diff, compare, load, merge, write_all, write_file, ReportError};
+use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -14,9 +15,13 @@ pub struct CompareArgs {
     pub old: PathBuf,
     /// The later run's report.json.
     pub new: PathBuf,
-    /// Where the comparison report is written.
+    /// Where the comparison report is written (compare.md and compare.json; for two targets,
+    /// diff.json, diff.md and diff.html).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
+    /// With reports of two targets: exit 6 when they behaved differently.
+    #[arg(long)]
+    pub fail_on_difference: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -35,10 +40,13 @@ pub struct MergeArgs {
 }
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
-/// newly fails.
+/// newly fails. Reports of two targets run with one seed get the behaviour diff instead.
 pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let old = load(&args.old).map_err(|e| Fatal::Files(e.to_string()))?;
     let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
+    if old.meta.target != new.meta.target && old.meta.seed == new.meta.seed {
+        return compare_targets(&old, &new, &args);
+    }
     let comparison = compare(&old, &new, Catalogue::embedded());
     out(&comparison.render_text());
     if let Some(dir) = &args.report_dir {
@@ -52,6 +60,36 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
         }
     }
     Ok(comparison.exit_code())
+}
+
+/// Two reports of different targets, one seed: the behaviour diff, as a differential run
+/// prints it. Exit 6 with `--fail-on-difference` when they behaved differently; a run that is
+/// incomplete, blocked by its profile or short of its coverage gives its own code first, since
+/// its diff may miss what it did not run.
+fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u8, Fatal> {
+    let diff = behaviour_diff(a, b, Catalogue::embedded());
+    out(&diff.render_text());
+    if let Some(dir) = &args.report_dir {
+        let written = super::differential::write_diff(&diff, dir, &[])
+            .map_err(|e| Fatal::Files(e.to_string()))?;
+        for path in written {
+            out(&format!("wrote {}\n", path.display()));
+        }
+    }
+    let own = |run: &RunRecord| match run.verdict() {
+        verdict @ (RunVerdict::Incomplete
+        | RunVerdict::ProfileProblem
+        | RunVerdict::CoverageShort) => verdict,
+        _ => RunVerdict::Pass,
+    };
+    let code = own(a).worse(own(b)).exit_code();
+    Ok(
+        if code == exit::SUCCESS && args.fail_on_difference && !diff.is_empty() {
+            exit::DIFFERENT
+        } else {
+            code
+        },
+    )
 }
 
 /// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of

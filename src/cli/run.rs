@@ -16,9 +16,16 @@ pub struct RunArgs {
     /// Base URL of the target (overrides the profile's base_url).
     #[arg(long, value_name = "URL")]
     pub target: Option<String>,
-    /// Target profile (TOML): credentials and fixtures. See cases/profile.example.toml.
+    /// Target profile (TOML): credentials and fixtures. See cases/profile.example.toml. Given
+    /// twice, a differential run: one seeded plan against both targets at once, each judged on
+    /// its own (reports in DIR/a and DIR/b), and a behaviour diff of the two (DIR/diff.json,
+    /// diff.md, diff.html); the exit code is the worse verdict's.
     #[arg(long, value_name = "FILE")]
-    pub profile: Option<PathBuf>,
+    pub profile: Vec<PathBuf>,
+    /// With two --profile: exit 6 when the two targets behaved differently (and neither verdict
+    /// set another code).
+    #[arg(long)]
+    pub fail_on_difference: bool,
     /// Run only cases whose id contains PATTERN (repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub filter: Vec<String>,
@@ -169,7 +176,15 @@ impl RunArgs {
             (None, Some(shard)) => return Err(shard_without_seed(shard)),
         };
         let mut run = RunSettings::new(seed, FaultSet::none());
-        run.target = self.target_choice()?;
+        (run.target, run.beside) = self.target_choice()?;
+        if self.fail_on_difference && run.beside.is_none() {
+            return Err(Fatal::Usage(
+                "--fail-on-difference needs two --profile: it judges the behaviour diff of a \
+                 differential run"
+                    .into(),
+            ));
+        }
+        run.fail_on_difference = self.fail_on_difference;
         run.generation.cases_per_operation = self.cases;
         run.selection = Selection {
             filter: self.filter.clone(),
@@ -212,12 +227,13 @@ impl RunArgs {
         Ok(run)
     }
 
-    /// The embedded reference when neither `--target` nor `--profile` is given.
-    fn target_choice(&self) -> Result<TargetChoice, Fatal> {
-        if self.target.is_none() && self.profile.is_none() {
+    /// The target, and the second one of a differential run: the embedded reference when
+    /// neither `--target` nor `--profile` is given; each profile's `base_url` with two.
+    fn target_choice(&self) -> Result<(TargetChoice, Option<TargetChoice>), Fatal> {
+        if self.target.is_none() && self.profile.is_empty() {
             let faults =
                 FaultSet::from_names(&self.faults).map_err(|e| Fatal::Usage(e.to_string()))?;
-            return Ok(TargetChoice::Embedded { faults });
+            return Ok((TargetChoice::Embedded { faults }, None));
         }
         if !self.faults.is_empty() {
             return Err(Fatal::Usage(
@@ -229,10 +245,31 @@ impl RunArgs {
             .as_deref()
             .map(|t| settings::http_url(t, "--target"))
             .transpose()?;
-        Ok(TargetChoice::Given {
-            url,
-            profile: self.profile.clone(),
-        })
+        match self.profile.as_slice() {
+            [] | [_] => Ok((
+                TargetChoice::Given {
+                    url,
+                    profile: self.profile.first().cloned(),
+                },
+                None,
+            )),
+            [a, b] if url.is_none() => {
+                let given = |path: &PathBuf| TargetChoice::Given {
+                    url: None,
+                    profile: Some(path.clone()),
+                };
+                Ok((given(a), Some(given(b))))
+            }
+            [_, _] => Err(Fatal::Usage(
+                "--target names one target; with two --profile each profile's base_url names \
+                 its own"
+                    .into(),
+            )),
+            more => Err(Fatal::Usage(format!(
+                "--profile given {} times: a run tests one target, or two side by side",
+                more.len()
+            ))),
+        }
     }
 }
 
@@ -249,14 +286,11 @@ fn shard_without_seed(shard: Shard) -> Fatal {
 /// `covenant run`.
 pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let settings = args.settings()?;
+    if settings.beside.is_some() {
+        return super::differential::run_command(&settings);
+    }
     if settings.mode.sends() {
-        crate::report::writable(&settings.report_dir).map_err(|e| {
-            Fatal::Files(format!(
-                "--report-dir {}: cannot write reports there ({e}); give a directory covenant \
-                 may write",
-                settings.report_dir.display()
-            ))
-        })?;
+        check_writable(&settings.report_dir)?;
     }
     let runtime = super::runtime(Some(2))?;
     let prepared = runtime.block_on(crate::runner::prepare(&settings))?;
@@ -287,6 +321,17 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let secrets = prepared.run.target.secrets().to_vec();
     runtime.block_on(prepared.shutdown());
     finish(&record, &settings, &secrets)
+}
+
+/// Fails unless reports can be written in `dir`: checked before anything is sent.
+pub(super) fn check_writable(dir: &std::path::Path) -> Result<(), Fatal> {
+    crate::report::writable(dir).map_err(|e| {
+        Fatal::Files(format!(
+            "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
+             write",
+            dir.display()
+        ))
+    })
 }
 
 /// Writes the reports, prints the summary, and maps the record to an exit code.

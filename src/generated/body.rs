@@ -309,6 +309,7 @@ async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
         cx.tally.expected("2xx");
         cx.judged("GEN-VALID-ACCEPTED");
         if response.is_client_error() {
+            cx.refused_under("GEN-VALID-ACCEPTED");
             refused += 1;
             if refused <= MAX_WARNINGS {
                 cx.finding(
@@ -433,6 +434,7 @@ fn judge_invalid(cx: &mut CaseCx, label: &Label, response: &Response) -> bool {
         None => crate::generate::DEFAULT_RULE,
     };
     cx.tally.expected("4xx");
+    cx.refused_under(rule);
     cx.judged(rule);
     if !response.is_success() {
         return false;

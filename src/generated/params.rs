@@ -78,6 +78,7 @@ async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
                 cx.expect_status(&response, 400, rule, &what);
             } else {
                 cx.tally.expected("4xx");
+                cx.refused_under(rule);
                 cx.ensure(!response.is_success(), rule, || {
                     format!("{what} was accepted with {}", response.status)
                 });

@@ -1,8 +1,8 @@
 //! The HTML summary: one self-contained page (no external asset, no network) for spec owners
 //! and engineers.
 //!
-//! Order: verdict and counts, failures, warnings, rule coverage, spec gaps, latency, skipped
-//! cases, all cases. Every failure, error and warning is a `<details id="case-…">`; the inline
+//! Order: verdict and counts, failures, warnings, rule coverage, spec gaps, what the target
+//! chose where the spec is silent, latency, skipped cases, all cases. Every failure, error and warning is a `<details id="case-…">`; the inline
 //! script opens the one named by the URL fragment, so a link such as `summary.html#case-x`
 //! lands on it open. Every piece of text from the record or the catalogue is escaped.
 
@@ -10,6 +10,7 @@ use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence, RuleStatus,
 };
 use super::latency::latency_by_operation;
+use super::silent::silent_areas;
 use super::{shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{
@@ -35,6 +36,7 @@ impl Reporter for Html {
         page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
         page.coverage(run, catalogue);
         page.gaps(catalogue);
+        page.silent(run, catalogue);
         page.latency(run);
         page.pace(run);
         page.skipped(run);
@@ -410,6 +412,59 @@ impl Page {
             ));
         }
         self.line("</ul>");
+    }
+
+    /// For spec owners: per gap, what the target chose there, with one exchange that shows it.
+    fn silent(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+        let gaps = silent_areas(run, catalogue);
+        self.line(format!(
+            "<h2 id=\"silent\">What this target chose where the spec is silent ({})</h2>",
+            super::plural(gaps.len(), "gap")
+        ));
+        if gaps.is_empty() {
+            self.line("<p>The run saw nothing of the gaps.</p>");
+            return;
+        }
+        self.line("<p>For spec owners deciding what to specify next: what this target did in each area the spec leaves open, as the run saw it (statuses, field names and types, page sizes, error codes; never a value of a body). Covenant judges none of it.</p>");
+        for gap in &gaps {
+            self.line(format!(
+                "<section id=\"silent-{id}\"><h3><code>{id}</code> {}</h3>",
+                escape(&gap.text),
+                id = escape(&gap.gap)
+            ));
+            self.line("<table><tr><th>about</th><th>what</th><th>chose</th><th>responses</th><th>example</th></tr>");
+            for o in &gap.observations {
+                let example = o
+                    .example
+                    .as_ref()
+                    .map(|e| format!("<code>{}</code>", escape(&e.case)))
+                    .unwrap_or_default();
+                self.line(format!(
+                    "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td class=\"num\">{}</td><td>{example}</td></tr>",
+                    escape(&o.subject()),
+                    escape(&o.what),
+                    escape(&o.value),
+                    o.responses
+                ));
+            }
+            self.line("</table>");
+            let shown = gap.observations.iter().find_map(|o| {
+                let e = o.example.as_ref()?;
+                let case = run.cases.iter().find(|c| c.id == e.case)?;
+                Some((o, e, case.exchanges.get(e.exchange)?))
+            });
+            if let Some((o, e, exchange)) = shown {
+                self.line(format!(
+                    "<details><summary>Example: {} ({}), from <code>{}</code></summary>",
+                    escape(&o.subject()),
+                    escape(&o.value),
+                    escape(&e.case)
+                ));
+                self.exchange(exchange);
+                self.line("</details>");
+            }
+            self.line("</section>");
+        }
     }
 
     fn latency(&mut self, run: &RunRecord) {

@@ -3,16 +3,19 @@
 //! `schemas/run-report.json`; `covenant compare` and `covenant merge` read it back, working the
 //! verdict out again from the record. Beside the record it holds the coverage worked out from
 //! it (rules with their evidence, statuses per operation, the measures `--require-coverage`
-//! reads), for readers that do not run covenant; `compare` and `merge` ignore it.
+//! reads), for readers that do not run covenant, and what the target chose where the spec is
+//! silent (`silent`, per gap id); `compare` and `merge` ignore both and work them out again.
 
 use super::coverage::{
     measure, rule_coverage, status_coverage, Measured, OperationStatuses, RuleCoverage,
     RuleEvidence, RuleStatus,
 };
+use super::silent::{silent_areas, Observation};
 use super::{ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{RunRecord, RunVerdict};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// What `report.json` holds.
 #[derive(Serialize)]
@@ -23,6 +26,15 @@ struct Document<'a> {
     #[serde(flatten)]
     record: &'a RunRecord,
     coverage: Coverage<'a>,
+    /// What the target chose where the spec is silent, per gap id.
+    silent: BTreeMap<String, Silent>,
+}
+
+/// What the target chose in one gap.
+#[derive(Serialize)]
+struct Silent {
+    text: String,
+    observations: Vec<Observation>,
 }
 
 /// The coverage of the run, worked out from its record.
@@ -74,11 +86,22 @@ impl Reporter for Json {
             statuses: status_coverage(run),
             measures: measure(run, catalogue),
         };
+        let silent = silent_areas(run, catalogue)
+            .into_iter()
+            .map(|g| {
+                let silent = Silent {
+                    text: g.text,
+                    observations: g.observations,
+                };
+                (g.gap, silent)
+            })
+            .collect();
         let document = Document {
             verdict: run.verdict(),
             incomplete: run.incomplete(),
             record: run,
             coverage,
+            silent,
         };
         let mut text =
             serde_json::to_string_pretty(&document).map_err(|e| ReportError::Render {

@@ -1,5 +1,6 @@
 //! The Markdown summary, sized for a pull-request comment: verdict and counts, failures with
-//! rule id, message and a fenced diff, warnings, rule coverage counts, spec gaps.
+//! rule id, message and a fenced diff, warnings, rule coverage counts, spec gaps, and what the
+//! target chose where the spec is silent.
 //!
 //! Text from the record is escaped so that a hostile body cannot restructure the comment, and
 //! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
@@ -8,9 +9,10 @@ use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
     RuleStatus,
 };
+use super::silent::silent_areas;
 use super::{plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Finding, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
 
 /// `summary.md`.
@@ -43,6 +45,7 @@ impl Reporter for Markdown {
         );
         coverage(&mut out, run, catalogue);
         gaps(&mut out, catalogue);
+        silent(&mut out, run, catalogue);
         Ok(out)
     }
 }
@@ -301,6 +304,83 @@ fn gaps(out: &mut String, catalogue: &Catalogue) {
     let _ = writeln!(out, "\n</details>");
 }
 
+/// For spec owners: per gap, what the target chose there, and one exchange that shows it.
+fn silent(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
+    /// Observations listed per gap before the rest are counted.
+    const SHOWN: usize = 12;
+    let gaps = silent_areas(run, catalogue);
+    if gaps.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n### What this target chose where the spec is silent ({})\n",
+        plural(gaps.len(), "gap")
+    );
+    let _ = writeln!(
+        out,
+        "For spec owners: what the run saw the target do where the spec leaves it open (never \
+         failed on).\n"
+    );
+    for gap in &gaps {
+        let _ = writeln!(out, "- {}: {}", inline_code(&gap.gap), text(&gap.text));
+        for o in gap.observations.iter().take(SHOWN) {
+            let _ = writeln!(
+                out,
+                "  - {}: {} {} ({})",
+                text(&o.subject()),
+                text(&o.what),
+                inline_code(&o.value),
+                plural(o.responses as usize, "response")
+            );
+        }
+        if gap.observations.len() > SHOWN {
+            let _ = writeln!(
+                out,
+                "  - and {} more (see summary.html)",
+                gap.observations.len() - SHOWN
+            );
+        }
+        if let Some((case, exchange)) = gap.observations.iter().find_map(|o| {
+            let e = o.example.as_ref()?;
+            let case = run.cases.iter().find(|c| c.id == e.case)?;
+            Some((&case.id, case.exchanges.get(e.exchange)?))
+        }) {
+            example(out, case, exchange);
+        }
+    }
+}
+
+/// An exchange, folded: the request as curl, the status and the start of the body.
+fn example(out: &mut String, case: &str, exchange: &Exchange) {
+    const LINES: usize = 15;
+    let mut shown = exchange.request.curl.clone();
+    if let Some(response) = &exchange.response {
+        let body = serde_json::from_str::<serde_json::Value>(&response.body)
+            .ok()
+            .and_then(|v| serde_json::to_string_pretty(&v).ok())
+            .unwrap_or_else(|| response.body.clone());
+        let body: String = body.chars().take(1500).collect();
+        let _ = write!(
+            shown,
+            "\n\n{}\n{}",
+            response.status,
+            cut_lines(&body, LINES)
+        );
+    }
+    let fence = fence_for(&shown);
+    let _ = writeln!(
+        out,
+        "\n  <details><summary>Example, from {}</summary>\n\n  {fence}\n{}\n  {fence}\n\n  </details>\n",
+        text(case),
+        shown
+            .lines()
+            .map(|l| if l.is_empty() { String::new() } else { format!("  {l}") })
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 /// Text safe in a Markdown paragraph or list item: one line, Markdown and HTML characters
 /// escaped.
 pub(super) fn text(raw: &str) -> String {
@@ -319,7 +399,7 @@ pub(super) fn text(raw: &str) -> String {
 }
 
 /// A code span that holds any text: the fence is longer than any run of backticks inside.
-fn inline_code(raw: &str) -> String {
+pub(super) fn inline_code(raw: &str) -> String {
     let one_line = raw.replace(['\n', '\r'], " ");
     let ticks = "`".repeat(longest_backtick_run(&one_line) + 1);
     if one_line.starts_with('`') || one_line.ends_with('`') {

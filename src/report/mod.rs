@@ -7,6 +7,7 @@
 
 mod compare;
 mod coverage;
+mod diff;
 mod html;
 mod json;
 mod junit;
@@ -14,11 +15,16 @@ mod latency;
 mod markdown;
 mod merge;
 mod redact;
+mod silent;
 
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
     RuleCoverage, RuleStatus,
+};
+pub use diff::{
+    behaviour_diff, Alike, Aspect, BehaviourDiff, Difference, GapDifference, NotCompared,
+    OperationDifferences, Side,
 };
 pub use html::Html;
 pub use json::Json;
@@ -26,6 +32,7 @@ pub use junit::Junit;
 pub use latency::{latency_by_operation, Latency};
 pub use markdown::Markdown;
 pub use merge::merge;
+pub use silent::{silent_areas, Example, GapObservations, Observation};
 
 use crate::catalogue::Catalogue;
 use crate::verdict::RunRecord;
@@ -147,10 +154,11 @@ pub fn write_all_with(
     catalogue: &Catalogue,
 ) -> Result<Vec<PathBuf>, ReportError> {
     let run = redact::record(run, secrets);
+    let run: &RunRecord = &run;
     reporters()
         .iter()
         .map(|reporter| {
-            let text = reporter.render(&run, catalogue)?;
+            let text = reporter.render(run, catalogue)?;
             write_file(dir, reporter.file_name(), &text, secrets)
         })
         .collect()

@@ -6,31 +6,51 @@
 
 use crate::verdict::RunRecord;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// What a secret is replaced with.
 pub const MASK: &str = "***";
 
-/// A copy of `run` with every occurrence of each secret in any string replaced by [`MASK`].
-pub fn record(run: &RunRecord, secrets: &[String]) -> RunRecord {
-    let mut secrets = non_empty(secrets);
+/// `run` with every occurrence of each secret in any string replaced by [`MASK`]: itself when
+/// it holds none (the target client redacts what it records, so it almost never does), else a
+/// copy.
+pub fn record<'a>(run: &'a RunRecord, secrets: &[String]) -> Cow<'a, RunRecord> {
+    let secrets = non_empty(secrets);
     if secrets.is_empty() {
-        return run.clone();
+        return Cow::Borrowed(run);
     }
-    // Longest first, so that a secret containing another is masked whole.
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let masker = Masker::new(secrets);
+    // One look at the whole record as text, before copying it string by string. A secret
+    // escaped by JSON is no longer itself; such a record is copied and looked at string by
+    // string.
+    let escapes = masker.secrets.iter().any(|s| s.chars().any(needs_escape));
+    if let (false, Ok(text)) = (escapes, serde_json::to_string(run)) {
+        if masker.mask(&text).is_none() {
+            return Cow::Borrowed(run);
+        }
+    }
     let Ok(mut value) = serde_json::to_value(run) else {
-        return run.clone();
+        return Cow::Owned(run.clone());
     };
-    redact_value(&mut value, &secrets);
+    redact_value(&mut value, &masker);
     // Replacing text inside strings cannot change the shape, so the record reads back.
-    serde_json::from_value(value).unwrap_or_else(|_| run.clone())
+    Cow::Owned(serde_json::from_value(value).unwrap_or_else(|_| run.clone()))
 }
 
-fn redact_value(value: &mut Value, secrets: &[&str]) {
+/// Whether JSON writes `c` otherwise than as itself.
+fn needs_escape(c: char) -> bool {
+    c == '"' || c == '\\' || c.is_control()
+}
+
+fn redact_value(value: &mut Value, masker: &Masker<'_>) {
     match value {
-        Value::String(s) => *s = replace_all(s, secrets),
-        Value::Array(items) => items.iter_mut().for_each(|v| redact_value(v, secrets)),
-        Value::Object(map) => map.values_mut().for_each(|v| redact_value(v, secrets)),
+        Value::String(s) => {
+            if let Some(masked) = masker.mask(s) {
+                *s = masked;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_value(v, masker)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_value(v, masker)),
         _ => {}
     }
 }
@@ -41,22 +61,54 @@ pub fn text(text: &str, secrets: &[String]) -> String {
         .into_iter()
         .flat_map(escaped_forms)
         .collect();
-    let mut forms: Vec<&str> = forms.iter().map(String::as_str).collect();
-    // Longest first, so that a secret containing another is masked whole.
-    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    replace_all(text, &forms)
+    let masker = Masker::new(forms.iter().map(String::as_str).collect());
+    masker.mask(text).unwrap_or_else(|| text.to_owned())
 }
 
-fn replace_all(text: &str, secrets: &[&str]) -> String {
-    // Most strings hold no secret: look before copying, so that they are copied once, not once
-    // per secret.
-    let mut out = std::borrow::Cow::Borrowed(text);
-    for secret in secrets {
-        if out.contains(secret) {
-            out = std::borrow::Cow::Owned(out.replace(secret, MASK));
+/// Finds secrets in strings: every secret looked for in one pass (Aho-Corasick), so that a
+/// report of a few MiB is read once, not once per secret and form.
+struct Masker<'a> {
+    /// Longest first, so that a secret containing another is masked whole.
+    secrets: Vec<&'a str>,
+    /// `None` when it cannot be built (it always can for a few short patterns): every string is
+    /// then searched secret by secret.
+    finder: Option<aho_corasick::AhoCorasick>,
+    shortest: usize,
+}
+
+impl<'a> Masker<'a> {
+    fn new(mut secrets: Vec<&'a str>) -> Masker<'a> {
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        Masker {
+            finder: aho_corasick::AhoCorasick::new(&secrets).ok(),
+            shortest: secrets.iter().map(|s| s.len()).min().unwrap_or(usize::MAX),
+            secrets,
         }
     }
-    out.into_owned()
+
+    /// `text` masked, or `None` when it holds no secret (most strings: they are not copied).
+    fn mask(&self, text: &str) -> Option<String> {
+        // Most strings (field names, types, statuses) are shorter than any secret.
+        if text.len() < self.shortest {
+            return None;
+        }
+        if let Some(finder) = &self.finder {
+            if !finder.is_match(text) {
+                return None;
+            }
+        }
+        // Secret by secret, longest first: one secret overlapping another is masked whole too.
+        let mut out = Cow::Borrowed(text);
+        for secret in &self.secrets {
+            if out.contains(secret) {
+                out = Cow::Owned(out.replace(secret, MASK));
+            }
+        }
+        match out {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(masked) => Some(masked),
+        }
+    }
 }
 
 /// An empty secret would mask every position of every file: it is no secret.
@@ -107,6 +159,13 @@ mod tests {
         let secrets = vec!["a<b\"c".to_owned()];
         let out = text(r#"raw a<b"c json a<b\"c html a&lt;b&quot;c"#, &secrets);
         assert_eq!(out, "raw *** json *** html ***");
+    }
+
+    #[test]
+    fn overlapping_secrets_are_both_masked_whole() {
+        let secrets = vec!["xab".to_owned(), "abcdef".to_owned()];
+        assert_eq!(text("-xabcdef-", &secrets), "-x***-");
+        assert_eq!(text("-xab-abcdef-", &secrets), "-***-***-");
     }
 
     #[test]

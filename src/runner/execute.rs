@@ -27,10 +27,44 @@ pub fn run_plan(
     plan: Vec<Case>,
     settings: &RunSettings,
 ) -> RunRecord {
+    run_each(runtime, prepared, plan, None, settings).0
+}
+
+/// Runs one plan against two targets at once (a differential run): the first through
+/// libtest-mimic, its lines on the console, the second quietly beside it on the same runtime,
+/// each with its own lanes, phases and late start. One interrupt or deadline stops both.
+pub fn run_beside(
+    runtime: &tokio::runtime::Runtime,
+    first: (&Prepared, Vec<Case>),
+    second: (&Prepared, Vec<Case>),
+    settings: &RunSettings,
+) -> (RunRecord, RunRecord) {
+    let (a, b) = run_each(runtime, first.0, first.1, Some(second), settings);
+    (a, b.expect("a second target was given"))
+}
+
+/// [`run_plan`], with a second target run quietly beside the first when one is given.
+fn run_each(
+    runtime: &tokio::runtime::Runtime,
+    prepared: &Prepared,
+    plan: Vec<Case>,
+    beside: Option<(&Prepared, Vec<Case>)>,
+    settings: &RunSettings,
+) -> (RunRecord, Option<RunRecord>) {
     let started_at = now_rfc3339();
     let start = Instant::now();
     let run = prepared.run.clone();
-    let watchers = spawn_watchers(runtime, &run, settings.deadline);
+    let mut runs = vec![run.clone()];
+    runs.extend(beside.iter().map(|(p, _)| p.run.clone()));
+    let watchers = spawn_watchers(runtime, runs, settings.deadline);
+    let quiet = beside.map(|(other, plan)| {
+        let (run, concurrency) = (other.run.clone(), settings.concurrency);
+        let task = runtime.spawn(async move {
+            let cases = run_quiet(run, plan, concurrency).await;
+            (cases, start.elapsed(), now_rfc3339())
+        });
+        (other, task)
+    });
     let results = Arc::new(Mutex::new(HashMap::<String, CaseResult>::new()));
     let phases = Arc::new(Phases::default());
     let late = LateStart::new(true);
@@ -70,6 +104,19 @@ pub fn run_plan(
     if let Some(progress) = progress {
         progress.finish();
     }
+    let finished = (start.elapsed(), now_rfc3339());
+    let second = quiet.map(|(other, task)| {
+        let (cases, elapsed, finished_at) = runtime.block_on(task).unwrap_or_else(|e| {
+            let cases = order.iter().map(|id| panicked_run(id, &e)).collect();
+            (cases, start.elapsed(), now_rfc3339())
+        });
+        let timing = Timing {
+            started_at: started_at.clone(),
+            finished_at,
+            elapsed,
+        };
+        record(other, settings, cases, timing, None)
+    });
     watchers.abort();
     let mut results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
     let cases: Vec<CaseResult> = order
@@ -78,19 +125,46 @@ pub fn run_plan(
         .collect();
     let output_closed =
         results_missing(&cases).then(|| "the run's output closed before every case ran".to_owned());
+    let timing = Timing {
+        started_at,
+        finished_at: finished.1,
+        elapsed: finished.0,
+    };
+    (
+        record(prepared, settings, cases, timing, output_closed),
+        second,
+    )
+}
+
+/// When a run started and ended.
+struct Timing {
+    started_at: String,
+    finished_at: String,
+    elapsed: Duration,
+}
+
+/// The record of a run of `prepared`'s target that gave `cases`.
+fn record(
+    prepared: &Prepared,
+    settings: &RunSettings,
+    cases: Vec<CaseResult>,
+    timing: Timing,
+    output_closed: Option<String>,
+) -> RunRecord {
+    let run = &prepared.run;
     let interrupted = run
         .target
         .stop_reason()
-        .or_else(|| budget_note(&run))
+        .or_else(|| budget_note(run))
         .or(output_closed);
     let meta = RunMeta {
         covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
         seed: run.generation.seed,
         target: prepared.target_label.clone(),
         profile: serde_json::to_value(run.profile.redacted()).unwrap_or_default(),
-        started_at,
-        finished_at: now_rfc3339(),
-        duration_ms: start.elapsed().as_secs_f64() * 1000.0,
+        started_at: timing.started_at,
+        finished_at: timing.finished_at,
+        duration_ms: timing.elapsed.as_secs_f64() * 1000.0,
         cases_per_operation: run.generation.cases_per_operation,
         shard: settings.selection.shard.map(|s| s.to_string()),
         interrupted,
@@ -108,6 +182,18 @@ pub fn run_plan(
     };
     crate::report::judge_requirements(&mut record, run.catalogue);
     record
+}
+
+/// A case of the quiet run beside, when that run itself panicked: a defect of covenant, an error
+/// of every case rather than the end of both runs.
+fn panicked_run(id: &str, error: &tokio::task::JoinError) -> CaseResult {
+    let mut result = unreported(id);
+    result.skip_reason = None;
+    result.verdict = Verdict::Error;
+    result.error = Some(format!(
+        "covenant defect: the run beside panicked ({error}); please report it"
+    ));
+    result
 }
 
 /// The progress line of the run, counting the requests the target sent and the cases recorded.
@@ -132,14 +218,13 @@ fn budget_note(run: &RunCx) -> Option<String> {
         .then(|| format!("request budget of {limit} reached (--max-requests)"))
 }
 
-/// Stops the target on SIGINT, SIGTERM or the deadline, noting why; abandons the requests in
+/// Stops the targets on SIGINT, SIGTERM or the deadline, noting why; abandons the requests in
 /// flight after [`GRACE`], or at once on a second signal.
 fn spawn_watchers(
     runtime: &tokio::runtime::Runtime,
-    run: &Arc<RunCx>,
+    runs: Vec<Arc<RunCx>>,
     deadline: Option<Duration>,
 ) -> tokio::task::JoinHandle<()> {
-    let run = run.clone();
     runtime.spawn(async move {
         let mut signals = crate::interrupt::Signals::new();
         let deadline = async {
@@ -158,13 +243,17 @@ fn spawn_watchers(
         note(&format!(
             "\ncovenant: {why}: stopping; cases not run are marked skipped"
         ));
-        run.target.stop_because(&why);
+        for run in &runs {
+            run.target.stop_because(&why);
+        }
         tokio::select! {
             _ = tokio::time::sleep(GRACE) => {}
             _ = signals.next() => {}
         }
         note("covenant: abandoning the requests still in flight");
-        run.target.cancel_in_flight();
+        for run in &runs {
+            run.target.cancel_in_flight();
+        }
     })
 }
 
@@ -286,6 +375,7 @@ fn unreported(id: &str) -> CaseResult {
         evidence: Vec::new(),
         statuses: Vec::new(),
         expected_statuses: Vec::new(),
+        shapes: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -307,6 +397,7 @@ fn skipped(case: &Case, why: String) -> CaseResult {
         evidence: Vec::new(),
         statuses: Vec::new(),
         expected_statuses: Vec::new(),
+        shapes: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -429,6 +520,11 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
         result.expected_statuses = expected;
     }
     result.statuses = statuses;
+    // Nor do its answers show the target's choices: they show the wrong fixture.
+    let shapes = cx.behaviour.into_shapes();
+    if !blocked {
+        result.shapes = shapes;
+    }
     result.duration_ms = start.elapsed().as_secs_f64() * 1000.0;
     result
 }

@@ -46,6 +46,7 @@ pub fn all() -> Vec<Case> {
 /// For `should` rules of the kind "refused with a 4xx".
 pub(super) fn expect_client_error(cx: &mut CaseCx, response: &Response, rule: &str, what: &str) {
     cx.judged(rule);
+    cx.refused_under(rule);
     if response.is_success() {
         cx.finding(rule, format!("{what} was answered {}", response.status));
     }

@@ -3,7 +3,7 @@
 use super::{Problem, BASE_URI};
 use jsonschema::Validator;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// Declares the embedded schema files once: each stem is the file name under `schemas/`.
@@ -193,6 +193,59 @@ impl Registry {
     /// against the schema is evidence for each of them. Empty for an unknown stem.
     pub fn rules_of(&self, stem: &str) -> &[String] {
         self.rules.get(stem).map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// The top-level fields the schema `stem` lists (its `properties`, through `$ref`s to other
+    /// files, `allOf` and `anyOf`), or with `items`, those of a page's items (`data.items`):
+    /// where the spec lists a response's fields, every other field is one it leaves open.
+    /// Empty for an unknown stem or a shape the spec does not show.
+    pub fn listed_fields(&self, stem: &str, items: bool) -> BTreeSet<String> {
+        let mut fields = BTreeSet::new();
+        if let Some(schema) = self.schema(stem) {
+            let mut seen = Vec::new();
+            self.collect_fields(schema, items, &mut fields, &mut seen);
+        }
+        fields
+    }
+
+    fn collect_fields(
+        &self,
+        node: &Value,
+        items: bool,
+        fields: &mut BTreeSet<String>,
+        seen: &mut Vec<String>,
+    ) {
+        if let Some(target) = node.get("$ref").and_then(Value::as_str) {
+            // Only whole files: a `#/...` fragment names a field's schema, not a response.
+            if let Some(stem) = target.strip_suffix(".json") {
+                if !seen.iter().any(|s| s == stem) {
+                    seen.push(stem.to_owned());
+                    if let Some(doc) = self.schema(stem) {
+                        self.collect_fields(doc, items, fields, seen);
+                    }
+                }
+            }
+        }
+        for keyword in ["allOf", "anyOf"] {
+            for sub in node
+                .get(keyword)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                self.collect_fields(sub, items, fields, seen);
+            }
+        }
+        let properties = node.get("properties").and_then(Value::as_object);
+        match (items, properties) {
+            (false, Some(properties)) => fields.extend(properties.keys().cloned()),
+            (true, Some(properties)) => {
+                if let Some(item) = properties.get("data").and_then(|d| d.get("items")) {
+                    self.collect_fields(item, false, fields, seen);
+                }
+            }
+            (_, None) => {}
+        }
     }
 
     fn collect_rules_of(&self, stem: &str) -> Vec<String> {
@@ -414,4 +467,28 @@ fn compile_all(
         }
     }
     validators
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listed_fields_follow_refs_to_the_fields_the_spec_lists() {
+        let registry = Registry::embedded();
+        let vat = registry.listed_fields("vat-id", false);
+        assert_eq!(
+            vat.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["counterpart_id", "country", "id", "type", "value"]
+        );
+        let page = registry.listed_fields("events-page", false);
+        assert!(page.contains("data") && page.contains("next_pagination_token"));
+        let events = registry.listed_fields("events-page", true);
+        assert!(events.contains("object") && events.contains("api_version"));
+        assert!(!events.contains("data"));
+        let receivable = registry.listed_fields("receivable-response", false);
+        assert!(receivable.contains("memo") && receivable.contains("file_language"));
+        assert!(registry.listed_fields("transactions-page", true).is_empty());
+        assert!(registry.listed_fields("no-such-schema", false).is_empty());
+    }
 }

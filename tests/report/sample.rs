@@ -7,7 +7,7 @@
 use covenant::catalogue::{Catalogue, Level};
 use covenant::verdict::{
     CaseResult, Counts, Evidence, Exchange, Finding, Inconclusive, RequestRecord, ResponseRecord,
-    RunMeta, RunRecord, StatusSeen, Verdict,
+    RunMeta, RunRecord, Shape, StatusSeen, Verdict,
 };
 use std::path::PathBuf;
 
@@ -87,6 +87,16 @@ checks = ["case:accept"]
 id = "GAP-RATE-LIMITS"
 section = "Limits"
 text = "Rate limits: not shown."
+
+[[gap]]
+id = "GAP-QUOTE-RESPONSE-TAIL"
+section = "Receivable (response)"
+text = "Quote response fields after memo: not shown."
+
+[[gap]]
+id = "GAP-PRECONDITIONS"
+section = "Resources and their fields"
+text = "Preconditions beyond the stated constraints."
 "#;
 
 /// A case that ran to a verdict judged each rule it names or found, on each of its responses,
@@ -183,6 +193,7 @@ fn case(id: &str, suite: &str, operation: &str, rules: &[&str]) -> CaseResult {
         evidence: Vec::new(),
         statuses: Vec::new(),
         expected_statuses: Vec::new(),
+        shapes: Vec::new(),
         duration_ms: 0.0,
     }
 }
@@ -237,6 +248,22 @@ fn passing_case() -> CaseResult {
             20.0,
         ),
     ];
+    c.shapes = vec![Shape {
+        operation: "create-receivable".to_owned(),
+        status: 201,
+        kind: Some("quote".to_owned()),
+        condition: None,
+        body: "object".to_owned(),
+        fields: [("id", "string"), ("note", "string|absent")]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect(),
+        items: Default::default(),
+        pages: Vec::new(),
+        codes: Vec::new(),
+        count: 2,
+        exchange: Some(0),
+    }];
     c.duration_ms = 33.0;
     c
 }

@@ -1,0 +1,1140 @@
+//! The behaviour diff: where two targets, run with one seed and one plan, answered differently,
+//! case by case (status, body, set of fields, field types, page sizes, error codes) and gap by gap
+//! (what each chose where the spec is silent).
+//!
+//! Both may keep the contract: the diff judges nothing, it shows where a replacement (or a new
+//! version) behaves otherwise. It reads the shapes each case recorded, never a value of a body,
+//! so generated ids, timestamps and texts are never differences. One module serves `covenant run
+//! --profile A --profile B` and `covenant compare` of two saved reports alike.
+
+use super::html::escape;
+use super::markdown::{inline_code, text};
+use super::silent::{silent_areas, Observation};
+use crate::catalogue::Catalogue;
+use crate::schema;
+use crate::verdict::{CaseResult, Counts, Fill, PageFill, RunRecord, RunVerdict, Shape, Verdict};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+/// Differences a console summary lists before it points at the report.
+const SHOWN: usize = 40;
+
+const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#1b1f24}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}code{font-size:90%}.note{color:#9a6700}";
+
+/// Where two runs of one plan against two targets answered differently.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BehaviourDiff {
+    pub a: Side,
+    pub b: Side,
+    /// Per case, ordered by operation (as in `operations.json`), then case.
+    pub differences: Vec<Difference>,
+    /// Gaps where the two chose differently, in the catalogue's order.
+    pub gaps: Vec<GapDifference>,
+    /// Cases not compared: run against one target only, or skipped or errored on one.
+    pub not_compared: Vec<NotCompared>,
+    /// What limits the comparison (different seeds, an incomplete run).
+    pub notes: Vec<String>,
+}
+
+/// One of the two runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Side {
+    /// `A` or `B`.
+    pub name: String,
+    pub target: String,
+    pub seed: u64,
+    pub verdict: RunVerdict,
+    pub counts: Counts,
+}
+
+/// What of an answer differed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Aspect {
+    /// The statuses answered.
+    Status,
+    /// The kind of body (empty, an object, not JSON).
+    Body,
+    /// The set of top-level fields.
+    Fields,
+    /// The JSON types of a field both answered.
+    Types,
+    /// The set of a page's item fields.
+    ItemFields,
+    /// The JSON types of an item field both answered.
+    ItemTypes,
+    /// How full pages were under a limit.
+    PageSizes,
+    /// A banking error's `errorCode`s.
+    ErrorCodes,
+}
+
+impl Aspect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aspect::Status => "status",
+            Aspect::Body => "body",
+            Aspect::Fields => "fields",
+            Aspect::Types => "field types",
+            Aspect::ItemFields => "item fields",
+            Aspect::ItemTypes => "item field types",
+            Aspect::PageSizes => "page sizes",
+            Aspect::ErrorCodes => "errorCode",
+        }
+    }
+}
+
+/// One way one case's answers from one operation differed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    pub operation: String,
+    pub case: String,
+    /// What the request asked for, where the operation has kinds (`quote`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The condition the request was made to break (a rule id), for refusals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    pub aspect: Aspect,
+    /// The field, for field types.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// What A answered, and B.
+    pub a: String,
+    pub b: String,
+}
+
+impl Difference {
+    /// The same difference, in another case maybe: identical ones of several cases are listed
+    /// once.
+    fn alike(&self, other: &Difference) -> bool {
+        let without_case = |d: &Difference| Difference {
+            case: String::new(),
+            ..d.clone()
+        };
+        without_case(self) == without_case(other)
+    }
+
+    /// `status (quote) under RULE: A 201, B 200`.
+    fn sentence(&self) -> String {
+        let mut head = self.aspect.as_str().to_owned();
+        if let Some(field) = &self.field {
+            let _ = write!(head, " of {field}");
+        }
+        if let Some(kind) = &self.kind {
+            let _ = write!(head, " ({kind})");
+        }
+        if let Some(condition) = &self.condition {
+            let _ = write!(head, " under {condition}");
+        }
+        format!("{head}: A {}; B {}", self.a, self.b)
+    }
+}
+
+/// The differences of one operation, those alike in several cases once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperationDifferences {
+    pub operation: String,
+    pub alike: Vec<Alike>,
+}
+
+/// One difference, and the cases it showed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alike {
+    pub difference: Difference,
+    pub cases: Vec<String>,
+}
+
+/// A gap where the two targets chose differently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GapDifference {
+    pub gap: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    pub what: String,
+    /// What each target showed (`none` when it showed nothing of it).
+    pub a: Vec<String>,
+    pub b: Vec<String>,
+}
+
+impl GapDifference {
+    /// What the observations are about (`create-vat-id (quote) under RULE`).
+    fn subject(&self) -> String {
+        Observation {
+            operation: self.operation.clone(),
+            kind: self.kind.clone(),
+            condition: self.condition.clone(),
+            what: String::new(),
+            value: String::new(),
+            responses: 0,
+            example: None,
+        }
+        .subject()
+    }
+
+    fn sentence(&self) -> String {
+        format!(
+            "{}: {}, {}: A {}; B {}",
+            self.gap,
+            self.subject(),
+            self.what,
+            listed(&self.a),
+            listed(&self.b)
+        )
+    }
+}
+
+/// A case whose answers were not compared, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotCompared {
+    pub case: String,
+    pub why: String,
+}
+
+impl BehaviourDiff {
+    /// Whether the two targets answered alike, as far as both ran.
+    pub fn is_empty(&self) -> bool {
+        self.differences.is_empty() && self.gaps.is_empty()
+    }
+
+    /// One line for a console: how many differences, where.
+    pub fn headline(&self) -> String {
+        if self.is_empty() {
+            return "no difference in behaviour".to_owned();
+        }
+        let operations: BTreeSet<&str> = self
+            .differences
+            .iter()
+            .map(|d| d.operation.as_str())
+            .collect();
+        let cases: BTreeSet<&str> = self.differences.iter().map(|d| d.case.as_str()).collect();
+        format!(
+            "{} differences in {} cases over {} operations; {} gap observations differ",
+            self.differences.len(),
+            cases.len(),
+            operations.len(),
+            self.gaps.len()
+        )
+    }
+
+    /// Identical differences of several cases, once each with their cases, by operation.
+    pub fn grouped(&self) -> Vec<OperationDifferences> {
+        let mut operations: Vec<OperationDifferences> = Vec::new();
+        for d in &self.differences {
+            if operations.last().is_none_or(|o| o.operation != d.operation) {
+                operations.push(OperationDifferences {
+                    operation: d.operation.clone(),
+                    alike: Vec::new(),
+                });
+            }
+            let groups = &mut operations.last_mut().expect("pushed above").alike;
+            match groups.iter_mut().find(|g| g.difference.alike(d)) {
+                Some(group) => group.cases.push(d.case.clone()),
+                None => groups.push(Alike {
+                    difference: d.clone(),
+                    cases: vec![d.case.clone()],
+                }),
+            }
+        }
+        operations
+    }
+
+    /// What the console prints: the headline, then the differences by operation (the first
+    /// [`SHOWN`] of them).
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "behaviour diff (seed {}): A = {}, B = {}: {}",
+            self.a.seed,
+            self.a.target,
+            self.b.target,
+            self.headline()
+        );
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
+        }
+        let mut shown = 0;
+        for group in self.grouped() {
+            let _ = writeln!(out, "{}:", group.operation);
+            for Alike {
+                difference: d,
+                cases,
+            } in group.alike
+            {
+                shown += 1;
+                if shown > SHOWN {
+                    break;
+                }
+                let _ = writeln!(out, "  {} ({})", d.sentence(), case_list(&cases, 3));
+            }
+        }
+        if shown > SHOWN {
+            let _ = writeln!(out, "  … and more: see diff.md or diff.json");
+        }
+        if !self.gaps.is_empty() {
+            let _ = writeln!(out, "where the spec is silent, the two chose differently:");
+            for gap in &self.gaps {
+                let _ = writeln!(out, "  {}", gap.sentence());
+            }
+        }
+        if !self.not_compared.is_empty() {
+            let _ = writeln!(
+                out,
+                "not compared: {} cases ({})",
+                self.not_compared.len(),
+                case_list(
+                    &self
+                        .not_compared
+                        .iter()
+                        .map(|n| n.case.clone())
+                        .collect::<Vec<_>>(),
+                    3
+                )
+            );
+        }
+        out
+    }
+
+    /// `diff.md`: both verdicts, then the differences by operation, the gaps chosen
+    /// differently and the cases not compared.
+    pub fn render_markdown(&self) -> String {
+        let mut out = String::new();
+        let mark = if self.is_empty() { "✅" } else { "🔀" };
+        let _ = writeln!(
+            out,
+            "## Covenant behaviour diff: {mark} {}\n",
+            self.headline()
+        );
+        let _ = writeln!(
+            out,
+            "| | target | verdict | pass | warn | fail | error | skip |\n|---|---|---|---:|---:|---:|---:|---:|"
+        );
+        for side in [&self.a, &self.b] {
+            let c = &side.counts;
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                side.name,
+                inline_code(&side.target),
+                side.verdict.as_str(),
+                c.pass,
+                c.warn,
+                c.fail,
+                c.error,
+                c.skip
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nSeed `{}`. Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.",
+            self.a.seed
+        );
+        for note in &self.notes {
+            let _ = writeln!(out, "\n> {}", text(note));
+        }
+        for group in self.grouped() {
+            let _ = writeln!(out, "\n### {}\n", inline_code(&group.operation));
+            for Alike {
+                difference: d,
+                cases,
+            } in group.alike
+            {
+                let _ = writeln!(
+                    out,
+                    "- {}, in {}",
+                    text(&d.sentence()),
+                    text(&case_list(&cases, 5))
+                );
+            }
+        }
+        if !self.gaps.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n### Where the spec is silent, the two chose differently\n"
+            );
+            for gap in &self.gaps {
+                let _ = writeln!(out, "- {}", text(&gap.sentence()));
+            }
+        }
+        if !self.not_compared.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n<details><summary>Not compared ({})</summary>\n",
+                self.not_compared.len()
+            );
+            for n in &self.not_compared {
+                let _ = writeln!(out, "- {}: {}", inline_code(&n.case), text(&n.why));
+            }
+            let _ = writeln!(out, "\n</details>");
+        }
+        out
+    }
+
+    /// `diff.html`: the same as `diff.md`, as one self-contained page.
+    pub fn render_html(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Covenant behaviour diff</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>Covenant behaviour diff</h1>"
+        );
+        let _ = writeln!(
+            out,
+            "<p id=\"headline\" data-differences=\"{}\">{}</p>",
+            self.differences.len() + self.gaps.len(),
+            escape(&self.headline())
+        );
+        let _ = writeln!(out, "<table id=\"sides\"><tr><th></th><th>target</th><th>verdict</th><th>pass</th><th>warn</th><th>fail</th><th>error</th><th>skip</th></tr>");
+        for side in [&self.a, &self.b] {
+            let c = &side.counts;
+            let _ = writeln!(
+                out,
+                "<tr><th>{}</th><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&side.name),
+                escape(&side.target),
+                side.verdict.as_str(),
+                c.pass,
+                c.warn,
+                c.fail,
+                c.error,
+                c.skip
+            );
+        }
+        let _ = writeln!(out, "</table>\n<p>Seed <code>{}</code>. Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.</p>", self.a.seed);
+        for note in &self.notes {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
+        }
+        for group in self.grouped() {
+            let _ = writeln!(
+                out,
+                "<h2 id=\"op-{op}\"><code>{op}</code></h2>\n<table><tr><th>what</th><th>A</th><th>B</th><th>cases</th></tr>",
+                op = escape(&group.operation)
+            );
+            for Alike {
+                difference: d,
+                cases,
+            } in group.alike
+            {
+                let mut what = d.aspect.as_str().to_owned();
+                if let Some(field) = &d.field {
+                    let _ = write!(what, " of {field}");
+                }
+                if let Some(kind) = &d.kind {
+                    let _ = write!(what, " ({kind})");
+                }
+                if let Some(condition) = &d.condition {
+                    let _ = write!(what, " under {condition}");
+                }
+                let _ = writeln!(
+                    out,
+                    "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+                    escape(&what),
+                    escape(&d.a),
+                    escape(&d.b),
+                    escape(&case_list(&cases, 8))
+                );
+            }
+            let _ = writeln!(out, "</table>");
+        }
+        if !self.gaps.is_empty() {
+            let _ = writeln!(out, "<h2 id=\"gaps\">Where the spec is silent, the two chose differently</h2>\n<table><tr><th>gap</th><th>about</th><th>what</th><th>A</th><th>B</th></tr>");
+            for gap in &self.gaps {
+                let _ = writeln!(
+                    out,
+                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                    escape(&gap.gap),
+                    escape(&gap.subject()),
+                    escape(&gap.what),
+                    escape(&listed(&gap.a)),
+                    escape(&listed(&gap.b))
+                );
+            }
+            let _ = writeln!(out, "</table>");
+        }
+        if !self.not_compared.is_empty() {
+            let _ = writeln!(
+                out,
+                "<details id=\"not-compared\"><summary>Not compared ({})</summary><ul>",
+                self.not_compared.len()
+            );
+            for n in &self.not_compared {
+                let _ = writeln!(
+                    out,
+                    "<li><code>{}</code>: {}</li>",
+                    escape(&n.case),
+                    escape(&n.why)
+                );
+            }
+            let _ = writeln!(out, "</ul></details>");
+        }
+        let _ = writeln!(out, "</body>\n</html>");
+        out
+    }
+
+    /// `diff.json`.
+    pub fn render_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".to_owned());
+        text.push('\n');
+        text
+    }
+}
+
+/// `a, b, c and 4 more`.
+fn case_list(cases: &[String], named: usize) -> String {
+    let mut text = cases
+        .iter()
+        .take(named)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if cases.len() > named {
+        let _ = write!(text, " and {} more", cases.len() - named);
+    }
+    text
+}
+
+/// Values as one phrase; `none` for no value.
+fn listed(values: &[String]) -> String {
+    if values.is_empty() {
+        "none".to_owned()
+    } else {
+        values.join("; ")
+    }
+}
+
+/// Compares the runs of two targets case by case and gap by gap.
+pub fn behaviour_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> BehaviourDiff {
+    let mut diff = BehaviourDiff {
+        a: side("A", a),
+        b: side("B", b),
+        differences: Vec::new(),
+        gaps: gap_differences(a, b, catalogue),
+        not_compared: Vec::new(),
+        notes: notes(a, b),
+    };
+    let b_cases: BTreeMap<&str, &CaseResult> = b.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut order = BTreeMap::new();
+    for (index, case) in a.cases.iter().enumerate() {
+        order.insert(case.id.as_str(), index);
+        let Some(other) = b_cases.get(case.id.as_str()) else {
+            diff.not_compared.push(NotCompared {
+                case: case.id.clone(),
+                why: "run against A only".to_owned(),
+            });
+            continue;
+        };
+        match (compared(case), compared(other)) {
+            (true, true) => diff.differences.extend(case_differences(case, other)),
+            (false, false) if case.verdict == other.verdict => {}
+            _ => diff.not_compared.push(NotCompared {
+                case: case.id.clone(),
+                why: format!("{} against A, {} against B", outcome(case), outcome(other)),
+            }),
+        }
+    }
+    let a_ids: BTreeSet<&str> = a.cases.iter().map(|c| c.id.as_str()).collect();
+    for case in b.cases.iter().filter(|c| !a_ids.contains(c.id.as_str())) {
+        diff.not_compared.push(NotCompared {
+            case: case.id.clone(),
+            why: "run against B only".to_owned(),
+        });
+    }
+    let rank = |op: &str| {
+        schema::operations()
+            .iter()
+            .position(|o| o.id.as_str() == op)
+            .unwrap_or(usize::MAX)
+    };
+    // Stable: within an operation and case, the order the comparison found them in.
+    diff.differences.sort_by_key(|d| {
+        (
+            rank(&d.operation),
+            order.get(d.case.as_str()).copied().unwrap_or(usize::MAX),
+        )
+    });
+    diff
+}
+
+fn side(name: &str, run: &RunRecord) -> Side {
+    Side {
+        name: name.to_owned(),
+        target: run.meta.target.clone(),
+        seed: run.meta.seed,
+        verdict: run.verdict(),
+        counts: run.counts.clone(),
+    }
+}
+
+fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
+    let mut notes = Vec::new();
+    if a.meta.seed != b.meta.seed {
+        notes.push(format!(
+            "the runs used different seeds ({} and {}): generated cases sent other payloads, so \
+             their answers may differ for that alone",
+            a.meta.seed, b.meta.seed
+        ));
+    }
+    for (name, run) in [("A", a), ("B", b)] {
+        if let Some(why) = run.incomplete() {
+            notes.push(format!(
+                "the run against {name} is INCOMPLETE ({why}): what it did not run is not compared"
+            ));
+        }
+    }
+    notes
+}
+
+/// Whether a case's answers can be compared: it ran to a verdict.
+fn compared(case: &CaseResult) -> bool {
+    matches!(
+        case.verdict,
+        Verdict::Pass | Verdict::Warn | Verdict::Fail | Verdict::Inconclusive
+    )
+}
+
+fn outcome(case: &CaseResult) -> String {
+    match (&case.skip_reason, &case.error) {
+        (Some(why), _) => format!("skipped ({why})"),
+        (None, Some(error)) => format!("an error ({error})"),
+        (None, None) => case.verdict.as_str().to_owned(),
+    }
+}
+
+/// What a case's answers of one operation, kind and condition hold, over its shapes.
+#[derive(Default)]
+struct Answers {
+    statuses: BTreeSet<u16>,
+    /// By status class (2 for 2xx).
+    classes: BTreeMap<u16, Merged>,
+}
+
+/// Shapes of one class, merged.
+#[derive(Default)]
+struct Merged {
+    bodies: BTreeSet<String>,
+    fields: BTreeMap<String, BTreeSet<String>>,
+    items: BTreeMap<String, BTreeSet<String>>,
+    /// Per limit, the page fills.
+    pages: BTreeMap<String, Vec<PageFill>>,
+    codes: BTreeSet<String>,
+}
+
+type Group = (String, Option<String>, Option<String>);
+
+fn answers(case: &CaseResult) -> BTreeMap<Group, Answers> {
+    let mut groups: BTreeMap<Group, Answers> = BTreeMap::new();
+    for shape in &case.shapes {
+        let key = (
+            shape.operation.clone(),
+            shape.kind.clone(),
+            shape.condition.clone(),
+        );
+        let answers = groups.entry(key).or_default();
+        answers.statuses.insert(shape.status);
+        answers
+            .classes
+            .entry(shape.status / 100)
+            .or_default()
+            .add(shape);
+    }
+    groups
+}
+
+impl Merged {
+    fn add(&mut self, shape: &Shape) {
+        self.bodies.insert(shape.body.clone());
+        for (into, from) in [
+            (&mut self.fields, &shape.fields),
+            (&mut self.items, &shape.items),
+        ] {
+            for (name, types) in from {
+                into.entry(name.clone())
+                    .or_default()
+                    .extend(types.split('|').map(str::to_owned));
+            }
+        }
+        for fill in &shape.pages {
+            self.pages
+                .entry(fill.limit.clone())
+                .or_default()
+                .push(fill.clone());
+        }
+        self.codes.extend(shape.codes.iter().cloned());
+    }
+}
+
+/// Where two runs of one case answered differently.
+fn case_differences(a: &CaseResult, b: &CaseResult) -> Vec<Difference> {
+    let (a_groups, b_groups) = (answers(a), answers(b));
+    let keys: BTreeSet<&Group> = a_groups.keys().chain(b_groups.keys()).collect();
+    let empty = Answers::default();
+    let case_id = &a.id;
+    let mut found = Vec::new();
+    for key in keys {
+        let (x, y) = (
+            a_groups.get(key).unwrap_or(&empty),
+            b_groups.get(key).unwrap_or(&empty),
+        );
+        let mut add = |aspect: Aspect, field: Option<&str>, a: String, b: String| {
+            found.push(Difference {
+                operation: key.0.clone(),
+                case: case_id.clone(),
+                kind: key.1.clone(),
+                condition: key.2.clone(),
+                aspect,
+                field: field.map(str::to_owned),
+                a,
+                b,
+            })
+        };
+        // Statuses class by class where both answered in the same classes (a 201 beside a 200),
+        // else all of them (accepted by one, refused by the other).
+        if x.classes.keys().ne(y.classes.keys()) {
+            add(
+                Aspect::Status,
+                None,
+                statuses(&x.statuses),
+                statuses(&y.statuses),
+            );
+        }
+        for (class, m) in &x.classes {
+            let Some(n) = y.classes.get(class) else {
+                continue;
+            };
+            if x.classes.len() == y.classes.len() {
+                let of = |a: &Answers| -> BTreeSet<u16> {
+                    a.statuses
+                        .iter()
+                        .copied()
+                        .filter(|s| s / 100 == *class)
+                        .collect()
+                };
+                let (sx, sy) = (of(x), of(y));
+                if sx != sy {
+                    add(Aspect::Status, None, statuses(&sx), statuses(&sy));
+                }
+            }
+            compare_merged(m, n, &mut add);
+        }
+    }
+    found
+}
+
+fn compare_merged(
+    a: &Merged,
+    b: &Merged,
+    add: &mut impl FnMut(Aspect, Option<&str>, String, String),
+) {
+    // Bodies of other kinds (empty beside an object) differ in their fields for that alone.
+    if a.bodies != b.bodies {
+        add(Aspect::Body, None, joined(&a.bodies), joined(&b.bodies));
+    } else if a.pages.is_empty() && b.pages.is_empty() {
+        compare_fields(&a.fields, &b.fields, Aspect::Fields, Aspect::Types, add);
+    } else {
+        // A page's tokens are null on a first or last page: whether a read met one depends on
+        // how many items the list held then, which writers running beside it change. The page
+        // sizes say what the target chose.
+        let (x, y) = (without_null(&a.fields), without_null(&b.fields));
+        compare_fields(&x, &y, Aspect::Fields, Aspect::Types, add);
+    }
+    compare_fields(
+        &a.items,
+        &b.items,
+        Aspect::ItemFields,
+        Aspect::ItemTypes,
+        add,
+    );
+    let limits: BTreeSet<&String> = a.pages.keys().chain(b.pages.keys()).collect();
+    for limit in limits {
+        let (x, y) = (a.pages.get(limit), b.pages.get(limit));
+        if page_facts(x) != page_facts(y) {
+            add(Aspect::PageSizes, None, pages(limit, x), pages(limit, y));
+        }
+    }
+    if a.codes != b.codes {
+        add(Aspect::ErrorCodes, None, codes(&a.codes), codes(&b.codes));
+    }
+}
+
+type FieldTypes = BTreeMap<String, BTreeSet<String>>;
+
+fn compare_fields(
+    a: &FieldTypes,
+    b: &FieldTypes,
+    set: Aspect,
+    types: Aspect,
+    add: &mut impl FnMut(Aspect, Option<&str>, String, String),
+) {
+    let only = |x: &FieldTypes, y: &FieldTypes| -> String {
+        let names: Vec<String> = x
+            .iter()
+            .filter(|(name, _)| !y.contains_key(*name))
+            .map(|(name, t)| format!("{name} ({})", type_text(t)))
+            .collect();
+        if names.is_empty() {
+            "no other field".to_owned()
+        } else {
+            format!("also {}", names.join(", "))
+        }
+    };
+    if a.keys().ne(b.keys()) {
+        add(set, None, only(a, b), only(b, a));
+    }
+    for (name, x) in a {
+        if let Some(y) = b.get(name) {
+            if x != y {
+                add(types, Some(name), type_text(x), type_text(y));
+            }
+        }
+    }
+}
+
+/// Fields with `null` taken out of their types (a field only ever null keeps it).
+fn without_null(fields: &FieldTypes) -> FieldTypes {
+    fields
+        .iter()
+        .map(|(name, types)| {
+            let mut types = types.clone();
+            if types.len() > 1 {
+                types.remove("null");
+            }
+            (name.clone(), types)
+        })
+        .collect()
+}
+
+/// The types of a field in the order shapes write them (`string|null`).
+fn type_text(types: &BTreeSet<String>) -> String {
+    const ORDER: [&str; 7] = [
+        "object", "array", "string", "number", "boolean", "null", "absent",
+    ];
+    let mut known: Vec<&str> = ORDER
+        .iter()
+        .copied()
+        .filter(|t| types.contains(*t))
+        .collect();
+    known.extend(
+        types
+            .iter()
+            .map(String::as_str)
+            .filter(|t| !ORDER.contains(t)),
+    );
+    known.join("|")
+}
+
+/// What page sizes under one limit show of a target's choice: whether it served short pages
+/// with a next token, pages over the limit, and under the default limit the largest page with a
+/// next token. Full and last pages are left out: how many a read meets depends on how many
+/// items the list holds at that moment, which writers running beside it change.
+fn page_facts(fills: Option<&Vec<PageFill>>) -> (bool, bool, Option<u32>) {
+    let fills = fills.map(Vec::as_slice).unwrap_or_default();
+    let has = |fill: Fill| fills.iter().any(|f| f.fill == fill);
+    let next = fills
+        .iter()
+        .filter(|f| f.fill == Fill::Next)
+        .map(|f| f.max)
+        .max();
+    (has(Fill::Short), has(Fill::Over), next)
+}
+
+/// `limit 25: full 25, short 24` (last pages left out).
+fn pages(limit: &str, fills: Option<&Vec<PageFill>>) -> String {
+    let mut parts: Vec<String> = fills
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter(|f| f.fill != Fill::Last)
+        .map(|f| {
+            let sizes = if f.min == f.max {
+                f.max.to_string()
+            } else {
+                format!("{}-{}", f.min, f.max)
+            };
+            format!("{} {sizes}", f.fill.as_str())
+        })
+        .collect();
+    parts.dedup();
+    if parts.is_empty() {
+        parts.push("last pages only".to_owned());
+    }
+    format!("limit {limit}: {}", parts.join(", "))
+}
+
+fn statuses(statuses: &BTreeSet<u16>) -> String {
+    if statuses.is_empty() {
+        "no answer".to_owned()
+    } else {
+        statuses
+            .iter()
+            .map(u16::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn joined(values: &BTreeSet<String>) -> String {
+    values.iter().cloned().collect::<Vec<_>>().join(", ")
+}
+
+fn codes(values: &BTreeSet<String>) -> String {
+    if values.is_empty() {
+        "none".to_owned()
+    } else {
+        joined(values)
+    }
+}
+
+/// The gaps where the two chose differently: per gap and subject, the values each showed.
+fn gap_differences(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Vec<GapDifference> {
+    type Subject = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        String,
+    );
+    let values = |run: &RunRecord| {
+        let mut found: Vec<(Subject, BTreeSet<String>)> = Vec::new();
+        for gap in silent_areas(run, catalogue) {
+            for o in gap.observations {
+                let key = (gap.gap.clone(), o.operation, o.kind, o.condition, o.what);
+                match found.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, set)) => {
+                        set.insert(o.value);
+                    }
+                    None => found.push((key, BTreeSet::from([o.value]))),
+                }
+            }
+        }
+        found
+    };
+    let (x, y) = (values(a), values(b));
+    let mut subjects: Vec<&Subject> = x.iter().map(|(k, _)| k).collect();
+    for (k, _) in &y {
+        if !subjects.contains(&k) {
+            subjects.push(k);
+        }
+    }
+    let gap_rank = |gap: &str| catalogue.gaps.iter().position(|g| g.id == gap);
+    subjects.sort_by_key(|k| gap_rank(&k.0));
+    let of = |list: &[(Subject, BTreeSet<String>)], key: &Subject| {
+        list.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.iter().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    subjects
+        .into_iter()
+        .filter_map(|key| {
+            let (in_a, in_b) = (of(&x, key), of(&y, key));
+            (in_a != in_b).then(|| GapDifference {
+                gap: key.0.clone(),
+                operation: key.1.clone(),
+                kind: key.2.clone(),
+                condition: key.3.clone(),
+                what: key.4.clone(),
+                a: in_a,
+                b: in_b,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::RunMeta;
+
+    fn shape(operation: &str, status: u16, fields: &[(&str, &str)], count: u32) -> Shape {
+        Shape {
+            operation: operation.to_owned(),
+            status,
+            kind: None,
+            condition: None,
+            body: "object".to_owned(),
+            fields: fields
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            items: BTreeMap::new(),
+            pages: Vec::new(),
+            codes: Vec::new(),
+            count,
+            exchange: None,
+        }
+    }
+
+    fn case(id: &str, verdict: Verdict, shapes: Vec<Shape>) -> CaseResult {
+        CaseResult {
+            id: id.to_owned(),
+            suite: "vat".to_owned(),
+            operation: Some("create-vat-id".to_owned()),
+            rules: Vec::new(),
+            verdict,
+            findings: Vec::new(),
+            exchanges: Vec::new(),
+            skip_reason: (verdict == Verdict::Skip).then(|| "no fixture".to_owned()),
+            error: None,
+            payload: None,
+            inconclusive: Vec::new(),
+            requests: 1,
+            evidence: Vec::new(),
+            statuses: Vec::new(),
+            expected_statuses: Vec::new(),
+            shapes,
+            duration_ms: 1.0,
+        }
+    }
+
+    fn run(target: &str, cases: Vec<CaseResult>) -> RunRecord {
+        RunRecord {
+            meta: RunMeta {
+                covenant_version: "0".to_owned(),
+                seed: 7,
+                target: target.to_owned(),
+                profile: serde_json::Value::Null,
+                started_at: "2026-01-01T00:00:00Z".to_owned(),
+                finished_at: "2026-01-01T00:00:01Z".to_owned(),
+                duration_ms: 1.0,
+                cases_per_operation: 1,
+                shard: None,
+                interrupted: None,
+                faults: Vec::new(),
+                strict: false,
+                profile_problems: Vec::new(),
+                coverage_required: Vec::new(),
+                coverage_short: Vec::new(),
+            },
+            counts: Counts::of(&cases),
+            cases,
+        }
+    }
+
+    fn diff(a: Vec<CaseResult>, b: Vec<CaseResult>) -> BehaviourDiff {
+        let catalogue = Catalogue::parse("[[rule]]\nid = \"X-1\"\nsection = \"s\"\ntext = \"t\"\nlevel = \"must\"\nobservable = false\nwhy_not = \"n\"\n").expect("a catalogue");
+        behaviour_diff(&run("http://a", a), &run("http://b", b), &catalogue)
+    }
+
+    #[test]
+    fn the_same_answers_in_other_numbers_are_no_difference() {
+        let a = case(
+            "vat.create",
+            Verdict::Pass,
+            vec![shape("create-vat-id", 201, &[("id", "string")], 3)],
+        );
+        let b = case(
+            "vat.create",
+            Verdict::Pass,
+            vec![shape("create-vat-id", 201, &[("id", "string")], 9)],
+        );
+        assert!(diff(vec![a], vec![b]).is_empty());
+    }
+
+    #[test]
+    fn another_success_status_and_an_extra_field_are_two_differences() {
+        let a = case(
+            "vat.create",
+            Verdict::Pass,
+            vec![shape("create-vat-id", 201, &[("id", "string")], 1)],
+        );
+        let b = case(
+            "vat.create",
+            Verdict::Pass,
+            vec![shape(
+                "create-vat-id",
+                200,
+                &[("id", "string"), ("x", "number")],
+                1,
+            )],
+        );
+        let d = diff(vec![a], vec![b]);
+        let found: Vec<(Aspect, &str, &str)> = d
+            .differences
+            .iter()
+            .map(|d| (d.aspect, d.a.as_str(), d.b.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (Aspect::Status, "201", "200"),
+                (Aspect::Fields, "no other field", "also x (number)")
+            ]
+        );
+        assert!(
+            d.headline().starts_with("2 differences in 1 cases"),
+            "{}",
+            d.headline()
+        );
+    }
+
+    #[test]
+    fn accepted_by_one_and_refused_by_the_other_is_one_status_difference() {
+        let a = case(
+            "vat.create",
+            Verdict::Pass,
+            vec![shape("create-vat-id", 201, &[("id", "string")], 1)],
+        );
+        let b = case(
+            "vat.create",
+            Verdict::Fail,
+            vec![shape("create-vat-id", 422, &[("detail", "array")], 1)],
+        );
+        let d = diff(vec![a], vec![b]);
+        assert_eq!(d.differences.len(), 1, "{:?}", d.differences);
+        assert_eq!(
+            (d.differences[0].a.as_str(), d.differences[0].b.as_str()),
+            ("201", "422")
+        );
+    }
+
+    #[test]
+    fn a_case_skipped_against_one_target_is_not_compared() {
+        let a = case(
+            "vat.create",
+            Verdict::Pass,
+            vec![shape("create-vat-id", 201, &[], 1)],
+        );
+        let b = case("vat.create", Verdict::Skip, Vec::new());
+        let d = diff(vec![a], vec![b]);
+        assert!(d.is_empty());
+        assert_eq!(d.not_compared.len(), 1);
+        assert!(
+            d.not_compared[0]
+                .why
+                .contains("skipped (no fixture) against B"),
+            "{:?}",
+            d.not_compared
+        );
+    }
+
+    #[test]
+    fn differences_are_ordered_by_operation_then_case() {
+        let comment = |id: &str, status| {
+            let mut c = case(
+                id,
+                Verdict::Pass,
+                vec![shape("update-comment", status, &[], 1)],
+            );
+            c.operation = Some("update-comment".to_owned());
+            c
+        };
+        let vat = |status| {
+            case(
+                "vat.z",
+                Verdict::Pass,
+                vec![shape("create-vat-id", status, &[], 1)],
+            )
+        };
+        let d = diff(
+            vec![comment("comment.a", 200), vat(201)],
+            vec![comment("comment.a", 202), vat(200)],
+        );
+        let order: Vec<&str> = d.differences.iter().map(|d| d.operation.as_str()).collect();
+        assert_eq!(order, ["create-vat-id", "update-comment"]);
+    }
+}

@@ -1,0 +1,451 @@
+//! What a target chose where the spec is silent: for each gap of the catalogue, what the run saw
+//! the target do there, with an example exchange, for spec owners deciding what to specify next.
+//!
+//! Worked out from the record alone (the shapes each case recorded, its blocked baselines, the
+//! redacted profile), so that `report.json`, the summaries and `covenant compare` of two saved
+//! reports say the same. An observation's `value` holds only what the behaviour diff may compare
+//! between two targets: statuses, field names and JSON types, page fills, error codes, the header
+//! name; never a value of a body. Observations never judge: covenant fails no target on a gap.
+
+use crate::catalogue::Catalogue;
+use crate::schema::{self, Area, Method, Operation, OperationId, Registry};
+use crate::verdict::{CaseResult, Fill, PageFill, RunRecord, Shape};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The condition of a valid body refused (see `CaseCx::refused_under`).
+const VALID_REFUSED: &str = "GEN-VALID-ACCEPTED";
+
+/// What a target chose in one gap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GapObservations {
+    pub gap: String,
+    /// The gap as the catalogue states it.
+    pub text: String,
+    pub observations: Vec<Observation>,
+}
+
+/// One choice seen: what (`success status`), its value (`201`), on how many responses, and an
+/// exchange that shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Observation {
+    /// The operation id, where the choice is one operation's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// What the request asked for, where the operation has kinds (`quote`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The condition the request was made to break: a rule id, for refusals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    pub what: String,
+    pub value: String,
+    /// Responses (or pages, or refused baselines) that showed it.
+    pub responses: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<Example>,
+}
+
+impl Observation {
+    /// What the observation is about, in a few words (`create-vat-id (quote) VAT-VALUE-MAX`).
+    pub fn subject(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(op) = &self.operation {
+            parts.push(op.clone());
+        }
+        if let Some(kind) = &self.kind {
+            parts.push(format!("({kind})"));
+        }
+        if let Some(condition) = &self.condition {
+            parts.push(format!("under {condition}"));
+        }
+        if parts.is_empty() {
+            "the run".to_owned()
+        } else {
+            parts.join(" ")
+        }
+    }
+}
+
+/// An exchange kept in a case of the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Example {
+    pub case: String,
+    /// Index into that case's exchanges.
+    pub exchange: usize,
+}
+
+/// Observations by gap, in the catalogue's order; gaps the run saw nothing of are left out.
+pub fn silent_areas(run: &RunRecord, catalogue: &Catalogue) -> Vec<GapObservations> {
+    let mut seen = Seen::default();
+    for case in &run.cases {
+        for shape in &case.shapes {
+            if let Some(op) = schema::operation(&shape.operation) {
+                seen.shape(case, shape, op);
+            }
+        }
+        seen.blocked_baselines(case);
+    }
+    seen.shared_causes();
+    seen.org_header(run);
+    catalogue
+        .gaps
+        .iter()
+        .filter_map(|gap| {
+            let observations = seen.take(&gap.id);
+            (!observations.is_empty()).then(|| GapObservations {
+                gap: gap.id.clone(),
+                text: gap.text.clone(),
+                observations,
+            })
+        })
+        .collect()
+}
+
+/// What identifies an observation: the gap, then the order reports list them in.
+type Key = (
+    &'static str,
+    usize,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    String,
+    String,
+);
+
+#[derive(Default)]
+struct Seen {
+    found: BTreeMap<Key, (u32, Option<Example>)>,
+}
+
+/// Where an observation comes from.
+struct At<'a> {
+    operation: Option<&'a Operation>,
+    kind: Option<&'a str>,
+    condition: Option<&'a str>,
+    example: Option<Example>,
+}
+
+impl Seen {
+    fn add(&mut self, gap: &'static str, at: &At<'_>, what: &str, value: String, count: u32) {
+        let rank = at.operation.map_or(usize::MAX, |op| rank(op.id));
+        let key = (
+            gap,
+            rank,
+            at.operation.map(|op| op.id.as_str().to_owned()),
+            at.kind.map(str::to_owned),
+            at.condition.map(str::to_owned),
+            what.to_owned(),
+            value,
+        );
+        let entry = self.found.entry(key).or_insert((0, None));
+        entry.0 += count;
+        if entry.1.is_none() {
+            entry.1 = at.example.clone();
+        }
+    }
+
+    /// The observations of one gap, in order.
+    fn take(&mut self, gap: &str) -> Vec<Observation> {
+        self.found
+            .iter()
+            .filter(|(key, _)| key.0 == gap)
+            .map(
+                |((_, _, operation, kind, condition, what, value), (responses, example))| {
+                    Observation {
+                        operation: operation.clone(),
+                        kind: kind.clone(),
+                        condition: condition.clone(),
+                        what: what.clone(),
+                        value: value.clone(),
+                        responses: *responses,
+                        example: example.clone(),
+                    }
+                },
+            )
+            .collect()
+    }
+
+    fn shape(&mut self, case: &CaseResult, shape: &Shape, op: &'static Operation) {
+        let at = At {
+            operation: Some(op),
+            kind: shape.kind.as_deref(),
+            condition: shape.condition.as_deref(),
+            example: shape.exchange.map(|exchange| Example {
+                case: case.id.clone(),
+                exchange,
+            }),
+        };
+        let count = shape.count;
+        match (shape.status / 100, shape.condition.as_deref()) {
+            (2, None) => self.success(shape, op, &at),
+            (5, _) => {}
+            (_, Some(VALID_REFUSED)) => self.add(
+                "GAP-PRECONDITIONS",
+                &At {
+                    condition: None,
+                    example: at.example.clone(),
+                    ..at
+                },
+                "valid body refused with",
+                refusal(shape),
+                count,
+            ),
+            (_, Some(_)) if op.id != OperationId::CreateReceivable => {
+                self.add(
+                    "GAP-STATUS-MAPPING",
+                    &at,
+                    "answered with",
+                    shape.status.to_string(),
+                    count,
+                );
+            }
+            _ => {}
+        }
+        if op.area == Area::Banking && shape.status >= 400 && shape.status < 500 {
+            self.add(
+                "GAP-ERRORCODE-VALUES",
+                &at,
+                "errorCode",
+                codes(shape),
+                count,
+            );
+        }
+    }
+
+    /// A success the case asked for: its status, its body, the fields the spec does not list,
+    /// its page sizes.
+    fn success(&mut self, shape: &Shape, op: &'static Operation, at: &At<'_>) {
+        let count = shape.count;
+        let status = shape.status.to_string();
+        if op.success_statuses.is_empty() {
+            self.add("GAP-SUCCESS-STATUS", at, "success status", status, count);
+        }
+        if op.method == Method::Delete {
+            self.add("GAP-DELETE-BODY", at, "body on success", body(shape), count);
+        }
+        let Some(stem) = op.success_schema.as_deref() else {
+            return;
+        };
+        let registry = Registry::embedded();
+        if shape.body == "object" {
+            let (gap, what) = match (op.id, shape.kind.as_deref()) {
+                (OperationId::CreateReceivable, Some("invoice" | "credit_note")) => (
+                    "GAP-INVOICE-CREDIT-NOTE-RESPONSE",
+                    "fields beyond the quote's listed ones",
+                ),
+                (OperationId::CreateReceivable, _) => {
+                    ("GAP-QUOTE-RESPONSE-TAIL", "fields beyond the listed ones")
+                }
+                _ => ("GAP-EXTRA-FIELDS", "fields beyond the listed ones"),
+            };
+            let listed = registry.listed_fields(stem, false);
+            self.add(gap, at, what, unlisted(&shape.fields, &listed), count);
+        }
+        if !shape.items.is_empty() {
+            let listed = registry.listed_fields(stem, true);
+            let items = unlisted(&shape.items, &listed);
+            match op.id {
+                OperationId::ListEvents => {
+                    let what = "item fields beyond the listed ones";
+                    self.add("GAP-EVENT-PAYLOAD", at, what, items, count);
+                    if let Some(types) = shape.items.get("object") {
+                        let types = types.clone();
+                        self.add("GAP-EVENT-PAYLOAD", at, "type of object", types, count);
+                    }
+                }
+                OperationId::ListTransactions => {
+                    self.add("GAP-TRANSACTION-ITEM", at, "item fields", items, count)
+                }
+                _ => {}
+            }
+        }
+        for fill in &shape.pages {
+            if let Some(value) = page_fill(fill) {
+                let what = format!("limit {}", fill.limit);
+                self.add("GAP-PAGE-SIZES", at, &what, value, fill.pages);
+            }
+        }
+    }
+
+    /// Baselines refused: their variants were not judged, and the answer may name a
+    /// precondition the spec does not give.
+    fn blocked_baselines(&mut self, case: &CaseResult) {
+        let op = case.operation.as_deref().and_then(schema::operation);
+        for blocked in &case.inconclusive {
+            let at = At {
+                operation: op,
+                kind: None,
+                condition: None,
+                example: blocked.exchange.map(|exchange| Example {
+                    case: case.id.clone(),
+                    exchange,
+                }),
+            };
+            let status = blocked.answer.split(':').next().unwrap_or("").trim();
+            let value = status.to_owned();
+            self.add(
+                "GAP-PRECONDITIONS",
+                &at,
+                "valid baseline refused with",
+                value,
+                1,
+            );
+        }
+    }
+
+    /// Per operation, whether the valid requests it refused were all refused alike (one cause,
+    /// likely a precondition the spec does not give) or not.
+    fn shared_causes(&mut self) {
+        let mut answers: BTreeMap<usize, (BTreeSet<String>, u32, Option<Example>)> =
+            BTreeMap::new();
+        for (key, (count, example)) in &self.found {
+            if key.0 != "GAP-PRECONDITIONS" {
+                continue;
+            }
+            let entry = answers.entry(key.1).or_default();
+            entry.0.insert(key.6.clone());
+            entry.1 += count;
+            if entry.2.is_none() {
+                entry.2 = example.clone();
+            }
+        }
+        for (rank, (values, count, example)) in answers {
+            if count < 2 {
+                continue;
+            }
+            let value = match values.len() {
+                1 => format!(
+                    "yes: all {}",
+                    values.iter().next().cloned().unwrap_or_default()
+                ),
+                _ => format!("no: {}", values.into_iter().collect::<Vec<_>>().join("; ")),
+            };
+            let at = At {
+                operation: schema::operations().get(rank),
+                kind: None,
+                condition: None,
+                example,
+            };
+            self.add(
+                "GAP-PRECONDITIONS",
+                &at,
+                "refusals share a cause",
+                value,
+                count,
+            );
+        }
+    }
+
+    /// The name the profile gives the banking organization header, shown by the first kept
+    /// banking exchange that carried it.
+    fn org_header(&mut self, run: &RunRecord) {
+        let name = run
+            .meta
+            .profile
+            .pointer("/banking/org_header")
+            .and_then(|v| v.as_str());
+        let example = run.cases.iter().find_map(|case| {
+            case.shapes
+                .iter()
+                .filter(|s| s.status / 100 == 2)
+                .filter(|s| {
+                    schema::operation(&s.operation).is_some_and(|o| o.area == Area::Banking)
+                })
+                .find_map(|s| s.exchange)
+                .map(|exchange| Example {
+                    case: case.id.clone(),
+                    exchange,
+                })
+        });
+        let banking = run
+            .cases
+            .iter()
+            .flat_map(|c| &c.shapes)
+            .any(|s| schema::operation(&s.operation).is_some_and(|o| o.area == Area::Banking));
+        if !banking && name.is_none() {
+            return;
+        }
+        let value = name.map_or_else(
+            || "none: the profile names no banking.org_header".to_owned(),
+            str::to_owned,
+        );
+        let at = At {
+            operation: None,
+            kind: None,
+            condition: None,
+            example,
+        };
+        self.add(
+            "GAP-BANK-ORG-HEADER-NAME",
+            &at,
+            "header name sent",
+            value,
+            1,
+        );
+    }
+}
+
+/// An operation's place in `operations.json`.
+fn rank(id: OperationId) -> usize {
+    schema::operations()
+        .iter()
+        .position(|op| op.id == id)
+        .unwrap_or(usize::MAX)
+}
+
+/// `name (type), ...` of the fields not listed, or `none`.
+fn unlisted(fields: &BTreeMap<String, String>, listed: &BTreeSet<String>) -> String {
+    let extra: Vec<String> = fields
+        .iter()
+        .filter(|(name, _)| !listed.contains(*name))
+        .map(|(name, types)| format!("{name} ({types})"))
+        .collect();
+    if extra.is_empty() {
+        "none".to_owned()
+    } else {
+        extra.join(", ")
+    }
+}
+
+/// A body in a few words: `empty`, `object: deleted (boolean)`, `not-json`.
+fn body(shape: &Shape) -> String {
+    if shape.body != "object" {
+        return shape.body.clone();
+    }
+    let fields: Vec<String> = shape
+        .fields
+        .iter()
+        .map(|(name, types)| format!("{name} ({types})"))
+        .collect();
+    format!("object: {}", fields.join(", "))
+}
+
+/// A refusal's status, with its error codes where it has any.
+fn refusal(shape: &Shape) -> String {
+    match shape.codes.as_slice() {
+        [] => shape.status.to_string(),
+        codes => format!("{} {}", shape.status, codes.join("|")),
+    }
+}
+
+/// The `errorCode`s of a banking error, or that it had none.
+fn codes(shape: &Shape) -> String {
+    if shape.codes.is_empty() {
+        "omitted".to_owned()
+    } else {
+        shape.codes.join(", ")
+    }
+}
+
+/// What one fill of pages says about the target's choice; nothing for a last page, which every
+/// list has.
+fn page_fill(fill: &PageFill) -> Option<String> {
+    match fill.fill {
+        Fill::Full => Some("full pages".to_owned()),
+        Fill::Short => Some("short pages with a next token".to_owned()),
+        Fill::Next => Some(format!("pages of {} items with a next token", fill.max)),
+        Fill::Over => Some("pages over the limit".to_owned()),
+        Fill::Last => None,
+    }
+}
