@@ -15,7 +15,7 @@
 //! | 6 | DIFFERENT: with --fail-on-difference, the two targets of a run with two --profile, or the two targets compare was given, behaved differently, and no verdict set another code |
 //!
 //! A run with two `--profile` ends with the code of the worse of its two verdicts (in the
-//! precedence of [`crate::verdict::RunVerdict`]), and 6 only where that code is 0.
+//! precedence of the verdict module's `RunVerdict`), and 6 only where that code is 0.
 //!
 //! `covenant compare` gives six of them its own meaning ([`COMPARE`]); its `--help` and the
 //! README's *Exit codes of `covenant compare`* hold that table.
