@@ -50,15 +50,8 @@ BIN="$CARGO_TARGET_DIR/release/covenant"
 
 mkdir -p "$OUT"
 WORK="$(mktemp -d "$OUT/run.XXXXXX")"
-SERVER_PID=""
-
-stop_server() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    SERVER_PID=""
-}
+# shellcheck source=bench/reference.sh
+source "$ROOT/bench/reference.sh"
 trap 'stop_server; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
@@ -74,21 +67,6 @@ profile() { python3 -c 'import sys, tomllib
 v = tomllib.load(open(sys.argv[1], "rb"))
 for k in sys.argv[2].split("."): v = v[k]
 print(v)' "$1" "$2"; }
-
-# Starts a fresh reference; sets SERVER_PID and PROFILE.
-start_server() {
-    stop_server
-    PROFILE="$WORK/profile.toml"
-    rm -f "$PROFILE"
-    "$BIN" serve --port 0 --seed 1 --profile-out "$PROFILE" >"$WORK/serve.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        [[ -s "$PROFILE" ]] && return 0
-        sleep 0.05
-    done
-    echo "compare.sh: the reference did not start: $(cat "$WORK/serve.log")" >&2
-    exit 1
-}
 
 # "wall_seconds max_rss_kib" from a /usr/bin/time -v log.
 time_of() { python3 -c 'import sys, re

@@ -254,13 +254,13 @@ pub fn concurrency(n: usize) -> Result<usize, Fatal> {
     }
 }
 
-/// `--rate`, checked.
-pub fn rate(rate: f64) -> Result<f64, Fatal> {
+/// A rate in requests per second (`--rate`, `serve --rate-limit`), checked.
+pub fn rate(flag: &str, rate: f64) -> Result<f64, Fatal> {
     if rate.is_finite() && (MIN_RATE..=MAX_RATE).contains(&rate) {
         Ok(rate)
     } else {
         Err(Fatal::Usage(format!(
-            "--rate {rate}: expected requests per second between {MIN_RATE} and {MAX_RATE}"
+            "{flag} {rate}: expected requests per second between {MIN_RATE} and {MAX_RATE}"
         )))
     }
 }
@@ -314,7 +314,8 @@ mod tests {
             );
         }
         assert!(concurrency(0).is_err() && concurrency(MAX_CONCURRENCY + 1).is_err());
-        assert!(rate(0.0).is_err() && rate(f64::INFINITY).is_err() && rate(5.0).is_ok());
+        assert!(rate("--rate", 0.0).is_err() && rate("--rate", f64::INFINITY).is_err());
+        assert!(rate("--rate", 5.0).is_ok());
         assert!(http_url("ftp://x", "--target").is_err());
         assert!(http_url("http://127.0.0.1:1", "--target").is_ok());
     }

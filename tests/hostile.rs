@@ -257,7 +257,8 @@ fn a_429_retry_after_is_honoured_and_the_case_then_runs() {
         .run(BOUND);
     run.assert_sound();
     assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
-    assert_eq!(run.case(VAT)["exchanges"][0]["retries"], 1);
+    assert_eq!(run.case(VAT)["requests"], 2, "the 429, then the answer");
+    assert_eq!(run.report()["meta"]["pace"]["answers_429"], 1);
     let arrivals: Vec<Seen> = server.seen().into_iter().filter(is_vat).collect();
     assert_eq!(arrivals.len(), 2);
     let waited = arrivals[1].at - arrivals[0].at;
@@ -268,17 +269,76 @@ fn a_429_retry_after_is_honoured_and_the_case_then_runs() {
 }
 
 #[test]
-fn a_target_that_keeps_answering_429_is_an_error_after_bounded_retries() {
+fn a_503_with_retry_after_is_a_pause_not_a_failure() {
+    let rt = runtime();
+    let server = server_with(&rt, |_, n| {
+        if n == 0 {
+            Reply::json(503, r#"{"error":{"message":"busy"}}"#).with_header("retry-after", "1")
+        } else {
+            Reply::not_found()
+        }
+    });
+    let run = Covenant::new("503-once", &server.url())
+        .args(["--filter", VAT])
+        .run(BOUND);
+    run.assert_sound();
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
+    assert!(run.rules(VAT).is_empty(), "the 503 was never judged");
+    assert_eq!(run.report()["meta"]["pace"]["answers_503"], 1);
+    assert!(run.stdout.contains("pace: the target rate-limited the run"));
+}
+
+#[test]
+fn a_target_asking_for_a_longer_wait_than_covenant_takes_leaves_the_run_incomplete_not_failed() {
     let rt = runtime();
     let server = server_with(&rt, |_, _| {
         Reply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "3600")
     });
-    let run = Covenant::new("429-always", &server.url())
+    let run = Covenant::new("429-hour", &server.url())
         .args(["--filter", VAT])
         .run(BOUND);
     run.assert_sound();
-    assert_error(&run, VAT, "429 Too Many Requests after 3 retries");
-    assert_eq!(server.seen().into_iter().filter(is_vat).count(), 4);
+    run.assert_incomplete();
+    assert_eq!(run.verdict(VAT), "skip", "{}", run.says(VAT));
+    let why = run.report()["meta"]["interrupted"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(why.contains("wait 3600 s (Retry-After)"), "{why}");
+    assert_eq!(server.seen().into_iter().filter(is_vat).count(), 1);
+    assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
+}
+
+#[test]
+fn a_target_refusing_until_the_deadline_leaves_the_run_incomplete_not_failed() {
+    let rt = runtime();
+    let server = server_with(&rt, |_, _| {
+        Reply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "1")
+    });
+    let run = Covenant::new("429-always", &server.url())
+        .args(["--filter", VAT, "--deadline", "2.5"])
+        .run(BOUND);
+    run.assert_sound();
+    run.assert_incomplete();
+    assert_eq!(run.verdict(VAT), "skip", "{}", run.says(VAT));
+    let reason = run.case(VAT)["skip_reason"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(reason.contains("deadline"), "{reason}");
+    let arrivals: Vec<Seen> = server.seen().into_iter().filter(is_vat).collect();
+    assert!(
+        (2..=4).contains(&arrivals.len()),
+        "sent again after each 1 s pause until the deadline: {}",
+        arrivals.len()
+    );
+    for pair in arrivals.windows(2) {
+        assert!(pair[1].at - pair[0].at >= Duration::from_millis(950));
+    }
+    let pace = &run.report()["meta"]["pace"];
+    assert_eq!(pace["answers_429"], arrivals.len());
+    assert!(run.stdout.contains("pace: the target rate-limited the run"));
 }
 
 #[test]

@@ -161,6 +161,27 @@ impl Behaviour {
         }
     }
 
+    /// Adds what a part of the case recorded (see `CaseCx::fork`), its example exchanges moved
+    /// by `offset`, the index its exchanges start at in the whole case.
+    pub fn absorb(&mut self, mut part: Behaviour, offset: usize) {
+        self.flush();
+        part.flush();
+        for mut shape in part.shapes {
+            shape.exchange = shape.exchange.map(|i| i + offset);
+            let full = self.shapes.len() >= MAX_SHAPES;
+            match self.shapes.iter_mut().find(|s| s.key == shape.key) {
+                Some(mine) => mine.absorb(shape),
+                None if !full => self.shapes.push(shape),
+                None => {}
+            }
+        }
+        for key in part.exemplified {
+            if !self.exemplified.contains(&key) {
+                self.exemplified.push(key);
+            }
+        }
+    }
+
     /// The shapes, in the order first seen.
     pub fn into_shapes(mut self) -> Vec<Shape> {
         self.flush();
@@ -235,6 +256,43 @@ impl Building {
         self.count += 1;
         if self.exchange.is_none() {
             self.exchange = p.exchange;
+        }
+    }
+
+    /// Adds a shape of the same key that a part of the case built.
+    fn absorb(&mut self, other: Building) {
+        merge_fields(&mut self.fields, &other.fields, self.count);
+        if self.body != other.body {
+            self.body = "mixed";
+        }
+        if other.item_count > 0 {
+            merge_fields(&mut self.items, &other.items, self.item_count);
+            self.item_count += other.item_count;
+        }
+        for fill in other.pages {
+            let full = self.pages.len() >= MAX_PAGE_FILLS;
+            match self
+                .pages
+                .iter_mut()
+                .find(|f| f.limit == fill.limit && f.fill == fill.fill)
+            {
+                Some(f) => {
+                    f.pages += fill.pages;
+                    f.min = f.min.min(fill.min);
+                    f.max = f.max.max(fill.max);
+                }
+                None if !full => self.pages.push(fill),
+                None => {}
+            }
+        }
+        for code in other.codes {
+            if !self.codes.contains(&code) && self.codes.len() < MAX_CODES {
+                self.codes.push(code);
+            }
+        }
+        self.count += other.count;
+        if self.exchange.is_none() {
+            self.exchange = other.exchange;
         }
     }
 

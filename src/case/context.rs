@@ -23,7 +23,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Requests of one case in flight at once in [`CaseCx::send_each`] (`--concurrency` caps the
 /// requests of all cases).
-const WINDOW: usize = 8;
+pub const WINDOW: usize = 8;
 
 /// Why a case stopped before its end.
 #[derive(Debug, Clone, PartialEq)]
@@ -204,6 +204,40 @@ impl CaseCx {
             tally: Tally::default(),
             behaviour: Behaviour::default(),
         }
+    }
+
+    /// A fresh record for part of this case that runs beside its other parts (independent
+    /// request chains, such as reads of one list at several page sizes); [`CaseCx::join`] folds
+    /// it back. Against a remote target, chains side by side take the time of the longest.
+    pub fn fork(&self) -> CaseCx {
+        CaseCx {
+            keep_all: self.keep_all,
+            ..CaseCx::new(self.run.clone())
+        }
+    }
+
+    /// Folds a part made by [`CaseCx::fork`] back into this case's record, after what it holds:
+    /// exchanges (findings keep pointing at theirs), findings, requests, variants left
+    /// unjudged, a fixture the part found wrong, its tally of evidence and statuses, and the
+    /// kinds of answer it had.
+    pub fn join(&mut self, part: CaseCx) {
+        let offset = self.exchanges.len();
+        self.exchanges.extend(part.exchanges);
+        self.findings.extend(part.findings.into_iter().map(|mut f| {
+            f.exchange = f.exchange.map(|i| i + offset);
+            f
+        }));
+        for mut unjudged in part.inconclusive {
+            unjudged.exchange = unjudged.exchange.map(|i| i + offset);
+            self.inconclusive.push(unjudged);
+        }
+        self.requests += part.requests;
+        if self.blocked.is_none() {
+            self.blocked = part.blocked;
+        }
+        self.refused = part.refused.or(self.refused.take());
+        self.tally.absorb(part.tally);
+        self.behaviour.absorb(part.behaviour, offset);
     }
 
     /// The request of `op` as the contract describes it (see [`RunCx::request`]).

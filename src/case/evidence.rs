@@ -54,6 +54,21 @@ impl Tally {
         }
     }
 
+    /// Adds what a part of the case tallied (see `CaseCx::fork`): its rules, statuses and
+    /// expectations count as this case's.
+    pub fn absorb(&mut self, part: Tally) {
+        self.seen += part.seen;
+        for (rule, (count, _)) in part.rules {
+            let entry = self.rules.entry(rule).or_insert((0, 0));
+            entry.0 += count;
+            entry.1 = self.seen;
+        }
+        for (key, count) in part.statuses {
+            *self.statuses.entry(key).or_insert(0) += count;
+        }
+        self.expected.extend(part.expected);
+    }
+
     /// The evidence, the statuses seen and those expected, for the case's result.
     pub fn into_parts(self) -> (Vec<Evidence>, Vec<StatusSeen>, Vec<StatusExpected>) {
         let evidence = self
@@ -118,5 +133,29 @@ mod tests {
         let (evidence, _, expected) = tally.into_parts();
         assert_eq!(evidence[0].responses, 2);
         assert!(expected.is_empty(), "no operation to expect it from");
+    }
+
+    #[test]
+    fn a_forked_part_adds_its_evidence_and_statuses() {
+        let mut whole = Tally::default();
+        whole.response(OperationId::ListEvents, 200);
+        whole.judged("EVT-PAGE-SHAPE");
+        let mut part = Tally::default();
+        part.response(OperationId::ListEvents, 200);
+        part.judged("EVT-PAGE-SHAPE");
+        part.judged("EVT-LIMIT-MAX");
+        part.expected("2xx");
+        whole.absorb(part);
+        let (evidence, statuses, expected) = whole.into_parts();
+        let count = |rule: &str| {
+            evidence
+                .iter()
+                .find(|e| e.rule == rule)
+                .map(|e| e.responses)
+        };
+        assert_eq!(count("EVT-PAGE-SHAPE"), Some(2));
+        assert_eq!(count("EVT-LIMIT-MAX"), Some(1));
+        assert_eq!(statuses[0].count, 2);
+        assert_eq!(expected.len(), 1);
     }
 }

@@ -17,7 +17,7 @@ mod watch;
 
 pub use baseline::{Baseline, Variant};
 pub use behaviour::Behaviour;
-pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx};
+pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx, WINDOW};
 pub use evidence::Tally;
 pub use need::Need;
 pub use stash::{StoredPage, TokenStash};
@@ -62,6 +62,10 @@ pub struct Case {
     pub after: Vec<String>,
     /// Requests it sends, roughly, for `--dry-run`.
     pub requests: usize,
+    /// Requests it sends one after another on its longest chain, roughly: its time in round
+    /// trips against a remote target. The runner starts long chains first, so that they run
+    /// beside the short cases rather than after them.
+    pub chain: usize,
     pub run: CaseFn,
 }
 
@@ -79,6 +83,7 @@ impl Case {
             late: false,
             after: Vec::new(),
             requests: 1,
+            chain: 1,
             run,
         }
     }
@@ -106,8 +111,17 @@ impl Case {
         self
     }
 
+    /// Sends about `n` requests, one after another unless [`Case::chain`] says otherwise.
     pub fn requests(mut self, n: usize) -> Case {
         self.requests = n;
+        self.chain = n;
+        self
+    }
+
+    /// Its longest chain of requests sent one after another is about `n` long (after
+    /// [`Case::requests`]; a case sending [`WINDOW`] at a time has `requests / WINDOW`).
+    pub fn chain(mut self, n: usize) -> Case {
+        self.chain = n;
         self
     }
 

@@ -42,8 +42,8 @@ use std::process::ExitCode;
          its first use (PROFILE PROBLEM); compare: the new run had one\n",
         "  3  the target was unreachable before any case ran\n",
         "  4  INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or \
-         --max-requests, planned or ran no case, or its output closed; merge: a shard \
-         was incomplete; compare: the new run was\n",
+         --max-requests, gave up on a target's rate limits, planned or ran no case, or its \
+         output closed; merge: a shard was incomplete; compare: the new run was\n",
         "  5  COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than \
          --require-coverage asks; merge: the merged run did; compare: the new run did\n",
         "  6  DIFFERENT: with --fail-on-difference, the two targets of a run with two \

@@ -45,7 +45,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CONCURRENCY)]
     pub concurrency: usize,
     /// Cap on requests per second across all workers (retries and the reachability probe
-    /// included); between 0.001 and 1000000.
+    /// included); between 0.001 and 1000000. When the target rate-limits the run (429, or 503
+    /// with Retry-After), every request pauses and the pace drops below it, then climbs back;
+    /// the summary gives the pace that worked, a --rate for next time.
     #[arg(long, value_name = "REQ_PER_S")]
     pub rate: Option<f64>,
     /// Per-request timeout in seconds (connect, headers and the whole body), at most 86400.
@@ -71,8 +73,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "BYTES", default_value_t = settings::DEFAULT_MAX_BODY)]
     pub max_body: u64,
     /// Times a GET is retried, with backoff, on a 5xx or transport error (never a POST, PATCH or
-    /// DELETE); retries show in the report. A 429 is retried up to 3 times whatever the method,
-    /// after its Retry-After (at most 5 s).
+    /// DELETE); retries show in the report. A 429, or a 503 with Retry-After, is no error and no
+    /// failure whatever the method: every request pauses until its Retry-After, and it is sent
+    /// again until an answer comes through or the run's deadline passes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub retries: u32,
     /// Run only cases that create and delete nothing; any POST, PATCH or DELETE a remaining case
@@ -147,7 +150,7 @@ impl RunArgs {
     pub fn settings(&self) -> Result<RunSettings, Fatal> {
         let concurrency = settings::concurrency(self.concurrency)?;
         let timeout = settings::seconds("--timeout", self.timeout)?;
-        let rate = self.rate.map(settings::rate).transpose()?;
+        let rate = self.rate.map(|r| settings::rate("--rate", r)).transpose()?;
         let deadline = self
             .deadline
             .map(|d| settings::seconds("--deadline", d))

@@ -59,7 +59,8 @@ pub fn cases() -> Vec<Case> {
             .suite("accept")
             .needs(target.needs)
             .writes()
-            .requests(estimate(op)),
+            .requests(estimate(op))
+            .chain(estimate(op).div_ceil(crate::case::WINDOW)),
         );
     }
     for (op, needs) in LISTS {

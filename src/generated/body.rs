@@ -124,7 +124,8 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
             .suite("generated")
             .needs(target.needs)
             .writes()
-            .requests(estimate),
+            .requests(estimate)
+            .chain(estimate.div_ceil(crate::case::WINDOW)),
         );
         cases.push(
             Case::new(
@@ -136,7 +137,8 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
             .suite("generated")
             .needs(target.needs)
             .writes()
-            .requests(estimate),
+            .requests(estimate)
+            .chain(estimate.div_ceil(crate::case::WINDOW)),
         );
     }
     cases

@@ -182,7 +182,8 @@ fn shared_cases(kind: ListKind) -> Vec<Case> {
             &[[r.limit_max, r.agree].as_slice(), r.full_pages.as_slice()].concat(),
             cases::PAGE_SIZES_REQUESTS,
             case_fn(move |cx| Box::pin(cases::page_sizes(cx, kind))),
-        ),
+        )
+        .chain(cases::PAGE_SIZES_CHAIN),
         case(
             kind,
             &format!("{area}.limit-out-of-range"),

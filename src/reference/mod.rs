@@ -15,6 +15,7 @@ mod banking;
 mod fault;
 #[allow(clippy::result_large_err)]
 mod finance;
+mod gateway;
 mod page;
 mod receivable;
 mod reply;
@@ -46,6 +47,11 @@ pub struct ReferenceConfig {
     pub faults: FaultSet,
     /// 0 picks a free port.
     pub port: u16,
+    /// Added to every answer, as a remote target's network would (`serve --latency-ms`).
+    pub latency: std::time::Duration,
+    /// Requests per second a gateway's token bucket lets through (a burst of 0.2 s of them);
+    /// the rest are answered 429 with `Retry-After` (`serve --rate-limit`). `None`: no limit.
+    pub rate_limit: Option<f64>,
 }
 
 /// A server that is listening. Dropping it stops the server too; [`RunningReference::shutdown`]
@@ -98,7 +104,10 @@ pub async fn start(config: ReferenceConfig) -> std::io::Result<RunningReference>
     let app = Arc::new(store::seed(config.seed, config.faults));
     let profile = profile_of(&app, &format!("http://{addr}"));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let router = router(app);
+    let mut router = router(app);
+    if let Some(gateway) = gateway::Gateway::new(config.latency, config.rate_limit) {
+        router = router.layer(axum::middleware::from_fn_with_state(gateway, gateway::pass));
+    }
     let task = tokio::spawn(async move {
         let _ = axum::serve(listener, router)
             .with_graceful_shutdown(async move {

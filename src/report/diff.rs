@@ -978,6 +978,7 @@ mod tests {
                 profile_problems: Vec::new(),
                 coverage_required: Vec::new(),
                 coverage_short: Vec::new(),
+                pace: None,
             },
             counts: Counts::of(&cases),
             cases,

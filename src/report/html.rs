@@ -38,6 +38,7 @@ impl Reporter for Html {
         page.gaps(catalogue);
         page.silent(run, catalogue);
         page.latency(run);
+        page.pace(run);
         page.skipped(run);
         page.inconclusive(run);
         page.all_cases(run);
@@ -476,6 +477,24 @@ impl Page {
             ));
         }
         self.line("</table>");
+    }
+
+    /// How the target's rate limits paced the run, when they did.
+    fn pace(&mut self, run: &RunRecord) {
+        let Some(pace) = &run.meta.pace else {
+            return;
+        };
+        self.line("<h2 id=\"pace\">Pace: the target rate-limited the run</h2>");
+        self.line(format!("<p>{}.</p>", escape(&pace.sentence())));
+        self.line(format!(
+            "<table><tr><th>429 answers</th><th>503 answers</th><th>pauses</th><th>paused s</th><th>pace that worked, req/s</th><th>next time</th></tr>\n<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td><td class=\"num\">{:.1}</td><td><code>--rate {}</code></td></tr></table>",
+            pace.answers_429,
+            pace.answers_503,
+            pace.pauses,
+            pace.paused_ms / 1000.0,
+            pace.rate,
+            escape(&pace.suggested_rate())
+        ));
     }
 
     fn skipped(&mut self, run: &RunRecord) {

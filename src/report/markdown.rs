@@ -31,6 +31,7 @@ impl Reporter for Markdown {
     fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
         let mut out = String::new();
         verdict(&mut out, run);
+        pace(&mut out, run);
         cases(&mut out, run, "Failures and errors", |v| {
             matches!(v, Verdict::Fail | Verdict::Error)
         });
@@ -102,6 +103,13 @@ fn verdict(out: &mut String, run: &RunRecord) {
     );
     if let Some(why) = &m.interrupted {
         let _ = writeln!(out, "\n> **The run stopped early:** {}", text(why));
+    }
+}
+
+/// How the target's rate limits paced the run, when they did.
+fn pace(out: &mut String, run: &RunRecord) {
+    if let Some(pace) = &run.meta.pace {
+        let _ = writeln!(out, "\n**Pace:** {}.", text(&pace.sentence()));
     }
 }
 

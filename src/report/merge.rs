@@ -6,7 +6,7 @@
 //! with no shard at all (runs split by hand, e.g. with `--filter`) merge as they are.
 
 use super::ReportError;
-use crate::verdict::{parse_shard, Counts, RunMeta, RunRecord};
+use crate::verdict::{parse_shard, Counts, Pace, RunMeta, RunRecord};
 use std::collections::BTreeMap;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
@@ -177,8 +177,24 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
         strict: records.iter().any(|r| r.meta.strict),
         profile_problems: profile_problems(records),
         coverage_short: Vec::new(),
+        pace: pace(records),
         ..first.clone()
     })
+}
+
+/// The shards' paces in one: every refusal and pause counted, and the slowest pace that worked
+/// (shards run at once share the target's limit).
+fn pace(records: &[RunRecord]) -> Option<Pace> {
+    records
+        .iter()
+        .filter_map(|r| r.meta.pace.clone())
+        .reduce(|all, shard| Pace {
+            answers_429: all.answers_429 + shard.answers_429,
+            answers_503: all.answers_503 + shard.answers_503,
+            pauses: all.pauses + shard.pauses,
+            paused_ms: all.paused_ms + shard.paused_ms,
+            rate: all.rate.min(shard.rate),
+        })
 }
 
 fn timestamp(i: usize, field: &'static str, value: &str) -> Result<OffsetDateTime, ReportError> {

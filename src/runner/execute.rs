@@ -173,6 +173,7 @@ fn record(
         profile_problems: run.watch.problems(),
         coverage_required: settings.coverage_required.clone(),
         coverage_short: Vec::new(),
+        pace: run.target.pace(),
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),
@@ -674,6 +675,9 @@ pub fn summary(record: &RunRecord) -> String {
     }
     if let Some(why) = record.incomplete() {
         let _ = writeln!(out, "the run is incomplete: {why}");
+    }
+    if let Some(pace) = &record.meta.pace {
+        let _ = writeln!(out, "pace: {}", pace.sentence());
     }
     out
 }

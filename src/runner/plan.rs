@@ -16,12 +16,28 @@ pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
 /// that need the data to stand still come first, so that they run together before any writer
 /// starts rather than each waiting for a moment without writers; then the cases that only read,
 /// which can run beside them; then the writers; last the late cases, which start only once all
-/// the others have finished (`runner::phase::Early`). Each group keeps the plan's order.
+/// the others have finished (`runner::phase::Early`). Within each group the long chains of
+/// requests ([`Case::chain`], [`LONG_CHAIN`] or more) start first, longest first, so that against
+/// a remote target they run beside the short cases instead of after them, alone on the critical
+/// path; the short cases, and chains of equal length, keep the plan's order. The order is the
+/// plan's alone: shards, seeds and payloads do not depend on it.
 pub fn execution_order(plan: &[Case]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..plan.len()).collect();
-    order.sort_by_key(|&i| (plan[i].late, !plan[i].still, plan[i].writes));
+    order.sort_by_key(|&i| {
+        let case = &plan[i];
+        let long = if case.chain >= LONG_CHAIN {
+            case.chain
+        } else {
+            0
+        };
+        (case.late, !case.still, case.writes, std::cmp::Reverse(long))
+    });
     order
 }
+
+/// Round trips one after another from which a case's chain counts as long: shorter ones take
+/// no longer than the cases around them, and start in the plan's order.
+pub const LONG_CHAIN: usize = 5;
 
 /// Why a case of `plan` cannot run, if it cannot: a need the profile does not meet, or an
 /// earlier case whose results it uses that the plan does not hold.
@@ -137,6 +153,13 @@ mod tests {
         assert_eq!(seen, plan.len(), "every case in exactly one shard");
     }
 
+    fn started(plan: &[Case]) -> Vec<&str> {
+        execution_order(plan)
+            .into_iter()
+            .map(|i| plan[i].id.as_str())
+            .collect()
+    }
+
     #[test]
     fn still_cases_start_first_then_readers_then_writers_then_late_cases_each_in_plan_order() {
         let plan = vec![
@@ -149,10 +172,40 @@ mod tests {
             case("l2").late(&[]),
             case("r2"),
         ];
-        let started: Vec<&str> = execution_order(&plan)
-            .into_iter()
-            .map(|i| plan[i].id.as_str())
-            .collect();
-        assert_eq!(started, ["s1", "s2", "r1", "r2", "w1", "w2", "l1", "l2"]);
+        assert_eq!(
+            started(&plan),
+            ["s1", "s2", "r1", "r2", "w1", "w2", "l1", "l2"]
+        );
+    }
+
+    #[test]
+    fn within_each_group_long_chains_start_first_and_short_cases_keep_plan_order() {
+        let plan = vec![
+            case("w-short").writes().requests(3),
+            case("w-windowed").writes().requests(400).chain(50),
+            case("s-short").still().requests(4),
+            case("s-long").still().requests(99).chain(50),
+            case("r-one"),
+            case("r-a").requests(2),
+            case("r-long").requests(12),
+            case("r-b").requests(2),
+            case("l-long").late(&[]).requests(9),
+            case("l-short").late(&[]),
+        ];
+        assert_eq!(
+            started(&plan),
+            [
+                "s-long",
+                "s-short",
+                "r-long",
+                "r-one",
+                "r-a",
+                "r-b",
+                "w-windowed",
+                "w-short",
+                "l-long",
+                "l-short"
+            ]
+        );
     }
 }

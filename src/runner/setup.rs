@@ -33,7 +33,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
             let config = ReferenceConfig {
                 seed: settings.generation.seed,
                 faults: *faults,
-                port: 0,
+                ..ReferenceConfig::default()
             };
             let server = reference::start(config)
                 .await

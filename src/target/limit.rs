@@ -1,46 +1,9 @@
-//! Staging safety: a shared rate limit and a request budget for all workers, and the stop flag
-//! of an interrupt, a deadline or a spent budget.
+//! Staging safety: a request budget for all workers, and the stop flag of an interrupt, a
+//! deadline, a spent budget or a target that only refuses. (The pace is `target::pace`.)
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 use tokio::sync::watch;
-use tokio::time::Instant;
-
-/// The longest spacing a rate limit may ask for; slower rates are clamped to it.
-const MAX_INTERVAL: Duration = Duration::from_secs(3600);
-
-/// Spaces requests evenly so that no more than `rate` start per second, across all workers.
-pub struct RateLimiter {
-    interval: Duration,
-    next: tokio::sync::Mutex<Instant>,
-}
-
-impl RateLimiter {
-    /// A limiter of `rate` requests per second; a rate that is not a positive number, or slower
-    /// than one request an hour, is clamped to one request an hour.
-    pub fn new(rate: f64) -> RateLimiter {
-        let interval = Duration::try_from_secs_f64(1.0 / rate)
-            .unwrap_or(MAX_INTERVAL)
-            .min(MAX_INTERVAL);
-        RateLimiter {
-            interval,
-            next: tokio::sync::Mutex::new(Instant::now()),
-        }
-    }
-
-    /// Waits for this request's slot.
-    pub async fn acquire(&self) {
-        let slot = {
-            let mut next = self.next.lock().await;
-            let now = Instant::now();
-            let slot = (*next).max(now);
-            *next = slot + self.interval;
-            slot
-        };
-        tokio::time::sleep_until(slot).await;
-    }
-}
 
 /// How far a run has gone towards stopping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -181,31 +144,9 @@ mod tests {
         tokio::task::yield_now().await;
         assert!(!waiter.is_finished());
         b.cancel();
-        tokio::time::timeout(Duration::from_secs(1), waiter)
+        tokio::time::timeout(std::time::Duration::from_secs(1), waiter)
             .await
             .expect("the waiter wakes on cancel")
             .expect("the waiter does not panic");
-    }
-
-    #[tokio::test(flavor = "current_thread", start_paused = true)]
-    async fn rate_limiter_spaces_requests() {
-        let limiter = RateLimiter::new(10.0);
-        let start = tokio::time::Instant::now();
-        for _ in 0..5 {
-            limiter.acquire().await;
-        }
-        assert!(
-            start.elapsed() >= Duration::from_millis(390),
-            "{:?}",
-            start.elapsed()
-        );
-    }
-
-    #[test]
-    fn absurd_rates_are_clamped_rather_than_panicking() {
-        for rate in [0.0, -1.0, 1e-300, f64::NAN, f64::INFINITY, 1e300] {
-            let l = RateLimiter::new(rate);
-            assert!(l.interval <= MAX_INTERVAL, "{rate}");
-        }
     }
 }

@@ -3,19 +3,25 @@
 //! It exists to make a stranger's server safe to talk to: one client with bounded timeouts
 //! (connect, headers and body alike), a shared rate limit and request budget, bounded body reads,
 //! same-origin redirects only (a redirect elsewhere is an error, so credentials never leave the
-//! origin), bounded retries (GET only on 5xx and transport errors; any method on 429, which means
-//! "not processed", and a 429 that persists is an error), `--read-only` enforced at the one
-//! place requests leave, a stop flag that refuses new requests and later abandons those in
-//! flight, and records of every exchange with secrets redacted. A target misbehaving never
+//! origin), bounded retries (GET only, on 5xx and transport errors), an adaptive pace
+//! (`target::pace`: a 429, or a 503 with `Retry-After`, means "not processed, come back later":
+//! every lane pauses, the run slows down, and the request is sent again until an answer comes
+//! through or the run stops; a rate-limit answer never reaches a check), `--read-only` enforced
+//! at the one place requests leave, a stop flag that refuses new requests and later abandons
+//! those in flight, and records of every exchange with secrets redacted. A target misbehaving never
 //! becomes a panic or an `Err` of the run: it becomes an [`Exchange`] with an `error`, which the
 //! case turns into a verdict.
 
 mod curl;
 mod lanes;
 mod limit;
+mod pace;
 
 pub use curl::{curl_command, redact};
-pub use limit::{Budget, Halt, RateLimiter};
+pub use limit::{Budget, Halt};
+pub use pace::{MAX_PAUSE, MAX_REFUSED};
+
+use pace::{Admission, Pacer, Refusal};
 
 use crate::verdict::{Exchange, RequestRecord, ResponseRecord};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -27,12 +33,10 @@ use url::Url;
 
 /// How much of a response body a record keeps.
 const RECORD_BODY_LIMIT: usize = 4096;
-/// Longest wait covenant honours from a `Retry-After`.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(5);
-/// 429 answers retried before giving up.
-const MAX_429_RETRIES: u32 = 3;
 /// Same-origin redirects followed before giving up.
 const MAX_REDIRECTS: usize = 5;
+/// Tries of the OAuth token request while the target answers rate limits.
+const SETUP_TRIES: u32 = 5;
 /// Paths whose parsed URL is kept; the cache starts over when full.
 const URL_CACHE: usize = 512;
 
@@ -43,6 +47,7 @@ pub struct TargetConfig {
     pub timeout: Duration,
     pub max_body: u64,
     pub retries: u32,
+    /// `--rate`: the pace never goes above it; without it, no pace until the target refuses.
     pub rate: Option<f64>,
     pub max_requests: Option<u64>,
     pub ca_cert: Option<Vec<u8>>,
@@ -73,9 +78,10 @@ pub enum TargetError {
 #[derive(Debug)]
 pub struct Sent {
     pub duration_ms: f64,
-    /// Retries made before the outcome.
+    /// Retries made before the outcome, rate-limit answers sent again included.
     pub retries: u32,
-    /// The last answer when a 429 persisted (the outcome is then an error).
+    /// The last rate-limit answer when the run stopped before one came through (the outcome is
+    /// then [`SendError::Stopped`]).
     rate_limited: Option<Response>,
 }
 
@@ -209,15 +215,14 @@ pub enum SendError {
     TooLarge(u64),
     #[error("the target redirected to {0}, another origin; covenant follows redirects only within the target's origin and never sends credentials elsewhere")]
     CrossOriginRedirect(String),
-    #[error("the target still answered 429 Too Many Requests after {0} retries (Retry-After honoured up to 5 s each); lower --rate")]
-    RateLimited(u32),
 }
 
 /// The client for one target.
 pub struct Target {
     client: reqwest::Client,
     config: TargetConfig,
-    limiter: Option<Arc<RateLimiter>>,
+    /// When requests may start: `--rate`, and the pauses and pace the target's rate limits ask.
+    pacer: Arc<Pacer>,
     budget: Arc<Budget>,
     /// `--concurrency` lanes every request goes through; `None`: sent directly.
     lanes: Option<lanes::Lanes>,
@@ -261,16 +266,13 @@ impl Target {
         let client = builder
             .build()
             .map_err(|e| TargetError::Client(error_chain(&e)))?;
-        let limiter = config
-            .rate
-            .filter(|r| *r > 0.0)
-            .map(|r| Arc::new(RateLimiter::new(r)));
+        let pacer = Arc::new(Pacer::new(config.rate));
         let budget = Arc::new(Budget::new(config.max_requests));
         let max_in_flight = config.max_in_flight;
         let direct = Arc::new(Target {
             client,
             config,
-            limiter,
+            pacer,
             budget,
             lanes: None,
             urls: Mutex::default(),
@@ -287,7 +289,7 @@ impl Target {
         Target {
             client: self.client.clone(),
             config: self.config.clone(),
-            limiter: self.limiter.clone(),
+            pacer: self.pacer.clone(),
             budget: self.budget.clone(),
             lanes: self.lanes.clone(),
             urls: Mutex::default(),
@@ -320,6 +322,11 @@ impl Target {
     /// Requests sent so far (retries included).
     pub fn requests_sent(&self) -> u64 {
         self.budget.used()
+    }
+
+    /// How the target's rate limits paced the run so far; `None` while it has refused nothing.
+    pub fn pace(&self) -> Option<crate::verdict::Pace> {
+        self.pacer.report()
     }
 
     /// Whether `--max-requests` is spent.
@@ -383,19 +390,39 @@ impl Target {
         let url = self
             .url("/")
             .map_err(|e| SendError::Transport(e.to_string()))?;
-        self.wait_for_slot().await?;
+        let admission = self.admit().await?;
         let head = self.head(self.client.get(url));
         let response = self.bounded(head).await?;
-        Ok(response.status().as_u16())
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        self.answered(admission, status, retry_after.as_deref());
+        Ok(status)
     }
 
     /// A form POST to `url` (the OAuth token endpoint), bounded like every request but neither
     /// counted against `--max-requests` nor recorded: its body holds a client secret.
     pub async fn post_form(&self, url: &str, form: &[(&str, &str)]) -> Result<Response, SendError> {
         let url = Url::parse(url).map_err(|e| SendError::Transport(format!("{url}: {e}")))?;
-        self.wait_for_slot().await?;
-        let builder = self.client.post(url).form(form);
-        self.execute(builder).await.map(Response::parsed)
+        // Sent again after a rate limit's pause, a few times: the deadline does not bound the
+        // run's setup yet, and a profile problem must not be blamed on a busy token endpoint.
+        let mut tries = 1;
+        loop {
+            let outcome = self.execute(self.client.post(url.clone()).form(form)).await;
+            match &outcome {
+                Ok(r) if rate_limit(r).is_some() && tries < SETUP_TRIES => tries += 1,
+                Ok(r) if rate_limit(r).is_some() => {
+                    return Err(SendError::Transport(format!(
+                        "still answered {} (a rate limit) after {SETUP_TRIES} tries, each after \
+                         its Retry-After",
+                        r.status
+                    )))
+                }
+                _ => return outcome.map(Response::parsed),
+            }
+        }
     }
 
     /// Sends a request. Never panics, whatever the target does. The exchange is recorded only
@@ -406,6 +433,16 @@ impl Target {
         let mut retries = 0;
         let outcome = loop {
             let outcome = self.send_once(request).await;
+            // A rate-limit answer was not processed: the pacer has paused every lane, and the
+            // request goes again once the pause is over, until an answer comes through or the
+            // run stops (the deadline, an interrupt, covenant giving up on the target).
+            if outcome.as_ref().is_ok_and(|r| rate_limit(r).is_some()) {
+                if self.budget.is_stopped() {
+                    break outcome;
+                }
+                retries += 1;
+                continue;
+            }
             match self.retry_delay(request, &outcome, retries) {
                 Some(delay) => {
                     retries += 1;
@@ -417,7 +454,7 @@ impl Target {
             }
         };
         let (outcome, rate_limited) = match outcome {
-            Ok(r) if r.status == 429 => (Err(SendError::RateLimited(retries)), Some(r)),
+            Ok(r) if rate_limit(&r).is_some() => (Err(SendError::Stopped), Some(r)),
             other => (other, None),
         };
         let sent = Sent {
@@ -428,14 +465,13 @@ impl Target {
         (sent, outcome)
     }
 
-    /// A read of the preflight: rate-limited, bounded and redacted like any request, but never
+    /// A read of the preflight: paced, bounded and redacted like any request, but never
     /// retried and not counted against `--max-requests`, the cases' budget (like the
     /// reachability probe and the OAuth token request). Only a safe method is sent.
     pub async fn preflight_read(&self, request: &Request) -> Result<Response, SendError> {
         if !request.is_safe() {
             return Err(SendError::ReadOnly(request.method.to_string()));
         }
-        self.wait_for_slot().await?;
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
@@ -485,11 +521,6 @@ impl Target {
             return None;
         }
         match outcome {
-            Ok(r) if r.status == 429 && done < MAX_429_RETRIES => Some(
-                retry_after(r)
-                    .unwrap_or(Duration::from_millis(500))
-                    .min(MAX_RETRY_AFTER),
-            ),
             Ok(r)
                 if r.status >= 500
                     && request.is_idempotent_read()
@@ -517,7 +548,6 @@ impl Target {
                 SendError::BudgetExhausted
             });
         }
-        self.wait_for_slot().await?;
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
@@ -545,23 +575,40 @@ impl Target {
         response.map(Response::parsed)
     }
 
-    /// Sends a built request and reads its answer, unparsed; bounded by `--timeout`.
+    /// Sends a built request at the run's pace and reads its answer, unparsed; bounded by
+    /// `--timeout` once it leaves. A lane runs this: a pause holds every lane.
     async fn execute(&self, builder: reqwest::RequestBuilder) -> Result<Response, SendError> {
-        self.bounded(self.read(builder)).await
+        let admission = self.admit().await?;
+        let outcome = self.bounded(self.read(builder)).await;
+        if let Ok(response) = &outcome {
+            self.answered(admission, response.status, response.header("retry-after"));
+        }
+        outcome
     }
 
-    /// Waits for a rate-limit slot; fails when the run stops meanwhile.
-    async fn wait_for_slot(&self) -> Result<(), SendError> {
-        if let Some(limiter) = &self.limiter {
-            tokio::select! {
-                _ = limiter.acquire() => {}
-                _ = self.budget.reached(Halt::Stopped) => return Err(SendError::Stopped),
-            }
-        }
+    /// Waits until the pace lets a request start; fails when the run stops meanwhile.
+    async fn admit(&self) -> Result<Admission, SendError> {
+        let admission = tokio::select! {
+            admission = self.pacer.admit() => admission,
+            _ = self.budget.reached(Halt::Stopped) => return Err(SendError::Stopped),
+        };
         if self.budget.is_stopped() {
             return Err(SendError::Stopped);
         }
-        Ok(())
+        Ok(admission)
+    }
+
+    /// Tells the pacer how a request it let through was answered; stops the run when covenant
+    /// gives up on a target that only refuses.
+    fn answered(&self, admission: Admission, status: u16, retry_after: Option<&str>) {
+        match rate_limit_of(status, retry_after) {
+            None => self.pacer.came_through(),
+            Some(wait) => {
+                if let Refusal::GiveUp(why) = self.pacer.refused(admission, status, wait) {
+                    self.budget.stop(&why);
+                }
+            }
+        }
     }
 
     /// Bounds a request by `--timeout` and by a cancelled run.
@@ -778,9 +825,31 @@ fn ca_certificates(pem: &[u8]) -> Result<Vec<reqwest::Certificate>, TargetError>
     Ok(certs)
 }
 
-fn retry_after(response: &Response) -> Option<Duration> {
-    let value = response.header("retry-after")?.trim();
-    value.parse::<u64>().ok().map(Duration::from_secs)
+/// Whether an answer is a rate limit, and the pause it asks for: a 429, or a 503 with
+/// `Retry-After` (a 503 without one is an error of the target, judged like any 5xx).
+fn rate_limit(response: &Response) -> Option<Option<Duration>> {
+    rate_limit_of(response.status, response.header("retry-after"))
+}
+
+fn rate_limit_of(status: u16, retry_after: Option<&str>) -> Option<Option<Duration>> {
+    match (status, retry_after) {
+        (429, value) => Some(value.and_then(parse_retry_after)),
+        (503, Some(value)) => Some(parse_retry_after(value)),
+        _ => None,
+    }
+}
+
+/// A `Retry-After` value: seconds, or an HTTP date (RFC 9110, section 10.2.3); a date in the
+/// past asks for no wait.
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<f64>() {
+        return Duration::try_from_secs_f64(seconds).ok();
+    }
+    let at =
+        time::OffsetDateTime::parse(value, &time::format_description::well_known::Rfc2822).ok()?;
+    let wait = at - time::OffsetDateTime::now_utc();
+    Some(Duration::try_from(wait).unwrap_or(Duration::ZERO))
 }
 
 fn backoff(done: u32) -> Duration {
@@ -818,14 +887,38 @@ mod tests {
     }
 
     #[test]
-    fn numeric_retry_after_is_read() {
-        let r = Response {
-            status: 429,
-            headers: vec![("Retry-After".into(), "2".into())],
+    fn a_429_or_a_503_with_retry_after_is_a_rate_limit_in_seconds_or_as_a_date() {
+        let answer = |status, retry_after: Option<&str>| Response {
+            status,
+            headers: retry_after
+                .map(|v| ("Retry-After".to_owned(), v.to_owned()))
+                .into_iter()
+                .collect(),
             body: vec![],
             json: None,
         };
-        assert_eq!(retry_after(&r), Some(Duration::from_secs(2)));
+        assert_eq!(
+            rate_limit(&answer(429, Some("2"))),
+            Some(Some(Duration::from_secs(2)))
+        );
+        assert_eq!(rate_limit(&answer(429, None)), Some(None));
+        assert_eq!(
+            rate_limit(&answer(503, Some("1"))),
+            Some(Some(Duration::from_secs(1)))
+        );
+        assert_eq!(rate_limit(&answer(503, None)), None, "a 503 alone is a 5xx");
+        assert_eq!(rate_limit(&answer(500, Some("1"))), None);
+        let past = rate_limit(&answer(429, Some("Sun, 06 Nov 1994 08:49:37 GMT")));
+        assert_eq!(past, Some(Some(Duration::ZERO)), "an HTTP date in the past");
+        let soon = time::OffsetDateTime::now_utc() + time::Duration::seconds(30);
+        let date = soon
+            .format(&time::format_description::well_known::Rfc2822)
+            .expect("a date");
+        let wait = parse_retry_after(&date).expect("an HTTP date is read");
+        assert!(
+            wait > Duration::from_secs(25) && wait <= Duration::from_secs(30),
+            "{date}: {wait:?}"
+        );
     }
 
     fn target(secrets: Vec<String>) -> Arc<Target> {

@@ -458,7 +458,7 @@ pub async fn server(faults: FaultSet) -> RunningReference {
     start(ReferenceConfig {
         seed: 7,
         faults,
-        port: 0,
+        ..ReferenceConfig::default()
     })
     .await
     .expect("the reference starts")

@@ -162,6 +162,8 @@ fn skipped_run() -> RunRecord {
         case.verdict = Verdict::Skip;
         case.skip_reason = Some("deadline of 1 s reached (--deadline): not run".to_owned());
         case.findings.clear();
+        case.evidence.clear();
+        case.statuses.clear();
     }
     run.counts = Counts::of(&run.cases);
     run

@@ -70,6 +70,32 @@ fn merging_two_halves_gives_the_whole_run() {
 }
 
 #[test]
+fn merged_shards_count_every_refusal_and_keep_the_slowest_pace_that_worked() {
+    let (mut a, b) = halves();
+    let pace = |answers_429, rate| covenant::verdict::Pace {
+        answers_429,
+        answers_503: 1,
+        pauses: 2,
+        paused_ms: 2000.0,
+        rate,
+    };
+    a.meta.pace = Some(pace(5, 120.0));
+    let merged = merge(vec![a.clone(), b.clone()]).expect("halves of one run merge");
+    assert_eq!(
+        merged.meta.pace,
+        Some(pace(5, 120.0)),
+        "one shard was paced"
+    );
+    let mut b = b;
+    b.meta.pace = Some(pace(3, 90.5));
+    let merged = merge(vec![a, b]).expect("halves of one run merge");
+    let both = merged.meta.pace.expect("the merged run was paced");
+    assert_eq!((both.answers_429, both.answers_503), (8, 2));
+    assert_eq!((both.pauses, both.paused_ms), (4, 4000.0));
+    assert_eq!(both.rate, 90.5);
+}
+
+#[test]
 fn reports_of_different_seeds_are_refused() {
     let err = refusal(|_, b| b.meta.seed = 7);
     assert!(

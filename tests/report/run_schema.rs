@@ -37,6 +37,28 @@ fn written_json_report_validates_against_its_schema() {
 }
 
 #[test]
+fn a_report_of_a_rate_limited_run_validates_and_its_pace_is_held_to_its_fields() {
+    let mut run = sample::run();
+    run.meta.pace = Some(covenant::verdict::Pace {
+        answers_429: 12,
+        answers_503: 1,
+        pauses: 3,
+        paused_ms: 3000.0,
+        rate: 93.5,
+    });
+    let mut report = serde_json::to_value(&run).unwrap();
+    assert_eq!(errors(&report), Vec::<String>::new());
+    report["meta"]["pace"]["rate"] = 0.into();
+    report["meta"]["pace"]["retries"] = 1.into();
+    let errors = errors(&report);
+    assert!(
+        errors.iter().any(|e| e.contains("/meta/pace/rate")),
+        "{errors:?}"
+    );
+    assert!(errors.iter().any(|e| e.contains("retries")), "{errors:?}");
+}
+
+#[test]
 fn schema_refuses_an_unknown_verdict_and_a_failure_without_a_must_finding() {
     let mut report = serde_json::to_value(sample::run()).unwrap();
     report["cases"][0]["verdict"] = "maybe".into();

@@ -172,6 +172,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         profile_problems: Vec::new(),
         coverage_required: Vec::new(),
         coverage_short: Vec::new(),
+        pace: None,
     }
 }
 
