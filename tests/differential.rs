@@ -454,6 +454,22 @@ fn a_stand_in_with_other_choices_passes_and_the_diff_lists_each_choice() {
         "--fail-on-difference",
     ]);
     assert_eq!(failing.status.code(), Some(6), "{}", says(&failing));
+
+    // Reports of two targets run with other seeds are not compared for their behaviour.
+    let mut reseeded = report_b.clone();
+    reseeded["meta"]["seed"] = Value::from(4);
+    let other_seed = dir.join("b-seed-4.json");
+    std::fs::write(&other_seed, reseeded.to_string()).expect("write the report");
+    let compared = covenant(&[
+        "compare",
+        utf8(&reports.join("a/report.json")),
+        utf8(&other_seed),
+        "--fail-on-difference",
+    ]);
+    let stdout = String::from_utf8_lossy(&compared.stdout);
+    assert_eq!(compared.status.code(), Some(0), "{}", says(&compared));
+    assert!(headline(&stdout).is_empty(), "{stdout}");
+    assert!(stdout.contains("run both with the same --seed"), "{stdout}");
 }
 
 #[test]

@@ -384,7 +384,8 @@ fn notes(old: &RunRecord, new: &RunRecord) -> Vec<String> {
     }
     if old.meta.target != new.meta.target {
         notes.push(format!(
-            "the runs tested different targets ({} and {})",
+            "the runs tested different targets ({} and {}); run both with the same --seed for \
+             the behaviour diff of the two",
             old.meta.target, new.meta.target
         ));
     }
