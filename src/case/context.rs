@@ -67,6 +67,9 @@ pub struct RunCx {
     pub stash: super::TokenStash,
     /// `--token-age`: late cases start once the stored tokens are at least this old.
     pub token_age: Option<std::time::Duration>,
+    /// In a differential run, the first target's context, set on the second's: the second
+    /// generates the payloads the first does, with its own fixture values in their place.
+    pub leader: std::sync::OnceLock<Arc<RunCx>>,
 }
 
 impl RunCx {

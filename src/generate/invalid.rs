@@ -28,6 +28,7 @@ pub(crate) struct Mutation {
 }
 
 /// One constraint of a shape.
+#[derive(Clone)]
 pub(crate) struct Site {
     /// The node the edit applies to (the object, for property-level breaches).
     pub path: Vec<Step>,

@@ -22,6 +22,7 @@ mod pattern;
 mod seed;
 mod shape;
 mod text;
+mod translate;
 mod valid;
 
 #[cfg(test)]
@@ -38,7 +39,8 @@ use serde::Serialize;
 use serde_json::Value;
 use shape::Shape;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use translate::Translation;
 
 /// The rule an invalid payload breaks when no `x-rule` is written above the broken spot.
 pub const DEFAULT_RULE: &str = "GEN-REJECT-NOT-2XX";
@@ -155,16 +157,76 @@ pub enum GenerateError {
     NothingToBreak { stem: String },
 }
 
-/// A stem compiled once: its shape and its validator.
+/// A stem compiled once: its shape, its validator, and what is generated from them alone
+/// (deterministic lists and strategies), built on first use. Every engine with the same options
+/// shares them: a run builds the same lists in several cases, and a differential run for two
+/// targets.
 struct Compiled {
     shape: Shape,
     oracle: Arc<Oracle>,
+    sites: OnceLock<Vec<invalid::Site>>,
+    /// Per site of `sites`, its boundary mutations the validator confirms invalid.
+    breaches: OnceLock<Vec<Vec<Invalid>>>,
+    boundary_valid: OnceLock<Vec<Value>>,
+    acceptance: OnceLock<Acceptance>,
+    valid: OnceLock<SBoxedStrategy<Value>>,
+    /// `None` when the stem has no constraint to break.
+    invalid: OnceLock<Option<SBoxedStrategy<Invalid>>>,
+}
+
+impl Compiled {
+    fn new(shape: Shape, oracle: Oracle) -> Compiled {
+        Compiled {
+            shape,
+            oracle: Arc::new(oracle),
+            sites: OnceLock::new(),
+            breaches: OnceLock::new(),
+            boundary_valid: OnceLock::new(),
+            acceptance: OnceLock::new(),
+            valid: OnceLock::new(),
+            invalid: OnceLock::new(),
+        }
+    }
+
+    fn sites(&self) -> &[invalid::Site] {
+        self.sites.get_or_init(|| invalid::sites(&self.shape))
+    }
+
+    fn boundary_valid(&self) -> &[Value] {
+        self.boundary_valid.get_or_init(|| {
+            boundary::valid(&self.shape)
+                .into_iter()
+                .filter(|value| self.oracle.is_valid(value))
+                .collect()
+        })
+    }
+
+    fn acceptance(&self) -> &Acceptance {
+        self.acceptance
+            .get_or_init(|| accept::acceptance(&self.shape, &|value| self.oracle.is_valid(value)))
+    }
+
+    fn boundary_invalid(&self) -> Vec<Invalid> {
+        self.breaches().iter().flatten().cloned().collect()
+    }
+
+    fn breaches(&self) -> &[Vec<Invalid>] {
+        self.breaches.get_or_init(|| {
+            self.sites()
+                .iter()
+                .map(|site| breaches(&self.shape, &self.oracle, site))
+                .collect()
+        })
+    }
 }
 
 /// The generation engine over a set of schemas.
 pub struct Engine<S> {
     source: S,
+    /// What it compiles with: its own options, or, beside a leader, the leader's fixtures.
     options: GenOptions,
+    /// Beside a leader: the leader's fixture values replaced with this engine's own.
+    translation: Option<Translation>,
     cache: Mutex<HashMap<String, Arc<Compiled>>>,
 }
 
@@ -173,20 +235,46 @@ impl<S: SchemaSource> Engine<S> {
         Engine {
             source,
             options,
+            translation: None,
             cache: Mutex::new(HashMap::new()),
         }
     }
 
-    pub fn options(&self) -> &GenOptions {
-        &self.options
+    /// This engine beside one whose fixtures are `leader`'s (the first target of a differential
+    /// run): it generates what the leader generates, with its own fixture values in place of the
+    /// leader's, so that both targets get the same payloads and the second builds none itself.
+    /// Only when the two give the same properties the same number of values; each payload is
+    /// confirmed by the validator again after the exchange, and a list in which one is not is
+    /// built from this engine's own options instead.
+    pub fn beside(mut self, leader: &BTreeMap<String, Vec<Value>>) -> Engine<S> {
+        if let Some(translation) = Translation::between(leader, &self.options.fixtures) {
+            self.options.fixtures = leader.clone();
+            self.translation = Some(translation);
+        }
+        self
     }
 
     /// Random valid instances of `stem`: shrinkable (optional properties shrink away, strings
     /// toward their minimum length, numbers toward a bound); each confirmed by the validator.
     pub fn valid(&self, stem: &str) -> Result<SBoxedStrategy<Value>, GenerateError> {
         let compiled = self.compiled(stem)?;
+        let strategy = compiled
+            .valid
+            .get_or_init(|| {
+                let oracle = Arc::clone(&compiled.oracle);
+                Memo(valid::strategy(&compiled.shape, &[]))
+                    .prop_filter("rejected by the validator", move |value| {
+                        oracle.is_valid(value)
+                    })
+                    .sboxed()
+            })
+            .clone();
+        let Some(translation) = self.translation.clone() else {
+            return Ok(strategy);
+        };
         let oracle = Arc::clone(&compiled.oracle);
-        Ok(Memo(valid::strategy(&compiled.shape, &[]))
+        Ok(strategy
+            .prop_map(move |value| translation.value(value))
             .prop_filter("rejected by the validator", move |value| {
                 oracle.is_valid(value)
             })
@@ -212,20 +300,39 @@ impl<S: SchemaSource> Engine<S> {
     /// first and never changes while shrinking; the rest of the payload shrinks.
     pub fn invalid(&self, stem: &str) -> Result<SBoxedStrategy<Invalid>, GenerateError> {
         let compiled = self.compiled(stem)?;
-        let strategies: Vec<SBoxedStrategy<Invalid>> = invalid::sites(&compiled.shape)
-            .into_iter()
-            .filter(|site| site.boundary.is_empty() || !self.breaches(&compiled, site).is_empty())
-            .map(|site| site_strategy(&compiled, site))
-            .collect();
-        if strategies.is_empty() {
+        let strategy = compiled.invalid.get_or_init(|| {
+            let strategies: Vec<SBoxedStrategy<Invalid>> = compiled
+                .sites()
+                .iter()
+                .zip(compiled.breaches())
+                .filter(|(site, breaches)| site.boundary.is_empty() || !breaches.is_empty())
+                .map(|(site, _)| site_strategy(&compiled.shape, &compiled.oracle, site.clone()))
+                .collect();
+            if strategies.is_empty() {
+                return None;
+            }
+            let strategies = Arc::new(strategies);
+            Some(
+                (0..strategies.len())
+                    .no_shrink()
+                    .prop_flat_map(move |index| strategies[index].clone())
+                    .sboxed(),
+            )
+        });
+        let Some(strategy) = strategy.clone() else {
             return Err(GenerateError::NothingToBreak {
                 stem: stem.to_string(),
             });
-        }
-        let strategies = Arc::new(strategies);
-        Ok((0..strategies.len())
-            .no_shrink()
-            .prop_flat_map(move |index| strategies[index].clone())
+        };
+        let Some(translation) = self.translation.clone() else {
+            return Ok(strategy);
+        };
+        let oracle = Arc::clone(&compiled.oracle);
+        Ok(strategy
+            .prop_map(move |invalid| translation.invalid(invalid))
+            .prop_filter("the exchange left the payload valid", move |invalid| {
+                !oracle.is_valid(&invalid.payload)
+            })
             .sboxed())
     }
 
@@ -234,10 +341,18 @@ impl<S: SchemaSource> Engine<S> {
     /// min and max items, null where allowed, every value of small enums) in the smallest.
     pub fn boundary_valid(&self, stem: &str) -> Result<Vec<Value>, GenerateError> {
         let compiled = self.compiled(stem)?;
-        Ok(boundary::valid(&compiled.shape)
-            .into_iter()
-            .filter(|value| compiled.oracle.is_valid(value))
-            .collect())
+        let values = compiled.boundary_valid();
+        let Some(translation) = &self.translation else {
+            return Ok(values.to_vec());
+        };
+        let values: Vec<Value> = values
+            .iter()
+            .map(|v| translation.value(v.clone()))
+            .collect();
+        if values.iter().all(|v| compiled.oracle.is_valid(v)) {
+            return Ok(values);
+        }
+        Ok(self.own(stem)?.boundary_valid().to_vec())
     }
 
     /// Positive variants of `stem`, each differing from the smallest instance of its body shape
@@ -245,20 +360,39 @@ impl<S: SchemaSource> Engine<S> {
     /// admitted, a maximum length of multi-byte characters. Each is confirmed valid.
     pub fn acceptance(&self, stem: &str) -> Result<Acceptance, GenerateError> {
         let compiled = self.compiled(stem)?;
-        let oracle = Arc::clone(&compiled.oracle);
-        Ok(accept::acceptance(&compiled.shape, &|value| {
-            oracle.is_valid(value)
-        }))
+        let acceptance = compiled.acceptance();
+        let Some(translation) = &self.translation else {
+            return Ok(acceptance.clone());
+        };
+        let mut acceptance = acceptance.clone();
+        for value in &mut acceptance.baselines {
+            *value = translation.value(std::mem::take(value));
+        }
+        for variant in &mut acceptance.variants {
+            variant.payload = translation.value(std::mem::take(&mut variant.payload));
+        }
+        let valid = |v: &Value| compiled.oracle.is_valid(v);
+        if acceptance.baselines.iter().all(valid)
+            && acceptance.variants.iter().all(|v| valid(&v.payload))
+        {
+            return Ok(acceptance);
+        }
+        Ok(self.own(stem)?.acceptance().clone())
     }
 
     /// Deterministic invalid instances: each constraint broken at its boundary (max+1 and
     /// min-1 lengths and values, one past the item limits) and in the other fixed ways.
     pub fn boundary_invalid(&self, stem: &str) -> Result<Vec<Invalid>, GenerateError> {
         let compiled = self.compiled(stem)?;
-        Ok(invalid::sites(&compiled.shape)
-            .iter()
-            .flat_map(|site| self.breaches(&compiled, site))
-            .collect())
+        let all = compiled.boundary_invalid();
+        let Some(translation) = &self.translation else {
+            return Ok(all);
+        };
+        let all: Vec<Invalid> = all.into_iter().map(|i| translation.invalid(i)).collect();
+        if all.iter().all(|i| !compiled.oracle.is_valid(&i.payload)) {
+            return Ok(all);
+        }
+        Ok(self.own(stem)?.boundary_invalid())
     }
 
     /// Whether the validator accepts `instance` as `stem`.
@@ -266,54 +400,42 @@ impl<S: SchemaSource> Engine<S> {
         Ok(self.compiled(stem)?.oracle.is_valid(instance))
     }
 
-    /// The boundary mutations of a site that the validator confirms invalid.
-    fn breaches(&self, compiled: &Compiled, site: &invalid::Site) -> Vec<Invalid> {
-        let base = valid::example(&compiled.shape, &site.path, false);
-        site.boundary
-            .iter()
-            .filter_map(|mutation| finish(compiled, site, base.clone(), mutation.clone()))
-            .collect()
-    }
-
     fn compiled(&self, stem: &str) -> Result<Arc<Compiled>, GenerateError> {
         if let Some(compiled) = self.lock().get(stem) {
             return Ok(Arc::clone(compiled));
         }
-        let embedded = self.source.is_embedded();
-        let known = embedded.then(|| self.shared_compiled(stem)).flatten();
-        let compiled = match known {
-            Some(compiled) => compiled,
-            None => Arc::new(self.compile(stem)?),
-        };
-        if embedded {
-            self.share(stem, &compiled);
-        }
+        let compiled = self.compiled_with(stem, &self.options)?;
         self.lock().insert(stem.to_string(), Arc::clone(&compiled));
         Ok(compiled)
     }
 
-    fn shared_compiled(&self, stem: &str) -> Option<Arc<Compiled>> {
-        let shared = shared().lock().unwrap_or_else(|e| e.into_inner());
-        let (_, compiled) = shared.iter().find(|(o, _)| *o == self.options)?;
-        compiled.get(stem).cloned()
+    /// `stem` compiled with `options`: from what engines over the embedded registry share, or
+    /// compiled now (and shared when the source is the embedded registry).
+    fn compiled_with(
+        &self,
+        stem: &str,
+        options: &GenOptions,
+    ) -> Result<Arc<Compiled>, GenerateError> {
+        let embedded = self.source.is_embedded();
+        let known = embedded.then(|| shared_compiled(options, stem)).flatten();
+        let compiled = match known {
+            Some(compiled) => compiled,
+            None => Arc::new(self.compile(stem, options)?),
+        };
+        if embedded {
+            share(options, stem, &compiled);
+        }
+        Ok(compiled)
     }
 
-    fn share(&self, stem: &str, compiled: &Arc<Compiled>) {
-        let mut shared = shared().lock().unwrap_or_else(|e| e.into_inner());
-        let index = match shared.iter().position(|(o, _)| *o == self.options) {
-            Some(index) => index,
-            None => {
-                if shared.len() == SHARED_OPTIONS {
-                    shared.remove(0);
-                }
-                shared.push((self.options.clone(), HashMap::new()));
-                shared.len() - 1
-            }
-        };
-        shared[index]
-            .1
-            .entry(stem.to_string())
-            .or_insert_with(|| Arc::clone(compiled));
+    /// `stem` compiled with this engine's own fixtures rather than a leader's: for a list in
+    /// which the exchange of fixture values left a payload unconfirmed.
+    fn own(&self, stem: &str) -> Result<Arc<Compiled>, GenerateError> {
+        let mut options = self.options.clone();
+        if let Some(translation) = &self.translation {
+            options.fixtures = translation.own_fixtures();
+        }
+        self.compiled_with(stem, &options)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Compiled>>> {
@@ -323,7 +445,7 @@ impl<S: SchemaSource> Engine<S> {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn compile(&self, stem: &str) -> Result<Compiled, GenerateError> {
+    fn compile(&self, stem: &str, options: &GenOptions) -> Result<Compiled, GenerateError> {
         let root = self
             .source
             .resolve(stem)
@@ -333,25 +455,31 @@ impl<S: SchemaSource> Engine<S> {
         let mut docs = shape::Documents::new();
         docs.insert(stem.to_string(), root.clone());
         let inlined = shape::inline(&self.source, root, stem, 0, &mut docs)?;
-        let context = shape::Context {
-            options: &self.options,
-            stem,
-        };
+        let context = shape::Context { options, stem };
         let shape = shape::compile(&context, &inlined)?;
-        let oracle = Arc::new(Oracle::build(stem, root, docs)?);
-        Ok(Compiled { shape, oracle })
+        let oracle = Oracle::build(stem, root, docs)?;
+        Ok(Compiled::new(shape, oracle))
     }
+}
+
+/// The boundary mutations of a site that the validator confirms invalid.
+fn breaches(shape: &Shape, oracle: &Oracle, site: &invalid::Site) -> Vec<Invalid> {
+    let base = valid::example(shape, &site.path, false);
+    site.boundary
+        .iter()
+        .filter_map(|mutation| finish(oracle, site, base.clone(), mutation.clone()))
+        .collect()
 }
 
 /// Applies a mutation to a base instance; `None` when it does not apply or leaves it valid.
 fn finish(
-    compiled: &Compiled,
+    oracle: &Oracle,
     site: &invalid::Site,
     base: Value,
     mutation: invalid::Mutation,
 ) -> Option<Invalid> {
     let payload = path::apply(base, &path::pointer(&site.path), mutation.edit)?;
-    if compiled.oracle.is_valid(&payload) {
+    if oracle.is_valid(&payload) {
         return None;
     }
     Some(Invalid {
@@ -365,14 +493,19 @@ fn finish(
     })
 }
 
-fn site_strategy(compiled: &Arc<Compiled>, site: invalid::Site) -> SBoxedStrategy<Invalid> {
-    let base = valid::strategy(&compiled.shape, &site.path);
+/// Random breaches of one site. It holds the validator, not the [`Compiled`] it is kept in.
+fn site_strategy(
+    shape: &Shape,
+    oracle: &Arc<Oracle>,
+    site: invalid::Site,
+) -> SBoxedStrategy<Invalid> {
+    let base = valid::strategy(shape, &site.path);
     let random = site.random.clone();
-    let compiled = Arc::clone(compiled);
+    let oracle = Arc::clone(oracle);
     (base, random)
         .prop_filter_map(
             "mutation left the payload valid",
-            move |(base, mutation)| finish(&compiled, &site, base, mutation),
+            move |(base, mutation)| finish(&oracle, &site, base, mutation),
         )
         .sboxed()
 }
@@ -396,6 +529,30 @@ type SharedCompiled = Vec<(GenOptions, HashMap<String, Arc<Compiled>>)>;
 /// What engines over the embedded registry compiled, per option set: the generated cases of a
 /// run each make an engine, and would compile the same schemas again.
 fn shared() -> &'static Mutex<SharedCompiled> {
-    static SHARED: std::sync::OnceLock<Mutex<SharedCompiled>> = std::sync::OnceLock::new();
+    static SHARED: OnceLock<Mutex<SharedCompiled>> = OnceLock::new();
     SHARED.get_or_init(Mutex::default)
+}
+
+fn shared_compiled(options: &GenOptions, stem: &str) -> Option<Arc<Compiled>> {
+    let shared = shared().lock().unwrap_or_else(|e| e.into_inner());
+    let (_, compiled) = shared.iter().find(|(o, _)| o == options)?;
+    compiled.get(stem).cloned()
+}
+
+fn share(options: &GenOptions, stem: &str, compiled: &Arc<Compiled>) {
+    let mut shared = shared().lock().unwrap_or_else(|e| e.into_inner());
+    let index = match shared.iter().position(|(o, _)| o == options) {
+        Some(index) => index,
+        None => {
+            if shared.len() == SHARED_OPTIONS {
+                shared.remove(0);
+            }
+            shared.push((options.clone(), HashMap::new()));
+            shared.len() - 1
+        }
+    };
+    shared[index]
+        .1
+        .entry(stem.to_string())
+        .or_insert_with(|| Arc::clone(compiled));
 }

@@ -933,3 +933,84 @@ fn engines_over_the_embedded_schemas_with_the_same_options_compile_a_schema_once
     let of = |e: &Engine<BTreeMap<String, Value>>| e.compiled("quote-create").expect("compiles");
     assert!(!Arc::ptr_eq(&of(&own), &of(&again)));
 }
+
+/// The second target's fixtures: the same properties, other ids.
+fn other_fixtures() -> GenOptions {
+    let mut options = options();
+    options.fixtures.insert(
+        "counterpart_id".into(),
+        vec![json!("0f0f0f0f-1e1e-4d2d-8c3c-4b4b4b4b4b4b")],
+    );
+    options.fixtures.insert(
+        "vat_rate_id".into(),
+        vec![json!("a0a0a0a0-b1b1-4c2c-9d3d-e4e4e4e4e4e4")],
+    );
+    options
+}
+
+#[test]
+fn an_engine_beside_a_leader_generates_what_its_own_options_would() {
+    let leader = options().fixtures;
+    let beside = Engine::new(schemas(), other_fixtures()).beside(&leader);
+    let own = Engine::new(schemas(), other_fixtures());
+    assert!(beside.translation.is_some(), "the fixture values differ");
+    for stem in STEMS {
+        let (a, b) = (beside.boundary_valid(stem), own.boundary_valid(stem));
+        assert_eq!(
+            a.expect("beside"),
+            b.expect("own"),
+            "{stem}: boundary valid"
+        );
+        let (a, b) = (beside.acceptance(stem), own.acceptance(stem));
+        assert_eq!(a.expect("beside"), b.expect("own"), "{stem}: acceptance");
+        let (a, b) = (beside.boundary_invalid(stem), own.boundary_invalid(stem));
+        assert_eq!(
+            a.expect("beside"),
+            b.expect("own"),
+            "{stem}: boundary invalid"
+        );
+        let draws = |strategy| sample(&strategy, &mut rng_for(7, stem), 40);
+        let (a, b) = (beside.valid(stem), own.valid(stem));
+        assert_eq!(
+            draws(a.expect("beside")),
+            draws(b.expect("own")),
+            "{stem}: valid"
+        );
+        let sample_invalid = |e: &Engine<_>| {
+            e.invalid(stem)
+                .ok()
+                .map(|s| sample(&s, &mut rng_for(7, stem), 40))
+        };
+        assert_eq!(
+            sample_invalid(&beside),
+            sample_invalid(&own),
+            "{stem}: invalid"
+        );
+    }
+    let leading = engine().boundary_valid("quote-create").expect("quote");
+    let mine = beside.boundary_valid("quote-create").expect("quote");
+    assert!(leading
+        .iter()
+        .any(|v| v["counterpart_id"] == json!(COUNTERPART)));
+    assert!(
+        mine.iter()
+            .all(|v| v.get("counterpart_id").is_none_or(|id| id != COUNTERPART)),
+        "the leader's id never reaches the second target"
+    );
+}
+
+#[test]
+fn a_fixture_the_leader_gives_more_values_is_no_exchange() {
+    let mut leader = options().fixtures;
+    leader
+        .get_mut("counterpart_id")
+        .expect("counterpart")
+        .push(json!("22222222-2222-4333-8444-555555555555"));
+    let beside = Engine::new(schemas(), other_fixtures()).beside(&leader);
+    assert!(beside.translation.is_none());
+    assert_eq!(
+        beside.options,
+        other_fixtures(),
+        "it compiles with its own options"
+    );
+}

@@ -10,7 +10,7 @@
 //! no parameter. A variant refused beside an accepted baseline fails its rule; a refused baseline
 //! leaves its variants inconclusive, never failed (see `crate::case::baseline`).
 
-use super::body::{make_unique, options, template, BodyOperation, BODY_OPERATIONS};
+use super::body::{engine, make_unique, options, template, BodyOperation, BODY_OPERATIONS};
 use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
 use crate::generate::{AcceptKind, Engine, GenOptions};
 use crate::schema::{OperationId, ParamLocation, Registry};
@@ -113,10 +113,7 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
         omit: Default::default(),
         ..options.clone()
     };
-    let (engine, open) = (
-        Engine::new(Registry::embedded(), options),
-        Engine::new(Registry::embedded(), open),
-    );
+    let (engine, open) = (engine(&run, options), engine(&run, open));
     let request = template(&run, &target);
     let mut n = 0;
     let mut unique = |body: Value| {

@@ -144,6 +144,16 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
     cases
 }
 
+/// An engine over the embedded schemas with `options`; on the second target of a differential
+/// run, beside the first target's fixtures, so that both get the same payloads.
+pub(super) fn engine(run: &RunCx, options: GenOptions) -> Engine<&'static Registry> {
+    let engine = Engine::new(Registry::embedded(), options);
+    match run.leader.get() {
+        Some(leader) => engine.beside(&self::options(leader).fixtures),
+        None => engine,
+    }
+}
+
 /// Generator options for this run's profile.
 pub(super) fn options(run: &RunCx) -> GenOptions {
     let f = run.finops().cloned().unwrap_or_default();
@@ -272,7 +282,7 @@ async fn send_window<T: Send + 'static>(
 async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     cx.keep_all = false;
     let run = cx.run.clone();
-    let engine = Engine::new(Registry::embedded(), options(&run));
+    let engine = engine(&run, options(&run));
     let mut streams = Vec::new();
     for stem in target.valid_stems {
         let boundary = engine.boundary_valid(stem).map_err(generator_error)?;
@@ -338,7 +348,7 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     cx.keep_all = false;
     let run = cx.run.clone();
     let stem = target.invalid_stem;
-    let engine = Engine::new(Registry::embedded(), options(&run));
+    let engine = engine(&run, options(&run));
     // Every boundary violation is sent, so that each broken rule shows (up to a bound); the
     // first accepted body is the reported payload, and the random phase is then not needed.
     let boundary = engine.boundary_invalid(stem).map_err(generator_error)?;

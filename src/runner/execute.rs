@@ -39,6 +39,8 @@ pub fn run_beside(
     second: (&Prepared, Vec<Case>),
     settings: &RunSettings,
 ) -> (RunRecord, RunRecord) {
+    // One plan, one set of payloads: the second generates what the first does.
+    let _ = second.0.run.leader.set(first.0.run.clone());
     let (a, b) = run_each(runtime, first.0, first.1, Some(second), settings);
     (a, b.expect("a second target was given"))
 }

@@ -100,6 +100,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         ledger,
         stash: Default::default(),
         token_age: settings.token_age,
+        leader: Default::default(),
     });
     if sends {
         super::preflight::preflight(&run, settings).await?;
