@@ -4,6 +4,7 @@
 //! redacted field by field first (so `report.json` stays valid JSON), then each rendered file is
 //! scanned again for the secret in every escaped form a format could give it (JSON, HTML, XML).
 
+use crate::target::SecretFinder;
 use crate::verdict::RunRecord;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -49,11 +50,8 @@ struct Scan<'a, 'b> {
 
 impl std::io::Write for Scan<'_, '_> {
     fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
-        if !self.found && piece.len() >= self.masker.shortest {
-            self.found = match &self.masker.finder {
-                Some(finder) => finder.is_match(piece),
-                None => true,
-            };
+        if !self.found {
+            self.found = self.masker.finder.is_match(piece);
         }
         Ok(piece.len())
     }
@@ -91,37 +89,27 @@ pub fn text(text: &str, secrets: &[String]) -> String {
     masker.mask(text).unwrap_or_else(|| text.to_owned())
 }
 
-/// Finds secrets in strings: every secret looked for in one pass (Aho-Corasick), so that a
-/// report of a few MiB is read once, not once per secret and form.
+/// Finds secrets in strings with a searcher built once per secret and form, so that a report of
+/// a few MiB is read quickly, and most strings are not copied.
 struct Masker<'a> {
     /// Longest first, so that a secret containing another is masked whole.
     secrets: Vec<&'a str>,
-    /// `None` when it cannot be built (it always can for a few short patterns): every string is
-    /// then searched secret by secret.
-    finder: Option<aho_corasick::AhoCorasick>,
-    shortest: usize,
+    finder: SecretFinder,
 }
 
 impl<'a> Masker<'a> {
     fn new(mut secrets: Vec<&'a str>) -> Masker<'a> {
         secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         Masker {
-            finder: aho_corasick::AhoCorasick::new(&secrets).ok(),
-            shortest: secrets.iter().map(|s| s.len()).min().unwrap_or(usize::MAX),
+            finder: SecretFinder::new(&secrets),
             secrets,
         }
     }
 
     /// `text` masked, or `None` when it holds no secret (most strings: they are not copied).
     fn mask(&self, text: &str) -> Option<String> {
-        // Most strings (field names, types, statuses) are shorter than any secret.
-        if text.len() < self.shortest {
+        if !self.finder.is_match(text.as_bytes()) {
             return None;
-        }
-        if let Some(finder) = &self.finder {
-            if !finder.is_match(text) {
-                return None;
-            }
         }
         // Secret by secret, longest first: one secret overlapping another is masked whole too.
         let mut out = Cow::Borrowed(text);

@@ -17,7 +17,7 @@ mod lanes;
 mod limit;
 mod pace;
 
-pub use curl::{curl_command, redact};
+pub use curl::{curl_command, redact, SecretFinder};
 pub use limit::{Budget, Halt};
 pub use pace::{MAX_PAUSE, MAX_REFUSED};
 
@@ -229,6 +229,8 @@ pub struct Target {
     /// Parsed URLs by path: a run sends thousands of requests to a few dozen paths, and parsing
     /// every URL afresh cost a twentieth of a run.
     urls: Mutex<HashMap<String, Url>>,
+    /// `config.secrets`, looked for in one pass.
+    redactor: Arc<curl::Redactor>,
 }
 
 impl Target {
@@ -250,6 +252,9 @@ impl Target {
             // second timer per request is work on the hot path that guards nothing more.
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .pool_max_idle_per_host(64)
+            // Covenant retries itself, and counts what it sends: reqwest's own retries (of
+            // refused HTTP/2 streams) are off, and with them its copy of every request.
+            .retry(reqwest::retry::never().max_retries_per_request(0))
             .user_agent(concat!("covenant/", env!("CARGO_PKG_VERSION")));
         let extra = match &config.ca_cert {
             Some(pem) => ca_certificates(pem)?,
@@ -269,6 +274,7 @@ impl Target {
         let pacer = Arc::new(Pacer::new(config.rate));
         let budget = Arc::new(Budget::new(config.max_requests));
         let max_in_flight = config.max_in_flight;
+        let redactor = Arc::new(curl::Redactor::new(&config.secrets));
         let direct = Arc::new(Target {
             client,
             config,
@@ -276,6 +282,7 @@ impl Target {
             budget,
             lanes: None,
             urls: Mutex::default(),
+            redactor,
         });
         let lanes = max_in_flight.and_then(|n| lanes::Lanes::start(direct.clone(), n));
         Ok(Arc::new(Target {
@@ -293,6 +300,7 @@ impl Target {
             budget: self.budget.clone(),
             lanes: self.lanes.clone(),
             urls: Mutex::default(),
+            redactor: self.redactor.clone(),
         }
     }
 
@@ -306,6 +314,7 @@ impl Target {
             }
         }
         Arc::new(Target {
+            redactor: Arc::new(curl::Redactor::new(&config.secrets)),
             config,
             ..self.same()
         })
@@ -496,7 +505,7 @@ impl Target {
             error: outcome
                 .as_ref()
                 .err()
-                .map(|e| redact(&e.to_string(), &self.config.secrets)),
+                .map(|e| self.redactor.redact(&e.to_string())),
             duration_ms: sent.duration_ms,
             retries: sent.retries,
         }
@@ -732,13 +741,13 @@ impl Target {
                 Some(String::from_utf8_lossy(bytes).into_owned())
             }
         };
-        let secrets = &self.config.secrets;
+        let redactor = &self.redactor;
         let headers: Vec<(String, String)> = headers
             .into_iter()
-            .map(|(n, v)| (n.clone(), redact_header(&n, &v, secrets)))
+            .map(|(n, v)| (n.clone(), redact_header(&n, &v, redactor)))
             .collect();
-        let body = body.map(|b| redact(&b, secrets));
-        let url = redact(&url, secrets);
+        let body = body.map(|b| redactor.redact(&b));
+        let url = redactor.redact(&url);
         let curl = curl_command(request.method.as_str(), &url, &headers, body.as_deref());
         RequestRecord {
             method: request.method.to_string(),
@@ -750,9 +759,9 @@ impl Target {
     }
 
     fn record_response(&self, response: &Response) -> ResponseRecord {
-        let secrets = &self.config.secrets;
+        let redactor = &self.redactor;
         // Redact before cutting, so that a secret across the cut leaves no prefix behind.
-        let text = redact(&response.text(), secrets);
+        let text = redactor.redact(&response.text());
         let truncated = text.len() > RECORD_BODY_LIMIT;
         let body = if truncated {
             let mut end = RECORD_BODY_LIMIT;
@@ -766,7 +775,7 @@ impl Target {
         let headers = response
             .headers
             .iter()
-            .map(|(n, v)| (n.clone(), redact_header(n, v, secrets)))
+            .map(|(n, v)| (n.clone(), redact_header(n, v, redactor)))
             .collect();
         ResponseRecord {
             status: response.status,
@@ -777,7 +786,7 @@ impl Target {
     }
 }
 
-fn redact_header(name: &str, value: &str, secrets: &[String]) -> String {
+fn redact_header(name: &str, value: &str, redactor: &curl::Redactor) -> String {
     let lower = name.to_ascii_lowercase();
     if lower == "authorization" || lower == "proxy-authorization" {
         match value.split_once(' ') {
@@ -785,7 +794,7 @@ fn redact_header(name: &str, value: &str, secrets: &[String]) -> String {
             None => crate::profile::REDACTED.to_owned(),
         }
     } else {
-        redact(value, secrets)
+        redactor.redact(value)
     }
 }
 
@@ -877,11 +886,15 @@ mod tests {
     #[test]
     fn authorization_is_redacted_but_keeps_its_scheme() {
         assert_eq!(
-            redact_header("Authorization", "Bearer abc", &[]),
+            redact_header("Authorization", "Bearer abc", &curl::Redactor::new(&[])),
             "Bearer ***"
         );
         assert_eq!(
-            redact_header("x-other", "has abc inside", &["abc".into()]),
+            redact_header(
+                "x-other",
+                "has abc inside",
+                &curl::Redactor::new(&["abc".into()])
+            ),
             "has *** inside"
         );
     }
