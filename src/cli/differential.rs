@@ -21,7 +21,7 @@ pub fn run_command(settings: &RunSettings) -> Result<u8, Fatal> {
     if settings.mode.sends() {
         super::run::check_writable(&settings.report_dir)?;
     }
-    let runtime = super::runtime(Some(2))?;
+    let runtime = super::runtime(Some(2 * super::WORKERS_PER_TARGET))?;
     let (a, b) = runtime.block_on(async {
         tokio::try_join!(
             crate::runner::prepare(&sides[0]),
@@ -96,10 +96,21 @@ pub fn run_command(settings: &RunSettings) -> Result<u8, Fatal> {
     let diff = behaviour_diff(&record_a, &record_b, Catalogue::embedded());
     let failed = |e: ReportError| Fatal::Files(format!("cannot write reports: {e}"));
     let mut written = Vec::new();
-    for paths in [written_a, written_b, write_diff(&diff, &settings.report_dir, &secrets)] {
+    for paths in [
+        written_a,
+        written_b,
+        write_diff(&diff, &settings.report_dir, &secrets),
+    ] {
         written.extend(paths.map_err(failed)?);
     }
-    finish([&record_a, &record_b], &sides, settings, &diff, &secrets, &written)
+    finish(
+        [&record_a, &record_b],
+        &sides,
+        settings,
+        &diff,
+        &secrets,
+        &written,
+    )
 }
 
 /// What writing a target's reports gave: the files, or why they could not be written.
