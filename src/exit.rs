@@ -12,7 +12,7 @@
 //! | 3 | the target was unreachable before any case ran |
 //! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, gave up on a target's rate limits, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
 //! | 5 | COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than --require-coverage asks; merge: the merged run did; compare: the new run did |
-//! | 6 | DIFFERENT: with --fail-on-difference, the two targets of a run with two --profile, or the two targets compare was given, behaved differently, and no verdict set another code |
+//! | 6 | DIFFERENT: with --fail-on-difference, the two targets of a run with two --profile, or the two runs of one seed compare was given, behaved differently, and no verdict set another code |
 //!
 //! A run with two `--profile` ends with the code of the worse of its two verdicts (in the
 //! precedence of the verdict module's `RunVerdict`), and 6 only where that code is 0.
@@ -40,7 +40,7 @@ pub const DIFFERENT: u8 = 6;
 pub const COMPARE: [(u8, &str); 6] = [
     (
         SUCCESS,
-        "nothing newly fails (newly skipped cases and rules newly not run are listed, not counted); two targets: the behaviour diff is printed, and is empty or --fail-on-difference was not given",
+        "nothing newly fails (newly skipped cases and rules newly not run are listed, not counted); with one seed, the behaviour diff is printed too, and is empty or --fail-on-difference was not given",
     ),
     (FAILURES, "a case newly fails or errors"),
     (
@@ -57,7 +57,7 @@ pub const COMPARE: [(u8, &str); 6] = [
     ),
     (
         DIFFERENT,
-        "two targets with --fail-on-difference: they behaved differently (the behaviour diff is not empty)",
+        "one seed with --fail-on-difference: the runs behaved differently (the behaviour diff is not empty), and no other code applies",
     ),
 ];
 

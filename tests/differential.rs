@@ -470,6 +470,58 @@ fn a_stand_in_with_other_choices_passes_and_the_diff_lists_each_choice() {
     assert_eq!(compared.status.code(), Some(0), "{}", says(&compared));
     assert!(headline(&stdout).is_empty(), "{stdout}");
     assert!(stdout.contains("run both with the same --seed"), "{stdout}");
+
+    // One target before and after an upgrade that changed its choices (the stand-in's report,
+    // named as the reference's target): what changed in verdicts, then the behaviour diff.
+    let mut upgraded = report_b.clone();
+    upgraded["meta"]["target"] = report_a["meta"]["target"].clone();
+    let after = dir.join("upgraded.json");
+    std::fs::write(&after, upgraded.to_string()).expect("write the report");
+    let upgrade_dir = dir.join("upgrade");
+    let compared = covenant(&[
+        "compare",
+        utf8(&reports.join("a/report.json")),
+        utf8(&after),
+        "--report-dir",
+        utf8(&upgrade_dir),
+    ]);
+    let stdout = String::from_utf8_lossy(&compared.stdout);
+    assert_eq!(compared.status.code(), Some(0), "{}", says(&compared));
+    let behaviour = headline(&stdout);
+    assert!(
+        behaviour.contains("(old: ") && behaviour.contains("(new: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("create-vat-id"), "{stdout}");
+    for file in [
+        "compare.json",
+        "compare.md",
+        "diff.json",
+        "diff.md",
+        "diff.html",
+    ] {
+        assert!(upgrade_dir.join(file).is_file(), "{file} not written");
+    }
+    let failing = covenant(&[
+        "compare",
+        utf8(&reports.join("a/report.json")),
+        utf8(&after),
+        "--fail-on-difference",
+    ]);
+    assert_eq!(failing.status.code(), Some(6), "{}", says(&failing));
+    // The same report twice: no difference, and no failing exit.
+    let same = covenant(&[
+        "compare",
+        utf8(&reports.join("a/report.json")),
+        utf8(&reports.join("a/report.json")),
+        "--fail-on-difference",
+    ]);
+    let stdout = String::from_utf8_lossy(&same.stdout);
+    assert_eq!(same.status.code(), Some(0), "{}", says(&same));
+    assert!(
+        headline(&stdout).ends_with("no difference in behaviour"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -47,7 +47,7 @@ use std::process::ExitCode;
         "  5  COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than \
          --require-coverage asks; merge: the merged run did; compare: the new run did\n",
         "  6  DIFFERENT: with --fail-on-difference, the two targets of a run with two \
-         --profile, or the two targets compare was given, behaved differently, and no verdict \
+         --profile, or the two runs of one seed compare was given, behaved differently, and no verdict \
          set another code",
     )
 )]

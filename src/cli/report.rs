@@ -4,7 +4,9 @@
 use crate::catalogue::Catalogue;
 use crate::console::out;
 use crate::exit::{self, Fatal};
-use crate::report::{behaviour_diff, compare, load, merge, write_all, write_file, ReportError};
+use crate::report::{
+    behaviour_diff, compare, load, merge, write_all, write_file, BehaviourDiff, ReportError,
+};
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;
@@ -15,11 +17,12 @@ pub struct CompareArgs {
     pub old: PathBuf,
     /// The later run's report.json.
     pub new: PathBuf,
-    /// Where the comparison report is written (compare.md and compare.json; for two targets,
-    /// diff.json, diff.md and diff.html).
+    /// Where the comparison report is written (compare.md and compare.json; with one seed, the
+    /// behaviour diff too: diff.json, diff.md and diff.html).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
-    /// With reports of two targets: exit 6 when they behaved differently.
+    /// With reports of one seed: exit 6 when the runs behaved differently (and nothing else set
+    /// another code).
     #[arg(long)]
     pub fail_on_difference: bool,
 }
@@ -40,11 +43,13 @@ pub struct MergeArgs {
 }
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
-/// newly fails. Reports of two targets run with one seed get the behaviour diff instead.
+/// newly fails. Reports of two targets run with one seed get the behaviour diff instead; two of
+/// one target and one seed (before and after an upgrade) get both.
 pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let old = load(&args.old).map_err(|e| Fatal::Files(e.to_string()))?;
     let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
-    if old.meta.target != new.meta.target && old.meta.seed == new.meta.seed {
+    let one_seed = old.meta.seed == new.meta.seed;
+    if old.meta.target != new.meta.target && one_seed {
         return compare_targets(&old, &new, &args);
     }
     let comparison = compare(&old, &new, Catalogue::embedded());
@@ -59,7 +64,38 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
             out(&format!("wrote {}\n", path.display()));
         }
     }
-    Ok(comparison.exit_code())
+    let code = comparison.exit_code();
+    if !one_seed {
+        return Ok(code);
+    }
+    // One target, one seed: where its behaviour changed, also where both runs keep the contract.
+    let mut diff = behaviour_diff(&old, &new, Catalogue::embedded());
+    diff.a.target = format!("{} (old: {})", diff.a.target, args.old.display());
+    diff.b.target = format!("{} (new: {})", diff.b.target, args.new.display());
+    out(&format!("\n{}", diff.render_text()));
+    write_diff(&diff, &args)?;
+    Ok(different(code, &diff, &args))
+}
+
+/// With `--report-dir`, the behaviour diff's files, named on the console.
+fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
+    if let Some(dir) = &args.report_dir {
+        let written = super::differential::write_diff(diff, dir, &[])
+            .map_err(|e| Fatal::Files(e.to_string()))?;
+        for path in written {
+            out(&format!("wrote {}\n", path.display()));
+        }
+    }
+    Ok(())
+}
+
+/// `code`, or 6 where it is 0, the runs behaved differently and `--fail-on-difference` asks.
+fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
+    if code == exit::SUCCESS && args.fail_on_difference && !diff.is_empty() {
+        exit::DIFFERENT
+    } else {
+        code
+    }
 }
 
 /// Two reports of different targets, one seed: the behaviour diff, as a differential run
@@ -69,27 +105,14 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
 fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u8, Fatal> {
     let diff = behaviour_diff(a, b, Catalogue::embedded());
     out(&diff.render_text());
-    if let Some(dir) = &args.report_dir {
-        let written = super::differential::write_diff(&diff, dir, &[])
-            .map_err(|e| Fatal::Files(e.to_string()))?;
-        for path in written {
-            out(&format!("wrote {}\n", path.display()));
-        }
-    }
+    write_diff(&diff, args)?;
     let own = |run: &RunRecord| match run.verdict() {
         verdict @ (RunVerdict::Incomplete
         | RunVerdict::ProfileProblem
         | RunVerdict::CoverageShort) => verdict,
         _ => RunVerdict::Pass,
     };
-    let code = own(a).worse(own(b)).exit_code();
-    Ok(
-        if code == exit::SUCCESS && args.fail_on_difference && !diff.is_empty() {
-            exit::DIFFERENT
-        } else {
-            code
-        },
-    )
+    Ok(different(own(a).worse(own(b)).exit_code(), &diff, args))
 }
 
 /// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of
