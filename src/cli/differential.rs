@@ -9,8 +9,7 @@
 use crate::catalogue::Catalogue;
 use crate::console::{note, out};
 use crate::exit::{self, Fatal};
-use crate::report::{behaviour_diff, write_all, write_file, BehaviourDiff, ReportError};
-use crate::runner::Finisher;
+use crate::report::{behaviour_diff, write_all, write_file, BehaviourDiff};
 use crate::settings::{Mode, RunSettings};
 use crate::verdict::RunRecord;
 use std::path::PathBuf;
@@ -21,7 +20,7 @@ pub fn run_command(settings: &RunSettings) -> Result<u8, Fatal> {
     if settings.mode.sends() {
         super::run::check_writable(&settings.report_dir)?;
     }
-    let runtime = super::runtime(Some(2 * super::WORKERS_PER_TARGET))?;
+    let runtime = super::runtime(Some(2))?;
     let (a, b) = runtime.block_on(async {
         tokio::try_join!(
             crate::runner::prepare(&sides[0]),
@@ -70,62 +69,51 @@ pub fn run_command(settings: &RunSettings) -> Result<u8, Fatal> {
         settings.generation.seed,
         settings.generation.cases_per_operation
     ));
+    let (record_a, record_b) =
+        crate::runner::run_beside(&runtime, (&a, plan_a), (&b, plan_b), &sides[0]);
     // Either target's secrets are kept out of every report (two references of one seed share
     // theirs: each is looked for once).
     let mut secrets = a.run.target.secrets().to_vec();
     secrets.extend_from_slice(b.run.target.secrets());
     secrets.sort();
     secrets.dedup();
-    // Each target's reports are written as soon as its run ends, the other's run perhaps still
-    // going: rendering them is most of what a run does after its last case.
-    let writer = |side: &RunSettings| -> Finisher<Written> {
-        let (dir, secrets) = (side.report_dir.clone(), secrets.clone());
-        Box::new(move |record: &RunRecord| write_all(record, &dir, &secrets))
-    };
-    let [(record_a, written_a), (record_b, written_b)] = crate::runner::run_beside(
-        &runtime,
-        (&a, plan_a),
-        (&b, plan_b),
-        &sides[0],
-        [writer(&sides[0]), writer(&sides[1])],
-    );
     runtime.block_on(async {
         a.shutdown().await;
         b.shutdown().await;
     });
-    let diff = behaviour_diff(&record_a, &record_b, Catalogue::embedded());
-    let failed = |e: ReportError| Fatal::Files(format!("cannot write reports: {e}"));
-    let mut written = Vec::new();
-    for paths in [
-        written_a,
-        written_b,
-        write_diff(&diff, &settings.report_dir, &secrets),
-    ] {
-        written.extend(paths.map_err(failed)?);
-    }
-    finish(
-        [&record_a, &record_b],
-        &sides,
-        settings,
-        &diff,
-        &secrets,
-        &written,
-    )
+    finish([&record_a, &record_b], &sides, settings, &secrets)
 }
 
-/// What writing a target's reports gave: the files, or why they could not be written.
-type Written = Result<Vec<PathBuf>, ReportError>;
-
-/// Prints both summaries, the diff and the files written, and maps the two verdicts and the
-/// diff to an exit code.
+/// Writes each target's reports and the diff, prints both summaries and the diff, and maps the
+/// two verdicts and the diff to an exit code.
 fn finish(
     records: [&RunRecord; 2],
     sides: &[RunSettings],
     settings: &RunSettings,
-    diff: &BehaviourDiff,
     secrets: &[String],
-    written: &[PathBuf],
 ) -> Result<u8, Fatal> {
+    let failed = |e: crate::report::ReportError| Fatal::Files(format!("cannot write reports: {e}"));
+    // Each target's reports on a thread of their own, the diff on this one: rendering them is
+    // most of what a run does after its last case.
+    let (reports, diff) = std::thread::scope(|scope| {
+        let writers: Vec<_> = records
+            .iter()
+            .zip(sides)
+            .map(|(record, side)| scope.spawn(|| write_all(record, &side.report_dir, secrets)))
+            .collect();
+        let diff = behaviour_diff(records[0], records[1], Catalogue::embedded());
+        let written = write_diff(&diff, &settings.report_dir, secrets);
+        let reports: Vec<_> = writers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .chain([written])
+            .collect();
+        (reports, diff)
+    });
+    let mut written = Vec::new();
+    for paths in reports {
+        written.extend(paths.map_err(failed)?);
+    }
     for ((name, record), side) in ["A", "B"].iter().zip(records).zip(sides) {
         out(&format!(
             "\n{name}: {} (reports in {})",

@@ -138,12 +138,6 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
     }
 }
 
-/// Worker threads of a run's runtime, per target. Two keep a 2-core machine busy against one
-/// target; a differential run gets as many per target, since on a small machine its targets'
-/// threads compete with the run's for the cores (measured: 8% faster at two per target than two
-/// in all, while four for a single run was 6% slower).
-const WORKERS_PER_TARGET: usize = 2;
-
 /// The multi-threaded tokio runtime of a command, with `workers` threads (tokio's default, one
 /// per core, when `None`).
 fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {

@@ -292,7 +292,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     if settings.mode.sends() {
         check_writable(&settings.report_dir)?;
     }
-    let runtime = super::runtime(Some(super::WORKERS_PER_TARGET))?;
+    let runtime = super::runtime(Some(2))?;
     let prepared = runtime.block_on(crate::runner::prepare(&settings))?;
     let cases = crate::suite::cases(&prepared.run, settings.selection.generated_only);
     let plan = crate::runner::select(cases, &settings.selection);

@@ -27,82 +27,50 @@ pub fn run_plan(
     plan: Vec<Case>,
     settings: &RunSettings,
 ) -> RunRecord {
-    let ran = run_each::<()>(runtime, prepared, plan, None, settings);
-    ran.watchers.abort();
-    ran.first
+    run_each(runtime, prepared, plan, None, settings).0
 }
-
-/// What a differential run does with a target's record as soon as that target's run has ended
-/// (writes its reports), while the other target's run may still go on.
-pub type Finisher<T> = Box<dyn FnOnce(&RunRecord) -> T + Send>;
 
 /// Runs one plan against two targets at once (a differential run): the first through
 /// libtest-mimic, its lines on the console, the second quietly beside it on the same runtime,
-/// each with its own lanes, phases and late start. One interrupt or deadline stops both. Each
-/// record goes to its finisher when its own run ends, so that the reports of the target that
-/// finished first are written in the last moments of the other's run, when the CPU has room.
-pub fn run_beside<T: Send + 'static>(
+/// each with its own lanes, phases and late start. One interrupt or deadline stops both.
+pub fn run_beside(
     runtime: &tokio::runtime::Runtime,
     first: (&Prepared, Vec<Case>),
     second: (&Prepared, Vec<Case>),
     settings: &RunSettings,
-    [finish_first, finish_second]: [Finisher<T>; 2],
-) -> [(RunRecord, T); 2] {
+) -> (RunRecord, RunRecord) {
     // One plan, one set of payloads: the second generates what the first does.
     let _ = second.0.run.leader.set(first.0.run.clone());
-    let beside = (second.0, second.1, finish_second);
-    let ran = run_each(runtime, first.0, first.1, Some(beside), settings);
-    let first = ran.first;
-    let finished = finish_first(&first);
-    let second = ran.beside.expect("a second target was given");
-    let second = runtime
-        .block_on(second)
-        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
-    ran.watchers.abort();
-    [(first, finished), second]
+    let (a, b) = run_each(runtime, first.0, first.1, Some(second), settings);
+    (a, b.expect("a second target was given"))
 }
-
-/// A run of the plan, and the run beside it, if any, still going or done.
-struct Ran<T> {
-    first: RunRecord,
-    beside: Option<tokio::task::JoinHandle<(RunRecord, T)>>,
-    /// Stops both runs on an interrupt or the deadline: aborted once both have ended.
-    watchers: tokio::task::JoinHandle<()>,
-}
-
-/// The second target of a differential run: its context, its plan, and what to do with its
-/// record.
-type Beside<'a, T> = (&'a Prepared, Vec<Case>, Finisher<T>);
 
 /// [`run_plan`], with a second target run quietly beside the first when one is given.
-fn run_each<T: Send + 'static>(
+fn run_each(
     runtime: &tokio::runtime::Runtime,
     prepared: &Prepared,
     plan: Vec<Case>,
-    beside: Option<Beside<'_, T>>,
+    beside: Option<(&Prepared, Vec<Case>)>,
     settings: &RunSettings,
-) -> Ran<T> {
+) -> (RunRecord, Option<RunRecord>) {
     let started_at = now_rfc3339();
     let start = Instant::now();
     let run = prepared.run.clone();
     let mut runs = vec![run.clone()];
-    runs.extend(beside.iter().map(|(p, _, _)| p.run.clone()));
+    runs.extend(beside.iter().map(|(p, _)| p.run.clone()));
     let watchers = spawn_watchers(runtime, runs, settings.deadline);
-    let order: Vec<String> = plan.iter().map(|c| c.id.clone()).collect();
-    let beside = beside.map(|(other, plan, finish)| {
-        let quiet = Quiet {
-            run: other.run.clone(),
-            label: other.target_label.clone(),
-            settings: settings.clone(),
-            started_at: started_at.clone(),
-            start,
-            order: order.clone(),
-        };
-        runtime.spawn(quiet.run(plan, finish))
+    let quiet = beside.map(|(other, plan)| {
+        let (run, concurrency) = (other.run.clone(), settings.concurrency);
+        let task = runtime.spawn(async move {
+            let cases = run_quiet(run, plan, concurrency).await;
+            (cases, start.elapsed(), now_rfc3339())
+        });
+        (other, task)
     });
     let results = Arc::new(Mutex::new(HashMap::<String, CaseResult>::new()));
     let phases = Arc::new(Phases::default());
     let late = LateStart::new(true);
+    let order: Vec<String> = plan.iter().map(|c| c.id.clone()).collect();
     let plan_len = plan.len();
     // Every early case takes its ticket here, before any case starts.
     let trials = super::plan::execution_order(&plan)
@@ -138,6 +106,20 @@ fn run_each<T: Send + 'static>(
     if let Some(progress) = progress {
         progress.finish();
     }
+    let finished = (start.elapsed(), now_rfc3339());
+    let second = quiet.map(|(other, task)| {
+        let (cases, elapsed, finished_at) = runtime.block_on(task).unwrap_or_else(|e| {
+            let cases = order.iter().map(|id| panicked_run(id, &e)).collect();
+            (cases, start.elapsed(), now_rfc3339())
+        });
+        let timing = Timing {
+            started_at: started_at.clone(),
+            finished_at,
+            elapsed,
+        };
+        record(other, settings, cases, timing, None)
+    });
+    watchers.abort();
     let mut results = std::mem::take(&mut *results.lock().unwrap_or_else(|e| e.into_inner()));
     let cases: Vec<CaseResult> = order
         .iter()
@@ -147,56 +129,13 @@ fn run_each<T: Send + 'static>(
         results_missing(&cases).then(|| "the run's output closed before every case ran".to_owned());
     let timing = Timing {
         started_at,
-        finished_at: now_rfc3339(),
-        elapsed: start.elapsed(),
+        finished_at: finished.1,
+        elapsed: finished.0,
     };
-    let first = record(
-        &run,
-        &prepared.target_label,
-        settings,
-        cases,
-        timing,
-        output_closed,
-    );
-    Ran {
-        first,
-        beside,
-        watchers,
-    }
-}
-
-/// The run beside the first, in a task of its own.
-struct Quiet {
-    run: Arc<RunCx>,
-    label: String,
-    settings: RunSettings,
-    started_at: String,
-    start: Instant,
-    /// The plan's case ids, for the cases of a run that panicked.
-    order: Vec<String>,
-}
-
-impl Quiet {
-    /// Runs `plan`, records it, and hands the record to `finish` on a blocking thread.
-    async fn run<T: Send + 'static>(self, plan: Vec<Case>, finish: Finisher<T>) -> (RunRecord, T) {
-        let concurrency = self.settings.concurrency;
-        let cases = match tokio::spawn(run_quiet(self.run.clone(), plan, concurrency)).await {
-            Ok(cases) => cases,
-            Err(e) => self.order.iter().map(|id| panicked_run(id, &e)).collect(),
-        };
-        let timing = Timing {
-            started_at: self.started_at,
-            finished_at: now_rfc3339(),
-            elapsed: self.start.elapsed(),
-        };
-        let record = record(&self.run, &self.label, &self.settings, cases, timing, None);
-        tokio::task::spawn_blocking(move || {
-            let finished = finish(&record);
-            (record, finished)
-        })
-        .await
-        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
-    }
+    (
+        record(prepared, settings, cases, timing, output_closed),
+        second,
+    )
 }
 
 /// When a run started and ended.
@@ -206,15 +145,15 @@ struct Timing {
     elapsed: Duration,
 }
 
-/// The record of a run of `run`'s target (named `label`) that gave `cases`.
+/// The record of a run of `prepared`'s target that gave `cases`.
 fn record(
-    run: &RunCx,
-    label: &str,
+    prepared: &Prepared,
     settings: &RunSettings,
     cases: Vec<CaseResult>,
     timing: Timing,
     output_closed: Option<String>,
 ) -> RunRecord {
+    let run = &prepared.run;
     let interrupted = run
         .target
         .stop_reason()
@@ -223,7 +162,7 @@ fn record(
     let meta = RunMeta {
         covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
         seed: run.generation.seed,
-        target: label.to_owned(),
+        target: prepared.target_label.clone(),
         profile: serde_json::to_value(run.profile.redacted()).unwrap_or_default(),
         started_at: timing.started_at,
         finished_at: timing.finished_at,
