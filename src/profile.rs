@@ -332,6 +332,53 @@ impl Profile {
         Ok(())
     }
 
+    /// Every identifier the profile gives, with its key (`finops.comment_ids[1]`). The spec
+    /// states that identifiers are UUIDs unless stated otherwise, and states no other for these.
+    pub fn ids(&self) -> Vec<(String, &str)> {
+        let mut singles: Vec<(&str, &Option<String>)> = Vec::new();
+        if let Some(f) = &self.finops {
+            singles.extend([
+                ("finops.organization_id", &f.organization_id),
+                ("finops.other_organization_id", &f.other_organization_id),
+                ("finops.counterpart_id", &f.counterpart_id),
+                ("finops.entity_user_id", &f.entity_user_id),
+                ("finops.vat_rate_id", &f.vat_rate_id),
+                ("finops.quote_id", &f.quote_id),
+                ("finops.invoice_id", &f.invoice_id),
+            ]);
+        }
+        if let Some(b) = &self.banking {
+            singles.extend([
+                ("banking.organization_id", &b.organization_id),
+                ("banking.card_id", &b.card_id),
+                ("banking.foreign_card_id", &b.foreign_card_id),
+                ("banking.bank_account_id", &b.bank_account_id),
+                ("banking.empty_bank_account_id", &b.empty_bank_account_id),
+            ]);
+        }
+        let mut ids: Vec<(String, &str)> = singles
+            .into_iter()
+            .filter_map(|(key, value)| Some((key.to_owned(), value.as_deref()?)))
+            .collect();
+        if let Some(f) = &self.finops {
+            let lists = [
+                ("finops.comment_ids", &f.comment_ids),
+                ("finops.deletable_tag_ids", &f.deletable_tag_ids),
+            ];
+            for (key, values) in lists {
+                for (i, value) in values.iter().enumerate() {
+                    ids.push((format!("{key}[{i}]"), value));
+                }
+            }
+            for (i, a) in f.deletable_bank_accounts.iter().enumerate() {
+                let key = format!("finops.deletable_bank_accounts[{i}]");
+                ids.push((format!("{key}.counterpart_id"), &a.counterpart_id));
+                ids.push((format!("{key}.bank_account_id"), &a.bank_account_id));
+            }
+        }
+        ids
+    }
+
     /// The finance version header value.
     pub fn finops_version(&self) -> &str {
         self.finops
@@ -401,6 +448,16 @@ fn check_base_url(value: &str) -> Result<(), &'static str> {
 }
 
 /// `YYYY-MM-DD` with a real calendar date.
+/// Whether `value` is a UUID as JSON Schema's `uuid` format writes one: 8-4-4-4-12 hex digits.
+pub fn is_uuid(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    bytes.len() == 36
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => *b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
+}
+
 pub fn is_iso_date(value: &str) -> bool {
     let format = time::macros::format_description!("[year]-[month]-[day]");
     value.len() == 10 && time::Date::parse(value, &format).is_ok()
@@ -470,6 +527,38 @@ mod tests {
             p.banking.unwrap().org_header.as_deref(),
             Some("x-partner-organization-id")
         );
+    }
+
+    #[test]
+    fn ids_are_listed_by_key_and_uuids_told_from_other_strings() {
+        let profile = parse(
+            "[finops]\ncounterpart_id = \"cp-1\"\ncomment_ids = [\"a\", \"b\"]\n\
+             [[finops.deletable_bank_accounts]]\ncounterpart_id = \"c\"\nbank_account_id = \"d\"\n\
+             [banking]\ncard_id = \"e\"\n",
+        )
+        .expect("a valid profile");
+        let keys: Vec<String> = profile.ids().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            [
+                "finops.counterpart_id",
+                "banking.card_id",
+                "finops.comment_ids[0]",
+                "finops.comment_ids[1]",
+                "finops.deletable_bank_accounts[0].counterpart_id",
+                "finops.deletable_bank_accounts[0].bank_account_id",
+            ]
+        );
+        assert!(is_uuid("6f9619ff-8b86-4d11-b42d-00c04fc964ff"));
+        assert!(is_uuid("6F9619FF-8B86-4D11-B42D-00C04FC964FF"));
+        for not in [
+            "x6f9619ff-8b86-4d11-b42d-00c04fc964ff",
+            "6f9619ff8b864d11b42d00c04fc964ff",
+            "6f9619ff-8b86-4d11-b42d-00c04fc964fg",
+            "",
+        ] {
+            assert!(!is_uuid(not), "{not}");
+        }
     }
 
     #[test]

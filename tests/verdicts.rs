@@ -199,6 +199,31 @@ fn a_wrong_comment_id_is_a_profile_problem_not_a_failure() {
 }
 
 #[test]
+fn an_id_that_is_not_a_uuid_stops_in_the_preflight_before_any_request() {
+    // A typo that breaks the UUID: a target may refuse it with 400 or 422 anywhere, which the
+    // cases would otherwise take for the target's refusal of a valid request.
+    let served = Served::start("malformed-id");
+    let typo = with_line(
+        &served.profile,
+        "counterpart_id",
+        "\"x0b4a0a6e-6d2b-4b8e-9c77-000000000001\"",
+    );
+    let ran = served.run(&typo, &[]);
+    assert_eq!(ran.code(), Some(2), "{}", ran.stderr());
+    assert!(
+        ran.stderr().contains(
+            "finops.counterpart_id: \"x0b4a0a6e-6d2b-4b8e-9c77-000000000001\" is not a UUID"
+        ),
+        "{}",
+        ran.stderr()
+    );
+    assert!(
+        !ran.reports.join("report.json").exists(),
+        "no case ran, no report"
+    );
+}
+
+#[test]
 fn a_wrong_finance_token_stops_in_the_preflight_naming_the_key() {
     let served = Served::start("token");
     let profile = with_line(&served.profile, "token", "\"fin_wrong\"");

@@ -5,9 +5,10 @@
 //! Only reads are sent, and only where the spec has one: list events with the finance token,
 //! list transactions of the profile's bank accounts with the banking token, and two requests
 //! without credentials to recognise the API. A 401 or 403 on a harmless read is a credentials
-//! problem naming its profile key; a 404 on a read of a named fixture is a fixture problem. Any
-//! other answer is left for the cases to judge: a target that answers a read wrongly breaks the
-//! contract, and that is a finding, not a profile problem. Fixtures without a read in the spec
+//! problem naming its profile key; a 404 on a read of a named fixture is a fixture problem, and
+//! an identifier that is not a UUID is one before any request (the spec states identifiers are
+//! UUIDs). Any other answer is left for the cases to judge: a target that answers a read wrongly
+//! breaks the contract, and that is a finding, not a profile problem. Fixtures without a read in the spec
 //! are watched at their first use instead (`case::FixtureWatch`).
 
 use crate::case::RunCx;
@@ -29,8 +30,8 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
     if matches!(settings.target, TargetChoice::Embedded { .. }) {
         return Ok(());
     }
+    let mut problems = malformed_ids(run);
     recognise(run).await?;
-    let mut problems = Vec::new();
     if no_credentials(run) {
         problems.push(Problem {
             keys: "finops.token, banking.token, [banking.oauth]".into(),
@@ -101,6 +102,24 @@ async fn recognise(run: &RunCx) -> Result<(), Fatal> {
         seen.join(" and ")
     ),
     )))
+}
+
+/// Identifiers of the profile that are not UUIDs: the spec states identifiers are UUIDs unless
+/// stated otherwise, so a target may refuse such a value in any request (400 or 422), and the
+/// cases that send it would blame the target for the profile's mistake. Found without a request.
+fn malformed_ids(run: &RunCx) -> Vec<Problem> {
+    run.profile
+        .ids()
+        .into_iter()
+        .filter(|(_, value)| !crate::profile::is_uuid(value))
+        .map(|(key, value)| Problem {
+            keys: key,
+            answer: format!(
+                "{value:?} is not a UUID (8-4-4-4-12 hex digits), which the spec states \
+                 identifiers are; a target may refuse it in any request"
+            ),
+        })
+        .collect()
 }
 
 fn no_credentials(run: &RunCx) -> bool {
