@@ -159,8 +159,8 @@ pub enum GenerateError {
 
 /// A stem compiled once: its shape, its validator, and what is generated from them alone
 /// (deterministic lists and strategies), built on first use. Every engine with the same options
-/// shares them: a run builds the same lists in several cases, and a differential run for two
-/// targets.
+/// shares them: several cases of a run ask for the same lists, and in a differential run both
+/// targets do.
 struct Compiled {
     shape: Shape,
     oracle: Arc<Oracle>,
