@@ -14,6 +14,7 @@ use crate::catalogue::Catalogue;
 use crate::schema;
 use crate::verdict::{CaseResult, Counts, Fill, PageFill, RunRecord, RunVerdict, Shape, Verdict};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -490,7 +491,7 @@ pub fn behaviour_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Be
         a: side("A", a),
         b: side("B", b),
         differences: Vec::new(),
-        gaps: gap_differences(a, b, catalogue),
+        gaps: gap_differences(&compared_only(a, b), &compared_only(b, a), catalogue),
         not_compared: Vec::new(),
         notes: notes(a, b),
     };
@@ -567,6 +568,27 @@ fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
 }
 
 /// Whether a case's answers can be compared: it ran to a verdict.
+/// `run` with only the cases compared against both targets: what a case observed against one
+/// target only (the other skipped it, or an interrupt cut it short there) is no difference in
+/// what the two chose where the spec is silent. `run` itself when that is every case.
+fn compared_only<'a>(run: &'a RunRecord, other: &RunRecord) -> Cow<'a, RunRecord> {
+    let on_other: BTreeSet<&str> = other
+        .cases
+        .iter()
+        .filter(|c| compared(c))
+        .map(|c| c.id.as_str())
+        .collect();
+    let both = |c: &CaseResult| compared(c) && on_other.contains(c.id.as_str());
+    if run.cases.iter().all(both) {
+        return Cow::Borrowed(run);
+    }
+    Cow::Owned(RunRecord {
+        meta: run.meta.clone(),
+        counts: run.counts.clone(),
+        cases: run.cases.iter().filter(|c| both(c)).cloned().collect(),
+    })
+}
+
 fn compared(case: &CaseResult) -> bool {
     matches!(
         case.verdict,
@@ -1049,6 +1071,34 @@ mod tests {
             (d.differences[0].a.as_str(), d.differences[0].b.as_str()),
             ("201", "422")
         );
+    }
+
+    #[test]
+    fn what_a_case_observed_against_one_target_only_is_no_gap_difference() {
+        let catalogue = Catalogue::parse(
+            "[[rule]]\nid = \"X-1\"\nsection = \"s\"\ntext = \"t\"\nlevel = \"must\"\n\
+             observable = false\nwhy_not = \"n\"\n\
+             [[gap]]\nid = \"GAP-SUCCESS-STATUS\"\nsection = \"s\"\ntext = \"t\"\n",
+        )
+        .expect("a catalogue");
+        let gaps = |b: CaseResult| {
+            let a = vat(Verdict::Pass, 201, &[], 1);
+            behaviour_diff(
+                &run("http://a", vec![a]),
+                &run("http://b", vec![b]),
+                &catalogue,
+            )
+            .gaps
+        };
+        // Compared on both: another success status is a gap difference.
+        let found = gaps(vat(Verdict::Pass, 200, &[], 1));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].a.as_slice(), found[0].b.as_slice()),
+            (&["201".to_owned()][..], &["200".to_owned()][..])
+        );
+        // Cut short against B (an interrupt): A's observation has nothing to be compared with.
+        assert!(gaps(case("vat.create", Verdict::Skip, Vec::new())).is_empty());
     }
 
     #[test]
