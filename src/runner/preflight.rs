@@ -8,8 +8,8 @@
 //! problem naming its profile key; a 404 on a read of a named fixture is a fixture problem, and
 //! an identifier that is not a UUID is one before any request (the spec states identifiers are
 //! UUIDs). Any other answer is left for the cases to judge: a target that answers a read wrongly
-//! breaks the contract, and that is a finding, not a profile problem. Fixtures without a read in the spec
-//! are watched at their first use instead (`case::FixtureWatch`).
+//! breaks the contract, and that is a finding, not a profile problem. Fixtures without a read in
+//! the spec are watched at their first use instead (`case::FixtureWatch`).
 
 use crate::case::RunCx;
 use crate::exit::Fatal;
