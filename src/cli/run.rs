@@ -308,12 +308,17 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
         }
         Mode::Run => {}
     }
+    // A profile's target is named by its URL: said once. The embedded reference's URL is added.
+    let url = prepared.run.target.base_url().to_string();
+    let target = if prepared.target_label == url {
+        url
+    } else {
+        format!("{} at {url}", prepared.target_label)
+    };
     note(&format!(
-        "covenant {}: {} cases against {} at {} (seed {}, {} generated per operation)",
+        "covenant {}: {} cases against {target} (seed {}, {} generated per operation)",
         env!("CARGO_PKG_VERSION"),
         plan.len(),
-        prepared.target_label,
-        prepared.run.target.base_url(),
         settings.generation.seed,
         settings.generation.cases_per_operation
     ));

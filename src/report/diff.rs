@@ -20,6 +20,8 @@ use std::fmt::Write;
 
 /// Differences a console summary lists before it points at the report.
 const SHOWN: usize = 40;
+/// What the diff compares, as both renderings say it.
+const COMPARED: &str = "Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.";
 
 const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#1b1f24}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}code{font-size:90%}.note{color:#9a6700}";
 
@@ -318,11 +320,7 @@ impl BehaviourDiff {
                 c.skip
             );
         }
-        let _ = writeln!(
-            out,
-            "\nSeed `{}`. Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.",
-            self.a.seed
-        );
+        let _ = writeln!(out, "\nSeed `{}`. {COMPARED}", self.a.seed);
         for note in &self.notes {
             let _ = writeln!(out, "\n> {}", text(note));
         }
@@ -393,7 +391,12 @@ impl BehaviourDiff {
                 c.skip
             );
         }
-        let _ = writeln!(out, "</table>\n<p>Seed <code>{}</code>. Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.</p>", self.a.seed);
+        let _ = writeln!(
+            out,
+            "</table>\n<p>Seed <code>{}</code>. {}</p>",
+            self.a.seed,
+            escape(COMPARED)
+        );
         for note in &self.notes {
             let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
         }
