@@ -3,7 +3,7 @@
 
 use covenant::catalogue::Catalogue;
 use covenant::profile::Profile;
-use covenant::target::Response;
+use covenant::target::{Request, Response};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::Path;
@@ -164,7 +164,8 @@ proptest! {
     ) {
         let json = serde_json::from_slice(&body).ok();
         let response = Response { status, headers, body, json };
-        let checked = covenant::check::generic(Catalogue::embedded(), operation, &response);
+        let request = Request::new(reqwest::Method::POST, "/");
+        let checked = covenant::check::generic(Catalogue::embedded(), operation, &request, &response);
         let findings = checked.findings;
         for f in &findings {
             prop_assert!(Catalogue::embedded().rule(&f.rule).is_some(), "unknown rule {}", f.rule);

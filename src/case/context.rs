@@ -364,7 +364,7 @@ impl CaseCx {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
             self.behaviour.response(operation, &request, response);
-            let generic = check::generic(self.run.catalogue, operation, response);
+            let generic = check::generic(self.run.catalogue, operation, &request, response);
             for rule in generic.judged {
                 self.tally.judged(rule);
             }

@@ -8,7 +8,7 @@
 
 use crate::catalogue::Catalogue;
 use crate::schema::{Area, OperationId, Registry};
-use crate::target::Response;
+use crate::target::{Body, Request, Response};
 use crate::verdict::Finding;
 
 /// A finding for `rule`, at the level the catalogue gives it.
@@ -45,8 +45,27 @@ pub struct Checked {
     pub findings: Vec<Finding>,
 }
 
-/// The checks every response of `operation` must pass.
-pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Response) -> Checked {
+/// The schema a success response of `operation` to `request` must keep: the response to a quote
+/// body is a quote, whose fields the spec lists; any other receivable response may be any of the
+/// three shapes, since those of invoices and credit notes are not shown.
+fn success_stem<'s>(operation: OperationId, declared: &'s str, request: &Request) -> &'s str {
+    let quote = match &request.body {
+        Some(Body::Json(body)) => body["type"] == "quote" && body.get("based_on").is_none(),
+        _ => false,
+    };
+    match operation {
+        OperationId::CreateReceivable if quote => "quote-response",
+        _ => declared,
+    }
+}
+
+/// The checks every response of `operation` to `request` must pass.
+pub fn generic(
+    catalogue: &Catalogue,
+    operation: OperationId,
+    request: &Request,
+    response: &Response,
+) -> Checked {
     let mut out = Checked::default();
     let status = response.status;
     out.judged.push("GEN-NO-5XX");
@@ -101,7 +120,8 @@ pub fn generic(catalogue: &Catalogue, operation: OperationId, response: &Respons
         }
     }
     if (200..300).contains(&status) {
-        if let (Some(stem), Some(_)) = (&op.success_schema, &response.json) {
+        if let (Some(declared), Some(_)) = (&op.success_schema, &response.json) {
+            let stem = success_stem(operation, declared, request);
             let rule = success_rule(operation);
             out.judged.extend(schema_rules(catalogue, stem, rule));
             out.findings
@@ -226,8 +246,12 @@ mod tests {
         }
     }
 
+    fn get() -> Request {
+        Request::new(reqwest::Method::GET, "/")
+    }
+
     fn generic_findings(c: &Catalogue, op: OperationId, r: &Response) -> Vec<Finding> {
-        generic(c, op, r).findings
+        generic(c, op, &get(), r).findings
     }
 
     fn rules(findings: &[Finding]) -> Vec<&str> {
@@ -295,7 +319,7 @@ mod tests {
             Some("application/json"),
             r#"{"error":{"message":"no"}}"#,
         );
-        let judged = generic(c, OperationId::GetVatId, &error).judged;
+        let judged = generic(c, OperationId::GetVatId, &get(), &error).judged;
         for rule in [
             "GEN-NO-5XX",
             "GEN-JSON-BODY",
@@ -305,14 +329,14 @@ mod tests {
             assert!(judged.contains(&rule), "{rule} missing from {judged:?}");
         }
         assert!(!judged.contains(&"VAT-RESPONSE"), "{judged:?}");
-        let empty = generic(c, OperationId::DeleteTag, &response(204, None, "")).judged;
+        let empty = generic(c, OperationId::DeleteTag, &get(), &response(204, None, "")).judged;
         assert_eq!(empty, vec!["GEN-NO-5XX"]);
         let bank = response(
             400,
             Some("application/json"),
             r#"{"detail":"d","errorCode":"e","instance":"i","status":400,"title":"t","type":"x"}"#,
         );
-        let judged = generic(c, OperationId::ListTransactions, &bank).judged;
+        let judged = generic(c, OperationId::ListTransactions, &get(), &bank).judged;
         assert!(judged.contains(&"ERR-BANK-BODY") && judged.contains(&"ERR-BANK-STATUS-MATCH"));
     }
 
@@ -345,5 +369,28 @@ mod tests {
             ),
         );
         assert!(rules(&f).contains(&"RCV-STATUS-SET"), "{f:?}");
+    }
+
+    #[test]
+    fn the_response_to_a_quote_body_must_be_a_quote_and_others_may_be_any_shape() {
+        let c = Catalogue::embedded();
+        let created = response(
+            201,
+            Some("application/json"),
+            r#"{"id":"3fa85f64-5717-4562-b3fc-2c963f66afa6","created_at":"2026-09-24T10:15:30Z",
+                "updated_at":"2026-09-24T10:15:30Z","counterpart_id":"6b1e2f0a-9c4d-4e8b-a1f2-3c4d5e6f7a8b",
+                "currency":"EUR","line_items":[],"expiry_date":"31/12/2026"}"#,
+        );
+        let findings = |body: serde_json::Value| {
+            let request = Request::post("/finops/v1/receivables", body);
+            generic(c, OperationId::CreateReceivable, &request, &created).findings
+        };
+        let quote = findings(serde_json::json!({"type": "quote", "expiry_date": "2026-12-31"}));
+        assert_eq!(rules(&quote), ["RCV-QUOTE-RESPONSE"], "{quote:?}");
+        assert!(quote[0].message.contains("expiry_date"), "{quote:?}");
+        // An invoice's and a based-on document's shapes are not shown: any object is one.
+        assert!(findings(serde_json::json!({"type": "invoice"})).is_empty());
+        let based_on = serde_json::json!({"type": "quote", "based_on": "3fa85f64-5717-4562-b3fc-2c963f66afa6"});
+        assert!(findings(based_on).is_empty());
     }
 }

@@ -124,6 +124,8 @@ faults! {
         "deductions is not validated: 11 items are accepted";
     DocumentIdLenIgnored => "rcv-document-id-len-ignored", "RCV-DOCUMENT-ID-LEN",
         "document_id is not validated: an empty string or 101 characters are accepted";
+    DocumentIdMaxIgnored => "rcv-document-id-max-ignored", "RCV-DOCUMENT-ID-LEN",
+        "document_id's maximum is not validated: 101 characters are accepted (an empty one is still refused)";
     TradeNameMaxIgnored => "rcv-trade-name-max-ignored", "RCV-TRADE-NAME-MAX",
         "trade_name is not validated: 256 characters are accepted";
     WithholdingRangeIgnored => "rcv-withholding-range-ignored", "RCV-WITHHOLDING-RANGE",
@@ -148,6 +150,8 @@ faults! {
         "an unsupported based-on transition is answered 412, a status create receivable never uses";
     QuoteResponseMissingField => "rcv-quote-response-missing-updated-at", "RCV-QUOTE-RESPONSE",
         "the quote response lacks updated_at";
+    QuoteExpiryDateNotIso => "rcv-quote-expiry-date-not-iso", "RCV-QUOTE-RESPONSE",
+        "a quote created with an expiry_date answers it as DD/MM/YYYY instead of an ISO 8601 date";
     EntityBankAccountSet => "rcv-entity-bank-account-set", "RCV-ENTITY-BANK-ACCOUNT-NULL",
         "the quote response's entity_bank_account is an object instead of null";
     DeductionAmountNegative => "rcv-deduction-amount-negative", "RCV-DEDUCTION-AMOUNT-RANGE",
@@ -199,6 +203,8 @@ faults! {
     // ------------------------------------------------------------ mailbox domains
     DomainSegmentEdgesUnchecked => "mbx-domain-segment-edges-unchecked", "MBX-DOMAIN-PATTERN",
         "a domain segment may start or end with a hyphen (a-.example.com is accepted)";
+    DomainLaterSegmentsLoose => "mbx-domain-later-segments-loose", "MBX-DOMAIN-PATTERN",
+        "only the first segment of a domain must start and end with a letter or digit (mail.-x.example.com is accepted)";
     DomainCharsetUnchecked => "mbx-domain-charset-unchecked", "MBX-DOMAIN-PATTERN",
         "any non-empty domain string is accepted (under_score.example.com, spaces, ...)";
     MailboxDedicatedIpMissing => "mbx-response-dedicated-ip-missing", "MBX-RESPONSE",
@@ -268,6 +274,8 @@ faults! {
         "active defaults to true when omitted";
     VelocityTransactionUsageAccepted => "vc-transaction-usage-accepted", "VC-TRANSACTION-NO-USAGE",
         "usageLimit is accepted (and answered) with the TRANSACTION window";
+    VelocityTransactionUnlimitedAccepted => "vc-transaction-unlimited-accepted", "VC-TRANSACTION-NO-USAGE",
+        "usageLimit -1 (unlimited) is taken as no usage limit with the TRANSACTION window, and accepted";
     VelocityUnlimitedRejected => "vc-usage-unlimited-rejected", "VC-USAGE-UNLIMITED",
         "usageLimit -1 is refused with 400";
     VelocityWindowAny => "vc-window-any", "VC-WINDOW-ENUM",

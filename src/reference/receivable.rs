@@ -403,6 +403,9 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
     }
     let measured = match (f.name, value.as_str()) {
         ("trade_name", Some(s)) => miscounted_trade_name(faults, s),
+        ("document_id", Some(s)) if faults.has(Fault::DocumentIdMaxIgnored) && !s.is_empty() => {
+            return None;
+        }
         _ => None,
     };
     measured

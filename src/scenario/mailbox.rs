@@ -81,9 +81,13 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
-const INVALID_DOMAINS: [&str; 7] = [
+/// Each breaks the pattern once; a bad segment is tried first and after a dot, since every
+/// segment must start and end with a letter or digit, not the first one only.
+const INVALID_DOMAINS: [&str; 9] = [
     "-leading-hyphen.example.com",
     "trailing-hyphen-.example.com",
+    "mail.-leading-hyphen.example.com",
+    "mail.trailing-hyphen-.example.com",
     "double..dot.example.com",
     "under_score.example.com",
     "space in.example.com",

@@ -277,18 +277,27 @@ async fn active_default(cx: &mut CaseCx) -> Outcome {
 
 async fn transaction_window(cx: &mut CaseCx) -> Outcome {
     let bodies = Bodies::new(&cx.run);
-    let mut with_usage = bodies.velocity("txn-usage");
-    with_usage["velocityWindow"] = json!("TRANSACTION");
-    with_usage["usageLimit"] = json!(5);
+    // "Must be omitted" holds for -1 (unlimited) too: it is a usage limit all the same.
+    let with_usage: Vec<(i64, Value)> = [("txn-usage", 5), ("txn-unlimited", -1)]
+        .into_iter()
+        .map(|(name, usage)| {
+            let mut body = bodies.velocity(name);
+            body["velocityWindow"] = json!("TRANSACTION");
+            body["usageLimit"] = json!(usage);
+            (usage, body)
+        })
+        .collect();
     let mut without = bodies.velocity("txn");
     without["velocityWindow"] = json!("TRANSACTION");
     without.as_object_mut().map(|o| o.remove("usageLimit"));
-    let response = post(cx, with_usage).await?;
-    cx.expect_refused(
-        &response,
-        "VC-TRANSACTION-NO-USAGE",
-        "a TRANSACTION control with a usageLimit",
-    );
+    for (usage, body) in with_usage {
+        let response = post(cx, body).await?;
+        cx.expect_refused(
+            &response,
+            "VC-TRANSACTION-NO-USAGE",
+            &format!("a TRANSACTION control with usageLimit {usage}"),
+        );
+    }
     if let Some(control) = create(
         cx,
         without,

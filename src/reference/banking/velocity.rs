@@ -114,6 +114,9 @@ fn usage_limit(app: &App, value: Option<&Value>, window: &str) -> Result<Option<
     if n == -1 && f.has(Fault::VelocityUnlimitedRejected) {
         return Err("usageLimit must be 0 or more".into());
     }
+    if window == "TRANSACTION" && n == -1 && f.has(Fault::VelocityTransactionUnlimitedAccepted) {
+        return Ok(None);
+    }
     if window == "TRANSACTION" && !f.has(Fault::VelocityTransactionUsageAccepted) {
         return Err("usageLimit must be omitted with the TRANSACTION window".into());
     }

@@ -19,8 +19,9 @@ fn domain_ok(app: &App, domain: &str) -> bool {
         return !domain.is_empty();
     }
     let edges_free = f.has(Fault::DomainSegmentEdgesUnchecked);
+    let later_loose = f.has(Fault::DomainLaterSegmentsLoose);
     !domain.is_empty()
-        && domain.split('.').all(|segment| {
+        && domain.split('.').enumerate().all(|(i, segment)| {
             let bytes = segment.as_bytes();
             let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
                 return false;
@@ -28,7 +29,9 @@ fn domain_ok(app: &App, domain: &str) -> bool {
             bytes
                 .iter()
                 .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
-                && (edges_free || (first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric()))
+                && (edges_free
+                    || (later_loose && i > 0)
+                    || (first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric()))
         })
 }
 

@@ -1,7 +1,7 @@
 //! Create receivable: quote and invoice bodies, and based-on creation with its transitions.
 
 use super::{gate_org, merge, not_found, parse_body, Reply};
-use crate::reference::fault::Fault;
+use crate::reference::fault::{Fault, FaultSet};
 use crate::reference::receivable::{self, parse_uuid, Create};
 use crate::reference::reply::{self};
 use crate::reference::store::{rfc3339, App, Receivable, ReceivableKind};
@@ -308,7 +308,7 @@ fn render_receivable(
     );
     put("entity_user_id", json!(app.ids.entity_user));
     put("entity_vat_id", Value::Null);
-    put("expiry_date", echo("expiry_date"));
+    put("expiry_date", expiry_date(f, echo("expiry_date")));
     put("file_language", json!("en"));
     put("file_url", Value::Null);
     put("footer", echo("footer"));
@@ -319,6 +319,16 @@ fn render_receivable(
     put("status", json!("draft"));
     put("tag_ids", json!(r.tag_ids));
     Value::Object(out)
+}
+
+/// The quote's expiry_date as it was given, or as DD/MM/YYYY under its fault.
+fn expiry_date(f: &FaultSet, given: Value) -> Value {
+    match given.as_str().map(|d| d.split('-').collect::<Vec<_>>()) {
+        Some(parts) if f.has(Fault::QuoteExpiryDateNotIso) && parts.len() == 3 => {
+            json!(format!("{}/{}/{}", parts[2], parts[1], parts[0]))
+        }
+        _ => given,
+    }
 }
 
 /// Total of quantity times price over the line items, in minor units; 0 where not computable.
