@@ -6,7 +6,9 @@
 //! invoice body is not) is left to the validator in [`super::Engine`], which drops such cases.
 
 use super::path::{display, display_child, walk, Edit, Step, Visit};
-use super::shape::{ArraySpec, Bounds, Conditional, ObjectSpec, Shape, ShapeKind, StringSpec};
+use super::shape::{
+    ArraySpec, Bounds, Conditional, JsonType, ObjectSpec, Shape, ShapeKind, StringSpec,
+};
 use super::{text, valid, ConstraintKind, DEFAULT_RULE};
 use proptest::prelude::*;
 use serde_json::{json, Number, Value};
@@ -318,20 +320,24 @@ fn wrong_type_site(visit: &Visit<'_>, rule: &str, name: &str) -> Option<Site> {
     if admitted.is_empty() {
         return None;
     }
-    // The first candidate of each list is the boundary: a string that reads like the value.
+    // Only values that no common lax binder turns into an admitted type: Pydantic's lax mode
+    // reads "1" and true as integers and "yes" as a boolean, Jackson reads numbers and booleans
+    // as strings and 1.5 as an integer. A target that does so keeps the stated type in what it
+    // stores and answers; refusing those is not stated, so they are never sent as breaches.
     let candidates = [
-        json!("1"),
-        json!("true"),
-        json!(12345),
-        json!(1.5),
-        json!(true),
-        json!([]),
+        json!("not of this type"),
         json!({}),
-        json!("text"),
+        json!([]),
+        json!(12345),
+        json!(true),
     ];
     let wrong: Vec<(Value, String)> = candidates
         .into_iter()
-        .filter(|value| !admitted.iter().any(|ty| ty.admits(value)))
+        .filter(|value| {
+            !admitted
+                .iter()
+                .any(|ty| ty.admits(value) || lax_reads(*ty, value))
+        })
         .map(|value| {
             let detail = format!("{name} = {value} (wrong type)");
             (value, detail)
@@ -342,16 +348,25 @@ fn wrong_type_site(visit: &Visit<'_>, rule: &str, name: &str) -> Option<Site> {
     value_site(visit, ConstraintKind::WrongType, rule, boundary, random)
 }
 
+/// Whether a common lax binder reads `value` as a `ty`: numbers and booleans as strings, booleans
+/// as numbers, numbers as booleans.
+fn lax_reads(ty: JsonType, value: &Value) -> bool {
+    match ty {
+        JsonType::String => value.is_number() || value.is_boolean(),
+        JsonType::Integer | JsonType::Number => value.is_boolean(),
+        JsonType::Boolean => value.is_number(),
+        JsonType::Array | JsonType::Object => false,
+    }
+}
+
 /// Values of the same type as `values` that are none of them.
 fn outsiders(values: &[Value], name: &str, why: &str) -> Vec<(Value, String)> {
     let mut candidates = Vec::new();
     for value in values {
         match value {
-            Value::String(s) => {
-                candidates.push(json!(s.to_lowercase()));
-                candidates.push(json!(s.to_uppercase()));
-                candidates.push(json!(format!("{s}_x")));
-            }
+            // Not its other case: binders that read enums regardless of case (.NET's among
+            // them) store and answer the listed value, which the spec does not forbid.
+            Value::String(s) => candidates.push(json!(format!("{s}_x"))),
             Value::Bool(b) => candidates.push(json!(!b)),
             Value::Number(n) => {
                 if let Some(i) = n.as_i64() {

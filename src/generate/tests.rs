@@ -871,6 +871,73 @@ mod real {
         }
     }
 
+    /// Invalid instances of every body schema, boundary ones first, then `random` drawn ones.
+    fn invalid_instances(
+        engine: &Engine<&'static Registry>,
+        stem: &str,
+        random: u32,
+    ) -> Vec<Invalid> {
+        let mut out = engine.boundary_invalid(stem).expect("compiles");
+        let strategy = engine.invalid(stem).expect("compiles");
+        let mut runner = runner(random);
+        for _ in 0..random {
+            let tree = strategy.new_tree(&mut runner).expect("a value");
+            out.push(tree.current());
+        }
+        out
+    }
+
+    #[test]
+    fn wrong_types_and_enum_outsiders_are_values_no_lax_binder_reads_as_valid() {
+        let engine = engine();
+        let lax_scalar = |v: &Value| match v {
+            Value::String(s) => {
+                s.parse::<f64>().is_ok()
+                    || [
+                        "true", "false", "yes", "no", "on", "off", "t", "f", "y", "n",
+                    ]
+                    .contains(&s.to_lowercase().as_str())
+            }
+            Value::Number(n) => n.as_f64().is_some_and(|f| f.fract() != 0.0),
+            _ => false,
+        };
+        let listed: Vec<String> = ["country", "type"]
+            .iter()
+            .flat_map(|def| {
+                let vat = Registry::embedded().schema("vat-id").expect("vat-id");
+                vat["$defs"][def]["enum"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .filter_map(|v| v.as_str().map(str::to_lowercase))
+            .collect();
+        assert!(listed.len() > 250, "the VAT ID lists: {}", listed.len());
+        let mut seen = 0;
+        for stem in BODIES {
+            for case in invalid_instances(&engine, stem, 200) {
+                let value = case.payload.pointer(&case.label.pointer).cloned();
+                let Some(value) = value else { continue };
+                match case.label.kind {
+                    ConstraintKind::WrongType => {
+                        seen += 1;
+                        assert!(!lax_scalar(&value), "{stem}: {}", case.label.detail);
+                    }
+                    ConstraintKind::NotInEnum if *stem == "vat-id-create" => {
+                        seen += 1;
+                        let lower = value.as_str().map(str::to_lowercase).unwrap_or_default();
+                        assert!(!listed.contains(&lower), "{stem}: {}", case.label.detail);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(
+            seen > 100,
+            "only {seen} wrong types and outsiders were looked at"
+        );
+    }
+
     #[test]
     fn real_labels_name_the_rules_of_the_catalogue() {
         let engine = engine();

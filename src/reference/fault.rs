@@ -281,7 +281,7 @@ faults! {
     VelocityWindowAny => "vc-window-any", "VC-WINDOW-ENUM",
         "any velocityWindow string is accepted";
     VelocityAmountString => "vc-amount-limit-string-accepted", "VC-FIELD-TYPES",
-        "amountLimit given as a numeric string (\"1000\") is accepted";
+        "amountLimit given as a string is accepted, and read as 0 unless it is a number";
     VelocityCurrencyUnchecked => "vc-currency-code-unchecked", "VC-FIELD-TYPES",
         "currencyCode is not validated: \"EURO\" is accepted";
     VelocityDuplicateAccepted => "vc-duplicate-id-accepted", "VC-ID-UNIQUE",

@@ -49,9 +49,7 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
     };
     let amount_limit = match map.get("amountLimit") {
         None => return Err("amountLimit is required".into()),
-        Some(Value::String(s)) if f.has(Fault::VelocityAmountString) => s
-            .parse::<i64>()
-            .map_err(|_| "amountLimit must be an integer")?,
+        Some(Value::String(s)) if f.has(Fault::VelocityAmountString) => s.parse().unwrap_or(0),
         Some(v) => as_integer(v).ok_or("amountLimit must be an integer")?,
     };
     let currency_code = text("currencyCode")?;
