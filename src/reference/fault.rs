@@ -194,7 +194,7 @@ faults! {
         "the comment's status is ACTIVE instead of active";
     CommentUpdateNotApplied => "cmt-update-not-applied", "CMT-UPDATE-APPLIED",
         "update comment answers the comment as it was before the update";
-    CommentTextTrimmed => "cmt-text-trimmed", "CMT-UPDATE-APPLIED",
+    CommentTextTrimmed => "cmt-text-trimmed", "CMT-TEXT-VERBATIM",
         "update comment keeps the text with its leading and trailing whitespace trimmed";
     CommentTypesUnchecked => "cmt-update-types-unchecked", "CMT-UPDATE-TYPES",
         "update comment accepts a reply_to_entity_user_id that is not a uuid, and a non-string text";

@@ -56,9 +56,27 @@ pub(super) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
+/// Whether two ids name the same UUID: compared as UUIDs, since a target may answer one in
+/// upper case (RFC 4122 reads either case as the same id); as text when either is no UUID.
+pub(super) fn same_id(a: &str, b: &str) -> bool {
+    match (uuid::Uuid::parse_str(a), uuid::Uuid::parse_str(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_are_the_same_uuid_in_either_case_and_text_otherwise() {
+        let lower = "3fa85f64-5717-4562-b3fc-2c963f66afa6";
+        assert!(same_id(lower, &lower.to_uppercase()));
+        assert!(!same_id(lower, "3fa85f64-5717-4562-b3fc-2c963f66afa7"));
+        assert!(same_id("rcv_1", "rcv_1"));
+        assert!(!same_id("rcv_1", "RCV_1"));
+    }
 
     #[test]
     fn case_ids_are_unique() {

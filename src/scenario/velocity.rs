@@ -173,7 +173,7 @@ fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
         );
     } else if let Some(org) = expected {
         let got = control["organizationId"].as_str().unwrap_or("");
-        if got != org {
+        if !super::same_id(got, &org) {
             cx.finding_diff(
                 "VC-ORG-SCOPE",
                 "the control is scoped to another organization than the header's",
@@ -221,7 +221,7 @@ async fn card_scope(cx: &mut CaseCx) -> Outcome {
     };
     let got = control.get("cardId").and_then(Value::as_str).unwrap_or("");
     cx.judged("VC-CARD-SCOPE");
-    if got != card {
+    if !super::same_id(got, &card) {
         cx.finding_diff(
             "VC-CARD-SCOPE",
             "the control is not scoped to the card supplied",
@@ -307,7 +307,8 @@ async fn transaction_window(cx: &mut CaseCx) -> Outcome {
     .await?
     {
         cx.judged("VC-TRANSACTION-NO-USAGE");
-        if is_set(&control, "usageLimit") {
+        // -1 is the spec's own word for no usage limit: answering it keeps the rule.
+        if is_set(&control, "usageLimit") && control["usageLimit"] != json!(-1) {
             cx.finding(
                 "VC-TRANSACTION-NO-USAGE",
                 format!(
