@@ -31,6 +31,7 @@ mod tests;
 pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
 pub use params::invalid_param_values;
 pub use seed::{redraw, rng_for, sample, Draws};
+pub(crate) use text::plain as plain_text;
 
 use memo::Memo;
 use oracle::Oracle;

@@ -231,8 +231,8 @@ fn body_of(request: &Request) -> Value {
     }
 }
 
-/// Makes a valid body unique where the target requires uniqueness (velocity control ids,
-/// mailbox domains), keeping it valid.
+/// Makes a valid body unique where a target may require uniqueness (velocity control ids,
+/// mailbox domains, VAT ID values of one counterpart), keeping it valid.
 pub(super) fn make_unique(
     run: &RunCx,
     target: &BodyOperation,
@@ -248,9 +248,35 @@ pub(super) fn make_unique(
                 body["domain"] = json!(format!("cov-{}-{tag}.{domain}", run.run_tag));
             }
         }
+        OperationId::CreateVatId => {
+            if let Some(value) = body.get("value").and_then(Value::as_str) {
+                if let Some(unique) = unique_vat_value(value, &run.run_tag, tag) {
+                    body["value"] = json!(unique);
+                }
+            }
+        }
         _ => {}
     }
     body
+}
+
+/// A VAT ID value of plain filler text (`covenant cov…`) as upper-case letters and digits of the
+/// same length, unique to the run and the request: a target may refuse a value its counterpart
+/// already has, or spaces in a VAT ID, where the spec shows neither rule. Values that test
+/// characters (multi-byte ones at a limit) and values too short to hold the tag stay as they are.
+fn unique_vat_value(value: &str, run_tag: &str, tag: &str) -> Option<String> {
+    let len = value.chars().count();
+    if len < 6 || value != crate::generate::plain_text(len) {
+        return None;
+    }
+    let code: String = tag
+        .chars()
+        .chain(run_tag.chars().cycle())
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .take(len)
+        .collect();
+    Some(code)
 }
 
 /// An invalid body made unique the same way, unless its broken constraint is the unique field.
@@ -463,5 +489,32 @@ fn compact(body: &Value) -> String {
     match text.char_indices().nth(300) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unique_vat_value;
+    use crate::generate::plain_text;
+
+    #[test]
+    fn plain_vat_values_become_unique_codes_of_the_same_length() {
+        let baseline = unique_vat_value(&plain_text(8), "0badf00d", "a1").expect("plain");
+        let other = unique_vat_value(&plain_text(8), "0badf00d", "a2").expect("plain");
+        let longest = unique_vat_value(&plain_text(32), "0badf00d", "a3").expect("plain");
+        assert_eq!(baseline, "A10BADF0");
+        assert_ne!(baseline, other);
+        assert_eq!(longest.chars().count(), 32);
+        assert!(longest
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()));
+        // Another run tags them apart from this run's.
+        assert_ne!(
+            unique_vat_value(&plain_text(8), "12345678", "a1"),
+            Some(baseline)
+        );
+        // Characters under test, and values too short to hold a tag, are kept.
+        assert_eq!(unique_vat_value(&"é".repeat(32), "0badf00d", "a4"), None);
+        assert_eq!(unique_vat_value(&plain_text(3), "0badf00d", "a5"), None);
     }
 }
