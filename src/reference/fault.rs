@@ -309,6 +309,8 @@ faults! {
         "the last page of transactions has a next token that leads back to the first page";
     BankingItemRepeated => "bpag-item-repeated-across-pages", "BPAG-NEXT-NULL-LAST",
         "each page of transactions after the first repeats the last item of the page before";
+    BankingEmptyReadEndless => "bpag-empty-read-endless", "BPAG-NEXT-NULL-LAST",
+        "every page of an account without transactions has a next token: its full read never ends";
     BankingPrevOnFirst => "bpag-prev-token-on-first-page", "BPAG-PREV-NULL-FIRST",
         "the first page of transactions has a non-null prevPaginationToken";
     BankingTokenSingleUse => "bpag-token-single-use", "BPAG-TOKEN-REUSABLE",
