@@ -372,6 +372,34 @@ mod tests {
     }
 
     #[test]
+    fn an_iso_8601_date_time_without_offset_only_warns_and_one_that_is_none_fails() {
+        let c = Catalogue::embedded();
+        let comment = |created_at: &str| {
+            response(
+                200,
+                Some("application/json"),
+                &serde_json::json!({"id": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "created_at": created_at})
+                    .to_string(),
+            )
+        };
+        // The rules of the findings at created_at (the rest of the comment is left out).
+        let found = |at: &str| {
+            generic_findings(c, OperationId::UpdateComment, &comment(at))
+                .into_iter()
+                .filter(|f| f.message.contains("/created_at"))
+                .map(|f| f.rule)
+                .collect::<Vec<_>>()
+        };
+        assert!(found("2026-09-24T10:15:30.123Z").is_empty());
+        assert!(found("2026-09-24T10:15:30+02:00").is_empty());
+        assert_eq!(found("2026-09-24T10:15:30.123"), ["GEN-DATE-TIME-RFC3339"]);
+        let none = found("yesterday");
+        assert!(none.contains(&"CMT-RESPONSE".to_string()), "{none:?}");
+        let level = |id: &str| c.rule(id).map(|r| format!("{:?}", r.level));
+        assert_eq!(level("GEN-DATE-TIME-RFC3339").as_deref(), Some("Should"));
+    }
+
+    #[test]
     fn the_response_to_a_quote_body_must_be_a_quote_and_others_may_be_any_shape() {
         let c = Catalogue::embedded();
         let created = response(

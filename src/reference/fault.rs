@@ -276,6 +276,8 @@ faults! {
         "usageLimit is accepted (and answered) with the TRANSACTION window";
     VelocityTransactionUnlimitedAccepted => "vc-transaction-unlimited-accepted", "VC-TRANSACTION-NO-USAGE",
         "usageLimit -1 (unlimited) is taken as no usage limit with the TRANSACTION window, and accepted";
+    VelocityTimesWithoutOffset => "vc-times-without-offset", "GEN-DATE-TIME-RFC3339",
+        "createdAt and updatedAt are local times without an offset (2026-09-24T10:15:30, no Z)";
     VelocityUnlimitedRejected => "vc-usage-unlimited-rejected", "VC-USAGE-UNLIMITED",
         "usageLimit -1 is refused with 400";
     VelocityWindowAny => "vc-window-any", "VC-WINDOW-ENUM",

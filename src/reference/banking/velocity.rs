@@ -236,6 +236,11 @@ fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: 
     } else {
         c.amount_limit
     };
+    // Under its fault, a local time: the offset (`Z`) cut off the RFC 3339 timestamp.
+    let at = match f.has(Fault::VelocityTimesWithoutOffset) {
+        true => at.trim_end_matches('Z'),
+        false => at,
+    };
     out.insert("id".into(), id);
     out.insert("active".into(), json!(c.active));
     out.insert("amountLimit".into(), json!(amount));
