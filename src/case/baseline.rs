@@ -16,13 +16,33 @@
 
 use super::{Abort, CaseCx, Outcome};
 use crate::schema::OperationId;
-use crate::target::{snippet, Request, Response};
+use crate::target::{snippet, Body, Request, Response};
 
 /// The request the variants of a group are judged beside.
 pub struct Baseline {
     /// For people: `the minimal quote body`.
     pub what: String,
     pub request: Request,
+    /// Other baselines to try, in order, when this one is refused (a target may refuse the
+    /// smallest body for a reason the spec does not show, such as no line items or a zero
+    /// amount): the variants are moved onto the first one accepted.
+    pub alternatives: Vec<(String, Request)>,
+}
+
+impl Baseline {
+    pub fn new(what: impl Into<String>, request: Request) -> Baseline {
+        Baseline {
+            what: what.into(),
+            request,
+            alternatives: Vec::new(),
+        }
+    }
+
+    /// With another baseline to try when the ones before it are refused.
+    pub fn or(mut self, what: impl Into<String>, request: Request) -> Baseline {
+        self.alternatives.push((what.into(), request));
+        self
+    }
 }
 
 /// A request that differs from its baseline only in the part under test, and must be accepted
@@ -50,28 +70,46 @@ impl CaseCx {
         &mut self,
         operation: OperationId,
         baseline: Baseline,
-        variants: Vec<Variant>,
+        mut variants: Vec<Variant>,
     ) -> Outcome {
-        let keep_all = std::mem::replace(&mut self.keep_all, true);
-        let response = self.send(operation, baseline.request).await;
-        self.keep_all = keep_all;
-        let response = response?;
-        if !response.is_success() {
-            if self.blame_profile(&response) {
+        let Baseline {
+            what,
+            request,
+            alternatives,
+        } = baseline;
+        let response = self.send_baseline(operation, request.clone()).await?;
+        let mut accepted = response.is_success().then(|| what.clone());
+        let (first_answer, first_exchange) =
+            (answer_of(&response), self.exchanges.len().checked_sub(1));
+        if accepted.is_none() && self.blame_profile(&response) {
+            return Ok(());
+        }
+        for (other_what, other) in alternatives {
+            if accepted.is_some() {
+                break;
+            }
+            let response = self.send_baseline(operation, other.clone()).await?;
+            if response.is_success() {
+                for variant in &mut variants {
+                    variant.request = rebase(&variant.request, &request, &other);
+                }
+                accepted = Some(other_what);
+            } else if self.blame_profile(&response) {
                 return Ok(());
             }
-            let (answer, exchange) = (answer_of(&response), self.exchanges.len().checked_sub(1));
+        }
+        let Some(what) = accepted else {
             for variant in variants {
                 self.inconclusive(
                     variant.rule,
-                    &baseline.what,
-                    &answer,
+                    &what,
+                    &first_answer,
                     variant.what,
-                    exchange,
+                    first_exchange,
                 );
             }
             return Ok(());
-        }
+        };
         let mut answers: Vec<Answer> = Vec::with_capacity(variants.len());
         let mut shapes = Vec::with_capacity(variants.len());
         let mut requests = Vec::with_capacity(variants.len());
@@ -85,7 +123,6 @@ impl CaseCx {
             shapes.push((variant.what, variant.rule, variant.beside));
             requests.push((index, variant.request));
         }
-        let what = baseline.what;
         self.send_each(operation, requests.into_iter(), |cx, index, _, response| {
             let (variant, rule, beside) = &shapes[index];
             let answer = judge_variant(
@@ -100,6 +137,46 @@ impl CaseCx {
         })
         .await
     }
+}
+
+impl CaseCx {
+    /// Sends a baseline, its exchange kept whatever its answer (it is the diagnosis of a
+    /// refusal).
+    async fn send_baseline(
+        &mut self,
+        operation: OperationId,
+        request: Request,
+    ) -> Result<Response, Abort> {
+        let keep_all = std::mem::replace(&mut self.keep_all, true);
+        let response = self.send(operation, request).await;
+        self.keep_all = keep_all;
+        response
+    }
+}
+
+/// `variant` moved from the baseline `from` onto the baseline `to`: the top-level fields of its
+/// JSON body that differ from `from`'s are set on (or, when it lacks them, removed from) `to`'s
+/// body. A variant without such a body (a query parameter) is kept as it is.
+fn rebase(variant: &Request, from: &Request, to: &Request) -> Request {
+    let object = |r: &Request| match &r.body {
+        Some(Body::Json(serde_json::Value::Object(o))) => Some(o.clone()),
+        _ => None,
+    };
+    let (Some(from), Some(changed), Some(mut moved)) = (object(from), object(variant), object(to))
+    else {
+        return variant.clone();
+    };
+    for (key, value) in &changed {
+        if from.get(key) != Some(value) {
+            moved.insert(key.clone(), value.clone());
+        }
+    }
+    for key in from.keys().filter(|k| !changed.contains_key(*k)) {
+        moved.remove(key);
+    }
+    let mut out = variant.clone();
+    out.body = Some(Body::Json(serde_json::Value::Object(moved)));
+    out
 }
 
 /// Judges one variant's answer beside its baseline (another variant and its answer, or the
@@ -143,4 +220,37 @@ fn refused_beside(cx: &mut CaseCx, rule: &str, variant: &str, baseline: &str, an
 /// A refusal in a few words: the status and the start of the body.
 fn answer_of(response: &Response) -> String {
     format!("{}: {}", response.status, snippet(response))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rebase;
+    use crate::target::{Body, Request};
+    use serde_json::{json, Value};
+
+    fn post(body: Value) -> Request {
+        Request::post("/finops/v1/receivables", body)
+    }
+
+    fn body(request: &Request) -> &Value {
+        match &request.body {
+            Some(Body::Json(body)) => body,
+            _ => panic!("a JSON body"),
+        }
+    }
+
+    #[test]
+    fn a_variant_keeps_what_it_changes_and_takes_the_rest_from_the_other_baseline() {
+        let smallest = post(json!({"type": "quote", "line_items": [], "memo": "m"}));
+        let other = post(json!({"type": "quote", "line_items": [{"quantity": 2}], "memo": "m"}));
+        let variant = post(json!({"type": "quote", "line_items": [], "trade_name": "t"}));
+        let moved = rebase(&variant, &smallest, &other);
+        assert_eq!(
+            body(&moved),
+            &json!({"type": "quote", "line_items": [{"quantity": 2}], "trade_name": "t"})
+        );
+        // A query variant has no body to move: it is kept.
+        let query = Request::get("/finops/v1/events?limit=100");
+        assert_eq!(rebase(&query, &smallest, &other).path, query.path);
+    }
 }

@@ -82,10 +82,7 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
         .fin(reqwest::Method::POST, &operation.path(&[]))
         .json(body("org"));
     let without = cx.request(operation, &[]).json(body("noorg"));
-    let baseline = Baseline {
-        what: "a mailbox domain created with x-organization-id".to_owned(),
-        request: with_org,
-    };
+    let baseline = Baseline::new("a mailbox domain created with x-organization-id", with_org);
     let variant = Variant {
         what: "a mailbox domain created without x-organization-id".to_owned(),
         rule: "FIN-MAILBOX-NO-ORG-HEADER",

@@ -341,10 +341,10 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
 
 /// The minimal body of a shape as the baseline its variants are judged beside.
 fn minimal_baseline(cx: &CaseCx, body: Value, what: &str) -> Baseline {
-    Baseline {
-        what: format!("the minimal {what}"),
-        request: cx.request(OP, &[]).json(body),
-    }
+    Baseline::new(
+        format!("the minimal {what}"),
+        cx.request(OP, &[]).json(body),
+    )
 }
 
 /// fulfillment_date may be in the past, present or future: each beside the minimal invoice.
