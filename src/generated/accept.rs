@@ -159,7 +159,9 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
 
 /// Baselines to try after the smallest body, for what a target may refuse in it without the
 /// spec saying so: a receivable without line items (one in the spec's sample shape instead), a
-/// velocity control of amount 0, a mailbox domain under a made-up top-level domain.
+/// velocity control of amount 0. Never in the field the variants test: a mailbox domain's
+/// variants are domains, so a domain that the target accepts as a baseline would blame them for
+/// what it refuses in any other domain (one it does not own).
 fn alternatives(run: &RunCx, operation: OperationId, smallest: &Value) -> Vec<(String, Value)> {
     let bodies = Bodies::new(run);
     let mut body = smallest.clone();
@@ -171,10 +173,6 @@ fn alternatives(run: &RunCx, operation: OperationId, smallest: &Value) -> Vec<(S
         OperationId::CreateVelocityControl if smallest["amountLimit"] == json!(0) => {
             body["amountLimit"] = json!(50000);
             "the smallest body with amountLimit 50000"
-        }
-        OperationId::CreateMailboxDomain => {
-            body["domain"] = json!(bodies.domain("baseline"));
-            "the smallest body with a domain under example.com"
         }
         _ => return Vec::new(),
     };
