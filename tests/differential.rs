@@ -8,118 +8,35 @@
 //! instead of 204 without one, VAT ID and comment responses with a field the spec does not list,
 //! and transaction pages one item short of the limit (24 by default), with a next token.
 
-use covenant::reference::{start, ReferenceConfig, RunningReference};
+#[path = "support/standin.rs"]
+mod standin;
+
 use serde_json::Value;
+use standin::{reference, runtime, says, Choices, Seen};
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::Arc;
 
 /// The field the stand-in adds to VAT ID and comment responses.
 const EXTRA: &str = "vendor_note";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("differential-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the scratch directory");
-    dir
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime")
-}
-
-/// A reference with fixtures of `seed`, and the path of the profile written for it.
-fn reference(
-    rt: &tokio::runtime::Runtime,
-    seed: u64,
-    dir: &Path,
-    name: &str,
-) -> (RunningReference, PathBuf) {
-    let server = rt
-        .block_on(start(ReferenceConfig {
-            seed,
-            ..ReferenceConfig::default()
-        }))
-        .expect("the reference starts");
-    let path = dir.join(format!("{name}.toml"));
-    std::fs::write(&path, server.profile().to_toml()).expect("write the profile");
-    (server, path)
+    standin::scratch(&format!("differential-{name}"))
 }
 
 /// The stand-in in front of a reference of its own, and its profile.
-fn stand_in(rt: &tokio::runtime::Runtime, seed: u64, dir: &Path) -> (RunningReference, PathBuf) {
-    let (server, _) = reference(rt, seed, dir, "behind");
-    let behind = server.base_url();
-    let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .expect("bind the stand-in");
-    let base = format!("http://{}", listener.local_addr().expect("an address"));
-    let client = reqwest::Client::builder()
-        .no_proxy()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("a client");
-    let app = axum::Router::new()
-        .fallback(forward)
-        .with_state(Arc::new((client, behind)));
-    rt.spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    let mut profile = server.profile().clone();
-    profile.base_url = Some(base.clone());
-    if let Some(oauth) = profile.banking.as_mut().and_then(|b| b.oauth.as_mut()) {
-        oauth.token_url = format!("{base}/oauth/token");
-    }
-    let path = dir.join("stand-in.toml");
-    std::fs::write(&path, profile.to_toml()).expect("write the profile");
-    (server, path)
-}
-
-/// Forwards a request to the reference behind, changing what the stand-in chooses otherwise.
-async fn forward(
-    axum::extract::State(state): axum::extract::State<Arc<(reqwest::Client, String)>>,
-    request: axum::extract::Request,
-) -> axum::response::Response {
-    let (client, behind) = &*state;
-    let (parts, body) = request.into_parts();
-    let body = axum::body::to_bytes(body, 16 << 20)
-        .await
-        .unwrap_or_default();
-    let path = parts.uri.path().to_owned();
-    let query = short_pages(&parts.method, &path, parts.uri.query());
-    let url = match &query {
-        Some(q) => format!("{behind}{path}?{q}"),
-        None => format!("{behind}{path}"),
+fn stand_in(
+    rt: &tokio::runtime::Runtime,
+    seed: u64,
+    dir: &Path,
+) -> (covenant::reference::RunningReference, PathBuf) {
+    let choices = Choices {
+        query: Box::new(|seen: &Seen| short_pages(seen.method, seen.path, seen.query)),
+        answer: Box::new(|seen: &Seen, (status, body)| {
+            choose(seen.method, seen.path, status, body)
+        }),
+        ..Choices::default()
     };
-    let mut sent = client.request(parts.method.clone(), url).body(body);
-    for (name, value) in &parts.headers {
-        if name != "host" && name != "content-length" {
-            sent = sent.header(name, value);
-        }
-    }
-    let answer = sent.send().await.expect("the reference behind answers");
-    let status = answer.status().as_u16();
-    let headers = answer.headers().clone();
-    let bytes = answer.bytes().await.unwrap_or_default();
-    let (status, bytes) = choose(&parts.method, &path, status, bytes.to_vec());
-    let mut response = axum::response::Response::new(axum::body::Body::from(bytes));
-    *response.status_mut() = axum::http::StatusCode::from_u16(status).expect("a status");
-    for (name, value) in &headers {
-        if name != "content-length" && name != "transfer-encoding" {
-            response.headers_mut().insert(name, value.clone());
-        }
-    }
-    if status == 200 {
-        response.headers_mut().insert(
-            "content-type",
-            axum::http::HeaderValue::from_static("application/json"),
-        );
-    }
-    response
+    standin::stand_in(rt, seed, dir, "stand-in", choices)
 }
 
 /// Transaction pages one item short: `limit` L (2 to 100) asked of the reference as L - 1, and
@@ -211,15 +128,6 @@ fn differential(dir: &Path, a: &Path, b: &Path, extra: &[&str]) -> Output {
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("JSON")
-}
-
-fn says(output: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 /// The differences of diff.json about one operation and aspect, as (case, a, b).

@@ -56,6 +56,17 @@ pub(super) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
+/// Whether a value answered is the value sent: numbers by value, a number for its numeric
+/// string, and ids as UUIDs (see [`same_id`]).
+pub(super) fn same_value(sent: &Value, got: &Value) -> bool {
+    match (sent, got) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::String(a), Value::Number(b)) => *a == b.to_string(),
+        (Value::String(a), Value::String(b)) => same_id(a, b),
+        _ => sent == got,
+    }
+}
+
 /// Whether two ids name the same UUID: compared as UUIDs, since a target may answer one in
 /// upper case (RFC 4122 reads either case as the same id); as text when either is no UUID.
 pub(super) fn same_id(a: &str, b: &str) -> bool {

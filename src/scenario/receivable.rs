@@ -143,7 +143,7 @@ async fn create_quote(cx: &mut CaseCx) -> Outcome {
         let sent = &body[field];
         if let Some(got) = response.pointer(&format!("/{field}")) {
             cx.judged("RCV-RESPONSE-ECHO");
-            if got != sent {
+            if !super::same_value(sent, got) {
                 cx.finding_diff(
                     "RCV-RESPONSE-ECHO",
                     format!("the quote's {field} differs from the one sent"),

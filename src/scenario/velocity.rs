@@ -400,7 +400,7 @@ fn expect_kept(cx: &mut CaseCx, sent: &Value, control: &Value, fields: &[&str]) 
     let lost: Vec<&str> = fields
         .iter()
         .copied()
-        .filter(|f| !same_value(&sent[*f], control.get(*f).unwrap_or(&Value::Null)))
+        .filter(|f| !super::same_value(&sent[*f], control.get(*f).unwrap_or(&Value::Null)))
         .collect();
     if lost.is_empty() {
         return;
@@ -424,14 +424,6 @@ fn expect_kept(cx: &mut CaseCx, sent: &Value, control: &Value, fields: &[&str]) 
 
 /// Equal as JSON; numbers by value (5 and 5.0), and a code sent as a string may come back as
 /// the number it spells (the spec gives mcc and mccGroup no type).
-fn same_value(sent: &Value, got: &Value) -> bool {
-    match (sent, got) {
-        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
-        (Value::String(a), Value::Number(b)) => *a == b.to_string(),
-        _ => sent == got,
-    }
-}
-
 async fn without_scope(cx: &mut CaseCx) -> Outcome {
     let token = cx.run.banking().and_then(|b| b.token_without_scope.clone());
     let Some(token) = token else { return Ok(()) };

@@ -163,6 +163,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await
         }
         DocumentIdLenIgnored => c.quote_created(json!({ "document_id": "" })).await,
+        DocumentIdMaxIgnored => c.quote_created(json!({ "document_id": long(101) })).await,
+        QuoteExpiryDateNotIso => {
+            let quote = c.quote(json!({ "expiry_date": "2026-12-31" }));
+            c.receivable(quote).await.get("expiry_date") == "31/12/2026"
+        }
         TradeNameMaxIgnored => c.quote_created(json!({ "trade_name": long(256) })).await,
         WithholdingRangeIgnored => {
             c.quote_created(json!({ "withholding_tax_rate": 10001 }))
@@ -289,6 +294,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.patch_comment(&id, json!({ "text": "x" })).await.status == 200
         }
         DomainSegmentEdgesUnchecked => created(&c.mailbox("a-.example").await),
+        DomainLaterSegmentsLoose => created(&c.mailbox("mail.-x.example").await),
         DomainCharsetUnchecked => created(&c.mailbox("under_score.example").await),
         MailboxDedicatedIpMissing => !c.mailbox("example.net").await.has("dedicated_ip"),
         DnsIsActiveString => {
@@ -386,6 +392,17 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let body = c.control(json!({ "velocityWindow": "TRANSACTION", "usageLimit": 5 }));
             created(&c.velocity(body).await)
         }
+        VelocityTransactionUnlimitedAccepted => {
+            let body = c.control(json!({ "velocityWindow": "TRANSACTION", "usageLimit": -1 }));
+            created(&c.velocity(body).await)
+        }
+        VelocityTimesWithoutOffset => {
+            let control = c.velocity(c.control(json!({}))).await;
+            control
+                .get("createdAt")
+                .as_str()
+                .is_some_and(|at| !at.ends_with('Z'))
+        }
         VelocityUnlimitedRejected => {
             c.velocity(c.control(json!({ "usageLimit": -1 })))
                 .await
@@ -393,7 +410,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 == 400
         }
         VelocityWindowAny => c.control_created(json!({ "velocityWindow": "HOUR" })).await,
-        VelocityAmountString => c.control_created(json!({ "amountLimit": "1000" })).await,
+        VelocityAmountString => {
+            c.control_created(json!({ "amountLimit": "a thousand" }))
+                .await
+        }
         VelocityCurrencyUnchecked => c.control_created(json!({ "currencyCode": "EURO" })).await,
         VelocityDuplicateAccepted | VelocityDuplicate400 => {
             let body = c.control(json!({}));
@@ -431,6 +451,12 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.follow(List::Transactions, &prev).await.ids() != first.ids()
         }
         BankingPrevOnFirst => c.prev_on_first(List::Transactions).await,
+        BankingEmptyReadEndless => {
+            let token = c.bank_token().await;
+            let empty = c.bank().empty_bank_account_id.clone().unwrap();
+            let page = c.tx_raw(&empty, "", Some(&token), None).await;
+            !page.get("nextPaginationToken").is_null()
+        }
         BankingTokenSingleUse => c.token_single_use(List::Transactions).await,
         BankingTokenExpires => c.token_expires(List::Transactions).await,
         BankingTamperedRestarts => c.tx("pagination_token=eyJvZmZzZXQiOjB9").await.status == 200,

@@ -1,0 +1,292 @@
+//! Targets that keep the contract with other choices where the spec is silent pass clean; the
+//! same target breaking one stated rule fails it.
+//!
+//! The stand-in sits in front of a reference of its own (`support/standin.rs`) and plays an
+//! implementation unlike the reference where the spec leaves things open:
+//! - ids answered in upper case, and date-times as local times without an offset (ISO 8601);
+//! - a comment's text trimmed of leading and trailing whitespace;
+//! - a TRANSACTION velocity control answered with usageLimit -1 (unlimited) instead of null;
+//! - receivables without line items, and velocity controls of amount 0, refused;
+//! - a VAT ID value its counterpart already has refused with 409, and spaces in one with 422;
+//! - the empty account's first page with a next token, to a second empty page that ends it;
+//! - numeric and boolean strings read as numbers and booleans (a lax binder's reading).
+//!
+//! Covenant may warn where a choice departs from common practice (trimmed text, local times),
+//! but fails nothing, and the variants judged beside a refused smallest body are judged beside
+//! another baseline instead of being left inconclusive.
+
+#[path = "support/standin.rs"]
+mod standin;
+
+use serde_json::{json, Value};
+use standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+
+/// The next token the stand-in gives the empty account's first page.
+const EMPTY_NEXT: &str = "stand-in-empty-next";
+
+fn is_uuid(s: &str) -> bool {
+    s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// `value` with `f` applied to every string under every key (the key given).
+fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Value>) {
+    match value {
+        Value::String(s) => {
+            if let Some(new) = f(key, s) {
+                *value = new;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| map_strings(v, key, f)),
+        Value::Object(map) => map.iter_mut().for_each(|(k, v)| map_strings(v, k, f)),
+        _ => {}
+    }
+}
+
+fn json_of(bytes: &[u8]) -> Option<Value> {
+    serde_json::from_slice(bytes).ok()
+}
+
+fn finance_422(field: &str, msg: &str) -> Answer {
+    let body = json!({"detail": [{"loc": ["body", field], "msg": msg, "type": "value_error"}]});
+    (422, body.to_string().into_bytes())
+}
+
+/// The stand-in's own answers: refusals of what the spec does not say must be accepted, and the
+/// empty account's second page.
+fn reply(seen: &Seen, vat_values: &Mutex<HashSet<String>>) -> Option<Answer> {
+    let body = json_of(seen.body).unwrap_or_default();
+    let post = seen.method == "POST";
+    let receivable = post && seen.path == "/finops/v1/receivables";
+    if receivable && body.get("based_on").is_none() && body["line_items"] == json!([]) {
+        return Some(finance_422("line_items", "a receivable needs a line item"));
+    }
+    if post && seen.path.ends_with("/velocity-controls") && body["amountLimit"] == json!(0) {
+        let error = json!({"detail": "amountLimit must be positive", "errorCode": "INVALID_AMOUNT",
+            "instance": seen.path, "status": 400, "title": "Bad Request", "type": "about:blank"});
+        return Some((400, error.to_string().into_bytes()));
+    }
+    if post && seen.path.ends_with("/vat-ids") {
+        let value = body["value"].as_str()?.to_owned();
+        if value.contains(' ') {
+            return Some(finance_422("value", "a VAT ID has no spaces"));
+        }
+        let key = format!("{}|{}", seen.path.to_lowercase(), value);
+        if vat_values.lock().expect("the set").contains(&key) {
+            let error = json!({"error": {"message": "the counterpart already has this VAT ID"}});
+            return Some((409, error.to_string().into_bytes()));
+        }
+    }
+    let token = format!("pagination_token={EMPTY_NEXT}");
+    if seen.path.ends_with("/transactions") && seen.query.is_some_and(|q| q.contains(&token)) {
+        let page = json!({"data": [], "nextPaginationToken": null, "prevPaginationToken": null});
+        return Some((200, page.to_string().into_bytes()));
+    }
+    None
+}
+
+/// A lax binder's reading of a request body: numeric strings as numbers, "true" and "false" as
+/// booleans.
+fn lax(seen: &Seen) -> Vec<u8> {
+    let Some(mut body) = json_of(seen.body) else {
+        return seen.body.to_vec();
+    };
+    map_strings(&mut body, "", &|_, s| match s {
+        "true" => Some(json!(true)),
+        "false" => Some(json!(false)),
+        _ => s.parse::<i64>().ok().map(|n| json!(n)),
+    });
+    body.to_string().into_bytes()
+}
+
+/// The reference's answer as the stand-in gives it.
+fn answer(seen: &Seen, (status, bytes): Answer, vat_values: &Mutex<HashSet<String>>) -> Answer {
+    let Some(mut body) = json_of(&bytes) else {
+        return (status, bytes);
+    };
+    let ok = (200..300).contains(&status);
+    if ok && seen.method == "POST" && seen.path.ends_with("/vat-ids") {
+        if let Some(value) = json_of(seen.body).and_then(|b| b["value"].as_str().map(str::to_owned))
+        {
+            let key = format!("{}|{}", seen.path.to_lowercase(), value);
+            vat_values.lock().expect("the set").insert(key);
+        }
+    }
+    if ok && seen.method == "PATCH" && seen.path.starts_with("/finops/v1/comments/") {
+        if let Some(text) = body["text"].as_str() {
+            body["text"] = json!(text.trim());
+        }
+    }
+    if ok && seen.path.ends_with("/velocity-controls") && body["velocityWindow"] == "TRANSACTION" {
+        body["usageLimit"] = json!(-1);
+    }
+    let first_page = !seen.query.unwrap_or("").contains("pagination_token");
+    if ok && seen.path.ends_with("/transactions") && first_page && body["data"] == json!([]) {
+        body["nextPaginationToken"] = json!(EMPTY_NEXT);
+    }
+    let times = [
+        "createdAt",
+        "updatedAt",
+        "created_at",
+        "updated_at",
+        "last_updated_at",
+    ];
+    map_strings(&mut body, "", &|key, s| {
+        if is_uuid(s) {
+            Some(json!(s.to_uppercase()))
+        } else if times.contains(&key) && s.ends_with('Z') {
+            Some(json!(s.trim_end_matches('Z')))
+        } else {
+            None
+        }
+    });
+    (status, body.to_string().into_bytes())
+}
+
+/// The choices above, and `breach` (a change of the answer that breaks one stated rule) last.
+fn other_choices(breach: fn(&Seen, Answer) -> Answer) -> Choices {
+    let vat_values = Arc::new(Mutex::new(HashSet::new()));
+    let seen_values = vat_values.clone();
+    Choices {
+        body: Box::new(lax),
+        reply: Box::new(move |seen: &Seen| reply(seen, &vat_values)),
+        answer: Box::new(move |seen: &Seen, given| breach(seen, answer(seen, given, &seen_values))),
+        ..Choices::default()
+    }
+}
+
+fn run(dir: &Path, profile: &Path) -> (Output, Value) {
+    let utf8 = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
+    let reports = dir.join("reports");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_covenant"))
+        .args(["run", "-q", "--seed", "5", "--cases", "10", "--profile"])
+        .arg(utf8(profile))
+        .args(["--report-dir", &utf8(&reports)])
+        .args(["--state", &utf8(&dir.join("state.json"))])
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .output()
+        .expect("covenant runs");
+    let report = std::fs::read_to_string(reports.join("report.json"))
+        .map(|text| serde_json::from_str(&text).expect("JSON"))
+        .unwrap_or(Value::Null);
+    (output, report)
+}
+
+/// (case, rule, level, message) of every finding of the report.
+fn findings(report: &Value) -> Vec<(String, String, String, String)> {
+    let cases = report["cases"].as_array().into_iter().flatten();
+    cases
+        .flat_map(|case| {
+            let findings = case["findings"].as_array().into_iter().flatten();
+            findings.map(|f| {
+                let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+                (
+                    s(&case["id"]),
+                    s(&f["rule"]),
+                    s(&f["level"]),
+                    s(&f["message"]),
+                )
+            })
+        })
+        .collect()
+}
+
+fn verdict_of<'r>(report: &'r Value, case: &str) -> &'r str {
+    let cases = report["cases"].as_array().expect("cases");
+    let found = cases.iter().find(|c| c["id"] == case);
+    found
+        .and_then(|c| c["verdict"].as_str())
+        .unwrap_or("(no such case)")
+}
+
+fn as_given(_: &Seen, answer: Answer) -> Answer {
+    answer
+}
+
+#[test]
+fn a_target_with_other_choices_where_the_spec_is_silent_fails_nothing() {
+    let dir = scratch("choices-silent");
+    let rt = runtime();
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", other_choices(as_given));
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    let failed: Vec<_> = all.iter().filter(|f| f.2 == "must").collect();
+    assert!(failed.is_empty(), "{failed:#?}\n{}", says(&output));
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    // The choices were made, and covenant said so where they depart from common practice.
+    let warned: HashSet<&str> = all.iter().map(|f| f.1.as_str()).collect();
+    for rule in ["CMT-TEXT-VERBATIM", "GEN-DATE-TIME-RFC3339"] {
+        assert!(warned.contains(rule), "{rule} not warned: {warned:?}");
+    }
+    // The smallest receivable and velocity bodies were refused; the variants were judged beside
+    // another baseline (not left inconclusive), and the VAT ID variants, each with a value of
+    // its own, all accepted.
+    for case in [
+        "accept.create-receivable",
+        "accept.create-velocity-control",
+        "accept.create-vat-id",
+    ] {
+        let verdict = verdict_of(&report, case);
+        assert!(["pass", "warn"].contains(&verdict), "{case}: {verdict}");
+        let listed = evidence(&report, case, "GEN-ENUM-ACCEPTED");
+        assert!(listed > 0, "{case}: no listed value was judged");
+    }
+    assert_eq!(report["counts"]["inconclusive"], 0, "{}", says(&output));
+    assert_eq!(verdict_of(&report, "transactions.full-read"), "pass");
+}
+
+/// How many responses of `case` were judged against `rule`.
+fn evidence(report: &Value, case: &str, rule: &str) -> u64 {
+    let cases = report["cases"].as_array().expect("cases");
+    let case = cases.iter().find(|c| c["id"] == case).expect("the case");
+    let rules = case["evidence"].as_array().into_iter().flatten();
+    let found = rules.into_iter().find(|e| e["rule"] == rule);
+    found.and_then(|e| e["responses"].as_u64()).unwrap_or(0)
+}
+
+/// Answers a TRANSACTION velocity control with the usage limit it was given (the spec: "must
+/// be omitted when the window is TRANSACTION"), once the request carries -1.
+fn transaction_usage_kept(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let sent = json_of(seen.body).unwrap_or_default();
+    let breach = seen.path.ends_with("/velocity-controls")
+        && sent["velocityWindow"] == "TRANSACTION"
+        && sent["usageLimit"] == json!(-1);
+    if !breach {
+        return (status, bytes);
+    }
+    let mut control = sent.clone();
+    control["active"] = json!(false);
+    control["organizationId"] = json!("3fa85f64-5717-4562-b3fc-2c963f66afa6");
+    control["createdAt"] = json!("2026-09-24T10:15:30Z");
+    control["updatedAt"] = json!("2026-09-24T10:15:30Z");
+    (201, control.to_string().into_bytes())
+}
+
+#[test]
+fn the_same_target_accepting_a_usage_limit_with_the_transaction_window_fails_that_rule() {
+    let dir = scratch("choices-breach");
+    let rt = runtime();
+    let choices = other_choices(transaction_usage_kept);
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    let (output, report) = run(&dir, &profile);
+    assert_eq!(output.status.code(), Some(1), "{}", says(&output));
+    let all = findings(&report);
+    let failed: HashSet<&str> = all
+        .iter()
+        .filter(|f| f.2 == "must")
+        .map(|f| f.1.as_str())
+        .collect();
+    assert_eq!(
+        failed,
+        HashSet::from(["VC-TRANSACTION-NO-USAGE"]),
+        "{all:#?}"
+    );
+    assert_eq!(verdict_of(&report, "velocity.transaction-window"), "fail");
+}
