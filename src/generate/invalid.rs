@@ -284,7 +284,8 @@ fn value_sites(visit: &Visit<'_>, rule: &str, out: &mut Vec<Site>) {
             shape.kind,
             ShapeKind::Any | ShapeKind::OneOf(_) | ShapeKind::AnyOf(_)
         );
-        if !shape.nullable && !visit.path.is_empty() && !nullable_kind {
+        let null_breaks = !shape.nullable && !shape.null_unstated;
+        if null_breaks && !visit.path.is_empty() && !nullable_kind {
             let detail = format!("{name} is null (not nullable)");
             out.extend(fixed_site(
                 visit,

@@ -939,6 +939,25 @@ mod real {
     }
 
     #[test]
+    fn null_is_a_breach_only_where_the_spec_types_fields_with_or_without_null() {
+        let engine = engine();
+        let nulls = |stem: &str| {
+            invalid_instances(&engine, stem, 200)
+                .into_iter()
+                .filter(|case| case.label.kind == ConstraintKind::UnexpectedNull)
+                .map(|case| case.label.pointer)
+                .collect::<Vec<_>>()
+        };
+        // Bodies described in prose: whether null is allowed is not shown.
+        for stem in ["velocity-control-create", "comment-update", "vat-id-create"] {
+            assert_eq!(nulls(stem), Vec::<String>::new(), "{stem}");
+        }
+        // The receivable tables say "or null" where null is allowed: elsewhere it breaks the type.
+        let quote = nulls("quote-create");
+        assert!(quote.contains(&"/partner_metadata".to_owned()), "{quote:?}");
+    }
+
+    #[test]
     fn real_labels_name_the_rules_of_the_catalogue() {
         let engine = engine();
         let quote = engine.boundary_invalid("quote-create").expect("compiles");

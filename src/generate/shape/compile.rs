@@ -85,6 +85,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
             rule: None,
             keyword_rules: Default::default(),
             nullable: false,
+            null_unstated: false,
             declared: declared.clone(),
             kind: ShapeKind::Const(value.clone()),
         }
@@ -98,6 +99,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
         typed_shape(ctx, &map, &place, &declared)?
     };
     shape.nullable |= type_nullable && !matches!(shape.kind, ShapeKind::Const(_));
+    shape.null_unstated = map.get("x-null").and_then(Value::as_str) == Some("not shown");
     shape.rule = rule.or(shape.rule);
     if let Some(Value::Object(rules)) = map.get("x-keyword-rules") {
         for (keyword, rule) in rules {
@@ -119,6 +121,7 @@ fn any_shape() -> Shape {
         rule: None,
         keyword_rules: Default::default(),
         nullable: true,
+        null_unstated: false,
         declared: Vec::new(),
         kind: ShapeKind::Any,
     }
@@ -245,6 +248,7 @@ fn enum_shape(
         rule: None,
         keyword_rules: Default::default(),
         nullable,
+        null_unstated: false,
         declared: declared.to_vec(),
         kind: ShapeKind::Enum(rest),
     })
@@ -284,6 +288,7 @@ fn union_shape(
             rule: None,
             keyword_rules: Default::default(),
             nullable: false,
+            null_unstated: false,
             declared: Vec::new(),
             kind: make(shapes),
         },
@@ -314,6 +319,7 @@ fn typed_shape(
             rule: None,
             keyword_rules: Default::default(),
             nullable: false,
+            null_unstated: false,
             declared: declared.to_vec(),
             kind: kind_of(ctx, *ty, map, place)?,
         });
@@ -325,6 +331,7 @@ fn typed_shape(
             rule: None,
             keyword_rules: Default::default(),
             nullable: false,
+            null_unstated: false,
             declared: declared.to_vec(),
             kind: ShapeKind::AnyOf(shapes),
         },

@@ -77,8 +77,14 @@ fn inline_object(
         .filter(|key| !is_annotation(key) && key.as_str() != "x-rule")
         .collect();
     if constraining.is_empty() {
-        if let (Some(rule), Value::Object(target)) = (out.get("x-rule"), &mut target) {
-            target.insert("x-rule".into(), rule.clone());
+        // What the referring place says of the value is kept on it: its rule, and whether null
+        // is known to break it.
+        if let Value::Object(target) = &mut target {
+            for key in ["x-rule", "x-null"] {
+                if let Some(value) = out.get(key) {
+                    target.insert(key.into(), value.clone());
+                }
+            }
         }
         return Ok(target);
     }

@@ -57,6 +57,9 @@ pub(crate) struct Shape {
     pub keyword_rules: std::collections::BTreeMap<String, String>,
     /// `null` is allowed besides the kind.
     pub nullable: bool,
+    /// `x-null: "not shown"`: the spec does not say whether `null` is allowed (an optional field
+    /// of a body described in prose), so null is sent neither as valid nor as a breach.
+    pub null_unstated: bool,
     /// The types the schema declares (without `null`); empty when it declares none.
     pub declared: Vec<JsonType>,
     pub kind: ShapeKind,
