@@ -110,6 +110,8 @@ faults! {
         "a quote or invoice body without currency is accepted";
     BasedOnTypeOptional => "rcv-based-on-type-optional", "RCV-BASED-ON-REQUIRED",
         "a based-on body without type is accepted; the type is inferred from the source";
+    OptionalIdsUnchecked => "rcv-optional-ids-unchecked", "RCV-FIELD-TYPES",
+        "the optional reference ids of a receivable (bank_account_id, project_id, ...) take any value";
     FieldTypesLoose => "rcv-field-types-loose", "RCV-FIELD-TYPES",
         "tax_exempt accepts any JSON value (\"yes\", 1) instead of a boolean or null";
     NullFooterRejected => "rcv-null-footer-rejected", "RCV-NULLABLE",

@@ -163,6 +163,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await
         }
         DocumentIdLenIgnored => c.quote_created(json!({ "document_id": "" })).await,
+        OptionalIdsUnchecked => c.quote_created(json!({ "project_id": "not-a-uuid" })).await,
         DocumentIdMaxIgnored => c.quote_created(json!({ "document_id": long(101) })).await,
         QuoteExpiryDateNotIso => {
             let quote = c.quote(json!({ "expiry_date": "2026-12-31" }));
