@@ -98,9 +98,18 @@ impl FixtureWatch {
             .iter()
             .map(|f| format!("{} ({:?})", f.label, f.value))
             .collect();
+        // A deletable fixture is used up once deleted: a run with another state file (or none)
+        // does not know what earlier runs took.
+        let used_up = match suspects.iter().any(|f| f.label.contains(".deletable_")) {
+            true => {
+                ", or that no earlier run deleted it (runs that share a --state file never take a \
+                 deletable fixture twice)"
+            }
+            false => "",
+        };
         let problem = format!(
             "{}: {} {} was answered 404 where the spec expects success ({}); check that the \
-             profile names what the target holds",
+             profile names what the target holds{used_up}",
             named.join(" or "),
             request.method,
             request.path,
@@ -301,6 +310,32 @@ mod tests {
         assert!(watch.broken(Need::Counterpart).is_some());
         assert!(watch.broken(Need::VatRate).is_none());
         assert_eq!(watch.problems().len(), 1);
+    }
+
+    #[test]
+    fn a_404_on_a_deletable_fixture_says_an_earlier_run_may_have_used_it_up() {
+        let profile = Profile::parse(
+            "[finops]\ndeletable_tag_ids = [\"t-1\"]\n",
+            std::path::Path::new("p.toml"),
+        )
+        .expect("a valid profile");
+        let watch = FixtureWatch::new(&profile);
+        let request = Request::new(Method::DELETE, "/finops/v1/tags/t-1");
+        let problem = watch
+            .blame(
+                &request,
+                &answer(404, r#"{"error":{"message":"tag not found"}}"#),
+            )
+            .expect("blamed");
+        assert!(
+            problem.starts_with("finops.deletable_tag_ids[0]"),
+            "{problem}"
+        );
+        assert!(problem.contains("no earlier run deleted it"), "{problem}");
+        let comment = Request::new(Method::PATCH, "/finops/v1/comments/c-1");
+        let other = FixtureWatch::new(&self::profile());
+        let problem = other.blame(&comment, &answer(404, "{}")).expect("blamed");
+        assert!(!problem.contains("earlier run"), "{problem}");
     }
 
     #[test]
