@@ -6,8 +6,11 @@
 //! choice the spec leaves to it. A *variant* sent beside a *baseline* that differs from it only
 //! in the part under test (one field's value, one query parameter) says more: when the baseline
 //! is accepted and the variant refused, the part under test is the cause, and the variant's
-//! rule fails at its level. When the baseline is refused, nothing can be said of the variant:
-//! it is inconclusive, blocked by its baseline, and the baseline's answer is the diagnosis.
+//! rule fails at its level. When the baseline is refused, its alternatives are tried (another
+//! body that a target may accept where it refuses the smallest one, for a reason the spec does
+//! not show), and the variants are moved onto the first accepted. When every baseline is
+//! refused, nothing can be said of the variant: it is inconclusive, blocked by its baseline, and
+//! the baseline's answer is the diagnosis.
 //!
 //! A variant may also be judged beside another variant of its group (`beside`): a value at a
 //! length limit made of multi-byte characters is judged beside the same characters at a short
@@ -64,8 +67,10 @@ impl CaseCx {
     /// Sends `baseline`, then (when it was accepted) every variant, several at once, and judges
     /// each variant beside its baseline: accepted, a pass; refused beside an accepted baseline,
     /// a finding on the variant's rule; refused beside a refused one, inconclusive. A refused
-    /// baseline blocks every variant of the group, which are then not sent. A 404 on the
-    /// baseline that a fixture of the profile explains blocks the case instead.
+    /// baseline is followed by its alternatives, in order, until one is accepted, and the
+    /// variants are moved onto that one; when all are refused, every variant of the group is
+    /// blocked and not sent. A 404 on a baseline that a fixture of the profile explains blocks
+    /// the case instead.
     pub async fn judge_beside(
         &mut self,
         operation: OperationId,
@@ -84,6 +89,7 @@ impl CaseCx {
         if accepted.is_none() && self.blame_profile(&response) {
             return Ok(());
         }
+        let mut refused_too = Vec::new();
         for (other_what, other) in alternatives {
             if accepted.is_some() {
                 break;
@@ -96,13 +102,19 @@ impl CaseCx {
                 accepted = Some(other_what);
             } else if self.blame_profile(&response) {
                 return Ok(());
+            } else {
+                refused_too.push(other_what);
             }
         }
         let Some(what) = accepted else {
+            let blocked_by = match refused_too.is_empty() {
+                true => what,
+                false => format!("{what} (and {}, refused too)", refused_too.join(", ")),
+            };
             for variant in variants {
                 self.inconclusive(
                     variant.rule,
-                    &what,
+                    &blocked_by,
                     &first_answer,
                     variant.what,
                     first_exchange,
@@ -137,9 +149,7 @@ impl CaseCx {
         })
         .await
     }
-}
 
-impl CaseCx {
     /// Sends a baseline, its exchange kept whatever its answer (it is the diagnosis of a
     /// refusal).
     async fn send_baseline(

@@ -8,7 +8,8 @@
 //! multi-byte characters. For the list operations, `accept.<op>` does the same with their query
 //! parameters (`limit` at 1 and 100, every listed `order` and `sort`), beside the list read with
 //! no parameter. A variant refused beside an accepted baseline fails its rule; a refused baseline
-//! leaves its variants inconclusive, never failed (see `crate::case::baseline`).
+//! is followed by its alternatives ([`alternatives`]), and when all are refused its variants are
+//! inconclusive, never failed (see `crate::case::baseline`).
 
 use super::body::{engine, make_unique, options, template, BodyOperation, BODY_OPERATIONS};
 use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, RunCx, Variant};
@@ -143,14 +144,15 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
                     beside: v.beside.and_then(|b| position[b]),
                 });
             }
-            let mut first = Baseline::new(
+            let smallest = Baseline::new(
                 format!("the smallest {stem} body"),
                 request.clone().json(unique(baseline.clone())),
             );
-            for (what, body) in alternatives(&run, target.operation, &baseline) {
-                first = first.or(what, request.clone().json(unique(body)));
-            }
-            let baseline = first;
+            let baseline = alternatives(&run, target.operation, &baseline)
+                .into_iter()
+                .fold(smallest, |b, (what, body)| {
+                    b.or(what, request.clone().json(unique(body)))
+                });
             cx.judge_beside(target.operation, baseline, group).await?;
         }
     }

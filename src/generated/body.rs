@@ -281,7 +281,7 @@ fn unique_vat_value(value: &str, run_tag: &str, tag: &str) -> Option<String> {
 
 /// An invalid body made unique the same way, unless its broken constraint is the unique field.
 fn unique_invalid(run: &RunCx, target: &BodyOperation, invalid: &Invalid, tag: &str) -> Value {
-    if matches!(invalid.label.pointer.as_str(), "/id" | "/domain") {
+    if matches!(invalid.label.pointer.as_str(), "/id" | "/domain" | "/value") {
         invalid.payload.clone()
     } else {
         make_unique(run, target, invalid.payload.clone(), tag)
