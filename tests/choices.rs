@@ -299,3 +299,34 @@ fn the_same_target_accepting_a_usage_limit_with_the_transaction_window_fails_tha
     );
     assert_eq!(verdict_of(&report, "velocity.transaction-window"), "fail");
 }
+
+/// Refuses every mailbox domain the reference would create, as a target would one it does not
+/// own (after authentication: a request without a token still gets its 401).
+fn no_domain_is_owned(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let create = seen.method == "POST" && seen.path == "/finops/v1/mailbox-domains";
+    if !create || !(200..300).contains(&status) {
+        return (status, bytes);
+    }
+    let error = json!({"error": {"message": "the domain is not verified for this partner"}});
+    (403, error.to_string().into_bytes())
+}
+
+#[test]
+fn a_target_refusing_every_mailbox_domain_is_not_failed_for_the_organization_header() {
+    let dir = scratch("choices-no-domain");
+    let rt = runtime();
+    let choices = Choices {
+        answer: Box::new(no_domain_is_owned),
+        ..Choices::default()
+    };
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    let failed: Vec<_> = all.iter().filter(|f| f.2 == "must").collect();
+    assert!(failed.is_empty(), "{failed:#?}\n{}", says(&output));
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    // Both domains, with the header and without, were refused: nothing is said of the header.
+    let case = "mailbox.create-without-org-header";
+    assert_eq!(verdict_of(&report, case), "inconclusive", "{all:#?}");
+    assert_eq!(verdict_of(&report, "mailbox.invalid-domains"), "pass");
+}
