@@ -13,14 +13,16 @@ pub mod catalogue;
 pub mod check;
 /// The command line: flags into settings, commands, exit codes.
 pub mod cli;
+/// The HTTP client for a target: rate limit, timeouts, retries, redaction.
+pub mod client;
 /// The terminal: stdout and stderr lines that never panic on a closed pipe.
 pub mod console;
+/// Drawn cases: bodies and parameters drawn from the schemas, sent to the target.
+pub mod drawn;
 /// Exit codes and the errors that end a command, documented in one place.
 pub mod exit;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
-/// Generated cases: bodies and parameters drawn from the schemas, sent to the target.
-pub mod generated;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.
@@ -45,7 +47,5 @@ pub mod selftest;
 pub mod settings;
 /// The suite: every case, gathered in one stable order.
 pub mod suite;
-/// The HTTP client for a target: rate limit, timeouts, retries, redaction.
-pub mod target;
 /// Verdicts, findings and exchanges as plain data.
 pub mod verdict;

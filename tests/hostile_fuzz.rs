@@ -2,8 +2,8 @@
 //! headers and bytes) may ever reach a panic. Seeds are fixed so that runs repeat.
 
 use covenant::catalogue::Catalogue;
+use covenant::client::{Request, Response};
 use covenant::profile::Profile;
-use covenant::target::{Request, Response};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::Path;
@@ -177,7 +177,7 @@ proptest! {
         if status >= 500 {
             prop_assert!(findings.iter().any(|f| f.rule == "GEN-NO-5XX"));
         }
-        let _ = covenant::target::snippet(&response);
+        let _ = covenant::client::snippet(&response);
         let _ = response.text();
     }
 }

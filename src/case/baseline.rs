@@ -18,8 +18,8 @@
 //! counts bytes.
 
 use super::{Abort, CaseCx, Outcome};
+use crate::client::{snippet, Body, Request, Response};
 use crate::schema::OperationId;
-use crate::target::{snippet, Body, Request, Response};
 
 /// The request the variants of a group are judged beside.
 pub struct Baseline {
@@ -235,7 +235,7 @@ fn answer_of(response: &Response) -> String {
 #[cfg(test)]
 mod tests {
     use super::rebase;
-    use crate::target::{Body, Request};
+    use crate::client::{Body, Request};
     use serde_json::{json, Value};
 
     fn post(body: Value) -> Request {

@@ -8,8 +8,8 @@
 //! names and JSON types only, never a value of a body (ids, timestamps and generated text differ
 //! between any two targets), but statuses, page sizes and `errorCode`.
 
+use crate::client::{Body, Request, Response};
 use crate::schema::{Area, OperationId};
-use crate::target::{Body, Request, Response};
 use crate::verdict::{Fill, PageFill, Shape};
 use serde_json::Value;
 use std::collections::BTreeMap;

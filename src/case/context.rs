@@ -9,9 +9,9 @@
 use super::{Behaviour, FixtureWatch, Generation, Tally};
 use crate::catalogue::Catalogue;
 use crate::check;
+use crate::client::{Request, Response, SendError, Sent, Target};
 use crate::profile::{Profile, Secret};
 use crate::schema::{self, Area, OperationId};
-use crate::target::{Request, Response, SendError, Sent, Target};
 use crate::verdict::{Exchange, Finding, Inconclusive};
 use futures_util::stream::{FuturesOrdered, StreamExt};
 use reqwest::Method;
@@ -394,7 +394,7 @@ impl CaseCx {
             Err(e @ (SendError::BudgetExhausted | SendError::ReadOnly(_))) => {
                 Err(Abort::Skip(e.to_string()))
             }
-            Err(e) => Err(Abort::Transport(crate::target::redact(
+            Err(e) => Err(Abort::Transport(crate::client::redact(
                 &e.to_string(),
                 self.run.target.secrets(),
             ))),
@@ -602,7 +602,7 @@ impl CaseCx {
                 format!(
                     "{what} was refused with {}: {}",
                     response.status,
-                    crate::target::snippet(response)
+                    crate::client::snippet(response)
                 ),
             );
         }

@@ -10,8 +10,8 @@
 //! wrong fixture id is the user's to fix.
 
 use super::Need;
+use crate::client::{snippet, Body, Request, Response};
 use crate::profile::Profile;
-use crate::target::{snippet, Body, Request, Response};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Mutex;

@@ -7,8 +7,8 @@
 //! request and never writes a report.
 
 use crate::catalogue::Catalogue;
+use crate::client::{Body, Request, Response};
 use crate::schema::{Area, OperationId, Registry};
-use crate::target::{Body, Request, Response};
 use crate::verdict::Finding;
 
 /// A finding for `rule`, at the level the catalogue gives it.
@@ -86,7 +86,7 @@ pub fn generic(
             "GEN-JSON-BODY",
             format!(
                 "the {status} response body is not JSON: {}",
-                crate::target::snippet(response)
+                crate::client::snippet(response)
             ),
         ));
     }

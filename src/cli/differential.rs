@@ -124,7 +124,7 @@ fn finish(
     }
     out(&format!(
         "\n{}",
-        crate::target::redact(&diff.render_text(), secrets)
+        crate::client::redact(&diff.render_text(), secrets)
     ));
     for path in written {
         note(&format!("report: {}", path.display()));

@@ -7,7 +7,7 @@ use super::read::{
 };
 use super::{ListKind, Rules};
 use crate::case::{Abort, CaseCx, Outcome, StoredPage};
-use crate::target::snippet;
+use crate::client::snippet;
 use futures_util::future::join_all;
 use std::time::Instant;
 

@@ -7,9 +7,9 @@
 //! the other parameters are ignored when a token is present, so sending them is harmless).
 
 use crate::case::{Abort, CaseCx};
+use crate::client::snippet;
+use crate::client::{Request, Response};
 use crate::schema::{Area, OperationId};
-use crate::target::snippet;
-use crate::target::{Request, Response};
 use reqwest::Method;
 use serde_json::Value;
 

@@ -139,7 +139,7 @@ pub async fn read(
                 read.end = End::Refused {
                     page: read.steps.len() + 1,
                     status: response.status,
-                    body: crate::target::snippet(&response),
+                    body: crate::client::snippet(&response),
                 };
                 break;
             }

@@ -7,9 +7,9 @@
 //! so generated ids, timestamps and texts are never differences. One module serves `covenant run
 //! --profile A --profile B` and `covenant compare` of two saved reports alike.
 
+use super::gaps::{gap_observations, Subject};
 use super::html::escape;
 use super::markdown::{inline_code, text};
-use super::silent::{silent_areas, Subject};
 use crate::catalogue::Catalogue;
 use crate::schema;
 use crate::verdict::{CaseResult, Counts, Fill, PageFill, RunRecord, RunVerdict, Shape, Verdict};
@@ -896,7 +896,7 @@ fn gap_differences(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Vec<G
     type Topic = (String, Subject, String);
     let values = |run: &RunRecord| {
         let mut found: Vec<(Topic, BTreeSet<String>)> = Vec::new();
-        for gap in silent_areas(run, catalogue) {
+        for gap in gap_observations(run, catalogue) {
             for o in gap.observations {
                 let topic = (gap.gap.clone(), o.subject, o.what);
                 match found.iter_mut().find(|(t, _)| *t == topic) {

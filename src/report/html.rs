@@ -9,8 +9,8 @@
 use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence, RuleStatus,
 };
+use super::gaps::gap_observations;
 use super::latency::latency_by_operation;
-use super::silent::silent_areas;
 use super::{shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{
@@ -416,7 +416,7 @@ impl Page {
 
     /// For spec owners: per gap, what the target chose there, with one exchange that shows it.
     fn silent(&mut self, run: &RunRecord, catalogue: &Catalogue) {
-        let gaps = silent_areas(run, catalogue);
+        let gaps = gap_observations(run, catalogue);
         self.line(format!(
             "<h2 id=\"silent\">What this target chose where the spec is silent ({})</h2>",
             super::plural(gaps.len(), "gap")

@@ -10,7 +10,7 @@ use super::coverage::{
     measure, rule_coverage, status_coverage, Measured, OperationStatuses, RuleCoverage,
     RuleEvidence, RuleStatus,
 };
-use super::silent::{silent_areas, Observation};
+use super::gaps::{gap_observations, Observation};
 use super::{ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{RunRecord, RunVerdict};
@@ -86,7 +86,7 @@ impl Reporter for Json {
             statuses: status_coverage(run),
             measures: measure(run, catalogue),
         };
-        let silent = silent_areas(run, catalogue)
+        let silent = gap_observations(run, catalogue)
             .into_iter()
             .map(|g| {
                 let silent = Silent {

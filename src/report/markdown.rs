@@ -9,7 +9,7 @@ use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
     RuleStatus,
 };
-use super::silent::silent_areas;
+use super::gaps::gap_observations;
 use super::{plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
@@ -308,7 +308,7 @@ fn gaps(out: &mut String, catalogue: &Catalogue) {
 fn silent(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
     /// Observations listed per gap before the rest are counted.
     const SHOWN: usize = 12;
-    let gaps = silent_areas(run, catalogue);
+    let gaps = gap_observations(run, catalogue);
     if gaps.is_empty() {
         return;
     }

@@ -8,6 +8,7 @@
 mod compare;
 mod coverage;
 mod diff;
+mod gaps;
 mod html;
 mod json;
 mod junit;
@@ -15,7 +16,6 @@ mod latency;
 mod markdown;
 mod merge;
 mod redact;
-mod silent;
 
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
@@ -26,13 +26,13 @@ pub use diff::{
     behaviour_diff, Alike, Aspect, BehaviourDiff, Difference, GapDifference, NotCompared,
     OperationDifferences, Side,
 };
+pub use gaps::{gap_observations, Example, GapObservations, Observation, Subject};
 pub use html::Html;
 pub use json::Json;
 pub use junit::Junit;
 pub use latency::{latency_by_operation, Latency};
 pub use markdown::Markdown;
 pub use merge::merge;
-pub use silent::{silent_areas, Example, GapObservations, Observation, Subject};
 
 use crate::catalogue::Catalogue;
 use crate::verdict::RunRecord;

@@ -4,7 +4,7 @@
 //! redacted field by field first (so `report.json` stays valid JSON), then each rendered file is
 //! scanned again for the secret in every escaped form a format could give it (JSON, HTML, XML).
 
-use crate::target::SecretFinder;
+use crate::client::SecretFinder;
 use crate::verdict::RunRecord;
 use serde_json::Value;
 use std::borrow::Cow;

@@ -12,10 +12,10 @@
 //! the spec are watched at their first use instead (`case::FixtureWatch`).
 
 use crate::case::RunCx;
+use crate::client::{snippet, Request, Response};
 use crate::exit::Fatal;
 use crate::schema::OperationId;
 use crate::settings::{RunSettings, TargetChoice};
-use crate::target::{snippet, Request, Response};
 
 /// A problem of the profile: the keys to look at, and what the target answered.
 struct Problem {
@@ -63,7 +63,7 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
 
 /// A message for the terminal, without any secret the target may have echoed.
 fn redact(run: &RunCx, message: String) -> String {
-    crate::target::redact(&message, run.target.secrets())
+    crate::client::redact(&message, run.target.secrets())
 }
 
 /// The target answers like this API: without credentials, at least one of two reads gets a

@@ -3,11 +3,11 @@
 
 use crate::case::{FixtureWatch, RunCx, Tamper};
 use crate::catalogue::Catalogue;
+use crate::client::{SendError, Target, TargetConfig, TargetError};
 use crate::exit::Fatal;
 use crate::profile::{OAuthProfile, Profile, Secret};
 use crate::reference::{self, ReferenceConfig, RunningReference};
 use crate::settings::{self, RunSettings, TargetChoice};
-use crate::target::{SendError, Target, TargetConfig, TargetError};
 use std::sync::Arc;
 
 /// A target ready to be tested.
@@ -196,7 +196,7 @@ async fn banking_token(profile: &Profile, target: &Target) -> (Option<Secret>, O
         Ok(token) => (Some(token), None),
         // The preflight reports it as a profile problem; against the embedded reference the
         // cases that need the token are skipped with it.
-        Err(why) => (None, Some(crate::target::redact(&why, target.secrets()))),
+        Err(why) => (None, Some(crate::client::redact(&why, target.secrets()))),
     }
 }
 

@@ -9,8 +9,8 @@
 
 use super::{absent_uuid, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, Tamper};
+use crate::client::{Request, Response};
 use crate::schema::{Area, OperationId};
-use crate::target::{Request, Response};
 use reqwest::Method;
 use serde_json::json;
 

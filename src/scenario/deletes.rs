@@ -5,9 +5,9 @@
 
 use super::expect_client_error;
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::client::SendError;
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
-use crate::target::SendError;
 use reqwest::Method;
 
 pub fn cases() -> Vec<Case> {

@@ -3,8 +3,8 @@
 
 use super::Bodies;
 use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
+use crate::client::Response;
 use crate::schema::OperationId;
-use crate::target::Response;
 use serde_json::json;
 use serde_json::Value;
 

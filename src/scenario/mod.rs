@@ -1,5 +1,5 @@
 //! Hand-written scenarios: the stateful cases of the suite, one file per area (the generated
-//! cases live in the `generated` module, above this one).
+//! cases live in the `drawn` module, above this one).
 //!
 //! Each case names the rules it covers; a finding's level always comes from the catalogue.
 //! Cases only use ids from the profile (or ids they created themselves), so they work against
@@ -22,7 +22,7 @@ pub use bodies::Bodies;
 
 pub use crate::case::absent_uuid;
 use crate::case::{Case, CaseCx};
-use crate::target::Response;
+use crate::client::Response;
 use serde_json::Value;
 
 /// Every hand-written case, in a stable order.

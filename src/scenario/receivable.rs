@@ -3,9 +3,9 @@
 
 use super::{absent_uuid, Bodies};
 use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
+use crate::client::Response;
 use crate::generate::{Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
-use crate::target::Response;
 use serde_json::{json, Value};
 
 const OP: OperationId = OperationId::CreateReceivable;

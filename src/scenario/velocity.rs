@@ -4,8 +4,8 @@
 
 use super::{absent_uuid, pretty, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::client::Response;
 use crate::schema::OperationId;
-use crate::target::Response;
 use reqwest::Method;
 use serde_json::{json, Value};
 

@@ -3,8 +3,8 @@
 //! a 5xx.
 
 use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::client::Request;
 use crate::schema::{OperationId, Param};
-use crate::target::Request;
 use reqwest::Method;
 
 /// The rule an invalid value of a list operation's parameter breaks, where the catalogue has one

@@ -10,11 +10,11 @@
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
+use crate::client::{Request, Response};
 use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
 use crate::scenario::Bodies;
 use crate::schema::OperationId;
 use crate::schema::Registry;
-use crate::target::{Request, Response};
 use proptest::strategy::{SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRng;
 use serde_json::{json, Value};
@@ -226,7 +226,7 @@ pub(super) fn template(run: &RunCx, target: &BodyOperation) -> Request {
 /// The body of a request sent by [`send_window`] (always JSON there).
 fn body_of(request: &Request) -> Value {
     match &request.body {
-        Some(crate::target::Body::Json(body)) => body.clone(),
+        Some(crate::client::Body::Json(body)) => body.clone(),
         _ => Value::Null,
     }
 }

@@ -71,7 +71,7 @@ impl Budget {
         self.halt.send_if_modified(|h| raise(h, Halt::Stopped));
     }
 
-    /// Requests in flight are abandoned (they end with [`crate::target::SendError::Stopped`]).
+    /// Requests in flight are abandoned (they end with [`crate::client::SendError::Stopped`]).
     pub fn cancel(&self) {
         self.stop("the run was cancelled");
         self.halt.send_if_modified(|h| raise(h, Halt::Cancelled));

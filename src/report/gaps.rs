@@ -84,7 +84,7 @@ pub struct Example {
 }
 
 /// Observations by gap, in the catalogue's order; gaps the run saw nothing of are left out.
-pub fn silent_areas(run: &RunRecord, catalogue: &Catalogue) -> Vec<GapObservations> {
+pub fn gap_observations(run: &RunRecord, catalogue: &Catalogue) -> Vec<GapObservations> {
     let mut seen = Seen::default();
     for case in &run.cases {
         for shape in &case.shapes {

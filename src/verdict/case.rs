@@ -1,0 +1,304 @@
+//! What one case found: its verdict, the broken rules, the rules it judged, the statuses it
+//! saw and meant to provoke, and the counts of a run's verdicts.
+
+use super::{Exchange, Shape};
+use crate::catalogue::Level;
+use serde::{Deserialize, Serialize};
+
+/// The outcome of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every check held.
+    Pass,
+    /// Only `should` rules were broken.
+    Warn,
+    /// A `must` rule was broken.
+    Fail,
+    /// The case could not run to a verdict: the target did not answer usably (timeout, reset,
+    /// oversized body) or covenant could not prepare the request.
+    Error,
+    /// The case did not run; `skip_reason` says why (a fixture the profile lacks, a filter,
+    /// `--max-requests` reached, an interrupt).
+    Skip,
+    /// The case ran but could not judge what it tested: the baseline its variants are judged
+    /// against was refused (see [`CaseResult::inconclusive`]). Neither a pass nor a failure.
+    Inconclusive,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Warn => "warn",
+            Verdict::Fail => "fail",
+            Verdict::Error => "error",
+            Verdict::Skip => "skip",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// One broken rule, seen in one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The rule id from the catalogue.
+    pub rule: String,
+    pub level: Level,
+    /// One line saying what was wrong.
+    pub message: String,
+    /// Unified diff of expected against actual, where a comparison was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// Index into the case's exchanges of the exchange that shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<usize>,
+}
+
+impl Finding {
+    pub fn new(rule: &str, level: Level, message: impl Into<String>) -> Finding {
+        Finding {
+            rule: rule.to_owned(),
+            level,
+            message: message.into(),
+            diff: None,
+            exchange: None,
+        }
+    }
+
+    /// Adds a unified diff of `expected` against `actual`.
+    pub fn with_diff(mut self, expected: &str, actual: &str) -> Finding {
+        self.diff = Some(unified_diff(expected, actual));
+        self
+    }
+
+    pub fn at_exchange(mut self, index: usize) -> Finding {
+        self.exchange = Some(index);
+        self
+    }
+}
+
+/// Variants a case could not judge because the baseline they are judged against was refused:
+/// a positive variant says something about the target only beside a baseline, differing from it
+/// in the part under test alone, that the target accepted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Inconclusive {
+    /// The rule the variants would have been judged under.
+    pub rule: String,
+    /// What the baseline was (`the minimal quote body`).
+    pub baseline: String,
+    /// The baseline's answer: the diagnosis (`404: counterpart not found`).
+    pub answer: String,
+    /// How many variants it blocked, and the first few of them.
+    pub count: usize,
+    pub variants: Vec<String>,
+    /// Index into the case's exchanges of the baseline's exchange.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<usize>,
+}
+
+impl Inconclusive {
+    /// The variants it names, and how many more it blocked.
+    pub fn named(&self) -> String {
+        let more = self.count.saturating_sub(self.variants.len());
+        let mut named = self.variants.join("; ");
+        if more > 0 {
+            named.push_str(&format!("; and {more} more"));
+        }
+        named
+    }
+
+    /// One line for consoles and reports.
+    pub fn sentence(&self) -> String {
+        format!(
+            "{} variant(s) of {} blocked by their baseline ({}), refused with {}: {}",
+            self.count,
+            self.rule,
+            self.baseline,
+            self.answer,
+            self.named()
+        )
+    }
+}
+
+/// A rule a case judged responses against, and how many: the evidence the rule coverage counts.
+/// A finding is evidence too; a check that held leaves only this.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    pub rule: String,
+    /// Responses judged against the rule (a check across several responses counts once).
+    pub responses: u32,
+}
+
+/// How often a case saw one status from one operation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusSeen {
+    /// The operation id, as in `operations.json`.
+    pub operation: String,
+    pub status: u16,
+    pub count: u32,
+}
+
+/// A status a case set out to provoke from an operation: `201`, or a class, `2xx` (any
+/// success) or `4xx` (any refusal).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct StatusExpected {
+    pub operation: String,
+    pub status: String,
+}
+
+/// A unified diff (`similar`) with `expected` and `actual` headers.
+pub fn unified_diff(expected: &str, actual: &str) -> String {
+    let expected = with_final_newline(expected);
+    let actual = with_final_newline(actual);
+    similar::TextDiff::from_lines(&expected, &actual)
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "actual")
+        .to_string()
+}
+
+fn with_final_newline(text: &str) -> String {
+    if text.ends_with('\n') {
+        text.to_owned()
+    } else {
+        format!("{text}\n")
+    }
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// Stable case id, such as `velocity.duplicate-id` or `generated.create-receivable.valid-3`.
+    pub id: String,
+    /// The area or operation it belongs to (the JUnit testsuite).
+    pub suite: String,
+    /// The operation id it exercises, where it exercises one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// The rules the case covers.
+    pub rules: Vec<String>,
+    pub verdict: Verdict,
+    pub findings: Vec<Finding>,
+    pub exchanges: Vec<Exchange>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The (shrunk) generated payload, for generated cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<serde_json::Value>,
+    /// Variants not judged because their baseline was refused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inconclusive: Vec<Inconclusive>,
+    /// Requests sent, retries included (generated cases keep only the exchanges with findings).
+    #[serde(default)]
+    pub requests: usize,
+    /// The rules the case judged responses against, in rule id order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Evidence>,
+    /// The statuses the case saw, per operation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statuses: Vec<StatusSeen>,
+    /// The statuses the case set out to provoke, per operation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_statuses: Vec<StatusExpected>,
+    /// The kinds of answer the case had (see [`Shape`]), in the order first seen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<Shape>,
+    pub duration_ms: f64,
+}
+
+impl CaseResult {
+    /// The verdict that the findings, the error and the variants left unjudged imply: a
+    /// failure wins over everything; a case that judged only part of what it tested is
+    /// inconclusive unless something it did judge warned.
+    pub fn judge(findings: &[Finding], error: Option<&str>, inconclusive: bool) -> Verdict {
+        if findings.iter().any(|f| f.level == Level::Must) {
+            Verdict::Fail
+        } else if error.is_some() {
+            Verdict::Error
+        } else if !findings.is_empty() {
+            Verdict::Warn
+        } else if inconclusive {
+            Verdict::Inconclusive
+        } else {
+            Verdict::Pass
+        }
+    }
+}
+
+/// Counts of verdicts in a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub pass: usize,
+    pub warn: usize,
+    pub fail: usize,
+    pub error: usize,
+    pub skip: usize,
+    /// Cases whose variants were blocked by a refused baseline.
+    #[serde(default)]
+    pub inconclusive: usize,
+    pub requests: usize,
+}
+
+impl Counts {
+    pub fn of(cases: &[CaseResult]) -> Counts {
+        let mut c = Counts::default();
+        for case in cases {
+            match case.verdict {
+                Verdict::Pass => c.pass += 1,
+                Verdict::Warn => c.warn += 1,
+                Verdict::Fail => c.fail += 1,
+                Verdict::Error => c.error += 1,
+                Verdict::Skip => c.skip += 1,
+                Verdict::Inconclusive => c.inconclusive += 1,
+            }
+            c.requests += case.requests.max(case.exchanges.len());
+        }
+        c
+    }
+
+    pub fn total(&self) -> usize {
+        self.pass + self.warn + self.fail + self.error + self.skip + self.inconclusive
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn must_finding_fails_and_should_finding_warns() {
+        let must = Finding::new("X", Level::Must, "m");
+        let should = Finding::new("Y", Level::Should, "s");
+        assert_eq!(
+            CaseResult::judge(std::slice::from_ref(&should), None, false),
+            Verdict::Warn
+        );
+        assert_eq!(
+            CaseResult::judge(&[should.clone(), must.clone()], None, false),
+            Verdict::Fail
+        );
+        assert_eq!(CaseResult::judge(&[], None, false), Verdict::Pass);
+        assert_eq!(
+            CaseResult::judge(&[], Some("timeout"), false),
+            Verdict::Error
+        );
+    }
+
+    #[test]
+    fn unjudged_variants_make_a_case_inconclusive_but_never_hide_a_failure_or_warning() {
+        let must = Finding::new("X", Level::Must, "m");
+        let should = Finding::new("Y", Level::Should, "s");
+        assert_eq!(CaseResult::judge(&[], None, true), Verdict::Inconclusive);
+        assert_eq!(CaseResult::judge(&[must], None, true), Verdict::Fail);
+        assert_eq!(CaseResult::judge(&[should], None, true), Verdict::Warn);
+    }
+
+    #[test]
+    fn diff_shows_changed_lines() {
+        let d = unified_diff("a\nb\n", "a\nc\n");
+        assert!(d.contains("-b") && d.contains("+c"), "{d}");
+    }
+}

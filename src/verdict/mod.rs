@@ -1,0 +1,22 @@
+//! Verdicts as plain data: what a case found, and the exchanges that show it.
+//!
+//! Everything here is serialisable so that runs can be written, merged and compared without the
+//! code that produced them. Checks produce [`Finding`]s; the runner folds them into a
+//! [`CaseResult`]; reporters read a [`RunRecord`]. Nothing here sends a request or writes a file.
+
+mod case;
+mod coverage;
+mod exchange;
+mod pace;
+mod run;
+mod shape;
+
+pub use case::{
+    unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
+    Verdict,
+};
+pub use coverage::{CoverageMeasure, CoverageRequirement};
+pub use exchange::{Exchange, RequestRecord, ResponseRecord};
+pub use pace::Pace;
+pub use run::{parse_shard, RunMeta, RunRecord, RunVerdict};
+pub use shape::{Fill, PageFill, Shape};

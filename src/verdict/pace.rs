@@ -1,0 +1,85 @@
+//! How a target's rate limits paced a run, for the reports.
+
+use serde::{Deserialize, Serialize};
+
+/// How a target's rate limits paced a run. The spec states no rate limit, so none of this is a
+/// finding: a refused request was sent again once the pause was over, and only its answer was
+/// judged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pace {
+    /// Answers 429 Too Many Requests.
+    pub answers_429: u64,
+    /// Answers 503 Service Unavailable with `Retry-After`.
+    pub answers_503: u64,
+    /// Times every lane paused for a `Retry-After`, and how long in all (overlapping pauses
+    /// counted once).
+    pub pauses: u64,
+    pub paused_ms: f64,
+    /// The pace that worked, requests per second: the rate covenant settled at after the last
+    /// refusal, a `--rate` for the next run against this target.
+    pub rate: f64,
+}
+
+impl Pace {
+    /// The `--rate` value to suggest: the pace that worked, rounded down to what a person would
+    /// type.
+    pub fn suggested_rate(&self) -> String {
+        let places = match self.rate {
+            r if r >= 10.0 => 0,
+            r if r >= 0.1 => 2,
+            _ => 3,
+        };
+        let scale = 10f64.powi(places);
+        let rate = ((self.rate * scale).floor() / scale).max(0.001);
+        let text = format!("{rate:.*}", places as usize);
+        match places {
+            0 => text,
+            _ => text.trim_end_matches('0').trim_end_matches('.').to_owned(),
+        }
+    }
+
+    /// One line for the summary and the reports.
+    pub fn sentence(&self) -> String {
+        let answers = match (self.answers_429, self.answers_503) {
+            (n, 0) => format!("{n} answer(s) 429"),
+            (0, m) => format!("{m} answer(s) 503 with Retry-After"),
+            (n, m) => format!("{n} answer(s) 429 and {m} 503 with Retry-After"),
+        };
+        format!(
+            "the target rate-limited the run: {answers}, {} pause(s) of every request, {:.1} s \
+             paused in all; the refused requests were sent again and none was judged; the pace \
+             that worked: {} requests/s (--rate {} next time)",
+            self.pauses,
+            self.paused_ms / 1000.0,
+            self.suggested_rate(),
+            self.suggested_rate()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suggested_rate_is_the_pace_rounded_down() {
+        let pace = |rate| Pace {
+            answers_429: 3,
+            answers_503: 0,
+            pauses: 2,
+            paused_ms: 2000.0,
+            rate,
+        };
+        assert_eq!(pace(93.7).suggested_rate(), "93");
+        assert_eq!(pace(4.567).suggested_rate(), "4.56");
+        assert_eq!(pace(0.5).suggested_rate(), "0.5");
+        assert_eq!(
+            pace(0.0001).suggested_rate(),
+            "0.001",
+            "never below what --rate takes"
+        );
+        let sentence = pace(93.7).sentence();
+        assert!(sentence.contains("3 answer(s) 429"), "{sentence}");
+        assert!(sentence.contains("--rate 93 next time"), "{sentence}");
+    }
+}

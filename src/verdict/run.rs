@@ -1,0 +1,228 @@
+//! A whole run: what it was (meta), its cases, and the one verdict every surface states.
+
+use super::{CaseResult, Counts, CoverageRequirement, Pace};
+use crate::exit;
+use serde::{Deserialize, Serialize};
+
+/// What a run was: enough to reproduce it (without secrets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    pub covenant_version: String,
+    pub seed: u64,
+    pub target: String,
+    /// The profile with secrets redacted.
+    pub profile: serde_json::Value,
+    /// RFC 3339 timestamps.
+    pub started_at: String,
+    pub finished_at: String,
+    pub duration_ms: f64,
+    pub cases_per_operation: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Set when the run stopped early (interrupt, deadline, request budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
+    /// Faults switched on in an embedded reference (self-test runs only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+    /// `--strict`: warnings count as failures.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
+    /// Fixtures of the profile that the target showed to be wrong at their first use, each
+    /// naming its profile key and what the target answered; the cases that needed them were
+    /// blocked, not judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profile_problems: Vec<String>,
+    /// `--require-coverage`: the coverage the run had to reach.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage_required: Vec<CoverageRequirement>,
+    /// Each requirement the run fell short of, in a sentence that names what lacked evidence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage_short: Vec<String>,
+    /// How the target's rate limits paced the run; absent when it refused no request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pace: Option<Pace>,
+}
+
+/// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
+/// it. In order of precedence: a profile problem makes every other verdict untrustworthy; a
+/// broken `must` rule is a failure whatever else happened; a run that did not test what it
+/// planned is incomplete, never a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunVerdict {
+    /// Every judged case held; nothing warned (or warnings allowed).
+    Pass,
+    /// Only `should` rules were broken (without `--strict`).
+    PassWithWarnings,
+    /// A `must` rule was broken, or a `should` rule under `--strict`.
+    Fail,
+    /// Some case could not reach a verdict (the target gave no usable answer); nothing failed.
+    Error,
+    /// The run was interrupted, hit its deadline or request budget, or planned or ran no case.
+    Incomplete,
+    /// The profile does not fit the target: a fixture or credential it names is wrong.
+    ProfileProblem,
+    /// Nothing failed, but the run judged less of the contract than `--require-coverage`
+    /// asks: it proves too little to pass.
+    CoverageShort,
+}
+
+impl RunVerdict {
+    /// The word every surface uses.
+    pub fn headline(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "PASS",
+            RunVerdict::PassWithWarnings => "PASS with warnings",
+            RunVerdict::Fail => "FAILED",
+            RunVerdict::Error => "ERROR",
+            RunVerdict::Incomplete => "INCOMPLETE",
+            RunVerdict::ProfileProblem => "PROFILE PROBLEM",
+            RunVerdict::CoverageShort => "COVERAGE SHORT",
+        }
+    }
+
+    /// The verdict in a sentence, for the head of a report.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "PASS: no rule of the contract is broken",
+            RunVerdict::PassWithWarnings => {
+                "PASS with warnings: no rule of the contract is broken; some conventions the spec \
+                 does not state are not kept"
+            }
+            RunVerdict::Fail => "FAILED: the target breaks the contract",
+            RunVerdict::Error => "ERROR: some cases could not reach a verdict",
+            RunVerdict::Incomplete => "INCOMPLETE: the run did not test all it planned",
+            RunVerdict::ProfileProblem => {
+                "PROFILE PROBLEM: the profile does not fit the target; fix it and run again"
+            }
+            RunVerdict::CoverageShort => {
+                "COVERAGE SHORT: no rule of the contract is broken, but the run judged less of it \
+                 than --require-coverage asks"
+            }
+        }
+    }
+
+    /// A short lower-case name, as in the JSON report (`pass`, `incomplete`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "pass",
+            RunVerdict::PassWithWarnings => "pass_with_warnings",
+            RunVerdict::Fail => "fail",
+            RunVerdict::Error => "error",
+            RunVerdict::Incomplete => "incomplete",
+            RunVerdict::ProfileProblem => "profile_problem",
+            RunVerdict::CoverageShort => "coverage_short",
+        }
+    }
+
+    /// The worse of two verdicts, in the precedence above: a run with two targets states the
+    /// worse of its two.
+    pub fn worse(self, other: RunVerdict) -> RunVerdict {
+        let rank = |v: RunVerdict| match v {
+            RunVerdict::Pass => 0,
+            RunVerdict::PassWithWarnings => 1,
+            RunVerdict::CoverageShort => 2,
+            RunVerdict::Error => 3,
+            RunVerdict::Incomplete => 4,
+            RunVerdict::Fail => 5,
+            RunVerdict::ProfileProblem => 6,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Whether the run proves the target keeps the contract (as far as it was tested).
+    pub fn passed(self) -> bool {
+        matches!(self, RunVerdict::Pass | RunVerdict::PassWithWarnings)
+    }
+
+    /// The exit code of a run (or a merged run) with this verdict (see `crate::exit`).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            RunVerdict::Pass | RunVerdict::PassWithWarnings => exit::SUCCESS,
+            RunVerdict::Fail | RunVerdict::Error => exit::FAILURES,
+            RunVerdict::ProfileProblem => exit::USAGE,
+            RunVerdict::CoverageShort => exit::COVERAGE,
+            RunVerdict::Incomplete => exit::INCOMPLETE,
+        }
+    }
+}
+
+impl RunRecord {
+    /// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
+    pub fn incomplete(&self) -> Option<String> {
+        if let Some(why) = &self.meta.interrupted {
+            return Some(format!("the run stopped early: {why}"));
+        }
+        if self.cases.is_empty() {
+            return Some(
+                "no case was planned: check --filter, --skip, --shard and --read-only".to_owned(),
+            );
+        }
+        let c = &self.counts;
+        if c.skip == self.cases.len() {
+            return Some(
+                "no case ran: every planned case was skipped (see the reasons)".to_owned(),
+            );
+        }
+        (c.skip + c.inconclusive == self.cases.len()).then(|| {
+            "nothing was judged: every case was skipped or blocked by its baseline".to_owned()
+        })
+    }
+
+    /// The verdict of the run (see [`RunVerdict`] for the precedence).
+    pub fn verdict(&self) -> RunVerdict {
+        let c = &self.counts;
+        if !self.meta.profile_problems.is_empty() {
+            RunVerdict::ProfileProblem
+        } else if c.fail > 0 || (self.meta.strict && c.warn > 0) {
+            RunVerdict::Fail
+        } else if self.incomplete().is_some() {
+            RunVerdict::Incomplete
+        } else if c.error > 0 {
+            RunVerdict::Error
+        } else if !self.meta.coverage_short.is_empty() {
+            RunVerdict::CoverageShort
+        } else if c.warn > 0 {
+            RunVerdict::PassWithWarnings
+        } else {
+            RunVerdict::Pass
+        }
+    }
+}
+
+/// A shard as [`RunMeta::shard`] holds it, `K/N` with 1 <= K <= N (the K-th of N parts of one
+/// run), as `(K, N)`; `None` for anything else.
+pub fn parse_shard(text: &str) -> Option<(u32, u32)> {
+    let (k, n) = text.split_once('/')?;
+    let (k, n) = (k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?);
+    (1..=n).contains(&k).then_some((k, n))
+}
+
+/// A whole run: the JSON report is this, serialised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub meta: RunMeta,
+    pub counts: Counts,
+    pub cases: Vec<CaseResult>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worse_of_two_verdicts_follows_the_precedence_of_every_surface() {
+        use RunVerdict::*;
+        assert_eq!(Pass.worse(PassWithWarnings), PassWithWarnings);
+        assert_eq!(Fail.worse(Incomplete), Fail);
+        assert_eq!(Incomplete.worse(Error), Incomplete);
+        assert_eq!(CoverageShort.worse(Error), Error);
+        assert_eq!(Fail.worse(ProfileProblem), ProfileProblem);
+        assert_eq!(Pass.worse(Pass), Pass);
+    }
+}
