@@ -3,7 +3,7 @@
 //! bend both the same way and both issue and redeem their tokens the same way.
 
 use super::fault::Fault;
-use super::store::{App, Db};
+use super::store::{App, Db, Issued};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -79,13 +79,6 @@ impl PagePlan {
             prev,
         }
     }
-}
-
-/// A cursor the store holds under a token, and when the token was issued.
-#[derive(Debug, Clone, Copy)]
-pub struct Issued<C> {
-    pub cursor: C,
-    pub at: Instant,
 }
 
 /// The faults a list's tokens can be given.

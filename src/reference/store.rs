@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
+use std::time::Instant;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -174,6 +175,13 @@ pub struct Transaction {
     pub status: &'static str,
 }
 
+/// A cursor the store holds under a token, and when the token was issued.
+#[derive(Debug, Clone, Copy)]
+pub struct Issued<C> {
+    pub cursor: C,
+    pub at: Instant,
+}
+
 /// The mutable data of one server.
 pub struct Db {
     pub rng: SmallRng,
@@ -184,7 +192,7 @@ pub struct Db {
     pub tags: HashMap<Uuid, Uuid>,
     pub comments: HashMap<Uuid, Comment>,
     pub events: Vec<Event>,
-    pub event_cursors: HashMap<String, super::page::Issued<EventCursor>>,
+    pub event_cursors: HashMap<String, Issued<EventCursor>>,
     pub mailbox_count: u64,
     /// Issued banking access tokens: token -> whether it holds the write scope.
     pub tokens: HashMap<String, bool>,
@@ -193,7 +201,7 @@ pub struct Db {
     pub velocity_ids: HashSet<(Uuid, String)>,
     pub bank_accounts: HashMap<Uuid, BankAccount>,
     pub cards: HashMap<Uuid, Uuid>,
-    pub tx_cursors: HashMap<String, super::page::Issued<TxCursor>>,
+    pub tx_cursors: HashMap<String, Issued<TxCursor>>,
     /// Tokens issued so far: makes every issuance distinct under the single-use and expiry
     /// faults.
     pub tokens_issued: u64,
