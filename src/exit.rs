@@ -13,6 +13,7 @@
 //! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, gave up on a target's rate limits, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
 //! | 5 | COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than --require-coverage asks; merge: the merged run did; compare: the new run did |
 //! | 6 | DIFFERENT: with --fail-on-difference, the two targets of a run with two --profile, or the two runs of one seed compare was given, behaved differently, and no verdict set another code |
+//! | 7 | STALE BASELINE: with --baseline, nothing new failed, but entries of the baseline of known failures hold rules the target no longer breaks (remove them, or pass --accept-stale in the run that removes them) |
 //!
 //! A run with two `--profile` ends with the code of the worse of its two verdicts (in the
 //! precedence of the verdict module's `RunVerdict`), and 6 only where that code is 0.
@@ -32,6 +33,7 @@ pub const UNREACHABLE: u8 = 3;
 pub const INCOMPLETE: u8 = 4;
 pub const COVERAGE: u8 = 5;
 pub const DIFFERENT: u8 = 6;
+pub const STALE_BASELINE: u8 = 7;
 
 /// What each exit code of `covenant compare` means. Coverage the new run lost (newly skipped
 /// cases, rules newly not run) is a regression of the run, not of the target: it is listed and

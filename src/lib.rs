@@ -5,6 +5,8 @@
 //! (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each other:
 //! `ARCHITECTURE.md` says which may import which, and `.ci/layers` checks it.
 
+/// Known failures: a baseline of the failures a team accepts, so a gate fails on what is new.
+pub mod baseline;
 /// The case layer: the case type, its needs, what it sees while it runs, how it ends.
 pub mod case;
 /// The rule catalogue (`cases/rules.toml`): every normative statement with a stable id.

@@ -5,12 +5,14 @@
 //! the reference, the reports and the self-test never see a flag. `main` maps the outcome to an
 //! exit code (`crate::exit`).
 
+mod baseline;
 mod differential;
 mod report;
 mod run;
 mod selftest;
 mod serve;
 
+pub use baseline::BaselineArgs;
 pub use report::{CompareArgs, MergeArgs};
 pub use run::RunArgs;
 pub use selftest::SelftestArgs;
@@ -48,7 +50,10 @@ use std::process::ExitCode;
          --require-coverage asks; merge: the merged run did; compare: the new run did\n",
         "  6  DIFFERENT: with --fail-on-difference, the two targets of a run with two \
          --profile, or the two runs of one seed compare was given, behaved differently, and no verdict \
-         set another code",
+         set another code\n",
+        "  7  STALE BASELINE: with --baseline, nothing new failed, but entries of the baseline \
+         of known failures hold rules the target no longer breaks (remove them, or pass \
+         --accept-stale in the run that removes them)",
     )
 )]
 pub struct Cli {
@@ -86,6 +91,9 @@ pub enum Command {
     Compare(CompareArgs),
     /// Merge the JSON reports of every shard of one run into one set of reports.
     Merge(MergeArgs),
+    /// Write a baseline of a run's failures (TOML), to gate later runs on what is new
+    /// (`covenant run --baseline FILE`).
+    Baseline(BaselineArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -135,6 +143,7 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Selftest(args) => selftest::selftest_command(args),
         Command::Compare(args) => report::compare_command(args),
         Command::Merge(args) => report::merge_command(args),
+        Command::Baseline(args) => baseline::baseline_command(args),
     }
 }
 

@@ -1004,6 +1004,7 @@ mod tests {
                 coverage_required: Vec::new(),
                 coverage_short: Vec::new(),
                 pace: None,
+                baseline: None,
             },
             counts: Counts::of(&cases),
             cases,

@@ -116,9 +116,10 @@ impl Page {
         let verdict = run.verdict();
         let class = match verdict {
             RunVerdict::Pass => "pass",
-            RunVerdict::PassWithWarnings | RunVerdict::Incomplete | RunVerdict::CoverageShort => {
-                "warn"
-            }
+            RunVerdict::PassWithWarnings
+            | RunVerdict::Incomplete
+            | RunVerdict::CoverageShort
+            | RunVerdict::StaleBaseline => "warn",
             RunVerdict::Fail => "fail",
             RunVerdict::Error | RunVerdict::ProfileProblem => "error",
         };

@@ -57,7 +57,7 @@ fn verdict(out: &mut String, run: &RunRecord) {
         RunVerdict::Pass | RunVerdict::PassWithWarnings => "✅",
         RunVerdict::Fail => "❌",
         RunVerdict::Error | RunVerdict::ProfileProblem => "⚠️",
-        RunVerdict::Incomplete | RunVerdict::CoverageShort => "⚪",
+        RunVerdict::Incomplete | RunVerdict::CoverageShort | RunVerdict::StaleBaseline => "⚪",
     };
     let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
     if run.meta.strict && c.fail == 0 && verdict == RunVerdict::Fail {

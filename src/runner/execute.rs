@@ -176,6 +176,7 @@ fn record(
         coverage_required: settings.coverage_required.clone(),
         coverage_short: Vec::new(),
         pace: run.target.pace(),
+        baseline: None,
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),

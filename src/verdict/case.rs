@@ -24,6 +24,9 @@ pub enum Verdict {
     /// The case ran but could not judge what it tested: the baseline its variants are judged
     /// against was refused (see [`CaseResult::inconclusive`]). Neither a pass nor a failure.
     Inconclusive,
+    /// Every rule the case broke is held by the run's baseline of known failures
+    /// (`--baseline`): named, with its reason, but not failing the run.
+    Known,
 }
 
 impl Verdict {
@@ -35,6 +38,7 @@ impl Verdict {
             Verdict::Error => "error",
             Verdict::Skip => "skip",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::Known => "known",
         }
     }
 }
@@ -53,6 +57,9 @@ pub struct Finding {
     /// Index into the case's exchanges of the exchange that shows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<usize>,
+    /// Set when the run's baseline holds this failure: the entry's reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
 }
 
 impl Finding {
@@ -63,6 +70,7 @@ impl Finding {
             message: message.into(),
             diff: None,
             exchange: None,
+            known: None,
         }
     }
 
@@ -239,6 +247,9 @@ pub struct Counts {
     /// Cases whose variants were blocked by a refused baseline.
     #[serde(default)]
     pub inconclusive: usize,
+    /// Cases whose every broken rule the baseline holds (`--baseline`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub known: usize,
     pub requests: usize,
 }
 
@@ -253,6 +264,7 @@ impl Counts {
                 Verdict::Error => c.error += 1,
                 Verdict::Skip => c.skip += 1,
                 Verdict::Inconclusive => c.inconclusive += 1,
+                Verdict::Known => c.known += 1,
             }
             c.requests += case.requests.max(case.exchanges.len());
         }
@@ -260,8 +272,12 @@ impl Counts {
     }
 
     pub fn total(&self) -> usize {
-        self.pass + self.warn + self.fail + self.error + self.skip + self.inconclusive
+        self.pass + self.warn + self.fail + self.error + self.skip + self.inconclusive + self.known
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 mod case;
 mod coverage;
 mod exchange;
+mod known;
 mod pace;
 mod run;
 mod shape;
@@ -17,6 +18,7 @@ pub use case::{
 };
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
+pub use known::{BaselineOutcome, StaleEntry};
 pub use pace::Pace;
 pub use run::{parse_shard, RunMeta, RunRecord, RunVerdict};
 pub use shape::{Fill, PageFill, Shape};

@@ -1,6 +1,6 @@
 //! A whole run: what it was (meta), its cases, and the one verdict every surface states.
 
-use super::{CaseResult, Counts, CoverageRequirement, Pace};
+use super::{BaselineOutcome, CaseResult, Counts, CoverageRequirement, Pace};
 use crate::exit;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +42,9 @@ pub struct RunMeta {
     /// How the target's rate limits paced the run; absent when it refused no request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pace: Option<Pace>,
+    /// The baseline of known failures the run was judged with (`--baseline`), and what it held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineOutcome>,
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
@@ -66,6 +69,10 @@ pub enum RunVerdict {
     /// Nothing failed, but the run judged less of the contract than `--require-coverage`
     /// asks: it proves too little to pass.
     CoverageShort,
+    /// Nothing new failed, but entries of the baseline of known failures hold rules the target
+    /// no longer breaks: the gate fails until they are removed, so that a fixed rule cannot
+    /// break again unseen.
+    StaleBaseline,
 }
 
 impl RunVerdict {
@@ -79,6 +86,7 @@ impl RunVerdict {
             RunVerdict::Incomplete => "INCOMPLETE",
             RunVerdict::ProfileProblem => "PROFILE PROBLEM",
             RunVerdict::CoverageShort => "COVERAGE SHORT",
+            RunVerdict::StaleBaseline => "STALE BASELINE",
         }
     }
 
@@ -100,6 +108,10 @@ impl RunVerdict {
                 "COVERAGE SHORT: no rule of the contract is broken, but the run judged less of it \
                  than --require-coverage asks"
             }
+            RunVerdict::StaleBaseline => {
+                "STALE BASELINE: nothing new is broken, but the baseline of known failures holds \
+                 rules the target no longer breaks; remove those entries"
+            }
         }
     }
 
@@ -113,6 +125,7 @@ impl RunVerdict {
             RunVerdict::Incomplete => "incomplete",
             RunVerdict::ProfileProblem => "profile_problem",
             RunVerdict::CoverageShort => "coverage_short",
+            RunVerdict::StaleBaseline => "stale_baseline",
         }
     }
 
@@ -123,10 +136,11 @@ impl RunVerdict {
             RunVerdict::Pass => 0,
             RunVerdict::PassWithWarnings => 1,
             RunVerdict::CoverageShort => 2,
-            RunVerdict::Error => 3,
-            RunVerdict::Incomplete => 4,
-            RunVerdict::Fail => 5,
-            RunVerdict::ProfileProblem => 6,
+            RunVerdict::StaleBaseline => 3,
+            RunVerdict::Error => 4,
+            RunVerdict::Incomplete => 5,
+            RunVerdict::Fail => 6,
+            RunVerdict::ProfileProblem => 7,
         };
         if rank(other) > rank(self) {
             other
@@ -147,6 +161,7 @@ impl RunVerdict {
             RunVerdict::Fail | RunVerdict::Error => exit::FAILURES,
             RunVerdict::ProfileProblem => exit::USAGE,
             RunVerdict::CoverageShort => exit::COVERAGE,
+            RunVerdict::StaleBaseline => exit::STALE_BASELINE,
             RunVerdict::Incomplete => exit::INCOMPLETE,
         }
     }
@@ -185,6 +200,8 @@ impl RunRecord {
             RunVerdict::Incomplete
         } else if c.error > 0 {
             RunVerdict::Error
+        } else if self.meta.baseline.as_ref().is_some_and(|b| b.stale_fails()) {
+            RunVerdict::StaleBaseline
         } else if !self.meta.coverage_short.is_empty() {
             RunVerdict::CoverageShort
         } else if c.warn > 0 {

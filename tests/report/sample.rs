@@ -173,6 +173,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         coverage_required: Vec::new(),
         coverage_short: Vec::new(),
         pace: None,
+        baseline: None,
     }
 }
 
