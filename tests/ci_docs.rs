@@ -3,7 +3,8 @@
 //! variables set to sample values. Each block runs in a fresh directory: its `covenant serve`
 //! started (on a free port), every `covenant run` with `--dry-run` added; where the block merges
 //! shards, its runs run for real first, the merge must succeed, and the JUnit report the block
-//! publishes must exist.
+//! publishes must exist; where the block writes a baseline of known failures, its lines run in
+//! order, for real, and a run gating on a baseline the repository would hold gets an empty one.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -206,6 +207,20 @@ fn run_block(name: &str, block: &str) {
             );
         }
     }
+    if !of("baseline").is_empty() {
+        // Writing a baseline: every line in order, for real (the baseline needs a report).
+        for (line, shard) in lines.iter().filter(|(l, _)| !l.starts_with("covenant serve ")) {
+            succeeds(&dir, line, *shard);
+        }
+        return;
+    }
+    for (line, _) in of("run") {
+        // A gate on a baseline the repository holds: an empty one, for the reference breaks
+        // nothing.
+        if let Some(baseline) = value_of(line, "--baseline") {
+            std::fs::write(dir.join(baseline), "# no known failure\n").expect("a baseline");
+        }
+    }
     for (line, shard) in of("run") {
         succeeds(&dir, &format!("{line} --dry-run"), *shard);
     }
@@ -244,7 +259,7 @@ fn every_covenant_command_of_docs_ci_md_runs_against_the_reference() {
         with_commands.len()
     );
     let all: Vec<String> = blocks.iter().flat_map(|b| command_lines(b)).collect();
-    for sub in ["serve", "run", "merge"] {
+    for sub in ["serve", "run", "merge", "baseline"] {
         assert!(
             all.iter()
                 .any(|l| l.starts_with(&format!("covenant {sub} "))),
