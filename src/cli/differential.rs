@@ -120,7 +120,7 @@ fn finish(
             record.meta.target,
             side.report_dir.display()
         ));
-        out(&crate::runner::summary(record));
+        out(&crate::report::console::summary(record));
     }
     out(&format!(
         "\n{}",

@@ -6,6 +6,7 @@
 //! slipped into a body or header never reaches a file, whatever the format escapes.
 
 mod compare;
+pub mod console;
 mod coverage;
 mod diff;
 mod gaps;
