@@ -177,11 +177,51 @@ pub fn write_file(
         source,
     })?;
     let path = dir.join(name);
-    std::fs::write(&path, redact::text(text, secrets)).map_err(|source| ReportError::Write {
+    std::fs::write(&path, masked(text, secrets)).map_err(|source| ReportError::Write {
         path: path.clone(),
         source,
     })?;
     Ok(path)
+}
+
+/// `text` with each secret, raw or in any escaped form a format gives it, replaced by `***`.
+fn masked(text: &str, secrets: &[String]) -> String {
+    let forms: Vec<String> = secrets
+        .iter()
+        .filter(|s| !s.is_empty())
+        .flat_map(|s| escaped_forms(s))
+        .collect();
+    crate::secret::Redactor::new(&forms).redact(text)
+}
+
+/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,
+/// XML-escaped in attributes (all five entities) and in text (`&`, `<`, `>` only), and
+/// Markdown-escaped.
+fn escaped_forms(secret: &str) -> Vec<String> {
+    let json = serde_json::to_string(secret).unwrap_or_default();
+    let json = json
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(secret)
+        .to_owned();
+    let html = html::escape(secret);
+    let xml_attribute = html.replace("&#39;", "&apos;");
+    let xml_text = secret
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let markdown = markdown::text(secret);
+    let mut forms = vec![
+        secret.to_owned(),
+        json,
+        html,
+        xml_attribute,
+        xml_text,
+        markdown,
+    ];
+    forms.sort();
+    forms.dedup();
+    forms
 }
 
 /// Reads a JSON report written by `covenant run` or `covenant merge`.
