@@ -1,8 +1,12 @@
-//! The console format: what a run prints on the terminal (each failed case's message under
-//! libtest-mimic's "failures:", and the closing summary). It renders from the record alone and
-//! never prints: the command line decides where the text goes.
+//! The console format: what covenant prints on the terminal. For a run, each failed case's
+//! message under libtest-mimic's "failures:" and the closing summary; for `covenant compare`,
+//! what changed; for two targets, the behaviour diff. It renders plain data and never prints:
+//! the command line decides where the text goes.
 
+use super::case_list;
+use super::compare::Comparison;
 use super::coverage::measure;
+use super::diff::{Alike, BehaviourDiff};
 use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
@@ -156,6 +160,98 @@ pub fn summary(record: &RunRecord) -> String {
     }
     if let Some(pace) = &record.meta.pace {
         let _ = writeln!(out, "pace: {}", pace.sentence());
+    }
+    out
+}
+
+/// What `covenant compare` prints.
+pub fn compare(comparison: &Comparison) -> String {
+    let (old, new) = (&comparison.old, &comparison.new);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "old: {} (seed {}, {})\nnew: {} (seed {}, {})",
+        old.verdict.as_str(),
+        old.seed,
+        old.target,
+        new.verdict.as_str(),
+        new.seed,
+        new.target
+    );
+    for note in &comparison.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    for (title, cases) in comparison.case_lists() {
+        let _ = writeln!(out, "\n{title} ({}):", cases.len());
+        for case in cases {
+            let _ = writeln!(out, "  {case}");
+        }
+    }
+    for (title, rules) in comparison.rule_lists() {
+        let _ = writeln!(out, "\n{title} ({}):", rules.len());
+        for rule in rules {
+            let _ = writeln!(
+                out,
+                "  {}: {} -> {}",
+                rule.rule,
+                rule.old.as_str(),
+                rule.new.as_str()
+            );
+        }
+    }
+    out
+}
+
+/// Differences the console lists before it points at the files of the diff.
+const SHOWN: usize = 40;
+
+/// What the console prints of a behaviour diff: the headline, then the differences by
+/// operation (the first [`SHOWN`] of them).
+pub fn diff(diff: &BehaviourDiff) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "behaviour diff (seed {}): A = {}, B = {}: {}",
+        diff.a.seed,
+        diff.a.target,
+        diff.b.target,
+        diff.headline()
+    );
+    for note in &diff.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    let mut shown = 0;
+    for group in diff.grouped() {
+        let _ = writeln!(out, "{}:", group.operation);
+        for Alike {
+            difference: d,
+            cases,
+        } in group.alike
+        {
+            shown += 1;
+            if shown > SHOWN {
+                break;
+            }
+            let _ = writeln!(out, "  {d} ({})", case_list(&cases, 3));
+        }
+    }
+    if shown > SHOWN {
+        let _ = writeln!(out, "  … and more: see diff.md or diff.json");
+    }
+    if !diff.gaps.is_empty() {
+        let _ = writeln!(out, "where the spec is silent, the two chose differently:");
+        for gap in &diff.gaps {
+            let _ = writeln!(out, "  {gap}");
+        }
+    }
+    if !diff.not_compared.is_empty() {
+        let cases: Vec<String> = diff.not_compared.iter().map(|n| n.case.clone()).collect();
+        let _ = writeln!(
+            out,
+            "not compared: {} cases ({})",
+            diff.not_compared.len(),
+            case_list(&cases, 3)
+        );
     }
     out
 }
