@@ -1,5 +1,5 @@
 //! The HTML format: self-contained pages (no external asset, no network). `summary.html` of a
-//! run ([`Html`]) and `diff.html` of two targets ([`diff`]). Style sheets and the script are
+//! run ([`Html`]) and `diff.html` of two targets ([`diff()`]). Style sheets and the script are
 //! resource files beside this module, embedded with `include_str!`. Every piece of text from a
 //! record or the catalogue is escaped.
 
