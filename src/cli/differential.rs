@@ -9,10 +9,9 @@
 use crate::catalogue::Catalogue;
 use crate::console::{note, out};
 use crate::exit::{self, Fatal};
-use crate::report::{behaviour_diff, write_all, write_file, BehaviourDiff};
+use crate::report::{behaviour_diff, write_all};
 use crate::settings::{Mode, RunSettings};
 use crate::verdict::RunRecord;
-use std::path::PathBuf;
 
 /// A run with two `--profile`.
 pub fn run_command(settings: &RunSettings) -> Result<u8, Fatal> {
@@ -102,7 +101,7 @@ fn finish(
             .map(|(record, side)| scope.spawn(|| write_all(record, &side.report_dir, secrets)))
             .collect();
         let diff = behaviour_diff(records[0], records[1], Catalogue::embedded());
-        let written = write_diff(&diff, &settings.report_dir, secrets);
+        let written = crate::report::write_diff(&diff, &settings.report_dir, secrets);
         let reports: Vec<_> = writers
             .into_iter()
             .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
@@ -120,11 +119,11 @@ fn finish(
             record.meta.target,
             side.report_dir.display()
         ));
-        out(&crate::runner::summary(record));
+        out(&crate::report::console::summary(record));
     }
     out(&format!(
         "\n{}",
-        crate::client::redact(&diff.render_text(), secrets)
+        crate::client::redact(&crate::report::console::diff(&diff), secrets)
     ));
     for path in written {
         note(&format!("report: {}", path.display()));
@@ -137,20 +136,4 @@ fn finish(
             code
         },
     )
-}
-
-/// Writes `diff.json`, `diff.md` and `diff.html` into `dir`, secrets replaced.
-pub fn write_diff(
-    diff: &BehaviourDiff,
-    dir: &std::path::Path,
-    secrets: &[String],
-) -> Result<Vec<PathBuf>, crate::report::ReportError> {
-    [
-        ("diff.json", diff.render_json()),
-        ("diff.md", diff.render_markdown()),
-        ("diff.html", diff.render_html()),
-    ]
-    .into_iter()
-    .map(|(name, text)| write_file(dir, name, &text, secrets))
-    .collect()
 }

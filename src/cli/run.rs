@@ -343,7 +343,7 @@ pub(super) fn check_writable(dir: &std::path::Path) -> Result<(), Fatal> {
 fn finish(record: &RunRecord, settings: &RunSettings, secrets: &[String]) -> Result<u8, Fatal> {
     let written = crate::report::write_all(record, &settings.report_dir, secrets)
         .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
-    out(&crate::runner::summary(record));
+    out(&crate::report::console::summary(record));
     for path in written {
         note(&format!("report: {}", path.display()));
     }

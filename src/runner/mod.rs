@@ -15,6 +15,6 @@ mod preflight;
 mod progress;
 mod setup;
 
-pub use execute::{run_beside, run_plan, run_quiet, summary};
+pub use execute::{run_beside, run_plan, run_quiet};
 pub use plan::{describe, execution_order, select};
 pub use setup::{prepare, Prepared};
