@@ -5,7 +5,6 @@
 //! the reference, the reports and the self-test never see a flag. `main` maps the outcome to an
 //! exit code (`crate::exit`).
 
-mod differential;
 mod report;
 mod run;
 mod selftest;
@@ -19,8 +18,10 @@ pub use serve::ServeArgs;
 use crate::catalogue::Catalogue;
 use crate::console::{note, out};
 use crate::exit::{self, Fatal};
+use crate::report::{write_file, BehaviourDiff, ReportError};
 use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
 use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -149,6 +150,32 @@ fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {
         .enable_all()
         .build()
         .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))
+}
+
+/// `code`, or 6 (DIFFERENT) where it is 0, two targets or two runs behaved differently and
+/// `--fail-on-difference` asks: the one rule of exit 6, for `run` and `compare`.
+fn different(code: u8, fail_on_difference: bool, differs: bool) -> u8 {
+    if code == exit::SUCCESS && fail_on_difference && differs {
+        exit::DIFFERENT
+    } else {
+        code
+    }
+}
+
+/// Writes `diff.json`, `diff.md` and `diff.html` into `dir`, secrets replaced.
+fn write_diff(
+    diff: &BehaviourDiff,
+    dir: &Path,
+    secrets: &[String],
+) -> Result<Vec<PathBuf>, ReportError> {
+    [
+        ("diff.json", diff.render_json()),
+        ("diff.md", diff.render_markdown()),
+        ("diff.html", diff.render_html()),
+    ]
+    .into_iter()
+    .map(|(name, text)| write_file(dir, name, &text, secrets))
+    .collect()
 }
 
 /// `covenant schemas check`: the text is gathered first and printed through `out`, so that a

@@ -3,7 +3,7 @@
 
 use crate::catalogue::Catalogue;
 use crate::console::out;
-use crate::exit::{self, Fatal};
+use crate::exit::Fatal;
 use crate::report::{
     behaviour_diff, compare, load, merge, write_all, write_file, BehaviourDiff, ReportError,
 };
@@ -80,8 +80,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
 /// With `--report-dir`, the behaviour diff's files, named on the console.
 fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
     if let Some(dir) = &args.report_dir {
-        let written = super::differential::write_diff(diff, dir, &[])
-            .map_err(|e| Fatal::Files(e.to_string()))?;
+        let written = super::write_diff(diff, dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
         for path in written {
             out(&format!("wrote {}\n", path.display()));
         }
@@ -91,11 +90,7 @@ fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
 
 /// `code`, or 6 where it is 0, the runs behaved differently and `--fail-on-difference` asks.
 fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
-    if code == exit::SUCCESS && args.fail_on_difference && !diff.is_empty() {
-        exit::DIFFERENT
-    } else {
-        code
-    }
+    super::different(code, args.fail_on_difference, !diff.is_empty())
 }
 
 /// Two reports of different targets, one seed: the behaviour diff, as a differential run
