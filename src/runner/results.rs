@@ -8,10 +8,20 @@ use crate::verdict::{CaseResult, Verdict};
 /// fills in.
 pub(super) fn skipped(case: &Case, why: String) -> CaseResult {
     CaseResult {
-        id: case.id.clone(),
         suite: case.suite.clone(),
         operation: case.operation.map(|op| op.as_str().to_owned()),
         rules: case.rules.iter().map(|r| (*r).to_owned()).collect(),
+        ..blank(&case.id, why)
+    }
+}
+
+/// A skipped result of case `id` that says nothing else of the case.
+fn blank(id: &str, why: String) -> CaseResult {
+    CaseResult {
+        id: id.to_owned(),
+        suite: id.split('.').next().unwrap_or(id).to_owned(),
+        operation: None,
+        rules: Vec::new(),
         verdict: Verdict::Skip,
         findings: Vec::new(),
         exchanges: Vec::new(),
@@ -45,25 +55,7 @@ const UNREPORTED: &str = "not run: the run's output closed before this case ran"
 
 /// A case of the plan not run because the console's output closed before it started.
 pub(super) fn unreported(id: &str) -> CaseResult {
-    CaseResult {
-        id: id.to_owned(),
-        suite: id.split('.').next().unwrap_or(id).to_owned(),
-        operation: None,
-        rules: Vec::new(),
-        verdict: Verdict::Skip,
-        findings: Vec::new(),
-        exchanges: Vec::new(),
-        skip_reason: Some(UNREPORTED.into()),
-        error: None,
-        payload: None,
-        inconclusive: Vec::new(),
-        requests: 0,
-        evidence: Vec::new(),
-        statuses: Vec::new(),
-        expected_statuses: Vec::new(),
-        shapes: Vec::new(),
-        duration_ms: 0.0,
-    }
+    blank(id, UNREPORTED.into())
 }
 
 /// Why the run is incomplete when some case left no result (see [`unreported`]).

@@ -133,13 +133,6 @@ impl Planned {
         )
     }
 
-    /// Stops what was started for the run (the embedded reference), without running it.
-    pub async fn shutdown(self) {
-        for target in self.targets {
-            target.shutdown().await;
-        }
-    }
-
     /// Runs the cases against every target at once, each target with its own scheduler (lanes,
     /// phases, late start) and one interrupt or deadline for all; the first target's lines go to
     /// the console when `audience` is one. Ends with the targets shut down.
@@ -154,6 +147,7 @@ impl Planned {
             let _ = second.run.leader.set(first.run.clone());
         }
         let settings = &sides[0];
+        let concurrency = settings.concurrency;
         let timing = Timing::now();
         let runs = targets.iter().map(|t| t.run.clone()).collect();
         let watcher = super::stop::watch(runs, settings.deadline, audience == Audience::Console);
@@ -165,7 +159,8 @@ impl Planned {
         let second = async {
             match targets.get(1) {
                 Some(target) => {
-                    let results = run_unseen(target, cases.clone(), settings).await;
+                    let (run, finished) = (target.run.clone(), Arc::default());
+                    let results = schedule(run, cases.clone(), concurrency, finished, None).await;
                     Some(record(target, settings, results, &timing, None))
                 }
                 None => None,
@@ -199,11 +194,11 @@ async fn run_first(
     settings: &RunSettings,
     audience: Audience,
 ) -> Vec<CaseResult> {
-    if audience == Audience::Program {
-        return run_unseen(target, cases, settings).await;
-    }
-    let run = target.run.clone();
+    let (run, concurrency) = (target.run.clone(), settings.concurrency);
     let finished = Arc::new(AtomicUsize::new(0));
+    if audience == Audience::Program {
+        return schedule(run, cases, concurrency, finished, None).await;
+    }
     let progress = {
         let (target, finished) = (run.target.clone(), finished.clone());
         Progress::start(settings.progress, Size::of(&cases, &run), move || {
@@ -228,7 +223,6 @@ async fn run_first(
         tell,
         halted: halted.clone(),
     };
-    let concurrency = settings.concurrency;
     let scheduled = schedule(run, cases, concurrency, finished, Some(observer));
     let console = {
         let settings = settings.clone();
@@ -241,21 +235,4 @@ async fn run_first(
     };
     let (results, _) = tokio::join!(scheduled, console);
     results
-}
-
-/// A run nobody watches: the self-test's, and the second target's of a differential run.
-async fn run_unseen(
-    target: &Prepared,
-    cases: Vec<Case>,
-    settings: &RunSettings,
-) -> Vec<CaseResult> {
-    let finished = Arc::new(AtomicUsize::new(0));
-    schedule(
-        target.run.clone(),
-        cases,
-        settings.concurrency,
-        finished,
-        None,
-    )
-    .await
 }
