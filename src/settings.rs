@@ -154,7 +154,9 @@ pub struct RunSettings {
     /// (`--token-age`); none: the late cases start as soon as every other case has finished.
     pub token_age: Option<Duration>,
     pub mode: Mode,
-    pub report_dir: PathBuf,
+    /// Where the run's reports are written, checked before anything is sent; none when the
+    /// caller keeps the records itself (the self-test).
+    pub report_dir: Option<PathBuf>,
     /// Warnings count as failures for the exit code.
     pub strict: bool,
     /// `--require-coverage`: the coverage below which a run that broke nothing is COVERAGE
@@ -195,7 +197,7 @@ impl RunSettings {
             deadline: None,
             token_age: None,
             mode: Mode::Run,
-            report_dir: PathBuf::from(DEFAULT_REPORT_DIR),
+            report_dir: Some(PathBuf::from(DEFAULT_REPORT_DIR)),
             strict: false,
             coverage_required: Vec::new(),
             quiet: false,
@@ -213,7 +215,7 @@ impl RunSettings {
         let one = |target: &TargetChoice, dir: &str| RunSettings {
             target: target.clone(),
             beside: None,
-            report_dir: self.report_dir.join(dir),
+            report_dir: self.report_dir.as_ref().map(|d| d.join(dir)),
             ..self.clone()
         };
         vec![one(&self.target, "a"), one(second, "b")]

@@ -3,7 +3,7 @@
 
 use crate::catalogue::Catalogue;
 use crate::console::out;
-use crate::exit::{self, Fatal};
+use crate::exit::Fatal;
 use crate::report::{
     behaviour_diff, compare, console, load, merge, write_all, write_compare, BehaviourDiff,
     ReportError,
@@ -88,11 +88,7 @@ fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
 
 /// `code`, or 6 where it is 0, the runs behaved differently and `--fail-on-difference` asks.
 fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
-    if code == exit::SUCCESS && args.fail_on_difference && !diff.is_empty() {
-        exit::DIFFERENT
-    } else {
-        code
-    }
+    super::different(code, args.fail_on_difference, !diff.is_empty())
 }
 
 /// Two reports of different targets, one seed: the behaviour diff, as a differential run

@@ -1,6 +1,7 @@
 //! The preflight: before any case, look for everything in the profile that would make the run's
 //! verdict about the user's setup rather than the target, and stop before anything is written to
-//! the target. (The run command checks that its report directory can be written before this.)
+//! the target. First of all, before the target is even prepared, it checks that the report
+//! directory can be written ([`report_dir`]).
 //!
 //! Only reads are sent, and only where the spec has one: list events with the finance token,
 //! list transactions of the profile's bank accounts with the banking token, and two requests
@@ -21,6 +22,17 @@ use crate::settings::{RunSettings, TargetChoice};
 struct Problem {
     keys: String,
     answer: String,
+}
+
+/// Fails unless reports can be written in `dir` (exit code 2): checked before anything is sent.
+pub fn report_dir(dir: &std::path::Path) -> Result<(), Fatal> {
+    crate::report::writable(dir).map_err(|e| {
+        Fatal::Files(format!(
+            "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
+             write",
+            dir.display()
+        ))
+    })
 }
 
 /// Runs the preflight of a run that sends; `Err` ends the command with exit code 2.
