@@ -12,6 +12,10 @@ pub struct TargetConfig {
     pub retries: u32,
     /// `--rate`: the pace never goes above it; without it, no pace until the target refuses.
     pub rate: Option<f64>,
+    /// `--max-refusal`: how long one request may be refused (429, or 503 with `Retry-After`)
+    /// before it ends as an error of its case; and how long covenant keeps trying while nothing
+    /// but refusals comes back.
+    pub max_refusal: Duration,
     pub max_requests: Option<u64>,
     pub ca_cert: Option<Vec<u8>>,
     pub insecure: bool,

@@ -14,7 +14,8 @@ pub struct Sent {
     /// Retries made before the outcome, rate-limit answers sent again included.
     pub retries: u32,
     /// The last rate-limit answer when the run stopped before one came through (the outcome is
-    /// then [`SendError::Stopped`]).
+    /// then [`SendError::Stopped`]) or the request was refused for `--max-refusal`
+    /// ([`SendError::Refused`]).
     pub(super) rate_limited: Option<Response>,
 }
 
@@ -149,6 +150,7 @@ mod tests {
             max_body: 1024,
             retries: 0,
             rate: None,
+            max_refusal: crate::client::DEFAULT_MAX_REFUSAL,
             max_requests: None,
             ca_cert: None,
             insecure: false,

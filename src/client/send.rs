@@ -2,6 +2,7 @@
 //! retried where that is safe, and refused where `--read-only` or the run's stop forbid it.
 
 use super::config::{ca_certificates, error_chain};
+use super::endpoint::endpoint;
 use super::pace::{Admission, Pacer, Refusal};
 use super::retry_after::{rate_limit, rate_limit_of};
 use super::wire::header_map;
@@ -74,7 +75,7 @@ impl Target {
         let client = builder
             .build()
             .map_err(|e| TargetError::Client(error_chain(&e)))?;
-        let pacer = Arc::new(Pacer::new(config.rate));
+        let pacer = Arc::new(Pacer::new(config.rate, config.max_refusal));
         let budget = Arc::new(Budget::new(config.max_requests));
         let max_in_flight = config.max_in_flight;
         let redactor = Arc::new(curl::Redactor::new(&config.secrets));
@@ -210,7 +211,7 @@ impl Target {
             .headers()
             .get(reqwest::header::RETRY_AFTER)
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        self.answered(admission, status, retry_after.as_deref());
+        self.answered(admission, "GET /", status, retry_after.as_deref());
         Ok(status)
     }
 
@@ -222,7 +223,13 @@ impl Target {
         // run's setup yet, and a profile problem must not be blamed on a busy token endpoint.
         let mut tries = 1;
         loop {
-            let outcome = self.execute(self.client.post(url.clone()).form(form)).await;
+            let key = endpoint("POST", url.path());
+            if let Some(until) = self.pacer.endpoint_pause(&key) {
+                tokio::time::sleep_until(until).await;
+            }
+            let outcome = self
+                .execute(self.client.post(url.clone()).form(form), &key)
+                .await;
             match &outcome {
                 Ok(r) if rate_limit(r).is_some() && tries < SETUP_TRIES => tries += 1,
                 Ok(r) if rate_limit(r).is_some() => {
@@ -242,15 +249,35 @@ impl Target {
     /// request would cost more than sending it, and most exchanges are never kept.
     pub async fn send(&self, request: &Request) -> (Sent, Result<Response, SendError>) {
         let started = Instant::now();
+        let key = endpoint(request.method.as_str(), &request.path);
         let mut retries = 0;
+        // The first refusal of this request, when it was refused.
+        let mut refused: Option<Instant> = None;
+        let mut last_refusal = None;
         let outcome = loop {
-            let outcome = self.send_once(request).await;
-            // A rate-limit answer was not processed: the pacer has paused every lane, and the
-            // request goes again once the pause is over, until an answer comes through or the
-            // run stops (the deadline, an interrupt, covenant giving up on the target).
+            // An endpoint refusing alone holds only its own requests, outside the lanes.
+            if let Some(until) = self.pacer.endpoint_pause(&key) {
+                let wait = until.saturating_duration_since(tokio::time::Instant::now());
+                if !self.pause(wait).await {
+                    break Err(SendError::Stopped);
+                }
+            }
+            let outcome = self.send_once(request, &key).await;
+            // A rate-limit answer was not processed: the pacer has paused every lane (or this
+            // endpoint's requests), and the request goes again once the pause is over, until an
+            // answer comes through, the run stops (the deadline, an interrupt, covenant giving
+            // up on the target), or it was refused for `--max-refusal`: then it ends unjudged.
             if outcome.as_ref().is_ok_and(|r| rate_limit(r).is_some()) {
                 if self.budget.is_stopped() {
                     break outcome;
+                }
+                let tried = refused.get_or_insert_with(Instant::now).elapsed();
+                let earlier = self.pacer.given_up(&key);
+                if tried >= self.config.max_refusal || earlier.is_some() {
+                    self.pacer.gave_up(&key, tried);
+                    let seconds = earlier.unwrap_or(tried).max(tried).as_secs_f64();
+                    last_refusal = outcome.ok();
+                    break Err(SendError::Refused(seconds));
                 }
                 retries += 1;
                 continue;
@@ -267,6 +294,7 @@ impl Target {
         };
         let (outcome, rate_limited) = match outcome {
             Ok(r) if rate_limit(&r).is_some() => (Err(SendError::Stopped), Some(r)),
+            Err(e @ SendError::Refused(_)) => (Err(e), last_refusal),
             other => (other, None),
         };
         let sent = Sent {
@@ -291,7 +319,8 @@ impl Target {
             .client
             .request(request.method.clone(), url)
             .headers(header_map(&request.headers)?);
-        self.execute(builder).await.map(Response::parsed)
+        let key = endpoint(request.method.as_str(), &request.path);
+        self.execute(builder, &key).await.map(Response::parsed)
     }
 
     /// Sleeps `delay` unless the run stops first (an interrupt, the deadline); false when it
@@ -329,7 +358,7 @@ impl Target {
         }
     }
 
-    async fn send_once(&self, request: &Request) -> Result<Response, SendError> {
+    async fn send_once(&self, request: &Request, key: &str) -> Result<Response, SendError> {
         if self.config.read_only && !request.is_safe() {
             return Err(SendError::ReadOnly(request.method.to_string()));
         }
@@ -361,19 +390,28 @@ impl Target {
         };
         // Built and serialized here, parsed here: a lane only sends and reads.
         let response = match &self.lanes {
-            Some(lanes) => lanes.execute(builder).await,
-            None => self.execute(builder).await,
+            Some(lanes) => lanes.execute(builder, key).await,
+            None => self.execute(builder, key).await,
         };
         response.map(Response::parsed)
     }
 
     /// Sends a built request at the run's pace and reads its answer, unparsed; bounded by
     /// `--timeout` once it leaves. A lane runs this: a pause holds every lane.
-    pub(super) async fn execute(&self, builder: reqwest::RequestBuilder) -> Result<Response, SendError> {
+    pub(super) async fn execute(
+        &self,
+        builder: reqwest::RequestBuilder,
+        key: &str,
+    ) -> Result<Response, SendError> {
         let admission = self.admit().await?;
         let outcome = self.bounded(self.read(builder)).await;
         if let Ok(response) = &outcome {
-            self.answered(admission, response.status, response.header("retry-after"));
+            self.answered(
+                admission,
+                key,
+                response.status,
+                response.header("retry-after"),
+            );
         }
         outcome
     }
@@ -392,11 +430,11 @@ impl Target {
 
     /// Tells the pacer how a request it let through was answered; stops the run when covenant
     /// gives up on a target that only refuses.
-    fn answered(&self, admission: Admission, status: u16, retry_after: Option<&str>) {
+    fn answered(&self, admission: Admission, key: &str, status: u16, retry_after: Option<&str>) {
         match rate_limit_of(status, retry_after) {
-            None => self.pacer.came_through(),
+            None => self.pacer.came_through(key),
             Some(wait) => {
-                if let Refusal::GiveUp(why) = self.pacer.refused(admission, status, wait) {
+                if let Refusal::GiveUp(why) = self.pacer.refused(admission, key, status, wait) {
                     self.budget.stop(&why);
                 }
             }

@@ -128,6 +128,8 @@ pub enum SendError {
     ReadOnly(String),
     #[error("{0}")]
     Transport(String),
+    #[error("the target refused every try for {0:.0} s: rate-limited, not judged (429, or 503 with Retry-After; --max-refusal)")]
+    Refused(f64),
     #[error("timed out after {0:.1} s (--timeout)")]
     Timeout(f64),
     #[error("response body exceeds {0} bytes (--max-body)")]
