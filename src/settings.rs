@@ -127,6 +127,8 @@ pub struct Selection {
 pub struct Network {
     pub timeout: Duration,
     pub rate: Option<f64>,
+    /// `--max-refusal`: how long one request may be refused before it ends as an error.
+    pub max_refusal: Duration,
     pub max_requests: Option<u64>,
     pub max_body: u64,
     pub retries: u32,
@@ -187,6 +189,7 @@ impl RunSettings {
             network: Network {
                 timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
                 rate: None,
+                max_refusal: crate::client::DEFAULT_MAX_REFUSAL,
                 max_requests: None,
                 max_body: DEFAULT_MAX_BODY,
                 retries: 0,

@@ -53,6 +53,12 @@ pub struct RunArgs {
     /// the summary gives the pace that worked, a --rate for next time.
     #[arg(long, value_name = "REQ_PER_S")]
     pub rate: Option<f64>,
+    /// How long one request may be refused (429, or 503 with Retry-After) before it ends as an
+    /// error of its case, rate-limited and not judged; the summary names its endpoint. When
+    /// nothing at all comes through for that long, the run stops, incomplete. A healthy
+    /// rate-limited target never comes near it.
+    #[arg(long, value_name = "SECS", default_value_t = crate::client::DEFAULT_MAX_REFUSAL.as_secs_f64())]
+    pub max_refusal: f64,
     /// Per-request timeout in seconds (connect, headers and the whole body), at most 86400.
     #[arg(long, value_name = "SECS", default_value_t = settings::DEFAULT_TIMEOUT_SECS)]
     pub timeout: f64,
@@ -154,6 +160,7 @@ impl RunArgs {
         let concurrency = settings::concurrency(self.concurrency)?;
         let timeout = settings::seconds("--timeout", self.timeout)?;
         let rate = self.rate.map(|r| settings::rate("--rate", r)).transpose()?;
+        let max_refusal = settings::seconds("--max-refusal", self.max_refusal)?;
         let deadline = self
             .deadline
             .map(|d| settings::seconds("--deadline", d))
@@ -199,6 +206,7 @@ impl RunArgs {
         run.network = Network {
             timeout,
             rate,
+            max_refusal,
             max_requests: self.max_requests,
             max_body: self.max_body,
             retries: self.retries,

@@ -160,6 +160,9 @@ pub fn summary(record: &RunRecord) -> String {
     }
     if let Some(pace) = &record.meta.pace {
         let _ = writeln!(out, "pace: {}", pace.sentence());
+        let _ = pace
+            .unanswered_sentence()
+            .map(|s| writeln!(out, "pace: {s}"));
     }
     out
 }

@@ -153,6 +153,7 @@ fn target_config(
         max_body: network.max_body,
         retries: network.retries,
         rate: network.rate,
+        max_refusal: network.max_refusal,
         max_requests: network.max_requests,
         ca_cert,
         insecure: network.insecure,
