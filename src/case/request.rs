@@ -76,6 +76,13 @@ impl<'r> Call<'r> {
         self
     }
 
+    /// The request with its method and path, and no header at all.
+    pub fn bare(self) -> Request {
+        let mut request = self.request();
+        request.headers.clear();
+        request
+    }
+
     /// The request: method, path, and the headers the operation takes, in the order of the
     /// table, Authorization before the organization header.
     pub fn request(self) -> Request {
@@ -157,11 +164,6 @@ impl RunCx {
     /// The request of `op` with the profile's credentials and `values` as its path.
     pub fn request(&self, op: OperationId, values: &[&str]) -> Request {
         self.call(op).path(values).request()
-    }
-
-    /// The request of `op` with its method and path, and no header at all.
-    pub fn bare(&self, op: OperationId, values: &[&str]) -> Request {
-        Request::new(http_method(op.operation().method), op.path(values))
     }
 
     /// The values of `op`'s path parameters: the profile's fixtures where the table names one

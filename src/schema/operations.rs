@@ -300,16 +300,6 @@ impl Operation {
         }
     }
 
-    /// Whether the operation takes the header `name` (one the spec names).
-    pub fn takes_header(&self, name: &str) -> bool {
-        self.parameters.iter().any(|p| {
-            p.location == ParamLocation::Header
-                && p.name
-                    .as_deref()
-                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        })
-    }
-
     /// Every schema stem the operation names.
     pub fn schema_stems(&self) -> impl Iterator<Item = &str> {
         [
