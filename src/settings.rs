@@ -80,7 +80,7 @@ impl Shard {
     /// Whether a case belongs to this shard: by a stable hash of its id, so that adding a case
     /// never moves the others.
     pub fn contains(&self, id: &str) -> bool {
-        fnv1a(id) % u64::from(self.count) == u64::from(self.index - 1)
+        crate::case::fnv1a(id.as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
     }
 }
 
@@ -89,12 +89,6 @@ impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
     }
-}
-
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// When a run shows its progress line on stderr (`--progress`).

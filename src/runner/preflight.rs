@@ -83,9 +83,9 @@ fn redact(run: &RunCx, message: String) -> String {
 /// cases will say how). A static site or another service answers HTML or plain 404s.
 async fn recognise(run: &RunCx) -> Result<(), Fatal> {
     let absent = crate::case::absent_uuid("covenant-preflight");
-    let mut events = run.bare(OperationId::ListEvents, &[]);
-    events.path.push_str("?limit=1");
-    let probes = [events, run.bare(OperationId::ListTransactions, &[&absent])];
+    let events = run.call(OperationId::ListEvents).query("limit=1");
+    let transactions = run.call(OperationId::ListTransactions).path(&[&absent]);
+    let probes = [events, transactions].map(crate::case::Call::bare);
     let mut seen = Vec::new();
     for request in &probes {
         let Some(response) = answer(run, request).await else {
@@ -144,8 +144,7 @@ fn no_credentials(run: &RunCx) -> bool {
 /// The finance token on list events (`limit=1`).
 async fn finance_token(run: &RunCx) -> Option<Problem> {
     run.finops_token()?;
-    let mut request = run.request(OperationId::ListEvents, &[]);
-    request.path.push_str("?limit=1");
+    let request = run.call(OperationId::ListEvents).query("limit=1").request();
     let response = answer(run, &request).await?;
     let keys = match response.status {
         401 => "finops.token",
@@ -182,8 +181,8 @@ async fn banking(run: &RunCx) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (key, account) in accounts {
         let Some(account) = account else { continue };
-        let mut request = run.request(OperationId::ListTransactions, &[account]);
-        request.path.push_str("?limit=1");
+        let call = run.call(OperationId::ListTransactions).path(&[account]);
+        let request = call.query("limit=1").request();
         let Some(response) = answer(run, &request).await else {
             continue;
         };
