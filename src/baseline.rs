@@ -176,58 +176,32 @@ impl Baseline {
     /// Marks the failures of `record` that an entry holds as known, recomputes the verdicts and
     /// counts of the cases they change, and writes what the baseline did into the record's meta.
     /// `today` decides which entries have expired; `accept_stale` is the flag of the run that
-    /// removes stale entries.
+    /// removes stale entries. A record that already carries a baseline's marks (shards run with
+    /// one, merged) is judged afresh.
     pub fn apply(&self, record: &mut RunRecord, today: time::Date, accept_stale: bool) {
         forget(record);
-        let mut known_findings = 0;
-        let mut broke: BTreeSet<(String, String)> = BTreeSet::new();
-        let mut expired_hit: BTreeMap<usize, usize> = BTreeMap::new();
-        let index = self.index();
+        let gate = self.clone().gate(today, record.meta.strict, accept_stale);
         for case in &mut record.cases {
-            for finding in &mut case.findings {
-                broke.insert((finding.rule.clone(), case.id.clone()));
-                let Some(&i) = index.get(&(finding.rule.as_str(), case.id.as_str())) else {
-                    continue;
-                };
-                let entry = &self.entries[i];
-                if entry.expired(today) {
-                    *expired_hit.entry(i).or_default() += 1;
-                    continue;
-                }
-                finding.known = Some(entry.reason_or_default());
-                known_findings += 1;
-            }
-            reclassify(case, record.meta.strict);
+            gate.mark(case);
         }
-        record.counts = Counts {
-            requests: record.counts.requests,
-            ..Counts::of(&record.cases)
-        };
-        let ran: BTreeSet<&str> = record
-            .cases
-            .iter()
-            .filter(|c| ran_to_a_verdict(c))
-            .map(|c| c.id.as_str())
-            .collect();
-        let stale = self.stale(&broke, &ran, today);
-        let expired = expired_hit
-            .into_iter()
-            .map(|(i, hits)| {
-                let e = &self.entries[i];
-                format!(
-                    "{} (until {}; {hits} failure(s) it held fail again)",
-                    e.rule.get_ref(),
-                    e.until_text()
-                )
-            })
-            .collect();
-        record.meta.baseline = Some(BaselineOutcome {
-            file: self.path.display().to_string(),
-            known: known_findings,
-            stale,
-            expired,
+        gate.judge(record);
+    }
+
+    /// The baseline as a run uses it: each case marked as its result comes
+    /// ([`Gate::mark`], so that the console shows it known), the run judged at its end
+    /// ([`Gate::judge`]).
+    pub fn gate(self, today: time::Date, strict: bool, accept_stale: bool) -> Gate {
+        Gate {
+            index: self
+                .index()
+                .into_iter()
+                .map(|((rule, case), i)| ((rule.to_owned(), case.to_owned()), i))
+                .collect(),
+            baseline: self,
+            today,
+            strict,
             accept_stale,
-        });
+        }
     }
 
     /// The entry of each (rule, case) pair, the first entry winning.
@@ -265,6 +239,7 @@ impl Baseline {
             if !fixed.is_empty() {
                 stale.push(StaleEntry {
                     rule: rule.to_owned(),
+                    whole: fixed.len() == entry.cases.len(),
                     cases: fixed,
                 });
             }
@@ -289,6 +264,84 @@ impl Baseline {
             }
         }
         render(record, catalogue, &by_rule)
+    }
+}
+
+/// A baseline at work in one run.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    baseline: Baseline,
+    index: BTreeMap<(String, String), usize>,
+    today: time::Date,
+    strict: bool,
+    accept_stale: bool,
+}
+
+impl Gate {
+    /// Marks the failures of one case that the baseline holds as known (an expired entry holds
+    /// none), and sets the case's verdict accordingly.
+    pub fn mark(&self, case: &mut CaseResult) {
+        for finding in &mut case.findings {
+            let key = (finding.rule.clone(), case.id.clone());
+            let Some(&i) = self.index.get(&key) else {
+                continue;
+            };
+            let entry = &self.baseline.entries[i];
+            if !entry.expired(self.today) {
+                finding.known = Some(entry.reason_or_default());
+            }
+        }
+        reclassify(case, self.strict);
+    }
+
+    /// What the baseline did to a run whose cases [`Gate::mark`] has seen: the counts again,
+    /// the known findings, the stale entries and the expired ones, in the record's meta.
+    pub fn judge(&self, record: &mut RunRecord) {
+        let (today, entries) = (self.today, &self.baseline.entries);
+        record.counts = Counts {
+            requests: record.counts.requests,
+            ..Counts::of(&record.cases)
+        };
+        let mut broke: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut expired_hit: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut known = 0;
+        for case in &record.cases {
+            for finding in &case.findings {
+                let key = (finding.rule.clone(), case.id.clone());
+                known += usize::from(finding.known.is_some());
+                if let Some(&i) = self.index.get(&key) {
+                    if entries[i].expired(today) {
+                        *expired_hit.entry(i).or_default() += 1;
+                    }
+                }
+                broke.insert(key);
+            }
+        }
+        let ran: BTreeSet<&str> = record
+            .cases
+            .iter()
+            .filter(|c| ran_to_a_verdict(c))
+            .map(|c| c.id.as_str())
+            .collect();
+        let stale = self.baseline.stale(&broke, &ran, today);
+        let expired = expired_hit
+            .into_iter()
+            .map(|(i, hits)| {
+                let e = &entries[i];
+                format!(
+                    "{} (until {}; {hits} failure(s) it held fail again)",
+                    e.rule.get_ref(),
+                    e.until_text()
+                )
+            })
+            .collect();
+        record.meta.baseline = Some(BaselineOutcome {
+            file: self.baseline.path.display().to_string(),
+            known,
+            stale,
+            expired,
+            accept_stale: self.accept_stale,
+        });
     }
 }
 
@@ -535,7 +588,11 @@ mod tests {
             vec!["a.one".to_owned()],
             "a.gone did not run"
         );
-        assert!(outcome.stale_sentences()[0].contains("remove it from baseline.toml"));
+        let sentence = &outcome.stale_sentences()[0];
+        assert!(
+            sentence.contains("remove these cases from the entry RCV-CREATE-201 of baseline.toml"),
+            "{sentence}"
+        );
         baseline(&text).unwrap().apply(&mut run, today(), true);
         assert_eq!(
             run.verdict(),

@@ -155,6 +155,10 @@ pub struct RunSettings {
     pub report_dir: Option<PathBuf>,
     /// Warnings count as failures for the exit code.
     pub strict: bool,
+    /// `--baseline`: the file of known failures the run is judged with.
+    pub baseline: Option<PathBuf>,
+    /// `--accept-stale`: stale entries of the baseline do not fail the run.
+    pub accept_stale: bool,
     /// `--require-coverage`: the coverage below which a run that broke nothing is COVERAGE
     /// SHORT, not a pass.
     pub coverage_required: Vec<crate::verdict::CoverageRequirement>,
@@ -196,6 +200,8 @@ impl RunSettings {
             mode: Mode::Run,
             report_dir: Some(PathBuf::from(DEFAULT_REPORT_DIR)),
             strict: false,
+            baseline: None,
+            accept_stale: false,
             coverage_required: Vec::new(),
             quiet: false,
             progress: ShowProgress::Auto,

@@ -1,8 +1,9 @@
 //! `covenant compare` and `covenant merge`: commands that work on JSON reports alone, with no
 //! target.
 
+use crate::baseline::Baseline;
 use crate::catalogue::Catalogue;
-use crate::console::out;
+use crate::console::{note, out};
 use crate::exit::Fatal;
 use crate::report::{
     behaviour_diff, compare, console, load, merge, write_all, write_compare, BehaviourDiff,
@@ -41,6 +42,13 @@ pub struct MergeArgs {
     /// comma-separated: must, should, status); replaces what the shards were run with.
     #[arg(long, value_name = "MEASURE=PERCENT", value_delimiter = ',')]
     pub require_coverage: Vec<String>,
+    /// Judge the merged run against a baseline of known failures, as `covenant run --baseline`
+    /// does (needed when the shards were run with one).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// With --baseline: stale entries do not fail the merged run.
+    #[arg(long, requires = "baseline")]
+    pub accept_stale: bool,
 }
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
@@ -122,24 +130,38 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
         .iter()
         .map(|term| term.parse().map_err(Fatal::Usage))
         .collect::<Result<Vec<_>, _>>()?;
+    let records_baselines: Vec<String> = records
+        .iter()
+        .filter_map(|r| Some(r.meta.baseline.as_ref()?.file.clone()))
+        .collect();
     let mut merged = merge(records).map_err(|e| Fatal::Usage(name_inputs(e, &args.reports)))?;
     if !required.is_empty() {
         merged.meta.coverage_required = required;
         crate::report::judge_requirements(&mut merged, Catalogue::embedded());
     }
+    judge_known(&mut merged, &records_baselines, &args)?;
     let written =
         write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
     let c = &merged.counts;
     out(&format!(
-        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip)\n",
+        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip{})\n",
         args.reports.len(),
         c.total(),
         c.pass,
         c.warn,
         c.fail,
         c.error,
-        c.skip
+        c.skip,
+        match c.known {
+            0 => String::new(),
+            n => format!(", {n} known"),
+        }
     ));
+    if let Some(baseline) = &merged.meta.baseline {
+        for line in baseline.lines() {
+            out(&format!("{line}\n"));
+        }
+    }
     for short in &merged.meta.coverage_short {
         out(&format!("coverage short of --require-coverage: {short}\n"));
     }
@@ -156,4 +178,33 @@ fn name_inputs(error: ReportError, paths: &[PathBuf]) -> String {
         message.push_str(&format!("\n  report #{}: {}", i + 1, path.display()));
     }
     message
+}
+
+/// `--baseline` on a merge: the merged run judged afresh against it (a shard saw only part of
+/// the run, so its stale entries say nothing of the whole). Shards judged with a baseline must
+/// be merged with one: their known failures would otherwise pass unjudged.
+fn judge_known(
+    merged: &mut RunRecord,
+    shard_baselines: &[String],
+    args: &MergeArgs,
+) -> Result<(), Fatal> {
+    let Some(path) = &args.baseline else {
+        return match shard_baselines.first() {
+            Some(file) => Err(Fatal::Usage(format!(
+                "the shards were judged with the baseline {file}: pass --baseline {file} to \
+                 covenant merge too"
+            ))),
+            None => Ok(()),
+        };
+    };
+    let baseline =
+        Baseline::read(path, Catalogue::embedded()).map_err(|e| Fatal::Usage(e.to_string()))?;
+    // The merged run has every case its shards ran: an entry naming another is noted, not
+    // refused (a --filter may have left it out).
+    if let Err(e) = baseline.check_cases(merged.cases.iter().map(|c| c.id.as_str())) {
+        note(&format!("note: {e}"));
+    }
+    let today = time::OffsetDateTime::now_utc().date();
+    baseline.apply(merged, today, args.accept_stale);
+    Ok(())
 }

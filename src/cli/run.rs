@@ -107,6 +107,14 @@ pub struct RunArgs {
     /// Warnings count as failures for the exit code.
     #[arg(long)]
     pub strict: bool,
+    /// A baseline of known failures (`covenant baseline` writes one): the failures it holds are
+    /// named as known and do not fail the run; what it does not hold fails as usual; an entry
+    /// whose cases no longer break its rule ends the run STALE BASELINE (exit 7).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// With --baseline: stale entries do not fail the run (for the run that removes them).
+    #[arg(long, requires = "baseline")]
+    pub accept_stale: bool,
     /// Coverage the run must reach to pass, as MEASURE=PERCENT (repeatable, or comma-separated):
     /// `must` and `should`, the share of observable rules of that level a response was judged
     /// against; `status`, the share of the statuses the spec states (5xx aside) some response
@@ -223,6 +231,8 @@ impl RunArgs {
         };
         run.report_dir = Some(self.report_dir.clone());
         run.strict = self.strict;
+        run.baseline = self.baseline.clone();
+        run.accept_stale = self.accept_stale;
         run.coverage_required = self
             .require_coverage
             .iter()

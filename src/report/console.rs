@@ -121,10 +121,28 @@ pub fn summary(record: &RunRecord) -> String {
             }
         }
     }
+    let known = record.known_by_rule();
+    if let Some(baseline) = record.meta.baseline.as_ref().filter(|_| !known.is_empty()) {
+        let _ = writeln!(
+            out,
+            "\nknown failures (held by the baseline {}; they do not fail the run):",
+            baseline.file
+        );
+        for k in known {
+            let _ = writeln!(
+                out,
+                "  {:<45} {} case(s), {}: {}",
+                k.rule,
+                k.cases.len(),
+                k.reason,
+                k.cases.join(", ")
+            );
+        }
+    }
     let verdict = record.verdict();
     let _ = writeln!(
         out,
-        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped, {} inconclusive; {} requests in {:.2} s (seed {})",
+        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped, {} inconclusive{}; {} requests in {:.2} s (seed {})",
         verdict.headline(),
         c.pass,
         c.fail,
@@ -132,6 +150,10 @@ pub fn summary(record: &RunRecord) -> String {
         c.error,
         c.skip,
         c.inconclusive,
+        match c.known {
+            0 => String::new(),
+            n => format!(", {n} known"),
+        },
         c.requests,
         record.meta.duration_ms / 1000.0,
         record.meta.seed
@@ -150,6 +172,11 @@ pub fn summary(record: &RunRecord) -> String {
             let _ = writeln!(out, "--strict: the warnings above count as failures");
         }
         _ => {}
+    }
+    if let Some(baseline) = &record.meta.baseline {
+        for line in baseline.lines() {
+            let _ = writeln!(out, "{line}");
+        }
     }
     let _ = writeln!(out, "{}", coverage_line(record));
     for short in &record.meta.coverage_short {

@@ -130,7 +130,7 @@ fn status(case: &CaseResult) -> TestCaseStatus {
         }
         Verdict::Known => {
             let mut status = TestCaseStatus::skipped();
-            status.set_message(xml_safe(&known_message(case)));
+            status.set_message(xml_safe(&case.known_sentence()));
             status.set_type("known");
             status
         }
@@ -165,16 +165,6 @@ fn failure_message(case: &CaseResult, first: &Finding) -> String {
     } else {
         format!("{}: {} (and {more} more)", first.rule, first.message)
     }
-}
-
-/// A known failure in one line: the rules the baseline holds, and why.
-fn known_message(case: &CaseResult) -> String {
-    let known: Vec<String> = case
-        .findings
-        .iter()
-        .filter_map(|f| Some(format!("{} ({})", f.rule, f.known.as_deref()?)))
-        .collect();
-    format!("known failure, held by the baseline: {}", known.join("; "))
 }
 
 /// Every finding, `must` first, each with the exchange that shows it and its diff.

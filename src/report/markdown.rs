@@ -81,13 +81,17 @@ fn verdict(out: &mut String, run: &RunRecord) {
     }
     let _ = writeln!(
         out,
-        "**{} failed**, {}, {}, {} passed, {} skipped, {} inconclusive: {}, {}.\n",
+        "**{} failed**, {}, {}, {} passed, {} skipped, {} inconclusive{}: {}, {}.\n",
         c.fail,
         plural(c.error, "error"),
         plural(c.warn, "warning"),
         c.pass,
         c.skip,
         c.inconclusive,
+        match c.known {
+            0 => String::new(),
+            n => format!(", {n} known"),
+        },
         plural(c.total(), "case"),
         plural(c.requests, "request"),
     );
@@ -106,6 +110,33 @@ fn verdict(out: &mut String, run: &RunRecord) {
     );
     if let Some(why) = &m.interrupted {
         let _ = writeln!(out, "\n> **The run stopped early:** {}", text(why));
+    }
+    known(out, run);
+}
+
+/// The baseline of known failures: what it held, per rule, and its stale and expired entries.
+fn known(out: &mut String, run: &RunRecord) {
+    let Some(baseline) = &run.meta.baseline else {
+        return;
+    };
+    let _ = writeln!(out);
+    for line in baseline.lines() {
+        let _ = writeln!(out, "- {}", text(&line));
+    }
+    let known = run.known_by_rule();
+    if known.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n### Known failures (held by the baseline)\n");
+    let _ = writeln!(out, "| rule | cases | reason |\n|---|---:|---|");
+    for k in known {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} |",
+            k.rule,
+            k.cases.len(),
+            text(&k.reason).replace('|', "\\|")
+        );
     }
 }
 

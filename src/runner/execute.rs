@@ -66,6 +66,9 @@ fn trial(line: Line, strict: bool) -> libtest_mimic::Trial {
             Verdict::Skip | Verdict::Inconclusive => {
                 Ok(libtest_mimic::Completion::Ignored { reason })
             }
+            Verdict::Known => Ok(libtest_mimic::Completion::Ignored {
+                reason: Some(result.known_sentence()),
+            }),
             _ => Ok(libtest_mimic::Completion::Completed),
         }
     })

@@ -13,6 +13,7 @@ use super::record::{record, Timing};
 use super::results::output_closed;
 use super::schedule::{schedule, Observer};
 use super::setup::{prepare, Prepared};
+use crate::baseline::{Baseline, Gate};
 use crate::case::Case;
 use crate::exit::Fatal;
 use crate::settings::RunSettings;
@@ -38,6 +39,8 @@ pub struct Planned {
     sides: Vec<RunSettings>,
     /// The cases of the run, in the suite's order; every target gets them all.
     pub cases: Vec<Case>,
+    /// The baseline of known failures, when the run has one (`--baseline`).
+    gate: Option<Arc<Gate>>,
 }
 
 /// What a run gave.
@@ -57,12 +60,42 @@ pub async fn plan(settings: &RunSettings) -> Result<Planned, Fatal> {
     let sides = settings.per_target();
     let targets = prepare_all(&sides).await?;
     let cases = crate::suite::cases(&targets[0].run, settings.selection.generated_only);
+    let gate = match gate(settings, &cases) {
+        Ok(gate) => gate,
+        Err(fatal) => {
+            for target in targets {
+                target.shutdown().await;
+            }
+            return Err(fatal);
+        }
+    };
     let cases = select(cases, &settings.selection);
     Ok(Planned {
         targets,
         sides,
         cases,
+        gate,
     })
+}
+
+/// The baseline of known failures the run is judged with, read and checked against the
+/// catalogue and every case of the suite (a misspelt id is the user's mistake, before anything
+/// is sent).
+fn gate(settings: &RunSettings, cases: &[Case]) -> Result<Option<Arc<Gate>>, Fatal> {
+    let Some(path) = &settings.baseline else {
+        return Ok(None);
+    };
+    let usage = |e: crate::baseline::BaselineError| Fatal::Usage(e.to_string());
+    let baseline = Baseline::read(path, crate::catalogue::Catalogue::embedded()).map_err(usage)?;
+    baseline
+        .check_cases(cases.iter().map(|c| c.id.as_str()))
+        .map_err(usage)?;
+    let today = time::OffsetDateTime::now_utc().date();
+    Ok(Some(Arc::new(baseline.gate(
+        today,
+        settings.strict,
+        settings.accept_stale,
+    ))))
 }
 
 /// Each target of the run, prepared; two targets at one URL are refused.
@@ -141,6 +174,7 @@ impl Planned {
             targets,
             sides,
             cases,
+            gate,
         } = self;
         if let [first, second] = targets.as_slice() {
             // One plan, one set of payloads: the second generates what the first does.
@@ -152,7 +186,8 @@ impl Planned {
         let runs = targets.iter().map(|t| t.run.clone()).collect();
         let watcher = super::stop::watch(runs, settings.deadline, audience == Audience::Console);
         let first = async {
-            let results = run_first(&targets[0], cases.clone(), settings, audience).await;
+            let results =
+                run_first(&targets[0], cases.clone(), settings, audience, gate.clone()).await;
             let closed = output_closed(&results);
             record(&targets[0], settings, results, &timing, closed)
         };
@@ -160,7 +195,15 @@ impl Planned {
             match targets.get(1) {
                 Some(target) => {
                     let (run, finished) = (target.run.clone(), Arc::default());
-                    let results = schedule(run, cases.clone(), concurrency, finished, None).await;
+                    let results = schedule(
+                        run,
+                        cases.clone(),
+                        concurrency,
+                        finished,
+                        None,
+                        gate.clone(),
+                    )
+                    .await;
                     Some(record(target, settings, results, &timing, None))
                 }
                 None => None,
@@ -169,6 +212,9 @@ impl Planned {
         let (first, second) = tokio::join!(first, second);
         let mut records = vec![first];
         records.extend(second);
+        if let Some(gate) = &gate {
+            records.iter_mut().for_each(|record| gate.judge(record));
+        }
         if let Some(watcher) = watcher {
             watcher.abort();
         }
@@ -193,11 +239,12 @@ async fn run_first(
     cases: Vec<Case>,
     settings: &RunSettings,
     audience: Audience,
+    gate: Option<Arc<Gate>>,
 ) -> Vec<CaseResult> {
     let (run, concurrency) = (target.run.clone(), settings.concurrency);
     let finished = Arc::new(AtomicUsize::new(0));
     if audience == Audience::Program {
-        return schedule(run, cases, concurrency, finished, None).await;
+        return schedule(run, cases, concurrency, finished, None, gate).await;
     }
     let progress = {
         let (target, finished) = (run.target.clone(), finished.clone());
@@ -223,7 +270,7 @@ async fn run_first(
         tell,
         halted: halted.clone(),
     };
-    let scheduled = schedule(run, cases, concurrency, finished, Some(observer));
+    let scheduled = schedule(run, cases, concurrency, finished, Some(observer), gate);
     let console = {
         let settings = settings.clone();
         tokio::task::spawn_blocking(move || {

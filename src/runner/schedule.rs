@@ -14,6 +14,7 @@ use super::phase::{Phase, Phases};
 use super::plan::{execution_order, unmet};
 use super::results::{panicked, skipped, unreported};
 use super::stop::budget_note;
+use crate::baseline::Gate;
 use crate::case::{Abort, Case, CaseCx, RunCx};
 use crate::verdict::{CaseResult, Verdict};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -31,13 +32,15 @@ pub(super) struct Observer {
 }
 
 /// Runs `plan` against `run`, `concurrency` cases at a time, and returns the results in plan
-/// order; `finished` counts the cases done so far (the progress line reads it).
+/// order; `finished` counts the cases done so far (the progress line reads it); `gate` marks
+/// each result's known failures.
 pub(super) async fn schedule(
     run: Arc<RunCx>,
     plan: Vec<Case>,
     concurrency: usize,
     finished: Arc<AtomicUsize>,
     observer: Option<Observer>,
+    gate: Option<Arc<Gate>>,
 ) -> Vec<CaseResult> {
     let phases = Arc::new(Phases::default());
     // Only a run someone watches says on stderr that it waits for its tokens to age.
@@ -57,14 +60,14 @@ pub(super) async fn schedule(
             let tell = tell.get_mut(i).and_then(Option::take);
             let (run, permits, phases, late) =
                 (run.clone(), permits.clone(), phases.clone(), late.clone());
-            let (halted, finished) = (halted.clone(), finished.clone());
+            let (halted, finished, gate) = (halted.clone(), finished.clone(), gate.clone());
             let task = tokio::spawn(async move {
                 let _early = early;
                 if case.late && unmet.is_none() {
                     late.wait(&run).await;
                 }
                 let _permit = permits.acquire_owned().await;
-                let result = match unmet {
+                let mut result = match unmet {
                     _ if halted.load(Ordering::SeqCst) => unreported(&case.id),
                     Some(why) => skipped(&case, why),
                     None => {
@@ -76,6 +79,10 @@ pub(super) async fn schedule(
                         task.await.unwrap_or_else(|e| panicked(&case, &e))
                     }
                 };
+                // Known failures are known before anyone sees the result.
+                if let Some(gate) = &gate {
+                    gate.mark(&mut result);
+                }
                 finished.fetch_add(1, Ordering::SeqCst);
                 if let Some(tell) = tell {
                     let _ = tell.send(result.clone());

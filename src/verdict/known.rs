@@ -1,6 +1,7 @@
 //! What a baseline of known failures did to a run (`covenant run --baseline`), as the record
 //! keeps it for every surface.
 
+use super::{CaseResult, RunRecord};
 use serde::{Deserialize, Serialize};
 
 /// The baseline a run was judged with, and what came of it.
@@ -28,6 +29,9 @@ pub struct StaleEntry {
     pub rule: String,
     /// Listed cases that ran and did not break the rule.
     pub cases: Vec<String>,
+    /// Whether those are all the cases the entry lists: the whole entry can go.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole: bool,
 }
 
 impl BaselineOutcome {
@@ -41,14 +45,100 @@ impl BaselineOutcome {
         self.stale
             .iter()
             .map(|s| {
+                let what = if s.whole {
+                    format!("remove the entry {} from {}", s.rule, self.file)
+                } else {
+                    format!(
+                        "remove these cases from the entry {} of {}",
+                        s.rule, self.file
+                    )
+                };
                 format!(
-                    "{}: {} no longer break(s) it: remove {} from {}",
-                    s.rule,
+                    "{} ran without breaking {}: {what}",
                     s.cases.join(", "),
-                    if s.cases.len() == 1 { "it" } else { "them" },
-                    self.file
+                    s.rule
                 )
             })
             .collect()
+    }
+}
+
+/// The failures a baseline held in one run, for one rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownRule {
+    pub rule: String,
+    /// The reason the baseline gives.
+    pub reason: String,
+    /// The cases whose failure of the rule it held.
+    pub cases: Vec<String>,
+}
+
+impl BaselineOutcome {
+    /// The baseline in a few lines, after the verdict line: what it held, what went stale,
+    /// what expired.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "baseline {}: it held {} known finding(s), which do not fail the run",
+            self.file, self.known
+        )];
+        let stale = if self.accept_stale {
+            "stale (accepted by --accept-stale)"
+        } else {
+            "stale"
+        };
+        lines.extend(
+            self.stale_sentences()
+                .into_iter()
+                .map(|s| format!("{stale}: {s}")),
+        );
+        lines.extend(self.expired.iter().map(|e| format!("expired: {e}")));
+        lines
+    }
+}
+
+impl RunRecord {
+    /// The known failures of the run, one entry per rule in rule id order.
+    pub fn known_by_rule(&self) -> Vec<KnownRule> {
+        let mut by_rule: std::collections::BTreeMap<&str, KnownRule> = Default::default();
+        for case in &self.cases {
+            for finding in &case.findings {
+                let Some(reason) = &finding.known else {
+                    continue;
+                };
+                let entry = by_rule.entry(&finding.rule).or_insert_with(|| KnownRule {
+                    rule: finding.rule.clone(),
+                    reason: reason.clone(),
+                    cases: Vec::new(),
+                });
+                if entry.cases.last() != Some(&case.id) {
+                    entry.cases.push(case.id.clone());
+                }
+            }
+        }
+        by_rule.into_values().collect()
+    }
+}
+
+impl CaseResult {
+    /// Why a known case is not a failure: the rules the baseline holds, and its reasons.
+    pub fn known_sentence(&self) -> String {
+        let mut known: Vec<(&str, &str, usize)> = Vec::new();
+        for f in &self.findings {
+            let Some(reason) = f.known.as_deref() else {
+                continue;
+            };
+            match known.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
+                Some(seen) => seen.2 += 1,
+                None => known.push((&f.rule, reason, 1)),
+            }
+        }
+        let named: Vec<String> = known
+            .iter()
+            .map(|(rule, reason, n)| match n {
+                1 => format!("{rule} ({reason})"),
+                n => format!("{rule} in {n} responses ({reason})"),
+            })
+            .collect();
+        format!("known failure, held by the baseline: {}", named.join("; "))
     }
 }

@@ -18,7 +18,7 @@ pub use case::{
 };
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
-pub use known::{BaselineOutcome, StaleEntry};
+pub use known::{BaselineOutcome, KnownRule, StaleEntry};
 pub use pace::{Pace, Unanswered};
 pub use run::{parse_shard, RunMeta, RunRecord, RunVerdict};
 pub use shape::{Fill, PageFill, Shape};

@@ -98,6 +98,21 @@ impl Page {
                 "<p class=\"warn\">Run with <code>--strict</code>: warnings count as failures.</p>",
             );
         }
+        if let Some(baseline) = &run.meta.baseline {
+            self.line("<ul id=\"baseline\">");
+            for line in baseline.lines() {
+                self.line(format!("<li>{}</li>", escape(&line)));
+            }
+            for k in run.known_by_rule() {
+                self.line(format!(
+                    "<li>known: <code>{}</code> in {} case(s): {}</li>",
+                    escape(&k.rule),
+                    k.cases.len(),
+                    escape(&k.reason)
+                ));
+            }
+            self.line("</ul>");
+        }
         if let Some(why) = run.incomplete() {
             self.line(format!(
                 "<p class=\"warn\"><strong>Incomplete:</strong> {}</p>",
