@@ -3,6 +3,7 @@
 //! what changed; for two targets, the behaviour diff. It renders plain data and never prints:
 //! the command line decides where the text goes.
 
+use super::broken::{broken_rules, count_sentence, errors_apart};
 use super::case_list;
 use super::compare::Comparison;
 use super::coverage::measure;
@@ -29,39 +30,6 @@ fn coverage_line(record: &RunRecord) -> String {
     )
 }
 
-/// What libtest-mimic prints under "failures:" for a case.
-pub fn failure_message(result: &CaseResult) -> String {
-    let mut out = String::new();
-    if let Some(e) = &result.error {
-        let _ = writeln!(out, "error: {e}");
-    }
-    for f in &result.findings {
-        let _ = writeln!(out, "[{}] ({}) {}", f.rule, f.level, f.message);
-        if let Some(diff) = &f.diff {
-            let _ = writeln!(out, "{}", indent(diff));
-        }
-        if let Some(ex) = f.exchange.and_then(|i| result.exchanges.get(i)) {
-            let _ = writeln!(out, "  request:  {}", ex.request.curl);
-            if let Some(resp) = &ex.response {
-                let body: String = resp.body.chars().take(500).collect();
-                let _ = writeln!(out, "  response: {} {}", resp.status, body);
-            }
-        }
-    }
-    if let Some(p) = &result.payload {
-        let _ = writeln!(out, "  minimal payload: {p}");
-    }
-    let seen = result
-        .exchanges
-        .iter()
-        .filter_map(|e| e.error.as_ref())
-        .next();
-    if let (Some(e), true) = (seen, result.findings.is_empty() && result.error.is_none()) {
-        let _ = writeln!(out, "  transport: {e}");
-    }
-    out
-}
-
 fn indent(text: &str) -> String {
     text.lines()
         .map(|l| format!("    {l}"))
@@ -69,10 +37,89 @@ fn indent(text: &str) -> String {
         .join("\n")
 }
 
-/// The closing summary: counts, requests, duration, and each warning.
+/// Case ids named on the folded line of a broken rule.
+const NAMED: usize = 6;
+
+/// Each broken rule once: id, level, statement, counts, the first example (message, diff,
+/// request, response) and the other cases on one folded line.
+pub fn broken(record: &RunRecord) -> String {
+    let mut out = String::new();
+    let groups = broken_rules(record, Catalogue::embedded());
+    let errors = errors_apart(record);
+    if groups.is_empty() && errors.is_empty() {
+        return out;
+    }
+    let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
+    for group in &groups {
+        let _ = writeln!(
+            out,
+            "\n[{}] ({}) {}",
+            group.rule, group.level, group.statement
+        );
+        if let Some(reason) = &group.known {
+            let _ = writeln!(out, "  known: {reason}");
+        }
+        let _ = writeln!(out, "  {}", count_sentence(group));
+        let (case, finding, exchange) = group.example;
+        let _ = writeln!(out, "  first: {}: {}", case.id, finding.message);
+        if let Some(diff) = &finding.diff {
+            let _ = writeln!(out, "{}", indent(&cut(diff, DIFF_LINES)));
+        }
+        if let Some(ex) = exchange {
+            let _ = writeln!(out, "  request:  {}", ex.request.curl);
+            if let Some(resp) = &ex.response {
+                let body: String = resp.body.chars().take(300).collect();
+                let _ = writeln!(
+                    out,
+                    "  response: {} {}",
+                    resp.status,
+                    body.replace('\n', " ")
+                );
+            }
+        }
+        if group.cases.len() > 1 {
+            let others: Vec<String> = group.cases[1..].to_vec();
+            let _ = writeln!(out, "  also in: {}", case_list(&others, NAMED));
+        }
+    }
+    if !errors.is_empty() {
+        let _ = writeln!(out, "\nerrors ({}):", errors.len());
+        for case in errors {
+            let why = case
+                .error
+                .clone()
+                .or_else(|| {
+                    case.findings
+                        .first()
+                        .map(|f| format!("[{}] {}", f.rule, f.message))
+                })
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {:<45} {}", case.id, why);
+        }
+    }
+    out
+}
+
+/// Lines of a diff the console shows.
+const DIFF_LINES: usize = 8;
+
+fn cut(text: &str, max: usize) -> String {
+    let total = text.lines().count();
+    let mut shown = text.lines().take(max).collect::<Vec<_>>().join("\n");
+    if total > max {
+        let _ = write!(
+            shown,
+            "\n… {} more lines (report.json has them)",
+            total - max
+        );
+    }
+    shown
+}
+
+/// The closing summary: the broken rules, each warning, the skipped cases, the counts.
 pub fn summary(record: &RunRecord) -> String {
     let c = &record.counts;
-    let mut out = String::new();
+    let mut out = broken(record);
     let warned: Vec<&CaseResult> = record
         .cases
         .iter()

@@ -1,11 +1,13 @@
 //! The Markdown format, sized for a pull-request comment. `summary.md` of a run: verdict and
-//! counts, failures with rule id, message and a fenced diff, warnings, rule coverage counts,
+//! counts, each broken rule once (statement, counts, the first example), errors, warnings, rule coverage counts,
 //! spec gaps, and what the target chose where the spec is silent. `compare.md` of two runs, and
 //! `diff.md` of two targets.
 //!
 //! Text from the record is escaped so that a hostile body cannot restructure the comment, and
-//! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
+//! long lists are cut; past 65 536 bytes (GitHub refuses longer comments) the least important
+//! parts are left out, with a note saying so; the HTML and the JSON have the rest.
 
+use super::broken::{broken_rules, count_sentence, errors_apart};
 use super::compare::Comparison;
 use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
@@ -32,26 +34,117 @@ impl Reporter for Markdown {
     }
 
     fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
-        let mut out = String::new();
-        verdict(&mut out, run);
-        pace(&mut out, run);
-        cases(&mut out, run, "Failures and errors", |v| {
-            matches!(v, Verdict::Fail | Verdict::Error)
-        });
-        cases(&mut out, run, "Warnings", |v| v == Verdict::Warn);
-        cases(&mut out, run, "Skipped", |v| v == Verdict::Skip);
-        cases(
-            &mut out,
-            run,
-            "Inconclusive: blocked by a refused baseline",
-            |v| v == Verdict::Inconclusive,
-        );
-        coverage(&mut out, run, catalogue);
-        gaps(&mut out, catalogue);
-        silent(&mut out, run, catalogue);
-        Ok(out)
+        let section = |write: &dyn Fn(&mut String)| {
+            let mut out = String::new();
+            write(&mut out);
+            vec![out]
+        };
+        let sections: Vec<Vec<String>> = vec![
+            section(&|out| {
+                verdict(out, run);
+                pace(out, run);
+            }),
+            broken(run, catalogue),
+            section(&|out| cases(out, run, "Errors", |c| errors_apart(run).contains(&c))),
+            section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
+            section(&|out| cases(out, run, "Skipped", |c| c.verdict == Verdict::Skip)),
+            section(&|out| {
+                cases(
+                    out,
+                    run,
+                    "Inconclusive: blocked by a refused baseline",
+                    |c| c.verdict == Verdict::Inconclusive,
+                )
+            }),
+            section(&|out| coverage(out, run, catalogue)),
+            section(&|out| gaps(out, catalogue)),
+            section(&|out| silent(out, run, catalogue)),
+        ];
+        Ok(fit(sections, LIMIT))
     }
 }
+
+/// What a GitHub pull-request comment holds.
+pub const LIMIT: usize = 65_536;
+/// Room kept for the closing note of what was left out.
+const RESERVE: usize = 2_048;
+
+/// The sections, most important first, each a list of parts a reader can do without one at a
+/// time: every part that fits in `limit` bytes, in order, then one note saying what was left out
+/// and where it is.
+fn fit(sections: Vec<Vec<String>>, limit: usize) -> String {
+    let budget = limit.saturating_sub(RESERVE);
+    let mut out = String::new();
+    let mut left_out = 0;
+    for parts in sections {
+        for part in parts {
+            if out.len() + part.len() <= budget {
+                out.push_str(&part);
+            } else {
+                left_out += 1;
+            }
+        }
+    }
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "\n---\n\n{} left out to keep this under {limit} bytes (a pull-request comment): \
+             `summary.html` and `report.json` have everything.",
+            plural(left_out, "part")
+        );
+    }
+    out
+}
+
+/// Each broken rule once: its statement, counts, the first example, the other cases.
+fn broken(run: &RunRecord, catalogue: &Catalogue) -> Vec<String> {
+    let groups = broken_rules(run, catalogue);
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    let mut parts = vec![format!("\n### Broken rules ({})\n", groups.len())];
+    for group in &groups {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "\n#### {} ({}): {}\n",
+            inline_code(&group.rule),
+            group.level,
+            text(&group.statement)
+        );
+        if let Some(reason) = &group.known {
+            let _ = writeln!(out, "Known failure: {}.\n", text(reason));
+        }
+        let _ = writeln!(out, "{}.\n", text(&count_sentence(group)));
+        let (case, finding, exchange) = group.example;
+        let _ = writeln!(
+            out,
+            "First, {}: {}",
+            inline_code(&case.id),
+            text(&finding.message)
+        );
+        if let Some(diff) = &finding.diff {
+            let shown = cut_lines(diff, DIFF_LINES);
+            let fence = fence_for(&shown);
+            let _ = writeln!(out, "\n{fence}diff\n{shown}\n{fence}");
+        }
+        if let Some(exchange) = exchange {
+            example(&mut out, &case.id, exchange);
+        }
+        if group.cases.len() > 1 {
+            let _ = writeln!(
+                out,
+                "\nAlso in {}.",
+                text(&case_list(&group.cases[1..], NAMED))
+            );
+        }
+        parts.push(out);
+    }
+    parts
+}
+
+/// Case ids named on the line of the other cases of a broken rule.
+const NAMED: usize = 8;
 
 fn verdict(out: &mut String, run: &RunRecord) {
     let c = &run.counts;
@@ -147,8 +240,8 @@ fn pace(out: &mut String, run: &RunRecord) {
     }
 }
 
-fn cases(out: &mut String, run: &RunRecord, title: &str, wanted: impl Fn(Verdict) -> bool) {
-    let cases: Vec<&CaseResult> = run.cases.iter().filter(|c| wanted(c.verdict)).collect();
+fn cases(out: &mut String, run: &RunRecord, title: &str, wanted: impl Fn(&CaseResult) -> bool) {
+    let cases: Vec<&CaseResult> = run.cases.iter().filter(|c| wanted(c)).collect();
     if cases.is_empty() {
         return;
     }
@@ -614,6 +707,59 @@ pub fn diff(diff: &BehaviourDiff) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run in which each of `n` cases breaks a rule of its own, with a long diff and body.
+    fn many_broken(n: usize) -> RunRecord {
+        let cases: Vec<serde_json::Value> = (0..n)
+            .map(|i| {
+                serde_json::json!({
+                    "id": format!("case-{i}"), "suite": "s", "rules": [], "verdict": "fail",
+                    "findings": [{"rule": format!("RULE-{i}"), "level": "must",
+                        "message": "broken", "diff": "-a\n+b\n".repeat(200), "exchange": 0}],
+                    "exchanges": [{"request": {"method": "GET", "url": "http://t/x",
+                        "headers": [], "curl": "curl -i http://t/x"},
+                        "response": {"status": 500, "headers": [], "body": "x".repeat(3000)},
+                        "duration_ms": 1.0}],
+                    "requests": 1, "duration_ms": 1.0
+                })
+            })
+            .collect();
+        let cases: Vec<CaseResult> = serde_json::from_value(cases.into()).expect("cases");
+        let meta = serde_json::from_value(serde_json::json!({
+            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
+            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+            "duration_ms": 1.0, "cases_per_operation": 1
+        }))
+        .expect("a meta");
+        RunRecord {
+            meta,
+            counts: crate::verdict::Counts::of(&cases),
+            cases,
+        }
+    }
+
+    #[test]
+    fn a_run_that_breaks_many_rules_still_fits_a_pull_request_comment() {
+        let run = many_broken(300);
+        let text = Markdown
+            .render(&run, Catalogue::embedded())
+            .expect("rendered");
+        assert!(text.len() < LIMIT, "{} bytes", text.len());
+        assert!(text.starts_with("## Covenant: ❌"), "{text}");
+        let head: String = text.lines().take(40).collect::<Vec<_>>().join("\n");
+        assert!(head.contains("`RULE-0` (must)"), "{head}");
+        assert!(text.contains("left out to keep this under 65536 bytes"));
+        assert!(text.contains("`summary.html` and `report.json` have everything"));
+    }
+
+    #[test]
+    fn a_small_run_is_not_cut() {
+        let text = Markdown
+            .render(&many_broken(2), Catalogue::embedded())
+            .expect("rendered");
+        assert!(text.contains("`RULE-1` (must)"));
+        assert!(!text.contains("left out to keep this under"));
+    }
 
     #[test]
     fn inline_code_survives_backticks() {

@@ -11,7 +11,7 @@
 //!
 //! | format | run | compare | diff |
 //! |---|---|---|---|
-//! | [`console`] | `summary`, `failure_message` | `compare` | `diff` |
+//! | [`console`] | `summary`, `broken` | `compare` | `diff` |
 //! | [`junit`] | `junit.xml` | | |
 //! | [`json`] | `report.json` | `compare.json` | `diff.json` |
 //! | [`html`] | `summary.html` | | `diff.html` |
@@ -21,6 +21,7 @@
 //! record. Everything a reporter writes passes through [`redact`] first, so a secret that
 //! slipped into a body or header never reaches a file, whatever the format escapes.
 
+mod broken;
 mod compare;
 mod coverage;
 mod diff;
@@ -35,6 +36,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 
+pub use broken::{broken_rules, count_sentence, errors_apart, BrokenRule};
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,

@@ -1,11 +1,12 @@
-//! What a run shows on the console: libtest-mimic's per-case lines (`test id ... ok`, the
-//! failures with their findings, the count line), fed with each result as the scheduler records
-//! it. It runs no case: the scheduler does (`runner::schedule`).
+//! What a run shows on the console while it runs: one line per case (`test id ... ok`), fed
+//! with each result as the scheduler records it; the failures, grouped by rule, and the counts
+//! come once, in the closing summary. It runs no case: the scheduler does (`runner::schedule`).
 
 use super::progress::Progress;
+use crate::catalogue::Level;
 use crate::settings::RunSettings;
 use crate::verdict::{CaseResult, Verdict};
-use std::sync::Arc;
+use std::io::Write;
 use tokio::sync::oneshot;
 
 /// A case as the console shows it: its id, its kind, and where its result comes from.
@@ -15,86 +16,88 @@ pub(super) struct Line {
     pub result: oneshot::Receiver<CaseResult>,
 }
 
-/// Shows each case's line as its result comes, in the order the cases start, then the
-/// failures and the count line; ends the progress line once the last line is written. False
-/// when the output closed (or the console failed) before every line was written.
+/// Shows each case's line as its result comes, in the order the cases start; ends the
+/// progress line once the last line is written. What failed is said once, grouped by rule, in
+/// the closing summary (`report::console::summary`), not here. False when the output closed
+/// before every line was written.
 pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Progress>) -> bool {
-    let (logfile, color) = progress
-        .as_ref()
-        .and_then(Progress::stdout_file)
-        .map_or((None, None), |(path, color)| (Some(path), Some(color)));
-    let args = libtest_mimic::Arguments {
-        test_threads: Some(settings.concurrency.clamp(1, lines.len().max(1))),
-        quiet: settings.quiet,
-        logfile,
-        color,
-        ..libtest_mimic::Arguments::default()
+    let relayed = progress.as_ref().and_then(Progress::stdout_file);
+    let mut sink: Box<dyn Write> = match relayed
+        .and_then(|(path, _)| std::fs::OpenOptions::new().append(true).open(path).ok())
+    {
+        Some(file) => Box::new(file),
+        None => Box::new(std::io::stdout()),
     };
-    let strict = settings.strict;
-    let trials = lines.into_iter().map(|line| trial(line, strict)).collect();
-    // libtest-mimic unwraps its writes to stdout: a closed pipe would panic. The results are
-    // collected apart from its output, so such a panic costs the terminal lines, not the run.
-    let shown = quietly_on_broken_pipe(|| libtest_mimic::run(&args, trials)).is_some();
+    let mut shown = true;
+    if !settings.quiet {
+        shown = writeln!(sink, "\nrunning {}", plural(lines.len(), "case")).is_ok();
+    }
+    for line in lines {
+        let outcome = match line.result.blocking_recv() {
+            Ok(result) => outcome(&result, settings.strict),
+            Err(_) => "not run".to_owned(),
+        };
+        if shown && !settings.quiet {
+            let kind = match line.kind.is_empty() {
+                true => String::new(),
+                false => format!("[{}] ", line.kind),
+            };
+            shown = writeln!(sink, "test {kind}{} ... {outcome}", line.id)
+                .and_then(|()| sink.flush())
+                .is_ok();
+        }
+    }
+    drop(sink);
     if let Some(progress) = progress {
         progress.finish();
     }
     shown
 }
 
-/// The trial of a case: it waits for the case's result, and a skip prints as `ignored
-/// (reason)`; `strict` (`--strict`) fails a warned case.
-fn trial(line: Line, strict: bool) -> libtest_mimic::Trial {
-    libtest_mimic::Trial::ignorable_test(line.id, move || {
-        let Ok(result) = line.result.blocking_recv() else {
-            return Err("covenant defect: the case left no result; please report it".into());
-        };
-        let (verdict, mut reason) = (result.verdict, result.skip_reason.clone());
-        if verdict == Verdict::Inconclusive {
-            reason = result.inconclusive.first().map(|i| {
-                format!(
-                    "inconclusive: blocked by its baseline ({}), refused with {}",
-                    i.baseline, i.answer
-                )
-            });
-        }
-        let message = crate::report::console::failure_message(&result);
-        match verdict {
-            Verdict::Fail | Verdict::Error => Err(message.into()),
-            Verdict::Warn if strict => {
-                Err(format!("warnings fail under --strict\n{message}").into())
-            }
-            Verdict::Skip | Verdict::Inconclusive => {
-                Ok(libtest_mimic::Completion::Ignored { reason })
-            }
-            Verdict::Known => Ok(libtest_mimic::Completion::Ignored {
-                reason: Some(result.known_sentence()),
-            }),
-            _ => Ok(libtest_mimic::Completion::Completed),
-        }
-    })
-    .with_kind(line.kind)
+/// The word a case's line ends with: `ok`, `FAILED [rules]`, `skipped (reason)`, ...;
+/// `strict` (`--strict`) fails a warned case.
+fn outcome(result: &CaseResult, strict: bool) -> String {
+    let rules = |level: Option<Level>| {
+        let mut rules: Vec<&str> = result
+            .findings
+            .iter()
+            .filter(|f| level.is_none_or(|l| f.level == l))
+            .map(|f| f.rule.as_str())
+            .collect();
+        rules.dedup();
+        rules.join(", ")
+    };
+    match result.verdict {
+        Verdict::Pass => "ok".to_owned(),
+        Verdict::Warn if strict => format!("FAILED (warning under --strict: {})", rules(None)),
+        Verdict::Warn => format!("ok, warned ({})", rules(None)),
+        Verdict::Fail => format!("FAILED [{}]", rules(Some(Level::Must))),
+        Verdict::Error => format!(
+            "ERROR ({})",
+            result
+                .error
+                .as_deref()
+                .unwrap_or("see the summary")
+                .replace('\n', " ")
+        ),
+        Verdict::Known => format!("known failure [{}]", rules(None)),
+        Verdict::Skip => format!(
+            "skipped ({})",
+            result.skip_reason.as_deref().unwrap_or("no reason given")
+        ),
+        Verdict::Inconclusive => match result.inconclusive.first() {
+            Some(i) => format!(
+                "inconclusive (blocked by its baseline ({}), refused with {})",
+                i.baseline, i.answer
+            ),
+            None => "inconclusive".to_owned(),
+        },
+    }
 }
 
-/// Runs `f`, turning a panic caused by a closed stdout into `None` without printing it; any
-/// other panic is reported as usual and also ends as `None`.
-fn quietly_on_broken_pipe<T>(f: impl FnOnce() -> T) -> Option<T> {
-    let hook = Arc::new(std::panic::take_hook());
-    let previous = hook.clone();
-    std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if !(message.contains("Broken pipe") || message.contains("BrokenPipe")) {
-            previous(info);
-        }
-    }));
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
-    let _ = std::panic::take_hook();
-    if let Ok(hook) = Arc::try_unwrap(hook) {
-        std::panic::set_hook(hook);
+fn plural(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
     }
-    outcome
 }

@@ -1,0 +1,211 @@
+//! The failures of a run grouped by the rule they break, worked out once for every format (the
+//! console summary, `summary.md`, `summary.html`, the JUnit messages). Each broken rule is said
+//! once, with its statement, the count of cases and responses and the first example; a rule
+//! broken by responses a more specific rule (one with fewer responses) already showed is named
+//! under that rule, not shown again. `report.json` keeps every finding: this view renders none.
+
+use super::shown_exchange;
+use crate::catalogue::{Catalogue, Level};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One broken rule, as the reports show it.
+#[derive(Debug, Clone)]
+pub struct BrokenRule<'a> {
+    pub rule: String,
+    pub level: Level,
+    /// The catalogue's statement of the rule (empty for a rule the catalogue lacks).
+    pub statement: String,
+    /// Why a known failure is known (`--baseline`); `None` for a failure.
+    pub known: Option<String>,
+    /// The cases whose responses are counted under this rule, first one first.
+    pub cases: Vec<String>,
+    /// The responses counted under this rule.
+    pub responses: usize,
+    /// Responses of this rule already shown under a more specific rule.
+    pub shown_elsewhere: usize,
+    /// Other rules the responses counted here also break (said here, not again).
+    pub also: Vec<String>,
+    /// The first finding of the rule, its case and the exchange that shows it.
+    pub example: (&'a CaseResult, &'a Finding, Option<&'a Exchange>),
+}
+
+/// A response a finding is about: its case and exchange (the case alone when none is named).
+type Response = (usize, Option<usize>);
+
+/// The broken rules of a run: must findings of failed cases and known failures, one entry per
+/// rule (per rule and reason for known failures), in the order the run first broke them.
+pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<BrokenRule<'a>> {
+    type Key = (String, Option<String>);
+    let mut order: Vec<Key> = Vec::new();
+    let mut found: BTreeMap<Key, Vec<(Response, &'a CaseResult, &'a Finding)>> = BTreeMap::new();
+    for (index, case) in record.cases.iter().enumerate() {
+        if !matches!(
+            case.verdict,
+            Verdict::Fail | Verdict::Error | Verdict::Known
+        ) {
+            continue;
+        }
+        for finding in case.findings.iter().filter(|f| f.level == Level::Must) {
+            let key = (finding.rule.clone(), finding.known.clone());
+            let entry = found.entry(key.clone()).or_default();
+            if entry.is_empty() {
+                order.push(key);
+            }
+            entry.push(((index, finding.exchange), case, finding));
+        }
+    }
+    let responses =
+        |key: &Key| -> BTreeSet<Response> { found[key].iter().map(|(r, _, _)| *r).collect() };
+    // The more specific rule first: fewer responses, then the order the run broke them.
+    let mut specific: Vec<&Key> = order.iter().collect();
+    specific.sort_by_key(|key| responses(key).len());
+    let mut claimed: BTreeMap<Response, String> = BTreeMap::new();
+    let mut groups: BTreeMap<&Key, (BTreeSet<Response>, usize)> = BTreeMap::new();
+    for key in &specific {
+        let all = responses(key);
+        let own: BTreeSet<Response> = all
+            .iter()
+            .filter(|r| !claimed.contains_key(r))
+            .copied()
+            .collect();
+        for r in &own {
+            claimed.insert(*r, key.0.clone());
+        }
+        let elsewhere = all.len() - own.len();
+        groups.insert(key, (own, elsewhere));
+    }
+    order
+        .iter()
+        .filter_map(|key| {
+            let (own, elsewhere) = &groups[key];
+            if own.is_empty() {
+                return None;
+            }
+            let findings: Vec<_> = found[key]
+                .iter()
+                .filter(|(r, _, _)| own.contains(r))
+                .collect();
+            let (_, case, finding) = findings[0];
+            let mut cases: Vec<String> = Vec::new();
+            for (_, c, _) in &findings {
+                if !cases.contains(&c.id) {
+                    cases.push(c.id.clone());
+                }
+            }
+            let also: BTreeSet<String> = found
+                .iter()
+                .filter(|(other, _)| other.0 != key.0)
+                .filter(|(_, list)| list.iter().any(|(r, _, _)| own.contains(r)))
+                .map(|(other, _)| other.0.clone())
+                .collect();
+            let rule = catalogue.rule(&key.0);
+            Some(BrokenRule {
+                rule: key.0.clone(),
+                level: finding.level,
+                statement: rule.map(|r| r.text.clone()).unwrap_or_default(),
+                known: key.1.clone(),
+                cases,
+                responses: own.len(),
+                shown_elsewhere: *elsewhere,
+                also: also.into_iter().collect(),
+                example: (case, finding, shown_exchange(case, finding)),
+            })
+        })
+        .collect()
+}
+
+/// The failed cases whose error no broken rule shows: errors without a must finding.
+pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
+    record
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::Error || c.verdict == Verdict::Fail)
+        .filter(|c| !c.findings.iter().any(|f| f.level == Level::Must))
+        .collect()
+}
+
+/// `broken in 3 cases, 4 responses`, the other rules these responses break, and the
+/// responses a more specific rule shows.
+pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
+    let mut text = format!(
+        "{} in {}, {}",
+        if broken.known.is_some() {
+            "known failure"
+        } else {
+            "broken"
+        },
+        super::plural(broken.cases.len(), "case"),
+        super::plural(broken.responses, "response")
+    );
+    if !broken.also.is_empty() {
+        text.push_str(&format!(
+            "; the same responses also break {}",
+            broken.also.join(", ")
+        ));
+    }
+    if broken.shown_elsewhere > 0 {
+        text.push_str(&format!(
+            "; {} more under a more specific rule",
+            super::plural(broken.shown_elsewhere, "response")
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::{Counts, RunMeta};
+
+    fn record(cases: Vec<CaseResult>) -> RunRecord {
+        let meta: RunMeta = serde_json::from_value(serde_json::json!({
+            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
+            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+            "duration_ms": 1.0, "cases_per_operation": 1
+        }))
+        .expect("a meta");
+        RunRecord {
+            meta,
+            counts: Counts::of(&cases),
+            cases,
+        }
+    }
+
+    fn case(id: &str, rules: &[&str]) -> CaseResult {
+        let text = format!(
+            r#"{{"id":"{id}","suite":"s","rules":[],"verdict":"fail","findings":[],
+                "exchanges":[],"requests":1,"duration_ms":1.0}}"#
+        );
+        let mut case: CaseResult = serde_json::from_str(&text).expect("a case");
+        case.findings = rules
+            .iter()
+            .map(|r| Finding::new(r, Level::Must, format!("{r} broken")))
+            .collect();
+        case
+    }
+
+    #[test]
+    fn a_rule_broken_by_the_responses_of_a_more_specific_one_is_named_under_it() {
+        let mut cases = vec![case("create", &["WIDE", "NARROW"])];
+        cases.extend((0..5).map(|i| case(&format!("drawn-{i}"), &["WIDE"])));
+        let record = record(cases);
+        let broken = broken_rules(&record, Catalogue::embedded());
+        let ids: Vec<&str> = broken.iter().map(|b| b.rule.as_str()).collect();
+        assert_eq!(ids, ["WIDE", "NARROW"]);
+        assert_eq!(broken[1].also, ["WIDE"]);
+        assert_eq!(broken[1].cases, ["create"]);
+        assert_eq!(broken[0].cases.len(), 5);
+        assert_eq!(broken[0].shown_elsewhere, 1);
+        assert!(count_sentence(&broken[1]).contains("also break WIDE"));
+    }
+
+    #[test]
+    fn rules_broken_by_the_same_responses_are_said_once() {
+        let cases = vec![case("a", &["ONE", "TWO"]), case("b", &["ONE", "TWO"])];
+        let record = record(cases);
+        let broken = broken_rules(&record, Catalogue::embedded());
+        assert_eq!(broken.len(), 1, "{broken:?}");
+        assert_eq!(broken[0].responses, 2);
+    }
+}
