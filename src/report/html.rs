@@ -34,6 +34,9 @@ impl Reporter for Html {
             matches!(v, Verdict::Fail | Verdict::Error)
         });
         page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
+        if run.cases.iter().any(|c| c.verdict == Verdict::Known) {
+            page.cases_section(run, "known", super::KNOWN_TITLE, |v| v == Verdict::Known);
+        }
         page.coverage(run, catalogue);
         page.gaps(catalogue);
         page.silent(run, catalogue);

@@ -174,6 +174,9 @@ fn known_message(case: &CaseResult) -> String {
         .iter()
         .filter_map(|f| Some(format!("{} ({})", f.rule, f.known.as_deref()?)))
         .collect();
+    if case.suite == crate::verdict::CLIENT_SUITE {
+        return format!("the client's slips, not the target's: {}", known.join("; "));
+    }
     format!("known failure, held by the baseline: {}", known.join("; "))
 }
 

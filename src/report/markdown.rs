@@ -43,6 +43,7 @@ impl Reporter for Markdown {
             "Inconclusive: blocked by a refused baseline",
             |v| v == Verdict::Inconclusive,
         );
+        cases(&mut out, run, super::KNOWN_TITLE, |v| v == Verdict::Known);
         coverage(&mut out, run, catalogue);
         gaps(&mut out, catalogue);
         silent(&mut out, run, catalogue);
@@ -165,6 +166,9 @@ fn finding_entry(out: &mut String, finding: &Finding) {
         inline_code(&finding.rule),
         text(&finding.message)
     );
+    if let Some(why) = &finding.known {
+        let _ = writeln!(out, "    - known: {}", text(why));
+    }
     if let Some(diff) = &finding.diff {
         let shown = cut_lines(diff, DIFF_LINES);
         let fence = fence_for(&shown);

@@ -13,7 +13,7 @@ mod run;
 mod shape;
 
 pub use case::{
-    unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
+    unified_diff, CaseResult, CLIENT_SUITE, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
     Verdict,
 };
 pub use coverage::{CoverageMeasure, CoverageRequirement};
