@@ -209,7 +209,10 @@ fn run_block(name: &str, block: &str) {
     }
     if !of("baseline").is_empty() {
         // Writing a baseline: every line in order, for real (the baseline needs a report).
-        for (line, shard) in lines.iter().filter(|(l, _)| !l.starts_with("covenant serve ")) {
+        for (line, shard) in lines
+            .iter()
+            .filter(|(l, _)| !l.starts_with("covenant serve "))
+        {
             succeeds(&dir, line, *shard);
         }
         return;

@@ -176,7 +176,8 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
         .target
         .as_ref()
         .map(|t| t.as_str().trim_end_matches('/').to_owned());
-    let recorded = har::read(&args.har, base.as_deref()).map_err(|e| Fatal::Files(e.to_string()))?;
+    let recorded =
+        har::read(&args.har, base.as_deref()).map_err(|e| Fatal::Files(e.to_string()))?;
     super::run::check_writable(&args.report_dir)?;
     let base = base
         .or(recorded.origin.clone())
@@ -202,7 +203,10 @@ fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Resu
         "\n{judged} exchange(s) judged, {passed} to paths the spec does not list passed through\n"
     ));
     out(&client_slips(record));
-    out(&crate::client::redact(&crate::runner::summary(record), secrets));
+    out(&crate::client::redact(
+        &crate::runner::summary(record),
+        secrets,
+    ));
     for path in written {
         note(&format!("report: {}", path.display()));
     }

@@ -109,9 +109,10 @@ fn relative(url: &str, base_url: Option<&str>) -> Result<String, String> {
 fn answer(status: u16, response: &Value) -> Result<Answer, String> {
     let content = &response["content"];
     let (body, cut) = match content["text"].as_str() {
-        Some(text) if content["encoding"] == "base64" => {
-            (base64(text).ok_or("response.content.text is not base64")?, false)
-        }
+        Some(text) if content["encoding"] == "base64" => (
+            base64(text).ok_or("response.content.text is not base64")?,
+            false,
+        ),
         Some(text) => (text.as_bytes().to_vec(), false),
         // The exporter kept no body where there was one: judged on the status alone.
         None => (Vec::new(), content["size"].as_i64().unwrap_or(0) > 0),
@@ -209,7 +210,10 @@ mod tests {
         assert_eq!(seen[1].target, "/x");
         assert_eq!(seen[1].request_body, b"{}");
         assert!(seen[1].answer.is_none(), "status 0: no answer came");
-        assert!(seen[2].answer.as_ref().is_some_and(|a| a.cut), "a body not captured");
+        assert!(
+            seen[2].answer.as_ref().is_some_and(|a| a.cut),
+            "a body not captured"
+        );
     }
 
     #[test]

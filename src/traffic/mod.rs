@@ -82,8 +82,8 @@ impl Observed {
 
     /// The request as the checks read it.
     fn request(&self) -> Request {
-        let method = reqwest::Method::from_bytes(self.method.as_bytes())
-            .unwrap_or(reqwest::Method::GET);
+        let method =
+            reqwest::Method::from_bytes(self.method.as_bytes()).unwrap_or(reqwest::Method::GET);
         let mut request = Request::new(method, self.target.clone());
         request.headers = self.request_headers.clone();
         if !self.request_body.is_empty() {
@@ -109,7 +109,11 @@ fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
 impl Answer {
     /// The answer as the checks read it (a cut body is read as none).
     fn response(&self) -> Response {
-        let body = if self.cut { Vec::new() } else { self.body.clone() };
+        let body = if self.cut {
+            Vec::new()
+        } else {
+            self.body.clone()
+        };
         let json = serde_json::from_slice(&body).ok();
         Response {
             status: self.status,
@@ -162,6 +166,8 @@ pub struct Judge {
     pages: sequence::Pages,
     /// Requests to paths the spec does not list, by method and path.
     unlisted: BTreeMap<String, u64>,
+    /// Exchanges the proxy passed on without judging them (the judge was too far behind).
+    unjudged: u64,
     secrets: Vec<String>,
 }
 
@@ -183,6 +189,7 @@ impl Judge {
             slips: BTreeMap::new(),
             pages: sequence::Pages::default(),
             unlisted: BTreeMap::new(),
+            unjudged: 0,
             secrets: config.secrets,
         }
     }
@@ -234,37 +241,57 @@ impl Judge {
             }
         }
         let request_line = format!("{} {}", seen.method, seen.path());
-        let record = tally::exchange(seen, &self.base_url, &self.secrets);
-        let mut said = Vec::new();
-        let secrets = &self.secrets;
-        let tell = |case: String, finding: &Finding, clients: bool| {
-            let mut finding = finding.clone();
-            finding.message = crate::client::redact(&finding.message, secrets);
-            Said {
-                case,
-                request: crate::client::redact(&request_line, secrets),
-                finding,
-                clients,
-            }
-        };
-        for finding in &findings {
-            said.push(tell(format!("traffic.{}", operation.as_str()), finding, false));
-        }
-        let case = self.cases.entry(operation).or_default();
-        case.add(&record, status, judged, findings, seen.duration_ms);
         let client_findings: Vec<Finding> = slips
             .into_iter()
             .map(|s| s.finding)
             .chain(token_slips)
             .collect();
-        if !client_findings.is_empty() {
-            for finding in &client_findings {
-                said.push(tell(format!("client.{}", operation.as_str()), finding, true));
-            }
+        let mut said = Vec::new();
+        for (finding, clients) in findings
+            .iter()
+            .map(|f| (f, false))
+            .chain(client_findings.iter().map(|f| (f, true)))
+        {
+            let kind = if clients { "client" } else { "traffic" };
+            let mut finding = finding.clone();
+            finding.message = crate::client::redact(&finding.message, &self.secrets);
+            said.push(Said {
+                case: format!("{kind}.{}", operation.as_str()),
+                request: crate::client::redact(&request_line, &self.secrets),
+                finding,
+                clients,
+            });
+        }
+        // A record is built only where a case keeps it: most exchanges of a long session are not.
+        let case = self.cases.entry(operation).or_default();
+        let keep = case.keeps(!findings.is_empty());
+        let slipped = !client_findings.is_empty();
+        let keep_slip = slipped && self.slips.get(&operation).is_none_or(|t| t.keeps(true));
+        let record =
+            (keep || keep_slip).then(|| tally::exchange(seen, &self.base_url, &self.secrets));
+        case.add(
+            record.clone().filter(|_| keep),
+            status,
+            judged,
+            findings,
+            seen.duration_ms,
+        );
+        if slipped {
             let slip = self.slips.entry(operation).or_default();
-            slip.add(&record, status, Vec::new(), client_findings, 0.0);
+            slip.add(
+                record.filter(|_| keep_slip),
+                status,
+                Vec::new(),
+                client_findings,
+                0.0,
+            );
         }
         said
+    }
+
+    /// Counts exchanges passed on without being judged.
+    pub fn unjudged(&mut self, exchanges: u64) {
+        self.unjudged += exchanges;
     }
 
     /// Each credential a client sends joins the secrets, before anything of its exchange is kept.
@@ -295,6 +322,9 @@ impl Judge {
         cases.extend(self.slips.iter().map(|(op, t)| t.case(*op, true)));
         if !self.unlisted.is_empty() {
             cases.push(tally::unlisted(&self.unlisted));
+        }
+        if self.unjudged > 0 {
+            cases.push(tally::unjudged(self.unjudged));
         }
         RunRecord {
             counts: Counts::of(&cases),

@@ -35,8 +35,7 @@ fn fits(template: &str, path: &str) -> bool {
 pub fn shape(path: &str) -> String {
     path.split('/')
         .map(|segment| {
-            let variable = segment.len() > 12
-                && segment.chars().any(|c| c.is_ascii_digit())
+            let variable = segment.len() > 12 && segment.chars().any(|c| c.is_ascii_digit())
                 || segment.chars().all(|c| c.is_ascii_digit()) && !segment.is_empty();
             if variable {
                 "{id}"
@@ -63,7 +62,10 @@ mod tests {
             find("post", &format!("/finops/v1/counterparts/{id}/vat-ids")),
             Some(OperationId::CreateVatId)
         );
-        assert_eq!(find("GET", "/finops/v1/events"), Some(OperationId::ListEvents));
+        assert_eq!(
+            find("GET", "/finops/v1/events"),
+            Some(OperationId::ListEvents)
+        );
         assert_eq!(find("DELETE", "/finops/v1/events"), None);
         assert_eq!(find("GET", "/finops/v1/events/"), None);
         assert_eq!(find("GET", "/finops/v1/counterparts//vat-ids/x"), None);

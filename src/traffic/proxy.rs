@@ -17,6 +17,9 @@ use tokio::sync::mpsc;
 
 /// The largest request body passed on (a client sending more gets a 413 from the proxy).
 const MAX_REQUEST_BODY: usize = 64 << 20;
+/// Exchanges waiting for the judge at most; more are passed on and counted, not judged, so that
+/// a judge behind the traffic never slows a client nor holds memory without bound.
+const QUEUED: usize = 16_384;
 /// How long the proxy waits for the target to accept a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -33,14 +36,26 @@ pub struct RunningProxy {
     stop: tokio::sync::oneshot::Sender<()>,
     server: tokio::task::JoinHandle<()>,
     judging: tokio::task::JoinHandle<Judge>,
-    exchanges: mpsc::UnboundedSender<Observed>,
+    shared: Arc<Shared>,
     done: tokio::sync::oneshot::Sender<()>,
 }
 
 struct Shared {
     client: reqwest::Client,
     base: String,
-    exchanges: mpsc::UnboundedSender<Observed>,
+    exchanges: mpsc::Sender<Observed>,
+    /// Exchanges passed on while the judge was [`QUEUED`] behind.
+    unjudged: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Hands an exchange to the judge, or counts it when the judge is too far behind.
+    fn judge(&self, seen: Observed) {
+        if self.exchanges.try_send(seen).is_err() {
+            self.unjudged
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// Starts the proxy on `config.listen`; each exchange is judged by `judge` in the order it
@@ -59,7 +74,7 @@ pub async fn start(
         .retry(reqwest::retry::never().max_retries_per_request(0))
         .build()
         .map_err(std::io::Error::other)?;
-    let (exchanges, mut judged) = mpsc::unbounded_channel::<Observed>();
+    let (exchanges, mut judged) = mpsc::channel::<Observed>(QUEUED);
     let (done, mut finished) = tokio::sync::oneshot::channel::<()>();
     let judging = tokio::spawn(async move {
         let mut closing = false;
@@ -88,9 +103,12 @@ pub async fn start(
     let shared = Arc::new(Shared {
         client,
         base: config.target.as_str().trim_end_matches('/').to_owned(),
-        exchanges: exchanges.clone(),
+        exchanges,
+        unjudged: std::sync::atomic::AtomicU64::new(0),
     });
-    let app = axum::Router::new().fallback(forward).with_state(shared);
+    let app = axum::Router::new()
+        .fallback(forward)
+        .with_state(shared.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(async move {
         let _ = axum::serve(listener, app)
@@ -104,7 +122,7 @@ pub async fn start(
         stop,
         server,
         judging,
-        exchanges,
+        shared,
         done,
     })
 }
@@ -125,12 +143,18 @@ impl RunningProxy {
         {
             server.abort();
         }
-        drop(self.exchanges);
         // An answer still streaming holds a sender until it ends: judge what came, then stop.
         let _ = self.done.send(());
-        self.judging
+        let mut judge = self
+            .judging
             .await
-            .expect("the judge never panics on what it is given")
+            .expect("the judge never panics on what it is given");
+        let unjudged = self
+            .shared
+            .unjudged
+            .load(std::sync::atomic::Ordering::Relaxed);
+        judge.unjudged(unjudged);
+        judge
     }
 }
 
@@ -174,7 +198,7 @@ async fn forward(
         Ok(answer) => answer,
         Err(e) => {
             seen.duration_ms = elapsed(started);
-            let _ = shared.exchanges.send(seen);
+            shared.judge(seen);
             return plain(
                 StatusCode::BAD_GATEWAY,
                 &format!("covenant proxy: the target did not answer: {e}"),
@@ -198,12 +222,12 @@ async fn forward(
                 kept.body = bytes.to_vec();
                 seen.answer = Some(kept);
                 seen.duration_ms = elapsed(started);
-                let _ = shared.exchanges.send(seen);
+                shared.judge(seen);
                 Body::from(bytes)
             }
             Err(e) => {
                 seen.duration_ms = elapsed(started);
-                let _ = shared.exchanges.send(seen);
+                shared.judge(seen);
                 return plain(
                     StatusCode::BAD_GATEWAY,
                     &format!("covenant proxy: the target's answer broke off: {e}"),
@@ -211,7 +235,7 @@ async fn forward(
             }
         }
     } else {
-        stream(answer, seen, kept, started, shared.exchanges.clone())
+        stream(answer, seen, kept, started, shared.clone())
     };
     let mut response = axum::response::Response::new(body);
     *response.status_mut() = status;
@@ -226,7 +250,7 @@ fn stream(
     mut seen: Observed,
     mut kept: Answer,
     started: Instant,
-    exchanges: mpsc::UnboundedSender<Observed>,
+    shared: Arc<Shared>,
 ) -> Body {
     let (chunks, passed) = mpsc::channel::<Result<Bytes, std::io::Error>>(16);
     tokio::spawn(async move {
@@ -250,7 +274,7 @@ fn stream(
         // An answer that broke off (or that the client left) is no answer to judge.
         seen.answer = complete.then_some(kept);
         seen.duration_ms = elapsed(started);
-        let _ = exchanges.send(seen);
+        shared.judge(seen);
     });
     Body::from_stream(futures_util::stream::unfold(passed, |mut passed| async {
         passed.recv().await.map(|chunk| (chunk, passed))

@@ -51,7 +51,12 @@ fn slip(catalogue: &Catalogue, rule: &str, message: String, answer: Expected) ->
 
 /// A request without credentials: the spec asks for a bearer token in both areas, and says what
 /// the finance area answers without one (401); the banking area must refuse it.
-fn credentials(catalogue: &Catalogue, operation: OperationId, seen: &Observed, out: &mut Vec<Slip>) {
+fn credentials(
+    catalogue: &Catalogue,
+    operation: OperationId,
+    seen: &Observed,
+    out: &mut Vec<Slip>,
+) {
     let given = seen
         .request_header("authorization")
         .is_some_and(|v| !v.trim().is_empty());
@@ -370,7 +375,10 @@ mod tests {
         let body = r#"{"text":"hi","vendor":"x"}"#;
         let s = seen("PATCH", "/finops/v1/comments/c", &FINANCE, body);
         let found = slips(c, OperationId::UpdateComment, &s, None);
-        assert!(found.is_empty(), "unknown properties of a comment update are left open: {found:?}");
+        assert!(
+            found.is_empty(),
+            "unknown properties of a comment update are left open: {found:?}"
+        );
     }
 
     #[test]
@@ -391,12 +399,20 @@ mod tests {
         let c = Catalogue::embedded();
         let s = seen("GET", "/finops/v1/events?limit=0", &FINANCE[1..], "");
         let found = slips(c, OperationId::ListEvents, &s, None);
-        assert_eq!(rules(&found), ["AUTH-FIN-MISSING-401", "EVT-LIMIT-RANGE-REJECT"]);
+        assert_eq!(
+            rules(&found),
+            ["AUTH-FIN-MISSING-401", "EVT-LIMIT-RANGE-REJECT"]
+        );
         assert_eq!(answer_to(c, &found[0], 401).findings, []);
         assert_eq!(answer_to(c, &found[0], 403).findings.len(), 1);
         assert!(answer_to(c, &found[1], 200).findings.is_empty());
         let org = [("Authorization", "Bearer t"), ("x-org", "not-a-uuid")];
-        let s = seen("GET", "/embedded-banking/v1/bank-accounts/a/transactions", &org, "");
+        let s = seen(
+            "GET",
+            "/embedded-banking/v1/bank-accounts/a/transactions",
+            &org,
+            "",
+        );
         let found = slips(c, OperationId::ListTransactions, &s, Some("x-org"));
         assert_eq!(rules(&found), ["BANK-ORG-HEADER-MALFORMED-400"]);
         assert_eq!(answer_to(c, &found[0], 400).findings, []);
@@ -408,7 +424,9 @@ mod tests {
         let vc = OperationId::CreateVelocityControl;
         assert_eq!(stated_success(c, vc, 201).findings, []);
         assert_eq!(stated_success(c, vc, 200).findings[0].rule, "VC-CREATE-201");
-        assert!(stated_success(c, OperationId::CreateVatId, 200).judged.is_empty());
+        assert!(stated_success(c, OperationId::CreateVatId, 200)
+            .judged
+            .is_empty());
         assert!(stated_success(c, vc, 409).judged.is_empty());
     }
 }

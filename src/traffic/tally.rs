@@ -32,10 +32,15 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Adds one exchange: kept when it is the first or shows a finding.
+    /// Whether an exchange with `findings` would be kept: the first, and those with findings.
+    pub fn keeps(&self, findings: bool) -> bool {
+        (self.exchanges.is_empty() || findings) && self.exchanges.len() < KEPT_EXCHANGES
+    }
+
+    /// Adds one exchange (its record where [`Tally::keeps`] it).
     pub fn add(
         &mut self,
-        record: &Exchange,
+        record: Option<Exchange>,
         status: Option<u16>,
         mut judged: Vec<&'static str>,
         findings: Vec<Finding>,
@@ -51,9 +56,8 @@ impl Tally {
         for rule in judged {
             *self.evidence.entry(rule).or_default() += 1;
         }
-        let keep = self.exchanges.is_empty() || !findings.is_empty();
-        let index = (keep && self.exchanges.len() < KEPT_EXCHANGES).then(|| {
-            self.exchanges.push(record.clone());
+        let index = record.map(|record| {
+            self.exchanges.push(record);
             self.exchanges.len() - 1
         });
         let room = KEPT_FINDINGS.saturating_sub(self.findings.len());
@@ -144,8 +148,22 @@ pub fn unlisted(counts: &BTreeMap<String, u64>) -> CaseResult {
     if more > 0 {
         reason.push_str(&format!(", and {more} more"));
     }
+    passed("traffic.unlisted", reason, total)
+}
+
+/// Exchanges the proxy passed on while its judge was too far behind.
+pub fn unjudged(total: u64) -> CaseResult {
+    let reason = format!(
+        "{total} exchange(s) passed through while the judge was too far behind the traffic, \
+         not judged"
+    );
+    passed("traffic.unjudged", reason, total)
+}
+
+/// Exchanges passed through and not judged, as a skipped case saying why.
+fn passed(id: &str, reason: String, total: u64) -> CaseResult {
     CaseResult {
-        id: "traffic.unlisted".to_owned(),
+        id: id.to_owned(),
         suite: "traffic".to_owned(),
         operation: None,
         rules: Vec::new(),
@@ -185,8 +203,13 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String]) -> Exchange
     };
     let url = redact(&format!("{base_url}{}", seen.target), secrets);
     let request_headers = headers(&seen.request_headers);
-    let body = (!seen.request_body.is_empty())
-        .then(|| cut(&redact(&String::from_utf8_lossy(&seen.request_body), secrets)).0);
+    let body = (!seen.request_body.is_empty()).then(|| {
+        cut(&redact(
+            &String::from_utf8_lossy(&seen.request_body),
+            secrets,
+        ))
+        .0
+    });
     let curl = curl_command(&seen.method, &url, &request_headers, body.as_deref());
     let response = seen.answer.as_ref().map(|answer| {
         let (body, truncated) = cut(&redact(&String::from_utf8_lossy(&answer.body), secrets));

@@ -13,8 +13,8 @@ mod run;
 mod shape;
 
 pub use case::{
-    unified_diff, CaseResult, CLIENT_SUITE, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
-    Verdict,
+    unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
+    Verdict, CLIENT_SUITE,
 };
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
