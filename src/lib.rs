@@ -43,6 +43,8 @@ pub mod runner;
 pub mod scenario;
 /// The contract as data: JSON Schemas and the operations.
 pub mod schema;
+/// Secrets found and masked, for the target client and the reports alike.
+pub mod secret;
 /// The self-test: every fault detected, every check proven able to fail.
 pub mod selftest;
 /// The settings of a run, as plain validated values.

@@ -9,7 +9,7 @@
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
-use crate::runner::{prepare, run_quiet, select};
+use crate::runner::Audience;
 use crate::settings::RunSettings;
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;
@@ -124,12 +124,18 @@ pub async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseR
     let mut settings = RunSettings::new(SEED, faults);
     settings.generation.cases_per_operation = cases;
     settings.token_age = token_age(fault);
-    let prepared = prepare(&settings).await?;
-    let cases = crate::suite::cases(&prepared.run, settings.selection.generated_only);
-    let plan = select(cases, &settings.selection);
-    let results = run_quiet(prepared.run.clone(), plan, settings.concurrency).await;
-    prepared.shutdown().await;
-    Ok(results)
+    // The self-test keeps the records itself: no report directory.
+    settings.report_dir = None;
+    let ran = crate::runner::plan(&settings)
+        .await?
+        .run(Audience::Program)
+        .await;
+    Ok(ran
+        .records
+        .into_iter()
+        .next()
+        .map(|record| record.cases)
+        .unwrap_or_default())
 }
 
 /// The `--token-age` a fault's run needs. Tokens that expire a second after they are issued

@@ -80,7 +80,7 @@ impl Shard {
     /// Whether a case belongs to this shard: by a stable hash of its id, so that adding a case
     /// never moves the others.
     pub fn contains(&self, id: &str) -> bool {
-        fnv1a(id) % u64::from(self.count) == u64::from(self.index - 1)
+        crate::case::fnv1a(id.as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
     }
 }
 
@@ -89,12 +89,6 @@ impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
     }
-}
-
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// When a run shows its progress line on stderr (`--progress`).
@@ -127,6 +121,8 @@ pub struct Selection {
 pub struct Network {
     pub timeout: Duration,
     pub rate: Option<f64>,
+    /// `--max-refusal`: how long one request may be refused before it ends as an error.
+    pub max_refusal: Duration,
     pub max_requests: Option<u64>,
     pub max_body: u64,
     pub retries: u32,
@@ -154,7 +150,9 @@ pub struct RunSettings {
     /// (`--token-age`); none: the late cases start as soon as every other case has finished.
     pub token_age: Option<Duration>,
     pub mode: Mode,
-    pub report_dir: PathBuf,
+    /// Where the run's reports are written, checked before anything is sent; none when the
+    /// caller keeps the records itself (the self-test).
+    pub report_dir: Option<PathBuf>,
     /// Warnings count as failures for the exit code.
     pub strict: bool,
     /// `--require-coverage`: the coverage below which a run that broke nothing is COVERAGE
@@ -185,6 +183,7 @@ impl RunSettings {
             network: Network {
                 timeout: Duration::from_secs_f64(DEFAULT_TIMEOUT_SECS),
                 rate: None,
+                max_refusal: crate::client::DEFAULT_MAX_REFUSAL,
                 max_requests: None,
                 max_body: DEFAULT_MAX_BODY,
                 retries: 0,
@@ -195,7 +194,7 @@ impl RunSettings {
             deadline: None,
             token_age: None,
             mode: Mode::Run,
-            report_dir: PathBuf::from(DEFAULT_REPORT_DIR),
+            report_dir: Some(PathBuf::from(DEFAULT_REPORT_DIR)),
             strict: false,
             coverage_required: Vec::new(),
             quiet: false,
@@ -213,7 +212,7 @@ impl RunSettings {
         let one = |target: &TargetChoice, dir: &str| RunSettings {
             target: target.clone(),
             beside: None,
-            report_dir: self.report_dir.join(dir),
+            report_dir: self.report_dir.as_ref().map(|d| d.join(dir)),
             ..self.clone()
         };
         vec![one(&self.target, "a"), one(second, "b")]

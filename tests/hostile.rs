@@ -342,6 +342,61 @@ fn a_target_refusing_until_the_deadline_leaves_the_run_incomplete_not_failed() {
 }
 
 #[test]
+fn an_endpoint_refusing_every_try_ends_as_an_error_of_its_case_and_the_run_goes_on() {
+    let rt = runtime();
+    let server = server_with(&rt, |_, _| {
+        Reply::json(429, r#"{"error":{"message":"quota used up"}}"#).with_header("retry-after", "1")
+    });
+    let bystander = "generated.params.list-events";
+    let run = Covenant::new("429-endpoint", &server.url())
+        .args(["--filter", VAT, "--filter", EVENTS, "--filter", bystander])
+        .args(["--max-refusal", "3"])
+        .run(BOUND);
+    run.assert_sound();
+    assert!(
+        run.elapsed < Duration::from_secs(10),
+        "bounded by --max-refusal 3: {:?}",
+        run.elapsed
+    );
+    assert_error(
+        &run,
+        VAT,
+        "the target refused every try for 3 s: rate-limited, not judged",
+    );
+    assert!(run.rules(VAT).is_empty(), "no rule judged a refusal");
+    run.assert_ran(EVENTS);
+    run.assert_ran(bystander);
+    let arrivals = server.seen().into_iter().filter(is_vat).count();
+    assert!(
+        (3..=6).contains(&arrivals),
+        "sent again after each 1 s pause for 3 s: {arrivals}"
+    );
+    let pace = &run.report()["meta"]["pace"];
+    let unanswered = &pace["unanswered"][0];
+    assert_eq!(unanswered["requests"], 1, "{pace}");
+    let endpoint = unanswered["endpoint"].as_str().unwrap_or_default();
+    assert!(
+        endpoint.starts_with("GET /") && endpoint.contains("/vat-ids/{"),
+        "{pace}"
+    );
+    assert!(
+        pace["rate"].as_f64() >= Some(1.0),
+        "the pace does not fall toward zero: {pace}"
+    );
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("never answered"))
+        .unwrap_or_else(|| panic!("the summary names the endpoint: {}", run.stdout));
+    assert!(line.contains(endpoint), "{line}");
+    let reports = run.dir.join("reports");
+    for name in ["summary.md", "summary.html"] {
+        let text = std::fs::read_to_string(reports.join(name)).expect("a report");
+        assert!(text.contains("refused every try"), "{name}");
+    }
+}
+
+#[test]
 fn a_5xx_fails_gen_no_5xx_and_only_gets_are_retried() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {

@@ -1,12 +1,11 @@
 //! Late cases, in-process against the embedded reference: they start only after every other case
-//! of the plan has finished (writers included), through both ways the runner executes a plan
-//! (libtest-mimic for `covenant run`, `run_quiet` for the self-test), at any concurrency; a late
-//! case whose earlier case is not in the plan is skipped saying so, and an early case that is
-//! skipped never leaves a late one waiting.
+//! of the plan has finished (writers included), whoever watches the run (the console of `covenant
+//! run`, or the self-test), at any concurrency; a late case whose earlier case is not in the plan
+//! is skipped saying so, and an early case that is skipped never leaves a late one waiting.
 
 use covenant::case::{case_fn, Case};
 use covenant::reference::FaultSet;
-use covenant::runner::{prepare, run_plan, run_quiet};
+use covenant::runner::{plan as prepare, Audience};
 use covenant::schema::OperationId;
 use covenant::settings::RunSettings;
 use covenant::verdict::{CaseResult, Verdict};
@@ -84,34 +83,28 @@ fn runtime() -> tokio::runtime::Runtime {
 fn late_cases_start_after_every_writer_and_reader_has_finished_at_any_concurrency() {
     let rt = runtime();
     for concurrency in [1, 2, 8] {
-        // The self-test's way: tasks and a semaphore.
         let mut settings = RunSettings::new(1, FaultSet::none());
         settings.concurrency = concurrency;
-        let prepared = rt
-            .block_on(prepare(&settings))
-            .expect("the reference starts");
-        let log = Log::default();
-        let results = rt.block_on(run_quiet(prepared.run.clone(), plan(&log), concurrency));
-        assert_late_after_the_rest(&log, &results, &format!("run_quiet at {concurrency}"));
-        rt.block_on(prepared.shutdown());
-
-        // `covenant run`'s way: libtest-mimic's threads.
         settings.quiet = true;
-        let prepared = rt
-            .block_on(prepare(&settings))
-            .expect("the reference starts");
-        let log = Log::default();
-        let record = run_plan(&rt, &prepared, plan(&log), &settings);
-        assert_late_after_the_rest(&log, &record.cases, &format!("run_plan at {concurrency}"));
-        rt.block_on(prepared.shutdown());
+        for audience in [Audience::Program, Audience::Console] {
+            let mut planned = rt
+                .block_on(prepare(&settings))
+                .expect("the reference starts");
+            let log = Log::default();
+            planned.cases = plan(&log);
+            let ran = rt.block_on(planned.run(audience));
+            let how = format!("{audience:?} at {concurrency}");
+            assert_late_after_the_rest(&log, &ran.records[0].cases, &how);
+        }
     }
 }
 
 #[test]
 fn a_late_case_without_its_earlier_case_is_skipped_saying_so_and_never_waits_for_skipped_ones() {
     let rt = runtime();
-    let settings = RunSettings::new(1, FaultSet::none());
-    let prepared = rt
+    let mut settings = RunSettings::new(1, FaultSet::none());
+    settings.concurrency = 1;
+    let mut planned = rt
         .block_on(prepare(&settings))
         .expect("the reference starts");
     let log = Log::default();
@@ -123,19 +116,17 @@ fn a_late_case_without_its_earlier_case_is_skipped_saying_so_and_never_waits_for
         &[],
         case_fn(|_| Box::pin(async { Err(covenant::case::Abort::Skip("nothing to test".into())) })),
     );
-    let plan = vec![
+    planned.cases = vec![
         timed("late.orphan", 1, &log).late(&["s.absent"]),
         timed("late.after-skip", 1, &log).late(&["s.skips"]),
         skipping.still(),
     ];
-    let results = rt.block_on(async {
-        tokio::time::timeout(
-            Duration::from_secs(10),
-            run_quiet(prepared.run.clone(), plan, 1),
-        )
-        .await
-        .expect("no late case waits forever")
+    let ran = rt.block_on(async {
+        tokio::time::timeout(Duration::from_secs(10), planned.run(Audience::Program))
+            .await
+            .expect("no late case waits forever")
     });
+    let results = &ran.records[0].cases;
     let orphan = &results[0];
     assert_eq!(orphan.verdict, Verdict::Skip);
     let why = orphan.skip_reason.as_deref().unwrap_or("");
@@ -145,5 +136,4 @@ fn a_late_case_without_its_earlier_case_is_skipped_saying_so_and_never_waits_for
     );
     assert_eq!(results[1].verdict, Verdict::Pass, "{:?}", results[1]);
     assert_eq!(results[2].verdict, Verdict::Skip);
-    rt.block_on(prepared.shutdown());
 }

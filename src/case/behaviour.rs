@@ -451,13 +451,9 @@ fn request_kind(operation: OperationId, request: &Request) -> Option<&'static st
     }
 }
 
-/// The page field that holds the next token, for the two list operations.
+/// The page field that holds the next token, for the list operations (the table's `x-page`).
 fn next_field(operation: OperationId) -> Option<&'static str> {
-    match operation {
-        OperationId::ListEvents => Some("next_pagination_token"),
-        OperationId::ListTransactions => Some("nextPaginationToken"),
-        _ => None,
-    }
+    operation.operation().page.as_ref().map(|p| p.next.as_str())
 }
 
 /// A successful page's item fields (merged, and how many items), and its size against the

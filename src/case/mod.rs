@@ -10,18 +10,26 @@ mod baseline;
 mod behaviour;
 mod context;
 mod evidence;
+mod expect;
 mod need;
+mod request;
+mod run;
+mod safety;
 mod stash;
 mod tamper;
+mod unique;
 mod watch;
 
 pub use baseline::{Baseline, Variant};
 pub use behaviour::Behaviour;
-pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, RunCx, WINDOW};
+pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
 pub use evidence::Tally;
 pub use need::Need;
+pub use request::{Call, Given};
+pub use run::RunCx;
 pub use stash::{StoredPage, TokenStash};
 pub use tamper::Tamper;
+pub use unique::{absent_uuid, fnv1a, run_tag, unique_code};
 pub use watch::FixtureWatch;
 
 use crate::schema::OperationId;
@@ -137,33 +145,4 @@ where
     F: for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     Arc::new(f)
-}
-
-/// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
-pub fn absent_uuid(label: &str) -> String {
-    let h = label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    let g = h.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15;
-    format!(
-        "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
-        (h >> 32) as u32,
-        (h >> 16) as u16,
-        (h & 0xfff) as u16,
-        (g >> 52) as u16 & 0xfff,
-        g & 0xffff_ffff_ffff
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn absent_uuids_are_valid_uuids_and_repeat() {
-        let a = absent_uuid("x");
-        assert_eq!(a, absent_uuid("x"));
-        assert_ne!(a, absent_uuid("y"));
-        assert!(uuid::Uuid::parse_str(&a).is_ok(), "{a}");
-    }
 }

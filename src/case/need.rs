@@ -30,6 +30,34 @@ pub enum Need {
 }
 
 impl Need {
+    /// Every need, in the order above.
+    pub const ALL: [Need; 19] = [
+        Need::FinopsToken,
+        Need::FinopsOrg,
+        Need::OtherOrg,
+        Need::Counterpart,
+        Need::EntityUser,
+        Need::VatRate,
+        Need::Comment,
+        Need::DeletableTag,
+        Need::DeletableBankAccount,
+        Need::Quote,
+        Need::Invoice,
+        Need::BankingToken,
+        Need::TokenWithoutScope,
+        Need::OrgHeader,
+        Need::BankingOrg,
+        Need::Card,
+        Need::ForeignCard,
+        Need::BankAccount,
+        Need::EmptyBankAccount,
+    ];
+
+    /// The need a profile key meets (a fixture key of `operations.json`).
+    pub fn of_key(key: &str) -> Option<Need> {
+        Need::ALL.into_iter().find(|need| need.key() == key)
+    }
+
     /// Why the profile does not meet this need, if it does not.
     pub fn unmet(self, run: &RunCx) -> Option<String> {
         if let Some(problem) = run.watch.broken(self) {

@@ -23,20 +23,6 @@ pub fn finding(catalogue: &Catalogue, rule: &str, message: impl Into<String>) ->
     Finding::new(rule, level, message)
 }
 
-/// The rule a schema mismatch of an operation's success body breaks when the schema names none.
-fn success_rule(operation: OperationId) -> &'static str {
-    match operation {
-        OperationId::CreateReceivable => "RCV-QUOTE-RESPONSE",
-        OperationId::CreateVatId | OperationId::GetVatId => "VAT-RESPONSE",
-        OperationId::UpdateComment => "CMT-RESPONSE",
-        OperationId::CreateMailboxDomain => "MBX-RESPONSE",
-        OperationId::ListEvents => "EVT-PAGE-SHAPE",
-        OperationId::CreateVelocityControl => "VC-RESPONSE",
-        OperationId::ListTransactions => "BPAG-PAGE-SHAPE",
-        OperationId::DeleteTag | OperationId::DeleteBankAccount => "GEN-IDS-UUID",
-    }
-}
-
 /// What the generic checks made of one response: the rules they judged it against (the
 /// evidence the rule coverage counts) and the breaches they found.
 #[derive(Debug, Default)]
@@ -122,7 +108,7 @@ pub fn generic(
     if (200..300).contains(&status) {
         if let (Some(declared), Some(_)) = (&op.success_schema, &response.json) {
             let stem = success_stem(operation, declared, request);
-            let rule = success_rule(operation);
+            let rule = op.success_rule.as_str();
             out.judged.extend(schema_rules(catalogue, stem, rule));
             out.findings
                 .extend(schema_findings(catalogue, stem, response, rule));

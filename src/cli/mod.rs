@@ -6,7 +6,6 @@
 //! exit code (`crate::exit`).
 
 mod baseline;
-mod differential;
 mod proxy;
 mod report;
 mod run;
@@ -168,6 +167,16 @@ fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {
         .enable_all()
         .build()
         .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))
+}
+
+/// `code`, or 6 (DIFFERENT) where it is 0, two targets or two runs behaved differently and
+/// `--fail-on-difference` asks: the one rule of exit 6, for `run` and `compare`.
+fn different(code: u8, fail_on_difference: bool, differs: bool) -> u8 {
+    if code == exit::SUCCESS && fail_on_difference && differs {
+        exit::DIFFERENT
+    } else {
+        code
+    }
 }
 
 /// `covenant schemas check`: the text is gathered first and printed through `out`, so that a

@@ -140,7 +140,7 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
             args.listen
         ))
     })?;
-    super::run::check_writable(&args.report_dir)?;
+    writable(&args.report_dir)?;
     let runtime = super::runtime(Some(2))?;
     let base = target.as_str().trim_end_matches('/').to_owned();
     let judge = setup.judge(&base);
@@ -178,7 +178,7 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
         .map(|t| t.as_str().trim_end_matches('/').to_owned());
     let recorded =
         har::read(&args.har, base.as_deref()).map_err(|e| Fatal::Files(e.to_string()))?;
-    super::run::check_writable(&args.report_dir)?;
+    writable(&args.report_dir)?;
     let base = base
         .or(recorded.origin.clone())
         .unwrap_or_else(|| args.har.display().to_string());
@@ -194,6 +194,17 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
     finish(&record, &args.report_dir, judge.secrets())
 }
 
+/// Fails unless reports can be written in `dir`: checked before any traffic is judged.
+fn writable(dir: &std::path::Path) -> Result<(), Fatal> {
+    crate::report::writable(dir).map_err(|e| {
+        Fatal::Files(format!(
+            "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
+             write",
+            dir.display()
+        ))
+    })
+}
+
 /// Writes the reports, prints the summary, and maps the record to an exit code.
 fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Result<u8, Fatal> {
     let written = crate::report::write_all(record, dir, secrets)
@@ -203,8 +214,8 @@ fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Resu
         "\n{judged} exchange(s) judged, {passed} to paths the spec does not list passed through\n"
     ));
     out(&client_slips(record));
-    out(&crate::client::redact(
-        &crate::runner::summary(record),
+    out(&crate::secret::redact(
+        &crate::report::console::summary(record),
         secrets,
     ));
     for path in written {

@@ -3,9 +3,10 @@
 
 use crate::catalogue::Catalogue;
 use crate::console::out;
-use crate::exit::{self, Fatal};
+use crate::exit::Fatal;
 use crate::report::{
-    behaviour_diff, compare, load, merge, write_all, write_file, BehaviourDiff, ReportError,
+    behaviour_diff, compare, console, load, merge, write_all, write_compare, BehaviourDiff,
+    ReportError,
 };
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
@@ -53,14 +54,10 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
         return compare_targets(&old, &new, &args);
     }
     let comparison = compare(&old, &new, Catalogue::embedded());
-    out(&comparison.render_text());
+    out(&console::compare(&comparison));
     if let Some(dir) = &args.report_dir {
-        for (name, text) in [
-            ("compare.md", comparison.render_markdown()),
-            ("compare.json", comparison.render_json()),
-        ] {
-            let path =
-                write_file(dir, name, &text, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
+        let written = write_compare(&comparison, dir).map_err(|e| Fatal::Files(e.to_string()))?;
+        for path in written {
             out(&format!("wrote {}\n", path.display()));
         }
     }
@@ -72,7 +69,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let mut diff = behaviour_diff(&old, &new, Catalogue::embedded());
     diff.a.target = format!("{} (old: {})", diff.a.target, args.old.display());
     diff.b.target = format!("{} (new: {})", diff.b.target, args.new.display());
-    out(&format!("\n{}", diff.render_text()));
+    out(&format!("\n{}", console::diff(&diff)));
     write_diff(&diff, &args)?;
     Ok(different(code, &diff, &args))
 }
@@ -80,8 +77,8 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
 /// With `--report-dir`, the behaviour diff's files, named on the console.
 fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
     if let Some(dir) = &args.report_dir {
-        let written = super::differential::write_diff(diff, dir, &[])
-            .map_err(|e| Fatal::Files(e.to_string()))?;
+        let written =
+            crate::report::write_diff(diff, dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
         for path in written {
             out(&format!("wrote {}\n", path.display()));
         }
@@ -91,11 +88,7 @@ fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
 
 /// `code`, or 6 where it is 0, the runs behaved differently and `--fail-on-difference` asks.
 fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
-    if code == exit::SUCCESS && args.fail_on_difference && !diff.is_empty() {
-        exit::DIFFERENT
-    } else {
-        code
-    }
+    super::different(code, args.fail_on_difference, !diff.is_empty())
 }
 
 /// Two reports of different targets, one seed: the behaviour diff, as a differential run
@@ -104,7 +97,7 @@ fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
 /// its diff may miss what it did not run.
 fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u8, Fatal> {
     let diff = behaviour_diff(a, b, Catalogue::embedded());
-    out(&diff.render_text());
+    out(&console::diff(&diff));
     write_diff(&diff, args)?;
     let own = |run: &RunRecord| match run.verdict() {
         verdict @ (RunVerdict::Incomplete

@@ -1,13 +1,16 @@
 //! `covenant run`: its flags, the settings they make (each flag validated once, here), and the
 //! command that plans, runs, reports and maps the verdict to an exit code.
 
+use crate::catalogue::Catalogue;
 use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::reference::FaultSet;
+use crate::report::{behaviour_diff, write_all};
+use crate::runner::{Audience, Ran};
 use crate::settings::{
     self, Mode, Network, RunSettings, Selection, Shard, ShowProgress, TargetChoice,
 };
-use crate::verdict::RunRecord;
+use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -50,6 +53,12 @@ pub struct RunArgs {
     /// the summary gives the pace that worked, a --rate for next time.
     #[arg(long, value_name = "REQ_PER_S")]
     pub rate: Option<f64>,
+    /// How long one request may be refused (429, or 503 with Retry-After) before it ends as an
+    /// error of its case, rate-limited and not judged; the summary names its endpoint. When
+    /// nothing at all comes through for that long, the run stops, incomplete. A healthy
+    /// rate-limited target never comes near it.
+    #[arg(long, value_name = "SECS", default_value_t = crate::client::DEFAULT_MAX_REFUSAL.as_secs_f64())]
+    pub max_refusal: f64,
     /// Per-request timeout in seconds (connect, headers and the whole body), at most 86400.
     #[arg(long, value_name = "SECS", default_value_t = settings::DEFAULT_TIMEOUT_SECS)]
     pub timeout: f64,
@@ -151,6 +160,7 @@ impl RunArgs {
         let concurrency = settings::concurrency(self.concurrency)?;
         let timeout = settings::seconds("--timeout", self.timeout)?;
         let rate = self.rate.map(|r| settings::rate("--rate", r)).transpose()?;
+        let max_refusal = settings::seconds("--max-refusal", self.max_refusal)?;
         let deadline = self
             .deadline
             .map(|d| settings::seconds("--deadline", d))
@@ -196,6 +206,7 @@ impl RunArgs {
         run.network = Network {
             timeout,
             rate,
+            max_refusal,
             max_requests: self.max_requests,
             max_body: self.max_body,
             retries: self.retries,
@@ -210,7 +221,7 @@ impl RunArgs {
             (false, true) => Mode::DryRun,
             (false, false) => Mode::Run,
         };
-        run.report_dir = self.report_dir.clone();
+        run.report_dir = Some(self.report_dir.clone());
         run.strict = self.strict;
         run.coverage_required = self
             .require_coverage
@@ -283,69 +294,93 @@ fn shard_without_seed(shard: Shard) -> Fatal {
     ))
 }
 
-/// `covenant run`.
+/// `covenant run`: one target, or two side by side (a differential run: each judged on its own
+/// as in a single run, reports in `DIR/a` and `DIR/b`, and the behaviour diff of the two in
+/// `DIR/diff.json`, `diff.md`, `diff.html`).
 pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let settings = args.settings()?;
-    if settings.beside.is_some() {
-        return super::differential::run_command(&settings);
-    }
-    if settings.mode.sends() {
-        check_writable(&settings.report_dir)?;
-    }
     let runtime = super::runtime(Some(2))?;
-    let prepared = runtime.block_on(crate::runner::prepare(&settings))?;
-    let cases = crate::suite::cases(&prepared.run, settings.selection.generated_only);
-    let plan = crate::runner::select(cases, &settings.selection);
+    let planned = runtime.block_on(crate::runner::plan(&settings))?;
     match settings.mode {
-        Mode::List => {
-            let list: String = plan.iter().map(|c| format!("{}: test\n", c.id)).collect();
-            out(&list);
-            return Ok(exit::SUCCESS);
+        Mode::List => out(&planned.list()),
+        Mode::DryRun => out(&planned.describe()),
+        Mode::Run => {
+            note(&planned.headline());
+            let ran = runtime.block_on(planned.run(Audience::Console));
+            return finish(&ran, &settings);
         }
-        Mode::DryRun => {
-            out(&crate::runner::describe(&plan, &prepared.run));
-            return Ok(exit::SUCCESS);
-        }
-        Mode::Run => {}
     }
-    // A profile's target is named by its URL: said once. The embedded reference's URL is added.
-    let url = prepared.run.target.base_url().to_string();
-    let target = if prepared.target_label == url {
-        url
-    } else {
-        format!("{} at {url}", prepared.target_label)
+    Ok(exit::SUCCESS)
+}
+
+/// Writes each target's reports (and the behaviour diff of two), prints each summary (and the
+/// diff), and maps the verdicts to an exit code: the worse verdict's, or 6 where that is 0, the
+/// two targets behaved differently and `--fail-on-difference` asks.
+fn finish(ran: &Ran, settings: &RunSettings) -> Result<u8, Fatal> {
+    let secrets = &ran.secrets;
+    let dirs: Vec<Option<PathBuf>> = settings
+        .per_target()
+        .into_iter()
+        .map(|side| side.report_dir)
+        .collect();
+    let diff = match ran.records.as_slice() {
+        [a, b] => Some(behaviour_diff(a, b, Catalogue::embedded())),
+        _ => None,
     };
-    note(&format!(
-        "covenant {}: {} cases against {target} (seed {}, {} generated per operation)",
-        env!("CARGO_PKG_VERSION"),
-        plan.len(),
-        settings.generation.seed,
-        settings.generation.cases_per_operation
-    ));
-    let record = crate::runner::run_plan(&runtime, &prepared, plan, &settings);
-    let secrets = prepared.run.target.secrets().to_vec();
-    runtime.block_on(prepared.shutdown());
-    finish(&record, &settings, &secrets)
-}
-
-/// Fails unless reports can be written in `dir`: checked before anything is sent.
-pub(super) fn check_writable(dir: &std::path::Path) -> Result<(), Fatal> {
-    crate::report::writable(dir).map_err(|e| {
-        Fatal::Files(format!(
-            "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
-             write",
-            dir.display()
-        ))
-    })
-}
-
-/// Writes the reports, prints the summary, and maps the record to an exit code.
-fn finish(record: &RunRecord, settings: &RunSettings, secrets: &[String]) -> Result<u8, Fatal> {
-    let written = crate::report::write_all(record, &settings.report_dir, secrets)
-        .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
-    out(&crate::runner::summary(record));
+    // Each target's reports on a thread of their own, the diff on this one: rendering them is
+    // most of what a run does after its last case.
+    let reports: Vec<_> = std::thread::scope(|scope| {
+        let writers: Vec<_> = ran
+            .records
+            .iter()
+            .zip(&dirs)
+            .filter_map(|(record, dir)| Some((record, dir.as_deref()?)))
+            .map(|(record, dir)| scope.spawn(move || write_all(record, dir, secrets)))
+            .collect();
+        let written = match (&diff, &settings.report_dir) {
+            (Some(diff), Some(root)) => Some(crate::report::write_diff(diff, root, secrets)),
+            _ => None,
+        };
+        writers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .chain(written)
+            .collect()
+    });
+    let mut written = Vec::new();
+    for paths in reports {
+        written.extend(paths.map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?);
+    }
+    let two = diff.is_some();
+    for ((name, record), dir) in ["A", "B"].iter().zip(&ran.records).zip(&dirs) {
+        if let (true, Some(dir)) = (two, dir) {
+            out(&format!(
+                "\n{name}: {} (reports in {})",
+                record.meta.target,
+                dir.display()
+            ));
+        }
+        out(&crate::report::console::summary(record));
+    }
+    if let Some(diff) = &diff {
+        out(&format!(
+            "\n{}",
+            crate::secret::redact(&crate::report::console::diff(diff), secrets)
+        ));
+    }
     for path in written {
         note(&format!("report: {}", path.display()));
     }
-    Ok(record.verdict().exit_code())
+    let verdict = ran
+        .records
+        .iter()
+        .map(RunRecord::verdict)
+        .reduce(RunVerdict::worse)
+        .unwrap_or(RunVerdict::Pass);
+    let differs = diff.as_ref().is_some_and(|d| !d.is_empty());
+    Ok(super::different(
+        verdict.exit_code(),
+        settings.fail_on_difference,
+        differs,
+    ))
 }

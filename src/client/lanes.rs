@@ -17,6 +17,8 @@ type Outcome = Result<Response, SendError>;
 /// A built request waiting for a lane.
 struct Job {
     request: reqwest::RequestBuilder,
+    /// Its endpoint, for the pace.
+    endpoint: String,
     reply: oneshot::Sender<Outcome>,
 }
 
@@ -43,7 +45,11 @@ impl Lanes {
     }
 
     /// Sends `request` on the next free lane and reads its answer.
-    pub(super) async fn execute(&self, request: reqwest::RequestBuilder) -> Outcome {
+    pub(super) async fn execute(
+        &self,
+        request: reqwest::RequestBuilder,
+        endpoint: &str,
+    ) -> Outcome {
         let (reply, answer) = oneshot::channel();
         let gone = || {
             SendError::Transport(
@@ -51,7 +57,11 @@ impl Lanes {
             )
         };
         self.jobs
-            .send(Job { request, reply })
+            .send(Job {
+                request,
+                endpoint: endpoint.to_owned(),
+                reply,
+            })
             .await
             .map_err(|_| gone())?;
         answer.await.unwrap_or_else(|_| Err(gone()))
@@ -68,7 +78,7 @@ async fn lane(target: Arc<Target>, queue: Arc<Mutex<mpsc::Receiver<Job>>>) {
             // The case that queued it has ended (cut short): nothing to send it for.
             continue;
         }
-        let outcome = target.execute(job.request).await;
+        let outcome = target.execute(job.request, &job.endpoint).await;
         let _ = job.reply.send(outcome);
     }
 }

@@ -14,10 +14,20 @@
 //! requests that were in flight when the first of them came back. The refused request is sent
 //! again by the caller once the pause is over (see [`super::Target::send`]).
 //!
+//! A limit over the whole target and one endpoint refusing alone (a used-up quota, a gateway or
+//! WAF rule) look alike at first. An endpoint refused [`ALONE_AFTER`] times more in a row while
+//! other endpoints answered in between refuses alone: its refusals then hold only its own
+//! requests, pause no other lane and leave the rate alone, and the decreases its first refusals
+//! made are undone when no other refusal decreased the rate since. A request refused for longer
+//! than `--max-refusal` ends as an error of its case (the caller's bound), and the endpoint is
+//! named in the report; when nothing at all came through for that long, covenant gives up on
+//! the target and the run stops, incomplete.
+//!
 //! It never decides a verdict; it only says when to send and keeps the numbers a report gives
 //! ([`crate::verdict::Pace`]). Times are tokio's, so that tests can run it on a paused clock.
 
-use crate::verdict::Pace;
+use crate::verdict::{Pace, Unanswered};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -41,8 +51,14 @@ const SLOW_START_STEP: f64 = 1.0;
 const DEFAULT_PAUSE: Duration = Duration::from_secs(1);
 /// The longest pause covenant takes: a target asking for longer ends the run, incomplete.
 pub const MAX_PAUSE: Duration = Duration::from_secs(600);
-/// How long covenant keeps trying while nothing but refusals comes back.
-pub const MAX_REFUSED: Duration = Duration::from_secs(600);
+/// How long one request may be refused before it ends as an error of its case, and covenant
+/// keeps trying while nothing but refusals comes back (`--max-refusal`). A healthy rate-limited
+/// target refuses a request for a second or two (a token bucket of 150 requests per second
+/// refused none for more than 1 s in the pace tests); a quota of a minute asks for a minute.
+pub const DEFAULT_MAX_REFUSAL: Duration = Duration::from_secs(60);
+/// Refusals in a row of one endpoint, after its first, with answers of other endpoints between
+/// each, after which it refuses alone.
+const ALONE_AFTER: u32 = 2;
 /// The slowest pace: one request in 1000 s, as `--rate` allows.
 const MIN_RATE: f64 = 0.001;
 /// The least a first refusal assumes came through, requests per second.
@@ -65,6 +81,8 @@ pub struct Admission {
 pub enum Refusal {
     /// Every lane waits until the pause is over; the request is then sent again.
     Paused,
+    /// The endpoint refuses alone: only its requests wait (see [`Pacer::endpoint_pause`]).
+    Alone,
     /// Covenant gives up on the target: the run stops, incomplete, for this reason.
     GiveUp(String),
 }
@@ -74,6 +92,8 @@ pub enum Refusal {
 pub struct Pacer {
     /// `--rate`: the pace never goes above it.
     ceiling: Option<f64>,
+    /// `--max-refusal`.
+    max_refusal: Duration,
     state: Mutex<State>,
 }
 
@@ -101,17 +121,56 @@ struct State {
     paused: Duration,
     /// The rate the last decrease left: the pace that worked.
     settled: Option<f64>,
+    /// Answers that came through so far.
+    answers: u64,
+    /// The most that came through in a second, answers per second.
+    peak: f64,
+    /// Endpoints (method and path template) refused since their last answer, or given up on.
+    endpoints: HashMap<String, Endpoint>,
+}
+
+/// An endpoint refused since its last answer.
+#[derive(Debug)]
+struct Endpoint {
+    /// Refusals since its last answer.
+    streak: u32,
+    /// Refusals in a row, after the first, with answers of other endpoints between each.
+    lonely: u32,
+    /// `State::answers` at its last refusal.
+    answers_at: u64,
+    /// It refuses while the others answer: its refusals hold only its own requests.
+    alone: bool,
+    /// Its own requests wait until then.
+    paused_until: Instant,
+    /// The pace before its first refusal decreased it, and the decreases it made since.
+    undo: Option<(Undo, u64)>,
+    /// Refusals in all, requests that ended refused, and the longest one was tried.
+    refusals: u64,
+    gave_up: u64,
+    tried: Duration,
+}
+
+/// The pace as it was before a decrease.
+#[derive(Debug, Clone, Copy)]
+struct Undo {
+    epoch: u64,
+    rate: Option<f64>,
+    settled: Option<f64>,
+    slow_start: bool,
+    climb: f64,
 }
 
 impl Pacer {
-    /// A pacer starting at `ceiling` (`--rate`), or unpaced without one.
-    pub fn new(ceiling: Option<f64>) -> Pacer {
+    /// A pacer starting at `ceiling` (`--rate`), or unpaced without one, giving up on a target
+    /// that answers nothing but refusals for `max_refusal`.
+    pub fn new(ceiling: Option<f64>, max_refusal: Duration) -> Pacer {
         let ceiling = ceiling
             .filter(|r| r.is_finite() && *r > 0.0)
             .map(|r| r.max(MIN_RATE));
         let now = Instant::now();
         Pacer {
             ceiling,
+            max_refusal,
             state: Mutex::new(State {
                 rate: ceiling,
                 next: now,
@@ -127,6 +186,9 @@ impl Pacer {
                 pauses: 0,
                 paused: Duration::ZERO,
                 settled: None,
+                answers: 0,
+                peak: 0.0,
+                endpoints: HashMap::new(),
             }),
         }
     }
@@ -169,12 +231,20 @@ impl Pacer {
         }
     }
 
-    /// An answer that came through (anything but a rate limit): the rate climbs.
-    pub fn came_through(&self) {
+    /// An answer of `endpoint` that came through (anything but a rate limit): the rate climbs.
+    pub fn came_through(&self, endpoint: &str) {
         let mut s = self.lock();
         let now = Instant::now();
         s.came_through.add(now);
         s.refused_since = None;
+        s.answers += 1;
+        if !s.endpoints.is_empty() {
+            let peak = s.came_through.rate(now, BUCKET * BUCKETS as u32);
+            s.peak = s.peak.max(peak);
+            if let Some(e) = s.endpoints.get_mut(endpoint) {
+                (e.streak, e.lonely, e.alone, e.undo) = (0, 0, false, None);
+            }
+        }
         if let Some(rate) = s.rate {
             let step = if s.slow_start {
                 SLOW_START_STEP
@@ -185,41 +255,92 @@ impl Pacer {
         }
     }
 
-    /// A rate-limit answer (`status` 429, or 503 with `Retry-After`) to a request let through
-    /// by `admission`: every lane pauses for `retry_after`, and the rate drops unless it
-    /// already dropped since that request was sent.
+    /// A rate-limit answer (`status` 429, or 503 with `Retry-After`) of `endpoint` to a
+    /// request let through by `admission`: every lane pauses for `retry_after`, and the rate
+    /// drops unless it already dropped since that request was sent; only the endpoint's own
+    /// requests wait when it refuses alone.
     pub fn refused(
         &self,
         admission: Admission,
+        endpoint: &str,
         status: u16,
         retry_after: Option<Duration>,
     ) -> Refusal {
-        let mut s = self.lock();
+        let mut guard = self.lock();
+        let s = &mut *guard;
         let now = Instant::now();
         match status {
             503 => s.answers_503 += 1,
             _ => s.answers_429 += 1,
         }
-        let since = *s.refused_since.get_or_insert(now);
         let wait = retry_after.unwrap_or(DEFAULT_PAUSE);
-        if wait > MAX_PAUSE {
-            return Refusal::GiveUp(format!(
-                "the target answered {status} asking covenant to wait {} s (Retry-After), longer \
-                 than the {} s it waits; run again later, or with a lower --rate",
-                wait.as_secs(),
-                MAX_PAUSE.as_secs()
-            ));
+        let answers = s.answers;
+        let e = s
+            .endpoints
+            .entry(endpoint.to_owned())
+            .or_insert_with(|| Endpoint {
+                streak: 0,
+                lonely: 0,
+                answers_at: answers,
+                alone: false,
+                paused_until: now,
+                undo: None,
+                refusals: 0,
+                gave_up: 0,
+                tried: Duration::ZERO,
+            });
+        e.refusals += 1;
+        e.lonely = match e.streak > 0 && answers > e.answers_at {
+            true => e.lonely + 1,
+            false => 0,
+        };
+        e.streak += 1;
+        e.answers_at = answers;
+        if !e.alone && e.lonely >= ALONE_AFTER {
+            e.alone = true;
+            if let Some((undo, decreases)) = e.undo.take() {
+                if s.epoch == undo.epoch + decreases {
+                    s.rate = undo.rate;
+                    s.settled = undo.settled;
+                    s.slow_start = undo.slow_start;
+                    s.climb = undo.climb;
+                }
+            }
         }
-        if now.duration_since(since) > MAX_REFUSED {
+        let e = s.endpoints.get_mut(endpoint).expect("inserted above");
+        if e.alone {
+            if wait > MAX_PAUSE {
+                return Refusal::GiveUp(too_long(status, wait));
+            }
+            e.paused_until = e.paused_until.max(now + wait);
+            return Refusal::Alone;
+        }
+        let since = *s.refused_since.get_or_insert(now);
+        if wait > MAX_PAUSE {
+            return Refusal::GiveUp(too_long(status, wait));
+        }
+        if now.duration_since(since) > self.max_refusal {
             return Refusal::GiveUp(format!(
                 "for {} s the target answered nothing but rate limits (429, or 503 with \
-                 Retry-After); run again later, or with a lower --rate",
-                MAX_REFUSED.as_secs()
+                 Retry-After); run again later, or with a lower --rate (--max-refusal)",
+                self.max_refusal.as_secs_f64()
             ));
         }
         if admission.epoch == s.epoch {
+            let before = Undo {
+                epoch: s.epoch,
+                rate: s.rate,
+                settled: s.settled,
+                slow_start: s.slow_start,
+                climb: s.climb,
+            };
+            let e = s.endpoints.get_mut(endpoint).expect("inserted above");
+            match &mut e.undo {
+                Some((_, decreases)) => *decreases += 1,
+                None => e.undo = Some((before, 1)),
+            }
             s.epoch += 1;
-            self.decrease(&mut s, now);
+            self.decrease(s, now);
         }
         let until = now + wait;
         if until > s.paused_until {
@@ -266,18 +387,70 @@ impl Pacer {
         }
     }
 
+    /// When the own pause of an endpoint refusing alone ends; `None` when it has none.
+    pub fn endpoint_pause(&self, endpoint: &str) -> Option<Instant> {
+        let s = self.lock();
+        let until = s.endpoints.get(endpoint)?.paused_until;
+        (until > Instant::now()).then_some(until)
+    }
+
+    /// Whether a request of `endpoint` already ended refused while the endpoint answered
+    /// nothing since: a refusal then ends the next at once.
+    pub fn given_up(&self, endpoint: &str) -> Option<Duration> {
+        let s = self.lock();
+        let e = s.endpoints.get(endpoint)?;
+        (e.gave_up > 0 && e.streak > 0).then_some(e.tried)
+    }
+
+    /// A request of `endpoint` refused every try for `tried`: it ends unjudged.
+    pub fn gave_up(&self, endpoint: &str, tried: Duration) {
+        let mut s = self.lock();
+        if let Some(e) = s.endpoints.get_mut(endpoint) {
+            e.gave_up += 1;
+            e.tried = e.tried.max(tried);
+        }
+    }
+
     /// How the target's rate limits paced the run; `None` when it never refused a request.
     pub fn report(&self) -> Option<Pace> {
         let s = self.lock();
-        let rate = s.settled?;
+        if s.answers_429 + s.answers_503 == 0 {
+            return None;
+        }
+        // Without a decrease that stands (only endpoints refusing alone), the pace that worked
+        // is the most that came through.
+        let rate = s.settled.unwrap_or(s.peak).max(MIN_RATE);
+        let mut unanswered: Vec<Unanswered> = s
+            .endpoints
+            .iter()
+            .filter(|(_, e)| e.gave_up > 0)
+            .map(|(name, e)| Unanswered {
+                endpoint: name.clone(),
+                refusals: e.refusals,
+                requests: e.gave_up,
+                seconds: e.tried.as_secs_f64(),
+            })
+            .collect();
+        unanswered.sort_by(|a, b| a.endpoint.cmp(&b.endpoint));
         Some(Pace {
             answers_429: s.answers_429,
             answers_503: s.answers_503,
             pauses: s.pauses,
             paused_ms: s.paused.as_secs_f64() * 1000.0,
             rate,
+            unanswered,
         })
     }
+}
+
+/// Why covenant gives up on a target asking for a longer wait than it takes.
+fn too_long(status: u16, wait: Duration) -> String {
+    format!(
+        "the target answered {status} asking covenant to wait {} s (Retry-After), longer than \
+         the {} s it waits; run again later, or with a lower --rate",
+        wait.as_secs(),
+        MAX_PAUSE.as_secs()
+    )
 }
 
 impl State {
@@ -349,21 +522,21 @@ mod tests {
     /// Lets `n` requests through that come through, without waiting for the clock.
     async fn answered(pacer: &Pacer, n: usize) -> Admission {
         let mut last = pacer.admit().await;
-        pacer.came_through();
+        pacer.came_through("GET /a");
         for _ in 1..n {
             last = pacer.admit().await;
-            pacer.came_through();
+            pacer.came_through("GET /a");
         }
         last
     }
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn without_a_rate_requests_go_at_once_until_a_refusal_pauses_every_lane() {
-        let pacer = Pacer::new(None);
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
         let start = Instant::now();
         let admission = answered(&pacer, 30).await;
         assert_eq!(start.elapsed(), Duration::ZERO, "no pace before a refusal");
-        let refusal = pacer.refused(admission, 429, Some(Duration::from_secs(2)));
+        let refusal = pacer.refused(admission, "GET /a", 429, Some(Duration::from_secs(2)));
         assert_eq!(refusal, Refusal::Paused);
         pacer.admit().await;
         assert!(
@@ -381,10 +554,10 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn the_rate_drops_on_a_refusal_and_climbs_back_slowly_never_above_the_ceiling() {
-        let pacer = Pacer::new(Some(100.0));
+        let pacer = Pacer::new(Some(100.0), DEFAULT_MAX_REFUSAL);
         let admission = answered(&pacer, 200).await;
         let start = Instant::now();
-        pacer.refused(admission, 429, Some(Duration::from_secs(1)));
+        pacer.refused(admission, "GET /a", 429, Some(Duration::from_secs(1)));
         let after = pacer.lock().rate.expect("paced");
         assert!(
             (after - 95.0).abs() < 1e-9,
@@ -407,12 +580,12 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn refusals_of_requests_in_flight_before_the_decrease_do_not_decrease_it_again() {
-        let pacer = Pacer::new(None);
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
         answered(&pacer, 40).await;
         let in_flight: Vec<Admission> =
             futures_util::future::join_all((0..8).map(|_| pacer.admit())).await;
         for admission in &in_flight {
-            pacer.refused(*admission, 429, Some(Duration::from_secs(1)));
+            pacer.refused(*admission, "GET /a", 429, Some(Duration::from_secs(1)));
         }
         let state = pacer.lock();
         assert_eq!(state.epoch, 1, "one decrease for eight refusals in flight");
@@ -423,9 +596,9 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn after_a_refusal_without_a_rate_the_pace_climbs_fast_until_the_next_refusal() {
-        let pacer = Pacer::new(None);
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
         let admission = answered(&pacer, 10).await;
-        pacer.refused(admission, 429, Some(Duration::from_secs(1)));
+        pacer.refused(admission, "GET /a", 429, Some(Duration::from_secs(1)));
         let low = pacer.lock().rate.expect("paced");
         answered(&pacer, 100).await;
         let high = pacer.lock().rate.expect("paced");
@@ -435,7 +608,7 @@ mod tests {
             let s = pacer.lock();
             s.came_through.rate(Instant::now(), s.span(Instant::now()))
         };
-        pacer.refused(admission, 503, Some(Duration::from_secs(1)));
+        pacer.refused(admission, "GET /a", 503, Some(Duration::from_secs(1)));
         let settled = pacer.lock().rate.expect("paced");
         assert!(
             (settled - SLOW_START_DECREASE * came_through).abs() < 1e-9,
@@ -452,7 +625,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn requests_are_spaced_at_the_ceiling() {
-        let pacer = Pacer::new(Some(10.0));
+        let pacer = Pacer::new(Some(10.0), DEFAULT_MAX_REFUSAL);
         let start = Instant::now();
         answered(&pacer, 5).await;
         assert!(
@@ -465,18 +638,18 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn a_wait_longer_than_covenant_takes_or_endless_refusals_give_up() {
-        let pacer = Pacer::new(None);
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
         let admission = pacer.admit().await;
-        let refusal = pacer.refused(admission, 429, Some(Duration::from_secs(3600)));
+        let refusal = pacer.refused(admission, "GET /a", 429, Some(Duration::from_secs(3600)));
         assert!(
             matches!(&refusal, Refusal::GiveUp(why) if why.contains("3600 s")),
             "{refusal:?}"
         );
-        let pacer = Pacer::new(None);
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
         let mut refusal = Refusal::Paused;
-        for _ in 0..700 {
+        for _ in 0..70 {
             let admission = pacer.admit().await;
-            refusal = pacer.refused(admission, 429, Some(Duration::from_secs(1)));
+            refusal = pacer.refused(admission, "GET /a", 429, Some(Duration::from_secs(1)));
             if refusal != Refusal::Paused {
                 break;
             }
@@ -487,11 +660,68 @@ mod tests {
         );
     }
 
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn an_endpoint_refusing_while_the_others_answer_holds_only_its_own_requests() {
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
+        answered(&pacer, 50).await;
+        let mut refusal = Refusal::Paused;
+        for _ in 0..=ALONE_AFTER + 3 {
+            let admission = pacer.admit().await;
+            refusal = pacer.refused(admission, "GET /tags", 429, Some(Duration::from_secs(1)));
+            answered(&pacer, 20).await;
+        }
+        assert_eq!(refusal, Refusal::Alone);
+        let s = pacer.lock();
+        assert_eq!(
+            s.pauses,
+            u64::from(ALONE_AFTER),
+            "every lane paused until the endpoint was seen refusing alone"
+        );
+        assert_eq!(s.rate, None, "its decreases undone: unpaced as before");
+        assert!(s.endpoints["GET /tags"].paused_until > Instant::now());
+        drop(s);
+        assert!(pacer.endpoint_pause("GET /tags").is_some());
+        assert!(pacer.endpoint_pause("GET /a").is_none());
+        assert_eq!(pacer.given_up("GET /tags"), None);
+        pacer.gave_up("GET /tags", Duration::from_secs(61));
+        assert_eq!(pacer.given_up("GET /tags"), Some(Duration::from_secs(61)));
+        let pace = pacer.report().expect("refusals are reported");
+        assert!(
+            pace.rate >= 20.0,
+            "the most that came through: {}",
+            pace.rate
+        );
+        assert_eq!(pace.unanswered.len(), 1);
+        let tags = &pace.unanswered[0];
+        assert_eq!(tags.endpoint, "GET /tags");
+        assert_eq!(
+            (tags.refusals, tags.requests),
+            (u64::from(ALONE_AFTER) + 4, 1)
+        );
+        pacer.came_through("GET /tags");
+        assert_eq!(pacer.given_up("GET /tags"), None, "it answered since");
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_whole_target_refusing_keeps_pausing_every_lane_and_lowering_the_rate() {
+        let pacer = Pacer::new(None, DEFAULT_MAX_REFUSAL);
+        answered(&pacer, 50).await;
+        for n in 0..6 {
+            let endpoint = if n % 2 == 0 { "GET /tags" } else { "GET /a" };
+            let admission = pacer.admit().await;
+            let refusal = pacer.refused(admission, endpoint, 429, Some(Duration::from_secs(1)));
+            assert_eq!(refusal, Refusal::Paused, "refusal {n}");
+        }
+        assert_eq!(pacer.lock().pauses, 6);
+        let rate = pacer.lock().rate.expect("paced");
+        assert!(rate < 80.0, "decreased again and again from 95: {rate}");
+    }
+
     #[test]
     fn absurd_rates_are_clamped_rather_than_panicking() {
         for rate in [0.0, -1.0, 1e-300, f64::NAN, f64::INFINITY, 1e300] {
             assert!(interval(rate) <= Duration::from_secs(1000), "{rate}");
-            let _ = Pacer::new(Some(rate));
+            let _ = Pacer::new(Some(rate), DEFAULT_MAX_REFUSAL);
         }
     }
 }

@@ -30,18 +30,6 @@ const NULL_RULE: &str = "RCV-NULLABLE";
 /// them either.
 const CHARACTERS_RULE: &str = "GEN-VALID-ACCEPTED";
 
-/// The list operations and the profile fixtures their requests need.
-const LISTS: [(OperationId, &[Need]); 2] = [
-    (
-        OperationId::ListEvents,
-        &[Need::FinopsToken, Need::FinopsOrg],
-    ),
-    (
-        OperationId::ListTransactions,
-        &[Need::BankingToken, Need::BankAccount],
-    ),
-];
-
 /// The acceptance cases: one per operation that takes a body, one per list operation.
 pub fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
@@ -65,7 +53,7 @@ pub fn cases() -> Vec<Case> {
             .chain(estimate(op).div_ceil(crate::case::WINDOW)),
         );
     }
-    for (op, needs) in LISTS {
+    for op in OperationId::lists() {
         cases.push(
             Case::new(
                 &format!("accept.{op}"),
@@ -74,7 +62,7 @@ pub fn cases() -> Vec<Case> {
                 case_fn(move |cx| Box::pin(list_case(cx, op))),
             )
             .suite("accept")
-            .needs(needs)
+            .needs(&Need::of_operation(op))
             .requests(1 + query_variants(op).len()),
         );
     }
@@ -213,16 +201,7 @@ fn query_variants(op: OperationId) -> Vec<(String, &'static str)> {
 
 async fn list_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
     cx.keep_all = false;
-    let account = cx
-        .run
-        .banking()
-        .and_then(|b| b.bank_account_id.clone())
-        .unwrap_or_default();
-    let values: Vec<&str> = match op {
-        OperationId::ListTransactions => vec![account.as_str()],
-        _ => Vec::new(),
-    };
-    let plain = cx.request(op, &values);
+    let plain = cx.call(op).request();
     let variants = query_variants(op)
         .into_iter()
         .map(|(query, rule)| {

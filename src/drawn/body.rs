@@ -210,17 +210,7 @@ pub(super) fn options(run: &RunCx) -> GenOptions {
 /// The request of `target`'s operation, without its body: built once per case, since every
 /// body of the case goes to the same path with the same headers.
 pub(super) fn template(run: &RunCx, target: &BodyOperation) -> Request {
-    let f = run.finops();
-    let counterpart = f.and_then(|f| f.counterpart_id.as_deref()).unwrap_or("");
-    let comment = f
-        .and_then(|f| f.comment_ids.first())
-        .map_or("", |s| s.as_str());
-    let values: &[&str] = match target.operation {
-        OperationId::CreateVatId => &[counterpart],
-        OperationId::UpdateComment => &[comment],
-        _ => &[],
-    };
-    run.request(target.operation, values)
+    run.call(target.operation).request()
 }
 
 /// The body of a request sent by [`send_window`] (always JSON there).
@@ -245,7 +235,7 @@ pub(super) fn make_unique(
         }
         OperationId::CreateMailboxDomain => {
             if let Some(domain) = body.get("domain").and_then(Value::as_str) {
-                body["domain"] = json!(format!("cov-{}-{tag}.{domain}", run.run_tag));
+                body["domain"] = json!(format!("{}.{domain}", run.unique(tag)));
             }
         }
         OperationId::CreateVatId => {
@@ -269,14 +259,7 @@ fn unique_vat_value(value: &str, run_tag: &str, tag: &str) -> Option<String> {
     if len < 6 || value != crate::generate::plain_text(len) {
         return None;
     }
-    let code: String = tag
-        .chars()
-        .chain(run_tag.chars().cycle())
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .take(len)
-        .collect();
-    Some(code)
+    Some(crate::case::unique_code(run_tag, tag, len))
 }
 
 /// An invalid body made unique the same way, unless its broken constraint is the unique field.

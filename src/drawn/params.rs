@@ -5,7 +5,6 @@
 use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
 use crate::client::Request;
 use crate::schema::{OperationId, Param};
-use reqwest::Method;
 
 /// The rule an invalid value of a list operation's parameter breaks, where the catalogue has one
 /// (the outcome of most is not stated: `should` rules; the banking organization header's is).
@@ -25,19 +24,8 @@ fn param_rule(operation: OperationId, param: &Param) -> Option<&'static str> {
 /// Invalid query and header values of the two list operations, drawn from the parameter schemas
 /// of `schemas/operations.json`: each is refused with a 4xx, never a 5xx.
 pub fn cases() -> Vec<Case> {
-    let lists: [(OperationId, &'static [Need]); 2] = [
-        (
-            OperationId::ListEvents,
-            &[Need::FinopsToken, Need::FinopsOrg],
-        ),
-        (
-            OperationId::ListTransactions,
-            &[Need::BankingToken, Need::BankAccount],
-        ),
-    ];
-    lists
-        .into_iter()
-        .map(|(op, needs)| {
+    OperationId::lists()
+        .map(|op| {
             let rules: Vec<&'static str> = op
                 .operation()
                 .parameters
@@ -51,7 +39,7 @@ pub fn cases() -> Vec<Case> {
                 case_fn(move |cx| Box::pin(invalid_params(cx, op))),
             )
             .suite("generated")
-            .needs(needs)
+            .needs(&Need::of_operation(op))
         })
         .collect()
 }
@@ -96,29 +84,12 @@ fn list_request(
     value: &str,
     location: crate::schema::ParamLocation,
 ) -> Request {
-    let (base, path) = match operation {
-        OperationId::ListEvents => (
-            cx.request(OperationId::ListEvents, &[]),
-            OperationId::ListEvents.path(&[]).to_owned(),
-        ),
-        _ => {
-            let account = cx
-                .run
-                .banking()
-                .and_then(|b| b.bank_account_id.clone())
-                .unwrap_or_default();
-            let path = OperationId::ListTransactions.path(&[&account]);
-            (cx.bank(Method::GET, &path), path)
-        }
-    };
+    let call = cx.call(operation);
     match location {
         crate::schema::ParamLocation::Query => {
             let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
-            Request {
-                path: format!("{path}?{name}={encoded}"),
-                ..base
-            }
+            call.query(&format!("{name}={encoded}")).request()
         }
-        _ => base.with_header(name, value),
+        _ => call.request().with_header(name, value),
     }
 }

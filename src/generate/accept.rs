@@ -8,7 +8,8 @@
 //! points, as JSON Schema counts them: a target that counts UTF-8 bytes refuses `é` × max, one
 //! that counts UTF-16 units refuses `𝄞` × max, and both accept the controls.
 
-use super::path::{apply, display, pointer, walk, Edit, Step, Visit};
+use super::path::{apply, display, pointer, walk, Edit, Visit};
+use super::shape::Step;
 use super::shape::{Shape, ShapeKind, StringSpec};
 use super::{text, valid};
 use serde_json::{json, Value};

@@ -1,6 +1,7 @@
 //! Deterministic valid instances at the edges of each constraint.
 
-use super::path::{apply, pointer, walk, Edit, Step, Visit};
+use super::path::{apply, pointer, walk, Edit, Visit};
+use super::shape::Step;
 use super::shape::{Shape, ShapeKind};
 use super::{text, valid};
 use serde_json::{json, Value};

@@ -5,7 +5,8 @@
 //! result is really invalid against the top-level schema (a quote body turned into a valid
 //! invoice body is not) is left to the validator in [`super::Engine`], which drops such cases.
 
-use super::path::{display, display_child, walk, Edit, Step, Visit};
+use super::path::{display, display_child, walk, Edit, Visit};
+use super::shape::Step;
 use super::shape::{
     ArraySpec, Bounds, Conditional, JsonType, ObjectSpec, Shape, ShapeKind, StringSpec,
 };

@@ -4,15 +4,8 @@
 //! union branches); generating with that path *forced* guarantees the instance has a value
 //! there, so a mutation can be applied at [`pointer`]. Array steps always mean item 0.
 
-use super::shape::{Shape, ShapeKind};
+use super::shape::{Shape, ShapeKind, Step};
 use serde_json::{Map, Value};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
-    Prop(String),
-    Item,
-    Branch(usize),
-}
 
 /// The JSON pointer of the instance value a path names.
 pub(crate) fn pointer(path: &[Step]) -> String {

@@ -1,6 +1,7 @@
 //! Seeds: one deterministic random stream per (seed, stream name), so that payloads do not
 //! depend on concurrency or on the order cases run in.
 
+use crate::case::fnv1a;
 use proptest::strategy::{SBoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::VecDeque;
@@ -83,13 +84,6 @@ impl<T: std::fmt::Debug> Iterator for Draws<T> {
 pub fn redraw<S: Strategy>(strategy: &S, at: TestRng) -> Option<S::Tree> {
     let mut runner = TestRunner::new_with_rng(Config::default(), at);
     strategy.new_tree(&mut runner).ok()
-}
-
-/// FNV-1a: stable across Rust versions, unlike the standard hasher.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 fn splitmix64(state: &mut u64) -> u64 {

@@ -1,10 +1,9 @@
 //! Valid instances: shrinkable proptest strategies and deterministic examples.
 //!
-//! Both take a forced path (see [`super::path`]): every node on it is present and non-null, so
+//! Both take a forced path (see the `path` module): every node on it is present and non-null, so
 //! that a mutation can later be applied there.
 
-use super::path::Step;
-use super::shape::{ArraySpec, Bounds, ObjectSpec, Prop, Shape, ShapeKind, StringSpec};
+use super::shape::{ArraySpec, Bounds, ObjectSpec, Prop, Shape, ShapeKind, Step, StringSpec};
 use super::text;
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};

@@ -1,13 +1,13 @@
 //! The cases both lists share: full read, page sizes, out-of-range limits, token reuse and
 //! tampered tokens. Each reports under its list's [`Rules`]; the catalogue gives the level.
 
-use super::list::{fetch, fetch_first, query, Fetched, List, Page, Query};
-use super::read::{
-    diff_window, item_key, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec,
+use super::list::{
+    expect_same_items, expect_same_keys, fetch, fetch_first, first_with_next, follow, keys, query,
+    Fetched,
 };
+use super::read::{diff_window, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec};
 use super::{ListKind, Rules};
 use crate::case::{Abort, CaseCx, Outcome, StoredPage};
-use crate::client::snippet;
 use futures_util::future::join_all;
 use std::time::Instant;
 
@@ -261,84 +261,6 @@ pub(super) async fn limit_out_of_range(cx: &mut CaseCx, kind: ListKind) -> Outco
         }
     }
     Ok(())
-}
-
-/// The first page at a small limit and its next token; skips when the list fits in one page.
-pub(super) async fn first_with_next(
-    cx: &mut CaseCx,
-    list: &List,
-    first: &Query,
-    rule: &str,
-) -> Result<(Page, String), Abort> {
-    let page = fetch_first(cx, list, first, rule).await?;
-    match page.next.clone() {
-        Some(next) => Ok((page, next)),
-        None => Err(Abort::Skip(format!(
-            "the list fits in one page of {} items; there is no token to test",
-            page.items.len()
-        ))),
-    }
-}
-
-/// Fetches the page of a token the target returned; a refusal is a finding under `rule`.
-pub(super) async fn follow(
-    cx: &mut CaseCx,
-    list: &List,
-    first: &Query,
-    token: &str,
-    rule: &str,
-    what: &str,
-) -> Result<Option<Page>, Abort> {
-    match fetch(cx, list, &list.with_token(first, Some(token))).await? {
-        Fetched::Page(page) => {
-            cx.judged(rule);
-            Ok(Some(page))
-        }
-        Fetched::Refused(response) => {
-            if response.status < 500 {
-                cx.finding(
-                    rule,
-                    format!(
-                        "{what} (token {}) was refused with {}: {}",
-                        super::short_hash(token),
-                        response.status,
-                        snippet(&response)
-                    ),
-                );
-            }
-            Ok(None)
-        }
-    }
-}
-
-/// The keys of a page, one a line.
-pub(super) fn keys(page: &Page) -> Vec<String> {
-    page.items.iter().map(item_key).collect()
-}
-
-/// A finding with a diff when two pages do not hold the same items in the same order.
-pub(super) fn expect_same_items(
-    cx: &mut CaseCx,
-    rule: &str,
-    expected: &Page,
-    actual: &Page,
-    message: impl FnOnce() -> String,
-) {
-    expect_same_keys(cx, rule, &keys(expected), &keys(actual), message);
-}
-
-/// A finding with a diff when two key lists differ.
-fn expect_same_keys(
-    cx: &mut CaseCx,
-    rule: &str,
-    expected: &[String],
-    actual: &[String],
-    message: impl FnOnce() -> String,
-) {
-    cx.judged(rule);
-    if expected != actual {
-        cx.finding_diff(rule, message(), &expected.join("\n"), &actual.join("\n"));
-    }
 }
 
 /// Page 2 is fetched with the first page's token, the read moves on, and the same token used

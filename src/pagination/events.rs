@@ -1,9 +1,9 @@
 //! Cases of list events alone: the order of events, and a token overriding the other query
 //! parameters.
 
-use super::cases::{expect_same_items, first_with_next, follow, report_end};
-use super::list::{query, List, Page};
-use super::read::{item_key, read, ReadSpec};
+use super::cases::report_end;
+use super::list::{expect_same_items, first_with_next, follow, item_key, query, List, Page};
+use super::read::{read, ReadSpec};
 use super::{case, ListKind};
 use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use serde_json::Value;

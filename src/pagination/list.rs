@@ -1,5 +1,5 @@
-//! A cursor-paginated list as configuration (path, area, token field names) and the fetch of
-//! one page of it.
+//! A cursor-paginated list as the table of operations gives it (path, token fields, shape rule)
+//! and the fetch of one page of it.
 //!
 //! Tokens are opaque: this module never parses, builds or modifies one. It passes a token back
 //! exactly as the target returned it, URL-encoded as a query value, together with the query of
@@ -9,8 +9,7 @@
 use crate::case::{Abort, CaseCx};
 use crate::client::snippet;
 use crate::client::{Request, Response};
-use crate::schema::{Area, OperationId};
-use reqwest::Method;
+use crate::schema::{OperationId, PageFields};
 use serde_json::Value;
 
 /// Query parameters, in the order they are sent.
@@ -29,62 +28,45 @@ pub fn query(pairs: &[(&str, &str)]) -> Query {
 pub struct List {
     /// The operation id whose generic checks apply to every page.
     pub operation: OperationId,
-    pub path: String,
-    /// The query parameter that carries a token.
-    pub token_param: &'static str,
-    /// The page fields that hold the next and previous tokens.
-    pub next_field: &'static str,
-    pub prev_field: &'static str,
-    /// The rule a page without the page shape breaks.
+    /// The values of its path (the profile's fixtures, or another bank account).
+    pub values: Vec<String>,
+    /// The token query parameter and page fields (the table's `x-page`).
+    pub fields: &'static PageFields,
+    /// The rule a page without the page shape breaks (the table's `x-success-rule`).
     pub shape_rule: &'static str,
 }
 
 impl List {
-    /// `GET /finops/v1/events`.
-    pub fn events() -> List {
+    /// The list `operation` answers at the path `values` fill. Panics on an operation the table
+    /// gives no page fields: a defect of the case.
+    pub fn of(operation: OperationId, values: Vec<String>) -> List {
+        let op = operation.operation();
         List {
-            operation: OperationId::ListEvents,
-            path: OperationId::ListEvents.path(&[]),
-            token_param: "pagination_token",
-            next_field: "next_pagination_token",
-            prev_field: "prev_pagination_token",
-            shape_rule: "EVT-PAGE-SHAPE",
-        }
-    }
-
-    /// `GET /embedded-banking/v1/bank-accounts/{account}/transactions`.
-    pub fn transactions(account: &str) -> List {
-        List {
-            operation: OperationId::ListTransactions,
-            path: OperationId::ListTransactions.path(&[account]),
-            token_param: "pagination_token",
-            next_field: "nextPaginationToken",
-            prev_field: "prevPaginationToken",
-            shape_rule: "BPAG-PAGE-SHAPE",
+            operation,
+            values,
+            fields: op.page.as_ref().expect("a list operation has x-page"),
+            shape_rule: &op.success_rule,
         }
     }
 
     /// The authenticated GET of one page with this query.
     pub fn request(&self, cx: &CaseCx, query: &[(String, String)]) -> Request {
-        let path = if query.is_empty() {
-            self.path.clone()
-        } else {
+        let values: Vec<&str> = self.values.iter().map(String::as_str).collect();
+        let mut call = cx.call(self.operation).path(&values);
+        if !query.is_empty() {
             let encoded = url::form_urlencoded::Serializer::new(String::new())
                 .extend_pairs(query)
                 .finish();
-            format!("{}?{encoded}", self.path)
-        };
-        match self.operation.area() {
-            Area::Finance => cx.fin(Method::GET, &path),
-            Area::Banking => cx.bank(Method::GET, &path),
+            call = call.query(&encoded);
         }
+        call.request()
     }
 
     /// `query` with the token appended, when there is one.
     pub fn with_token(&self, query: &[(String, String)], token: Option<&str>) -> Query {
         let mut q = query.to_vec();
         if let Some(t) = token {
-            q.push((self.token_param.to_owned(), t.to_owned()));
+            q.push((self.fields.token_param.clone(), t.to_owned()));
         }
         q
     }
@@ -95,8 +77,8 @@ impl List {
         let items = body.get("data")?.as_array()?.clone();
         Some(Page {
             items,
-            next: token_field(body, self.next_field)?,
-            prev: token_field(body, self.prev_field)?,
+            next: token_field(body, &self.fields.next)?,
+            prev: token_field(body, &self.fields.prev)?,
         })
     }
 }
@@ -211,13 +193,100 @@ pub fn describe_query(query: &[(String, String)]) -> String {
         .iter()
         .map(|(k, v)| {
             if k == "pagination_token" {
-                format!("{k}={}", super::read::short_hash(v))
+                format!("{k}={}", super::short_hash(v))
             } else {
                 format!("{k}={v}")
             }
         })
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// What identifies an item: its `id` (string or number), else the whole item as JSON.
+pub fn item_key(item: &Value) -> String {
+    match item.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => item.to_string(),
+    }
+}
+
+/// The first page at a small limit and its next token; skips when the list fits in one page.
+pub(super) async fn first_with_next(
+    cx: &mut CaseCx,
+    list: &List,
+    first: &Query,
+    rule: &str,
+) -> Result<(Page, String), Abort> {
+    let page = fetch_first(cx, list, first, rule).await?;
+    match page.next.clone() {
+        Some(next) => Ok((page, next)),
+        None => Err(Abort::Skip(format!(
+            "the list fits in one page of {} items; there is no token to test",
+            page.items.len()
+        ))),
+    }
+}
+
+/// Fetches the page of a token the target returned; a refusal is a finding under `rule`.
+pub(super) async fn follow(
+    cx: &mut CaseCx,
+    list: &List,
+    first: &Query,
+    token: &str,
+    rule: &str,
+    what: &str,
+) -> Result<Option<Page>, Abort> {
+    match fetch(cx, list, &list.with_token(first, Some(token))).await? {
+        Fetched::Page(page) => {
+            cx.judged(rule);
+            Ok(Some(page))
+        }
+        Fetched::Refused(response) => {
+            if response.status < 500 {
+                cx.finding(
+                    rule,
+                    format!(
+                        "{what} (token {}) was refused with {}: {}",
+                        super::short_hash(token),
+                        response.status,
+                        snippet(&response)
+                    ),
+                );
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The keys of a page, one a line.
+pub(super) fn keys(page: &Page) -> Vec<String> {
+    page.items.iter().map(item_key).collect()
+}
+
+/// A finding with a diff when two pages do not hold the same items in the same order.
+pub(super) fn expect_same_items(
+    cx: &mut CaseCx,
+    rule: &str,
+    expected: &Page,
+    actual: &Page,
+    message: impl FnOnce() -> String,
+) {
+    expect_same_keys(cx, rule, &keys(expected), &keys(actual), message);
+}
+
+/// A finding with a diff when two key lists differ.
+pub(super) fn expect_same_keys(
+    cx: &mut CaseCx,
+    rule: &str,
+    expected: &[String],
+    actual: &[String],
+    message: impl FnOnce() -> String,
+) {
+    cx.judged(rule);
+    if expected != actual {
+        cx.finding_diff(rule, message(), &expected.join("\n"), &actual.join("\n"));
+    }
 }
 
 #[cfg(test)]
@@ -227,7 +296,7 @@ mod tests {
 
     #[test]
     fn a_page_is_read_with_the_configured_token_fields() {
-        let list = List::transactions("a");
+        let list = List::of(OperationId::ListTransactions, vec!["a".into()]);
         let page = list
             .parse_page(
                 &json!({"data": [1], "nextPaginationToken": "n", "prevPaginationToken": null}),
@@ -235,7 +304,7 @@ mod tests {
             .unwrap();
         assert_eq!(page.next.as_deref(), Some("n"));
         assert_eq!(page.prev, None);
-        assert!(List::events()
+        assert!(List::of(OperationId::ListEvents, Vec::new())
             .parse_page(
                 &json!({"data": [1], "nextPaginationToken": "n", "prevPaginationToken": null})
             )
@@ -244,14 +313,14 @@ mod tests {
 
     #[test]
     fn a_token_that_is_not_a_string_or_null_is_not_a_page() {
-        let list = List::events();
+        let list = List::of(OperationId::ListEvents, Vec::new());
         let body = json!({"data": [], "next_pagination_token": 3, "prev_pagination_token": null});
         assert!(list.parse_page(&body).is_none());
     }
 
     #[test]
     fn tokens_are_passed_back_url_encoded_and_unchanged() {
-        let list = List::events();
+        let list = List::of(OperationId::ListEvents, Vec::new());
         let q = list.with_token(&query(&[("limit", "7")]), Some("a+b/c=="));
         let encoded = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(&q)

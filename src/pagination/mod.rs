@@ -14,14 +14,23 @@ mod list;
 mod read;
 mod transactions;
 
-pub use list::{fetch, query, Fetched, List, Page, Query};
+pub use list::{fetch, item_key, query, Fetched, List, Page, Query};
 pub use read::{
-    diff_window, item_key, prefix_mismatch, read, short_hash, skip_new_front, trail, End,
-    ItemLedger, Read, ReadSpec, Step, TokenTrail,
+    diff_window, prefix_mismatch, read, skip_new_front, trail, End, ItemLedger, Read, ReadSpec,
+    Step, TokenTrail,
 };
 
 use crate::case::{case_fn, Case, CaseCx, Need};
 use crate::schema::OperationId;
+
+/// The first 8 hex digits of the FNV-1a hash of a token: enough to tell tokens apart in a
+/// message without printing them.
+pub fn short_hash(token: &str) -> String {
+    format!(
+        "{:08x}",
+        (crate::case::fnv1a(token.as_bytes()) >> 32) as u32
+    )
+}
 
 /// The two lists, and what each breaks under which rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,16 +78,10 @@ const TRANSACTION_RULES: Rules = Rules {
 };
 
 impl ListKind {
+    /// The list at the path the profile's fixtures fill.
     pub(crate) fn list(self, cx: &CaseCx) -> List {
-        match self {
-            ListKind::Events => List::events(),
-            ListKind::Transactions => List::transactions(
-                cx.run
-                    .banking()
-                    .and_then(|b| b.bank_account_id.as_deref())
-                    .unwrap_or_default(),
-            ),
-        }
+        let op = self.operation();
+        List::of(op, cx.run.path_values(op, &[]))
     }
 
     /// The list's name: the area of its case ids, and its key in the token stash.
@@ -119,11 +122,8 @@ impl ListKind {
         }
     }
 
-    fn needs(self) -> &'static [Need] {
-        match self {
-            ListKind::Events => &[Need::FinopsToken, Need::FinopsOrg],
-            ListKind::Transactions => &[Need::BankingToken, Need::BankAccount],
-        }
+    fn needs(self) -> Vec<Need> {
+        Need::of_operation(self.operation())
     }
 
     fn operation(self) -> OperationId {
@@ -143,7 +143,7 @@ fn case(
     run: crate::case::CaseFn,
 ) -> Case {
     Case::new(name, kind.operation(), rules, run)
-        .needs(kind.needs())
+        .needs(&kind.needs())
         .requests(requests)
         .still()
 }

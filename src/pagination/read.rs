@@ -5,7 +5,8 @@
 //! than `limit` with a next token is followed and is never a finding). It stops early only at a
 //! token seen before (a cycle), at a bound on pages or items, or at a refusal.
 
-use super::list::{fetch, refused_first, Fetched, List, Query};
+use super::list::{fetch, item_key, refused_first, Fetched, List, Query};
+use super::short_hash;
 use crate::case::{Abort, CaseCx};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -219,24 +220,6 @@ impl ItemLedger {
             }
         }
     }
-}
-
-/// What identifies an item: its `id` (string or number), else the whole item as JSON.
-pub fn item_key(item: &Value) -> String {
-    match item.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => item.to_string(),
-    }
-}
-
-/// The first 8 hex digits of the FNV-1a hash of a token: enough to tell tokens apart in a
-/// message without printing them.
-pub fn short_hash(token: &str) -> String {
-    let h = token.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{:08x}", (h >> 32) as u32)
 }
 
 fn hash_or_null(token: Option<&str>) -> String {

@@ -1,10 +1,12 @@
 //! Cases of list bank account transactions alone: the default limit, the previous token, and
 //! the profile's empty account.
 
-use super::cases::{expect_same_items, first_with_next, follow};
-use super::list::{fetch, fetch_first, query, Fetched, List, Query};
+use super::list::{
+    expect_same_items, fetch, fetch_first, first_with_next, follow, query, Fetched, List, Query,
+};
 use super::{case, ListKind};
 use crate::case::{case_fn, Case, CaseCx, Outcome};
+use crate::schema::OperationId;
 
 pub(super) fn cases() -> Vec<Case> {
     vec![
@@ -87,7 +89,7 @@ pub(super) async fn empty_account(cx: &mut CaseCx) -> Outcome {
     else {
         return Ok(());
     };
-    let list = List::transactions(&account);
+    let list = List::of(OperationId::ListTransactions, vec![account]);
     let first = Query::new();
     // A refusal here is a fixture problem (or a 5xx, already a finding), not a token breach.
     let Fetched::Page(mut page) = fetch(cx, &list, &first).await? else {
@@ -123,7 +125,7 @@ pub(super) async fn empty_account(cx: &mut CaseCx) -> Outcome {
             return Ok(());
         }
         let what = format!("page {} of the empty account", read + 1);
-        match super::cases::follow(cx, &list, &first, &next, rule, &what).await? {
+        match follow(cx, &list, &first, &next, rule, &what).await? {
             Some(following) => page = following,
             None => return Ok(()),
         }

@@ -12,7 +12,6 @@ use crate::exit;
 use crate::verdict::{CaseResult, Counts, RunRecord, RunVerdict, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 /// The difference between two runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -162,122 +161,8 @@ impl Comparison {
         }
     }
 
-    /// What `covenant compare` prints.
-    pub fn render_text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "old: {} (seed {}, {})\nnew: {} (seed {}, {})",
-            self.old.verdict.as_str(),
-            self.old.seed,
-            self.old.target,
-            self.new.verdict.as_str(),
-            self.new.seed,
-            self.new.target
-        );
-        for note in &self.notes {
-            let _ = writeln!(out, "note: {note}");
-        }
-        for (title, cases) in self.case_lists() {
-            let _ = writeln!(out, "\n{title} ({}):", cases.len());
-            for case in cases {
-                let _ = writeln!(out, "  {}", case_line(case));
-            }
-        }
-        for (title, rules) in self.rule_lists() {
-            let _ = writeln!(out, "\n{title} ({}):", rules.len());
-            for rule in rules {
-                let _ = writeln!(
-                    out,
-                    "  {}: {} -> {}",
-                    rule.rule,
-                    rule.old.as_str(),
-                    rule.new.as_str()
-                );
-            }
-        }
-        out
-    }
-
-    /// `compare.md`, for a pull-request comment.
-    pub fn render_markdown(&self) -> String {
-        let mut out = String::new();
-        let mut headline = if self.regressed() {
-            format!("❌ {} newly failing", self.newly_failing.len())
-        } else {
-            "✅ nothing newly fails".to_owned()
-        };
-        if !self.newly_skipped.is_empty() || !self.newly_not_run.is_empty() {
-            let _ = write!(
-                headline,
-                "; coverage lost: {} cases newly skipped, {} rules newly not run",
-                self.newly_skipped.len(),
-                self.newly_not_run.len()
-            );
-        }
-        let _ = writeln!(out, "## Covenant compare: {headline}\n");
-        let _ = writeln!(
-            out,
-            "| | verdict | seed | pass | warn | fail | error | skip | inconclusive |\n|---|---|---|---:|---:|---:|---:|---:|---:|"
-        );
-        for (name, run) in [("old", &self.old), ("new", &self.new)] {
-            let c = &run.counts;
-            let _ = writeln!(
-                out,
-                "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                run.verdict.as_str(),
-                run.seed,
-                c.pass,
-                c.warn,
-                c.fail,
-                c.error,
-                c.skip,
-                c.inconclusive
-            );
-        }
-        for note in &self.notes {
-            let _ = writeln!(out, "\n> {note}");
-        }
-        for (title, cases) in self.case_lists() {
-            if cases.is_empty() {
-                continue;
-            }
-            let _ = writeln!(out, "\n### {title} ({})\n", cases.len());
-            for case in cases {
-                let _ = writeln!(out, "- {}", case_line(case).replace('|', "\\|"));
-            }
-        }
-        for (title, rules) in self.rule_lists() {
-            if rules.is_empty() {
-                continue;
-            }
-            let _ = writeln!(
-                out,
-                "\n### {} ({})\n\n| rule | old | new |\n|---|---|---|",
-                capitalised(title),
-                rules.len()
-            );
-            for rule in rules {
-                let _ = writeln!(
-                    out,
-                    "| `{}` | {} | {} |",
-                    rule.rule,
-                    rule.old.as_str(),
-                    rule.new.as_str()
-                );
-            }
-        }
-        out
-    }
-
-    /// `compare.json`.
-    pub fn render_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".to_owned());
-        text.push('\n');
-        text
-    }
-
-    fn case_lists(&self) -> [(&'static str, &[CaseChange]); 7] {
+    /// The case lists, titled, in the order the formats show them.
+    pub fn case_lists(&self) -> [(&'static str, &[CaseChange]); 7] {
         [
             ("newly failing", &self.newly_failing),
             ("fixed", &self.fixed),
@@ -289,7 +174,8 @@ impl Comparison {
         ]
     }
 
-    fn rule_lists(&self) -> [(&'static str, &[RuleChange]); 2] {
+    /// The rule lists, titled, in the order the formats show them.
+    pub fn rule_lists(&self) -> [(&'static str, &[RuleChange]); 2] {
         [
             ("rules newly not run", &self.newly_not_run),
             ("rule verdicts changed", &self.rules),
@@ -312,26 +198,22 @@ fn ran_to_verdict(verdict: Verdict) -> bool {
     matches!(verdict, Verdict::Pass | Verdict::Warn | Verdict::Fail)
 }
 
-fn capitalised(title: &str) -> String {
-    let mut chars = title.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
-fn case_line(case: &CaseChange) -> String {
-    let verdict = |v: Option<Verdict>| v.map_or("absent", Verdict::as_str);
-    let mut line = format!(
-        "{}: {} -> {}",
-        case.id,
-        verdict(case.old),
-        verdict(case.new)
-    );
-    if let Some(why) = &case.why {
-        let _ = write!(line, " ({})", why.replace(['\n', '\r'], " "));
+/// `id: pass -> fail (why)`, on one line.
+impl std::fmt::Display for CaseChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let verdict = |v: Option<Verdict>| v.map_or("absent", Verdict::as_str);
+        write!(
+            f,
+            "{}: {} -> {}",
+            self.id,
+            verdict(self.old),
+            verdict(self.new)
+        )?;
+        if let Some(why) = &self.why {
+            write!(f, " ({})", why.replace(['\n', '\r'], " "))?;
+        }
+        Ok(())
     }
-    line
 }
 
 fn summary(run: &RunRecord) -> RunSummary {

@@ -8,8 +8,6 @@
 //! --profile A --profile B` and `covenant compare` of two saved reports alike.
 
 use super::gaps::{gap_observations, Subject};
-use super::html::escape;
-use super::markdown::{inline_code, text};
 use crate::catalogue::Catalogue;
 use crate::schema;
 use crate::verdict::{CaseResult, Counts, Fill, PageFill, RunRecord, RunVerdict, Shape, Verdict};
@@ -18,12 +16,8 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-/// Differences a console summary lists before it points at the report.
-const SHOWN: usize = 40;
-/// What the diff compares, as both renderings say it.
-const COMPARED: &str = "Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.";
-
-const STYLE: &str = "body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#1b1f24}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}code{font-size:90%}.note{color:#9a6700}";
+/// What the diff compares, as the files of a diff say it.
+pub const COMPARED: &str = "Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.";
 
 /// Where two runs of one plan against two targets answered differently.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -120,7 +114,7 @@ impl Difference {
     }
 
     /// What differed: `field types of x (quote) under RULE`.
-    fn what(&self) -> String {
+    pub fn what(&self) -> String {
         let mut what = self.aspect.as_str().to_owned();
         if let Some(field) = &self.field {
             let _ = write!(what, " of {field}");
@@ -133,10 +127,12 @@ impl Difference {
         }
         what
     }
+}
 
-    /// `status (quote) under RULE: A 201; B 200`.
-    fn sentence(&self) -> String {
-        format!("{}: A {}; B {}", self.what(), self.a, self.b)
+/// `status (quote) under RULE: A 201; B 200`.
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: A {}; B {}", self.what(), self.a, self.b)
     }
 }
 
@@ -166,9 +162,11 @@ pub struct GapDifference {
     pub b: Vec<String>,
 }
 
-impl GapDifference {
-    fn sentence(&self) -> String {
-        format!(
+/// `GAP-X: operation, what: A one; B other`.
+impl std::fmt::Display for GapDifference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
             "{}: {}, {}: A {}; B {}",
             self.gap,
             self.subject,
@@ -233,254 +231,10 @@ impl BehaviourDiff {
         }
         operations
     }
-
-    /// What the console prints: the headline, then the differences by operation (the first
-    /// [`SHOWN`] of them).
-    pub fn render_text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "behaviour diff (seed {}): A = {}, B = {}: {}",
-            self.a.seed,
-            self.a.target,
-            self.b.target,
-            self.headline()
-        );
-        for note in &self.notes {
-            let _ = writeln!(out, "note: {note}");
-        }
-        let mut shown = 0;
-        for group in self.grouped() {
-            let _ = writeln!(out, "{}:", group.operation);
-            for Alike {
-                difference: d,
-                cases,
-            } in group.alike
-            {
-                shown += 1;
-                if shown > SHOWN {
-                    break;
-                }
-                let _ = writeln!(out, "  {} ({})", d.sentence(), case_list(&cases, 3));
-            }
-        }
-        if shown > SHOWN {
-            let _ = writeln!(out, "  … and more: see diff.md or diff.json");
-        }
-        if !self.gaps.is_empty() {
-            let _ = writeln!(out, "where the spec is silent, the two chose differently:");
-            for gap in &self.gaps {
-                let _ = writeln!(out, "  {}", gap.sentence());
-            }
-        }
-        if !self.not_compared.is_empty() {
-            let _ = writeln!(
-                out,
-                "not compared: {} cases ({})",
-                self.not_compared.len(),
-                case_list(
-                    &self
-                        .not_compared
-                        .iter()
-                        .map(|n| n.case.clone())
-                        .collect::<Vec<_>>(),
-                    3
-                )
-            );
-        }
-        out
-    }
-
-    /// `diff.md`: both verdicts, then the differences by operation, the gaps chosen
-    /// differently and the cases not compared.
-    pub fn render_markdown(&self) -> String {
-        let mut out = String::new();
-        let mark = if self.is_empty() { "✅" } else { "🔀" };
-        let _ = writeln!(
-            out,
-            "## Covenant behaviour diff: {mark} {}\n",
-            self.headline()
-        );
-        let _ = writeln!(
-            out,
-            "| | target | verdict | pass | warn | fail | error | skip |\n|---|---|---|---:|---:|---:|---:|---:|"
-        );
-        for side in [&self.a, &self.b] {
-            let c = &side.counts;
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                side.name,
-                inline_code(&side.target),
-                side.verdict.as_str(),
-                c.pass,
-                c.warn,
-                c.fail,
-                c.error,
-                c.skip
-            );
-        }
-        let _ = writeln!(out, "\nSeed `{}`. {COMPARED}", self.a.seed);
-        for note in &self.notes {
-            let _ = writeln!(out, "\n> {}", text(note));
-        }
-        for group in self.grouped() {
-            let _ = writeln!(out, "\n### {}\n", inline_code(&group.operation));
-            for Alike {
-                difference: d,
-                cases,
-            } in group.alike
-            {
-                let _ = writeln!(
-                    out,
-                    "- {}, in {}",
-                    text(&d.sentence()),
-                    text(&case_list(&cases, 5))
-                );
-            }
-        }
-        if !self.gaps.is_empty() {
-            let _ = writeln!(
-                out,
-                "\n### Where the spec is silent, the two chose differently\n"
-            );
-            for gap in &self.gaps {
-                let _ = writeln!(out, "- {}", text(&gap.sentence()));
-            }
-        }
-        if !self.not_compared.is_empty() {
-            let _ = writeln!(
-                out,
-                "\n<details><summary>Not compared ({})</summary>\n",
-                self.not_compared.len()
-            );
-            for n in &self.not_compared {
-                let _ = writeln!(out, "- {}: {}", inline_code(&n.case), text(&n.why));
-            }
-            let _ = writeln!(out, "\n</details>");
-        }
-        out
-    }
-
-    /// `diff.html`: the same as `diff.md`, as one self-contained page.
-    pub fn render_html(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Covenant behaviour diff</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>Covenant behaviour diff</h1>"
-        );
-        let _ = writeln!(
-            out,
-            "<p id=\"headline\" data-differences=\"{}\">{}</p>",
-            self.differences.len() + self.gaps.len(),
-            escape(&self.headline())
-        );
-        let _ = writeln!(out, "<table id=\"sides\"><tr><th></th><th>target</th><th>verdict</th><th>pass</th><th>warn</th><th>fail</th><th>error</th><th>skip</th></tr>");
-        for side in [&self.a, &self.b] {
-            let c = &side.counts;
-            let _ = writeln!(
-                out,
-                "<tr><th>{}</th><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&side.name),
-                escape(&side.target),
-                side.verdict.as_str(),
-                c.pass,
-                c.warn,
-                c.fail,
-                c.error,
-                c.skip
-            );
-        }
-        let _ = writeln!(
-            out,
-            "</table>\n<p>Seed <code>{}</code>. {}</p>",
-            self.a.seed,
-            escape(COMPARED)
-        );
-        for note in &self.notes {
-            let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
-        }
-        for group in self.grouped() {
-            let _ = writeln!(
-                out,
-                "<h2 id=\"op-{op}\"><code>{op}</code></h2>\n<table><tr><th>what</th><th>A</th><th>B</th><th>cases</th></tr>",
-                op = escape(&group.operation)
-            );
-            for Alike {
-                difference: d,
-                cases,
-            } in group.alike
-            {
-                let _ = writeln!(
-                    out,
-                    "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
-                    escape(&d.what()),
-                    escape(&d.a),
-                    escape(&d.b),
-                    escape(&case_list(&cases, 8))
-                );
-            }
-            let _ = writeln!(out, "</table>");
-        }
-        if !self.gaps.is_empty() {
-            let _ = writeln!(out, "<h2 id=\"gaps\">Where the spec is silent, the two chose differently</h2>\n<table><tr><th>gap</th><th>about</th><th>what</th><th>A</th><th>B</th></tr>");
-            for gap in &self.gaps {
-                let _ = writeln!(
-                    out,
-                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
-                    escape(&gap.gap),
-                    escape(&gap.subject.to_string()),
-                    escape(&gap.what),
-                    escape(&listed(&gap.a)),
-                    escape(&listed(&gap.b))
-                );
-            }
-            let _ = writeln!(out, "</table>");
-        }
-        if !self.not_compared.is_empty() {
-            let _ = writeln!(
-                out,
-                "<details id=\"not-compared\"><summary>Not compared ({})</summary><ul>",
-                self.not_compared.len()
-            );
-            for n in &self.not_compared {
-                let _ = writeln!(
-                    out,
-                    "<li><code>{}</code>: {}</li>",
-                    escape(&n.case),
-                    escape(&n.why)
-                );
-            }
-            let _ = writeln!(out, "</ul></details>");
-        }
-        let _ = writeln!(out, "</body>\n</html>");
-        out
-    }
-
-    /// `diff.json`.
-    pub fn render_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".to_owned());
-        text.push('\n');
-        text
-    }
-}
-
-/// `a, b, c and 4 more`.
-fn case_list(cases: &[String], named: usize) -> String {
-    let mut text = cases
-        .iter()
-        .take(named)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if cases.len() > named {
-        let _ = write!(text, " and {} more", cases.len() - named);
-    }
-    text
 }
 
 /// Values as one phrase; `none` for no value.
-fn listed(values: &[String]) -> String {
+pub fn listed(values: &[String]) -> String {
     if values.is_empty() {
         "none".to_owned()
     } else {

@@ -5,11 +5,14 @@
 //! it (rules with their evidence, statuses per operation, the measures `--require-coverage`
 //! reads), for readers that do not run covenant, and what the target chose where the spec is
 //! silent (`silent`, per gap id); `compare` and `merge` ignore both and work them out again.
+//! `compare.json` and `diff.json` are the comparison and the behaviour diff, as they are.
 
+use super::compare::Comparison;
 use super::coverage::{
     measure, rule_coverage, status_coverage, Measured, OperationStatuses, RuleCoverage,
     RuleEvidence, RuleStatus,
 };
+use super::diff::BehaviourDiff;
 use super::gaps::{gap_observations, Observation};
 use super::{ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
@@ -111,4 +114,21 @@ impl Reporter for Json {
         text.push('\n');
         Ok(text)
     }
+}
+
+/// `compare.json`.
+pub fn compare(comparison: &Comparison) -> String {
+    pretty(comparison)
+}
+
+/// `diff.json`.
+pub fn diff(diff: &BehaviourDiff) -> String {
+    pretty(diff)
+}
+
+/// Pretty JSON with a final newline; `{}` for what cannot be written (plain data always can).
+fn pretty(value: &impl Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".to_owned());
+    text.push('\n');
+    text
 }

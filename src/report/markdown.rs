@@ -1,16 +1,19 @@
-//! The Markdown summary, sized for a pull-request comment: verdict and counts, failures with
-//! rule id, message and a fenced diff, warnings, rule coverage counts, spec gaps, and what the
-//! target chose where the spec is silent.
+//! The Markdown format, sized for a pull-request comment. `summary.md` of a run: verdict and
+//! counts, failures with rule id, message and a fenced diff, warnings, rule coverage counts,
+//! spec gaps, and what the target chose where the spec is silent. `compare.md` of two runs, and
+//! `diff.md` of two targets.
 //!
 //! Text from the record is escaped so that a hostile body cannot restructure the comment, and
 //! long lists are cut (GitHub refuses comments over 65 536 characters); the HTML has the rest.
 
+use super::compare::Comparison;
 use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
     RuleStatus,
 };
+use super::diff::{Alike, BehaviourDiff, COMPARED};
 use super::gaps::gap_observations;
-use super::{plural, ReportError, Reporter};
+use super::{case_list, plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
@@ -403,7 +406,7 @@ pub(super) fn text(raw: &str) -> String {
 }
 
 /// A code span that holds any text: the fence is longer than any run of backticks inside.
-pub(super) fn inline_code(raw: &str) -> String {
+fn inline_code(raw: &str) -> String {
     let one_line = raw.replace(['\n', '\r'], " ");
     let ticks = "`".repeat(longest_backtick_run(&one_line) + 1);
     if one_line.starts_with('`') || one_line.ends_with('`') {
@@ -429,6 +432,156 @@ fn cut_lines(text: &str, max: usize) -> String {
         let _ = write!(shown, "\n… {} more lines", total - max);
     }
     shown
+}
+
+/// `compare.md`, for a pull-request comment.
+pub fn compare(comparison: &Comparison) -> String {
+    let mut out = String::new();
+    let mut headline = if comparison.regressed() {
+        format!("❌ {} newly failing", comparison.newly_failing.len())
+    } else {
+        "✅ nothing newly fails".to_owned()
+    };
+    if !comparison.newly_skipped.is_empty() || !comparison.newly_not_run.is_empty() {
+        let _ = write!(
+            headline,
+            "; coverage lost: {} cases newly skipped, {} rules newly not run",
+            comparison.newly_skipped.len(),
+            comparison.newly_not_run.len()
+        );
+    }
+    let _ = writeln!(out, "## Covenant compare: {headline}\n");
+    let _ = writeln!(
+        out,
+        "| | verdict | seed | pass | warn | fail | error | skip | inconclusive |\n|---|---|---|---:|---:|---:|---:|---:|---:|"
+    );
+    for (name, run) in [("old", &comparison.old), ("new", &comparison.new)] {
+        let c = &run.counts;
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            run.verdict.as_str(),
+            run.seed,
+            c.pass,
+            c.warn,
+            c.fail,
+            c.error,
+            c.skip,
+            c.inconclusive
+        );
+    }
+    for note in &comparison.notes {
+        let _ = writeln!(out, "\n> {note}");
+    }
+    for (title, cases) in comparison.case_lists() {
+        if cases.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n### {title} ({})\n", cases.len());
+        for case in cases {
+            let _ = writeln!(out, "- {}", case.to_string().replace('|', "\\|"));
+        }
+    }
+    for (title, rules) in comparison.rule_lists() {
+        if rules.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "\n### {} ({})\n\n| rule | old | new |\n|---|---|---|",
+            capitalised(title),
+            rules.len()
+        );
+        for rule in rules {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} |",
+                rule.rule,
+                rule.old.as_str(),
+                rule.new.as_str()
+            );
+        }
+    }
+    out
+}
+
+fn capitalised(title: &str) -> String {
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `diff.md`: both verdicts, then the differences by operation, the gaps chosen differently
+/// and the cases not compared.
+pub fn diff(diff: &BehaviourDiff) -> String {
+    let mut out = String::new();
+    let mark = if diff.is_empty() { "✅" } else { "🔀" };
+    let _ = writeln!(
+        out,
+        "## Covenant behaviour diff: {mark} {}\n",
+        diff.headline()
+    );
+    let _ = writeln!(
+        out,
+        "| | target | verdict | pass | warn | fail | error | skip |\n|---|---|---|---:|---:|---:|---:|---:|"
+    );
+    for side in [&diff.a, &diff.b] {
+        let c = &side.counts;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            side.name,
+            inline_code(&side.target),
+            side.verdict.as_str(),
+            c.pass,
+            c.warn,
+            c.fail,
+            c.error,
+            c.skip
+        );
+    }
+    let _ = writeln!(out, "\nSeed `{}`. {COMPARED}", diff.a.seed);
+    for note in &diff.notes {
+        let _ = writeln!(out, "\n> {}", text(note));
+    }
+    for group in diff.grouped() {
+        let _ = writeln!(out, "\n### {}\n", inline_code(&group.operation));
+        for Alike {
+            difference: d,
+            cases,
+        } in group.alike
+        {
+            let _ = writeln!(
+                out,
+                "- {}, in {}",
+                text(&d.to_string()),
+                text(&case_list(&cases, 5))
+            );
+        }
+    }
+    if !diff.gaps.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n### Where the spec is silent, the two chose differently\n"
+        );
+        for gap in &diff.gaps {
+            let _ = writeln!(out, "- {}", text(&gap.to_string()));
+        }
+    }
+    if !diff.not_compared.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n<details><summary>Not compared ({})</summary>\n",
+            diff.not_compared.len()
+        );
+        for n in &diff.not_compared {
+            let _ = writeln!(out, "- {}: {}", inline_code(&n.case), text(&n.why));
+        }
+        let _ = writeln!(out, "\n</details>");
+    }
+    out
 }
 
 #[cfg(test)]

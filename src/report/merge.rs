@@ -194,6 +194,7 @@ fn pace(records: &[RunRecord]) -> Option<Pace> {
             pauses: all.pauses + shard.pauses,
             paused_ms: all.paused_ms + shard.paused_ms,
             rate: all.rate.min(shard.rate),
+            unanswered: [all.unanswered, shard.unanswered].concat(),
         })
 }
 

@@ -1,5 +1,21 @@
-//! Reports: a finished [`RunRecord`] in, files out (JUnit XML, JSON, HTML, Markdown), plus
-//! `covenant compare` and `covenant merge`, which work on JSON reports alone.
+//! Reports: plain data in, files and console text out. Three products: a finished run
+//! ([`RunRecord`]), the comparison of two runs ([`Comparison`], `covenant compare`) and the
+//! behaviour diff of two targets ([`BehaviourDiff`]); plus `covenant merge`, which works on JSON
+//! reports alone.
+//!
+//! What a product holds is worked out once, by a module that renders nothing ([`compare()`],
+//! [`behaviour_diff`], the coverage, the gap observations, the latency). Each output format is
+//! one module that renders every product it has a file or a text for, with one signature per
+//! product: the run through [`Reporter`], `compare(&Comparison) -> String` and
+//! `diff(&BehaviourDiff) -> String`.
+//!
+//! | format | run | compare | diff |
+//! |---|---|---|---|
+//! | [`console`] | `summary`, `failure_message` | `compare` | `diff` |
+//! | [`junit`] | `junit.xml` | | |
+//! | [`json`] | `report.json` | `compare.json` | `diff.json` |
+//! | [`html`] | `summary.html` | | `diff.html` |
+//! | [`markdown`] | `summary.md` | `compare.md` | `diff.md` |
 //!
 //! A reporter reads plain data and never sends a request; the runner hands it a finished
 //! record. Everything a reporter writes passes through [`redact`] first, so a secret that
@@ -9,13 +25,15 @@ mod compare;
 mod coverage;
 mod diff;
 mod gaps;
-mod html;
-mod json;
-mod junit;
 mod latency;
-mod markdown;
 mod merge;
 mod redact;
+
+pub mod console;
+pub mod html;
+pub mod json;
+pub mod junit;
+pub mod markdown;
 
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
@@ -181,11 +199,80 @@ pub fn write_file(
         source,
     })?;
     let path = dir.join(name);
-    std::fs::write(&path, redact::text(text, secrets)).map_err(|source| ReportError::Write {
+    std::fs::write(&path, masked(text, secrets)).map_err(|source| ReportError::Write {
         path: path.clone(),
         source,
     })?;
     Ok(path)
+}
+
+/// `text` with each secret, raw or in any escaped form a format gives it, replaced by `***`.
+fn masked(text: &str, secrets: &[String]) -> String {
+    let forms: Vec<String> = secrets
+        .iter()
+        .filter(|s| !s.is_empty())
+        .flat_map(|s| escaped_forms(s))
+        .collect();
+    crate::secret::Redactor::new(&forms).redact(text)
+}
+
+/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,
+/// XML-escaped in attributes (all five entities) and in text (`&`, `<`, `>` only), and
+/// Markdown-escaped.
+fn escaped_forms(secret: &str) -> Vec<String> {
+    let json = serde_json::to_string(secret).unwrap_or_default();
+    let json = json
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(secret)
+        .to_owned();
+    let html = html::escape(secret);
+    let xml_attribute = html.replace("&#39;", "&apos;");
+    let xml_text = secret
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let markdown = markdown::text(secret);
+    let mut forms = vec![
+        secret.to_owned(),
+        json,
+        html,
+        xml_attribute,
+        xml_text,
+        markdown,
+    ];
+    forms.sort();
+    forms.dedup();
+    forms
+}
+
+/// Writes the behaviour diff as `diff.json`, `diff.md` and `diff.html` into `dir` (created if
+/// missing), secrets replaced. Returns the paths written.
+pub fn write_diff(
+    diff: &BehaviourDiff,
+    dir: &Path,
+    secrets: &[String],
+) -> Result<Vec<PathBuf>, ReportError> {
+    [
+        ("diff.json", json::diff(diff)),
+        ("diff.md", markdown::diff(diff)),
+        ("diff.html", html::diff(diff)),
+    ]
+    .into_iter()
+    .map(|(name, text)| write_file(dir, name, &text, secrets))
+    .collect()
+}
+
+/// Writes the comparison as `compare.md` and `compare.json` into `dir` (created if missing).
+/// Returns the paths written.
+pub fn write_compare(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    [
+        ("compare.md", markdown::compare(comparison)),
+        ("compare.json", json::compare(comparison)),
+    ]
+    .into_iter()
+    .map(|(name, text)| write_file(dir, name, &text, &[]))
+    .collect()
 }
 
 /// Reads a JSON report written by `covenant run` or `covenant merge`.
@@ -223,6 +310,20 @@ fn shown_exchange<'a>(
         None if case.exchanges.len() == 1 => case.exchanges.first(),
         None => None,
     }
+}
+
+/// `a, b, c and 4 more`.
+fn case_list(cases: &[String], named: usize) -> String {
+    let mut text = cases
+        .iter()
+        .take(named)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if cases.len() > named {
+        text.push_str(&format!(" and {} more", cases.len() - named));
+    }
+    text
 }
 
 /// `1 gap`, `2 gaps`.

@@ -2,29 +2,26 @@
 //!
 //! The target client already redacts what it records; this is the second line. The record is
 //! redacted field by field first (so `report.json` stays valid JSON), then each rendered file is
-//! scanned again for the secret in every escaped form a format could give it (JSON, HTML, XML).
+//! scanned again for the secret in every escaped form a format could give it (the report module
+//! asks each format for its forms). Finding and masking is [`crate::secret`]'s.
 
-use crate::client::SecretFinder;
+use crate::secret::Redactor;
 use crate::verdict::RunRecord;
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// What a secret is replaced with.
-pub const MASK: &str = "***";
-
-/// `run` with every occurrence of each secret in any string replaced by [`MASK`]: itself when
+/// `run` with every occurrence of each secret in any string masked: itself when
 /// it holds none (the target client redacts what it records, so it almost never does), else a
 /// copy.
 pub fn record<'a>(run: &'a RunRecord, secrets: &[String]) -> Cow<'a, RunRecord> {
-    let secrets = non_empty(secrets);
-    if secrets.is_empty() {
+    let masker = Redactor::new(secrets);
+    if masker.secrets().is_empty() {
         return Cow::Borrowed(run);
     }
-    let masker = Masker::new(secrets);
     // One look at the whole record as it is serialised, before copying it string by string:
     // serde_json writes each run of a string without escapes in one piece, so a secret with
     // nothing to escape is seen whole. One that JSON escapes is looked for string by string.
-    let escapes = masker.secrets.iter().any(|s| s.chars().any(needs_escape));
+    let escapes = masker.secrets().iter().any(|s| s.chars().any(needs_escape));
     if !escapes {
         let mut scan = Scan {
             masker: &masker,
@@ -43,15 +40,15 @@ pub fn record<'a>(run: &'a RunRecord, secrets: &[String]) -> Cow<'a, RunRecord> 
 }
 
 /// A writer that keeps nothing and notes whether a piece written held a secret.
-struct Scan<'a, 'b> {
-    masker: &'a Masker<'b>,
+struct Scan<'a> {
+    masker: &'a Redactor,
     found: bool,
 }
 
-impl std::io::Write for Scan<'_, '_> {
+impl std::io::Write for Scan<'_> {
     fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
         if !self.found {
-            self.found = self.masker.finder.is_match(piece);
+            self.found = self.masker.is_match(piece);
         }
         Ok(piece.len())
     }
@@ -66,7 +63,7 @@ fn needs_escape(c: char) -> bool {
     c == '"' || c == '\\' || c.is_control()
 }
 
-fn redact_value(value: &mut Value, masker: &Masker<'_>) {
+fn redact_value(value: &mut Value, masker: &Redactor) {
     match value {
         Value::String(s) => {
             if let Some(masked) = masker.mask(s) {
@@ -79,91 +76,6 @@ fn redact_value(value: &mut Value, masker: &Masker<'_>) {
     }
 }
 
-/// `text` with each secret, raw or in any escaped form, replaced by [`MASK`].
-pub fn text(text: &str, secrets: &[String]) -> String {
-    let forms: Vec<String> = non_empty(secrets)
-        .into_iter()
-        .flat_map(escaped_forms)
-        .collect();
-    let masker = Masker::new(forms.iter().map(String::as_str).collect());
-    masker.mask(text).unwrap_or_else(|| text.to_owned())
-}
-
-/// Finds secrets in strings with a searcher built once per secret and form, so that a report of
-/// a few MiB is read quickly, and most strings are not copied.
-struct Masker<'a> {
-    /// Longest first, so that a secret containing another is masked whole.
-    secrets: Vec<&'a str>,
-    finder: SecretFinder,
-}
-
-impl<'a> Masker<'a> {
-    fn new(mut secrets: Vec<&'a str>) -> Masker<'a> {
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        Masker {
-            finder: SecretFinder::new(&secrets),
-            secrets,
-        }
-    }
-
-    /// `text` masked, or `None` when it holds no secret (most strings: they are not copied).
-    fn mask(&self, text: &str) -> Option<String> {
-        if !self.finder.is_match(text.as_bytes()) {
-            return None;
-        }
-        // Secret by secret, longest first: one secret overlapping another is masked whole too.
-        let mut out = Cow::Borrowed(text);
-        for secret in &self.secrets {
-            if out.contains(secret) {
-                out = Cow::Owned(out.replace(secret, MASK));
-            }
-        }
-        match out {
-            Cow::Borrowed(_) => None,
-            Cow::Owned(masked) => Some(masked),
-        }
-    }
-}
-
-/// An empty secret would mask every position of every file: it is no secret.
-fn non_empty(secrets: &[String]) -> Vec<&str> {
-    secrets
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,
-/// XML-escaped in attributes (all five entities) and in text (`&`, `<`, `>` only), and
-/// Markdown-escaped.
-fn escaped_forms(secret: &str) -> Vec<String> {
-    let json = serde_json::to_string(secret).unwrap_or_default();
-    let json = json
-        .strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(secret)
-        .to_owned();
-    let html = super::html::escape(secret);
-    let xml_attribute = html.replace("&#39;", "&apos;");
-    let xml_text = secret
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    let markdown = super::markdown::text(secret);
-    let mut forms = vec![
-        secret.to_owned(),
-        json,
-        html,
-        xml_attribute,
-        xml_text,
-        markdown,
-    ];
-    forms.sort();
-    forms.dedup();
-    forms
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,15 +83,8 @@ mod tests {
     #[test]
     fn escaped_forms_of_a_secret_are_masked() {
         let secrets = vec!["a<b\"c".to_owned()];
-        let out = text(r#"raw a<b"c json a<b\"c html a&lt;b&quot;c"#, &secrets);
+        let out = super::super::masked(r#"raw a<b"c json a<b\"c html a&lt;b&quot;c"#, &secrets);
         assert_eq!(out, "raw *** json *** html ***");
-    }
-
-    #[test]
-    fn overlapping_secrets_are_both_masked_whole() {
-        let secrets = vec!["xab".to_owned(), "abcdef".to_owned()];
-        assert_eq!(text("-xabcdef-", &secrets), "-x***-");
-        assert_eq!(text("-xab-abcdef-", &secrets), "-***-***-");
     }
 
     #[test]
@@ -210,6 +115,6 @@ mod tests {
 
     #[test]
     fn empty_secret_masks_nothing() {
-        assert_eq!(text("abc", &[String::new()]), "abc");
+        assert_eq!(super::super::masked("abc", &[String::new()]), "abc");
     }
 }

@@ -1,6 +1,7 @@
 //! The preflight: before any case, look for everything in the profile that would make the run's
 //! verdict about the user's setup rather than the target, and stop before anything is written to
-//! the target. (The run command checks that its report directory can be written before this.)
+//! the target. First of all, before the target is even prepared, it checks that the report
+//! directory can be written ([`report_dir`]).
 //!
 //! Only reads are sent, and only where the spec has one: list events with the finance token,
 //! list transactions of the profile's bank accounts with the banking token, and two requests
@@ -21,6 +22,17 @@ use crate::settings::{RunSettings, TargetChoice};
 struct Problem {
     keys: String,
     answer: String,
+}
+
+/// Fails unless reports can be written in `dir` (exit code 2): checked before anything is sent.
+pub fn report_dir(dir: &std::path::Path) -> Result<(), Fatal> {
+    crate::report::writable(dir).map_err(|e| {
+        Fatal::Files(format!(
+            "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
+             write",
+            dir.display()
+        ))
+    })
 }
 
 /// Runs the preflight of a run that sends; `Err` ends the command with exit code 2.
@@ -71,9 +83,9 @@ fn redact(run: &RunCx, message: String) -> String {
 /// cases will say how). A static site or another service answers HTML or plain 404s.
 async fn recognise(run: &RunCx) -> Result<(), Fatal> {
     let absent = crate::case::absent_uuid("covenant-preflight");
-    let mut events = run.bare(OperationId::ListEvents, &[]);
-    events.path.push_str("?limit=1");
-    let probes = [events, run.bare(OperationId::ListTransactions, &[&absent])];
+    let events = run.call(OperationId::ListEvents).query("limit=1");
+    let transactions = run.call(OperationId::ListTransactions).path(&[&absent]);
+    let probes = [events, transactions].map(crate::case::Call::bare);
     let mut seen = Vec::new();
     for request in &probes {
         let Some(response) = answer(run, request).await else {
@@ -132,8 +144,7 @@ fn no_credentials(run: &RunCx) -> bool {
 /// The finance token on list events (`limit=1`).
 async fn finance_token(run: &RunCx) -> Option<Problem> {
     run.finops_token()?;
-    let mut request = run.request(OperationId::ListEvents, &[]);
-    request.path.push_str("?limit=1");
+    let request = run.call(OperationId::ListEvents).query("limit=1").request();
     let response = answer(run, &request).await?;
     let keys = match response.status {
         401 => "finops.token",
@@ -170,8 +181,8 @@ async fn banking(run: &RunCx) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (key, account) in accounts {
         let Some(account) = account else { continue };
-        let mut request = run.request(OperationId::ListTransactions, &[account]);
-        request.path.push_str("?limit=1");
+        let call = run.call(OperationId::ListTransactions).path(&[account]);
+        let request = call.query("limit=1").request();
         let Some(response) = answer(run, &request).await else {
             continue;
         };

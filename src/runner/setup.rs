@@ -92,7 +92,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         generation: settings.generation,
         banking_token,
         banking_token_error,
-        run_tag: run_tag(settings.generation.seed),
+        run_tag: crate::case::run_tag(settings.generation.seed),
         watch,
         ledger,
         stash: Default::default(),
@@ -153,6 +153,7 @@ fn target_config(
         max_body: network.max_body,
         retries: network.retries,
         rate: network.rate,
+        max_refusal: network.max_refusal,
         max_requests: network.max_requests,
         ca_cert,
         insecure: network.insecure,
@@ -228,18 +229,4 @@ async fn client_credentials(oauth: &OAuthProfile, target: &Target) -> Result<Sec
         .filter(|t| !t.is_empty())
         .map(Secret::new)
         .ok_or_else(|| format!("{status}: the answer has no access_token"))
-}
-
-/// The tag that makes this run's created resources (velocity control ids, mailbox domains, VAT
-/// ID values) unique on the target: the seed mixed with the process id and the process's start
-/// time, so that a rerun with the same seed in a container (where the process id is always the
-/// same) does not collide with what the previous run left on a persistent target. Both targets
-/// of a differential run share it.
-fn run_tag(seed: u64) -> String {
-    static STARTED: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    let started = *STARTED.get_or_init(|| {
-        let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-        since.map_or(0, |d| d.as_nanos() as u32)
-    });
-    format!("{:08x}", seed as u32 ^ std::process::id() ^ started)
 }

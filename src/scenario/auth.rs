@@ -2,24 +2,23 @@
 //! malformed version and organization headers.
 //!
 //! Requests name ids that do not exist wherever the operation takes one, so that a target which
-//! wrongly skips authentication changes as little as possible; only the list of transactions
-//! names the profile's bank account, a read (see [`harmless`]). The tampered tokens are the
+//! wrongly skips authentication changes as little as possible; only a read whose path the
+//! profile's fixtures fill whole (the list of transactions) names them (see [`harmless`]). The tampered tokens are the
 //! profile's real ones with characters appended, the last changed, or truncated (see
 //! [`Tamper`]): a target that compares tokens by prefix accepts some of them.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, Tamper};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome, Tamper};
 use crate::client::{Request, Response};
 use crate::schema::{Area, OperationId};
-use reqwest::Method;
 use serde_json::json;
 
-/// A harmless request of `operation` without credentials or headers: ids that name nothing,
-/// and a body that would be valid. Listing transactions reads the profile's bank account
-/// where it names one: a read changes nothing, and a target that wrongly accepts the token
-/// then answers 200, where an account that names nothing would give a 404 that looks like a
-/// refusal.
-fn harmless(cx: &CaseCx, operation: OperationId) -> Request {
+/// A harmless request of `operation` with `token` (the finance headers as the table gives them,
+/// no banking organization header): ids that name nothing, and a body that would be valid. A
+/// read whose path the profile's fixtures fill whole (listing transactions) names them: a read
+/// changes nothing, and a target that wrongly accepts the token then answers 200, where an
+/// account that names nothing would give a 404 that looks like a refusal.
+fn harmless(cx: &CaseCx, operation: OperationId, token: Given) -> Request {
     let none = absent_uuid("covenant-auth");
     let bodies = Bodies::new(&cx.run);
     let body = match operation {
@@ -38,15 +37,22 @@ fn harmless(cx: &CaseCx, operation: OperationId) -> Request {
         | OperationId::ListEvents
         | OperationId::ListTransactions => None,
     };
-    let account = cx.run.banking().and_then(|b| b.bank_account_id.as_deref());
-    let values = match (operation, account) {
-        (OperationId::ListTransactions, Some(account)) => vec![account],
-        _ => vec![none.as_str(); operation.path_parameters()],
+    let fixtures = cx.run.path_values(operation, &[]);
+    let read = operation.operation().method == crate::schema::Method::Get;
+    let values = match fixtures.iter().all(|v| !v.is_empty()) {
+        true if read => fixtures,
+        _ => vec![none; operation.path_parameters()],
     };
-    let mut request = cx.run.bare(operation, &values);
+    let values: Vec<&str> = values.iter().map(String::as_str).collect();
+    let organization = match operation.area() {
+        Area::Finance => Given::Profile,
+        Area::Banking => Given::Omitted,
+    };
+    let mut call = cx.call(operation).path(&values).token(token);
     if operation == OperationId::ListEvents {
-        request.path.push_str("?limit=1");
+        call = call.query("limit=1");
     }
+    let mut request = call.organization(organization).request();
     if let Some(body) = body {
         request = request.json(body);
     }
@@ -58,17 +64,6 @@ fn of_area(area: Area) -> impl Iterator<Item = OperationId> {
     OperationId::ALL
         .into_iter()
         .filter(move |op| op.area() == area)
-}
-
-/// Finance headers without Authorization: the version, and the organization where the
-/// operation takes it.
-fn finance_headers(cx: &CaseCx, request: Request, operation: OperationId) -> Request {
-    let mut request = request.header("x-finops-version", cx.run.profile.finops_version());
-    let takes_org = operation.operation().takes_header("x-organization-id");
-    if let (Some(org), true) = (cx.run.finops_org(), takes_org) {
-        request = request.header("x-organization-id", org);
-    }
-    request
 }
 
 pub fn cases() -> Vec<Case> {
@@ -170,10 +165,7 @@ pub fn cases() -> Vec<Case> {
 }
 
 async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&str>) -> Outcome {
-    let mut request = finance_headers(cx, harmless(cx, operation), operation);
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
+    let request = harmless(cx, operation, token.map_or(Given::Omitted, Given::value));
     let response = cx.send(operation, request).await?;
     let (rule, what) = match token {
         Some(_) => ("AUTH-FIN-INVALID-401", "a request with an invalid token"),
@@ -184,10 +176,7 @@ async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&st
 }
 
 async fn banking_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&str>) -> Outcome {
-    let mut request = harmless(cx, operation);
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
+    let request = harmless(cx, operation, token.map_or(Given::Omitted, Given::value));
     let response = cx.send(operation, request).await?;
     let what = if token.is_some() {
         "a request with an invalid token"
@@ -207,7 +196,7 @@ fn banking_refused(cx: &mut CaseCx, response: &Response, what: &str) {
 
 async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let token = cx.run.finops_token().unwrap_or_default().to_owned();
-    let request = finance_headers(cx, harmless(cx, operation), operation);
+    let request = harmless(cx, operation, Given::Omitted);
     tampered(cx, operation, &token, request, |cx, response, what| {
         cx.expect_status(response, 401, "AUTH-FIN-INVALID-401", what);
     })
@@ -216,7 +205,7 @@ async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
 
 async fn banking_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let token = cx.run.banking_token.as_ref().map(|t| t.expose().to_owned());
-    let request = harmless(cx, operation);
+    let request = harmless(cx, operation, Given::Omitted);
     tampered(
         cx,
         operation,
@@ -255,10 +244,9 @@ async fn tampered(
 async fn malformed_version(cx: &mut CaseCx) -> Outcome {
     for bad in ["not-a-date", "2026-13-45"] {
         let request = cx
-            .fin(
-                Method::GET,
-                &format!("{}?limit=1", OperationId::ListEvents.path(&[])),
-            )
+            .call(OperationId::ListEvents)
+            .query("limit=1")
+            .request()
             .with_header("x-finops-version", bad);
         let response = cx.send(OperationId::ListEvents, request).await?;
         cx.judged("VER-FINOPS-MALFORMED");
@@ -276,27 +264,14 @@ async fn malformed_version(cx: &mut CaseCx) -> Outcome {
 }
 
 async fn malformed_org_header(cx: &mut CaseCx, operation: OperationId) -> Outcome {
-    let name = cx.run.org_header().ok_or(Abort::Recorded)?.to_owned();
+    cx.run.org_header().ok_or(Abort::Recorded)?;
     for bad in ["not-a-uuid", ""] {
-        let request = match operation {
-            OperationId::ListTransactions => {
-                let account = cx
-                    .run
-                    .banking()
-                    .and_then(|b| b.bank_account_id.clone())
-                    .unwrap_or_default();
-                cx.bank_without_org(
-                    Method::GET,
-                    &OperationId::ListTransactions.path(&[&account]),
-                )
-            }
-            _ => {
-                let body = Bodies::new(&cx.run).velocity(&format!("badorg{}", bad.len()));
-                cx.bank_without_org(Method::POST, &OperationId::CreateVelocityControl.path(&[]))
-                    .json(body)
-            }
-        };
-        let response = cx.send(operation, request.header(&name, bad)).await?;
+        let mut request = cx.call(operation).organization(Given::value(bad)).request();
+        if operation == OperationId::CreateVelocityControl {
+            let body = Bodies::new(&cx.run).velocity(&format!("badorg{}", bad.len()));
+            request = request.json(body);
+        }
+        let response = cx.send(operation, request).await?;
         cx.expect_status(
             &response,
             400,

@@ -83,11 +83,11 @@ impl<'a> Bodies<'a> {
 
     /// An id unique to this run and this use.
     pub fn unique(&self, suffix: &str) -> String {
-        format!("cov-{}-{suffix}", self.run.run_tag)
+        self.run.unique(suffix)
     }
 
     /// A mailbox domain unique to this run.
     pub fn domain(&self, suffix: &str) -> String {
-        format!("cov-{}-{suffix}.example.com", self.run.run_tag)
+        format!("{}.example.com", self.run.unique(suffix))
     }
 }

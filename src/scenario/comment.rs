@@ -4,7 +4,6 @@
 use super::{absent_uuid, expect_client_error, pretty};
 use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
 use crate::schema::OperationId;
-use reqwest::Method;
 use serde_json::json;
 
 pub fn cases() -> Vec<Case> {
@@ -108,9 +107,9 @@ async fn kept_verbatim(cx: &mut CaseCx, id: &str) -> Outcome {
 
 async fn comment_unknown(cx: &mut CaseCx) -> Outcome {
     let request = cx
-        .fin(
-            Method::PATCH,
-            &OperationId::UpdateComment.path(&[&absent_uuid("covenant-comment")]),
+        .request(
+            OperationId::UpdateComment,
+            &[&absent_uuid("covenant-comment")],
         )
         .json(json!({ "text": "x" }));
     let response = cx.send(OperationId::UpdateComment, request).await?;

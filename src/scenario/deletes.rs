@@ -8,7 +8,6 @@ use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
 use crate::client::SendError;
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
-use reqwest::Method;
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -41,16 +40,20 @@ pub fn cases() -> Vec<Case> {
 async fn delete_twice(
     cx: &mut CaseCx,
     operation: OperationId,
-    path: &str,
+    path: &[&str],
     ok_rule: &str,
     gone_rule: &str,
     what: &str,
 ) -> Outcome {
-    let response = cx.send(operation, cx.fin(Method::DELETE, path)).await?;
+    let response = cx
+        .send(operation, cx.call(operation).ids(path).request())
+        .await?;
     if !cx.expect_success(&response, ok_rule, &format!("deleting {what}")) {
         return Ok(());
     }
-    let again = cx.send(operation, cx.fin(Method::DELETE, path)).await?;
+    let again = cx
+        .send(operation, cx.call(operation).ids(path).request())
+        .await?;
     expect_client_error(
         cx,
         &again,
@@ -82,7 +85,7 @@ async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
     delete_twice(
         cx,
         OperationId::DeleteTag,
-        &OperationId::DeleteTag.path(&[&id]),
+        &[&id],
         "TAG-DELETE",
         "TAG-DELETE-GONE",
         "a tag",
@@ -98,12 +101,10 @@ async fn bank_account_delete_twice(cx: &mut CaseCx) -> Outcome {
         .and_then(|f| f.deletable_bank_accounts.get(taken.index))
         .cloned()
         .expect("the ledger hands out only entries of the profile's list");
-    let path =
-        OperationId::DeleteBankAccount.path(&[&account.counterpart_id, &account.bank_account_id]);
     delete_twice(
         cx,
         OperationId::DeleteBankAccount,
-        &path,
+        &[&account.counterpart_id, &account.bank_account_id],
         "CBA-DELETE",
         "CBA-DELETE-GONE",
         "a counterpart bank account",

@@ -4,7 +4,6 @@
 use super::expect_client_error;
 use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
 use crate::schema::OperationId;
-use reqwest::Method;
 
 pub fn cases() -> Vec<Case> {
     let fin = [Need::FinopsToken, Need::FinopsOrg];
@@ -23,10 +22,7 @@ async fn events_bad_enums(cx: &mut CaseCx) -> Outcome {
         let response = cx
             .send(
                 OperationId::ListEvents,
-                cx.fin(
-                    Method::GET,
-                    &format!("{}?{query}", OperationId::ListEvents.path(&[])),
-                ),
+                cx.call(OperationId::ListEvents).query(query).request(),
             )
             .await?;
         expect_client_error(

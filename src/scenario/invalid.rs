@@ -40,26 +40,17 @@ pub fn cases() -> Vec<Case> {
 }
 
 fn to_case(entry: InvalidBody) -> Case {
-    let (operation, needs): (OperationId, &[Need]) = match entry.base.as_str() {
-        "vat-id" => (
-            OperationId::CreateVatId,
-            &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart],
-        ),
-        "comment" => (
-            OperationId::UpdateComment,
-            &[Need::FinopsToken, Need::FinopsOrg, Need::Comment],
-        ),
-        "velocity" => (OperationId::CreateVelocityControl, &[Need::BankingToken]),
-        _ => (
-            OperationId::CreateReceivable,
-            &[
-                Need::FinopsToken,
-                Need::FinopsOrg,
-                Need::Counterpart,
-                Need::VatRate,
-            ],
-        ),
+    let operation = match entry.base.as_str() {
+        "vat-id" => OperationId::CreateVatId,
+        "comment" => OperationId::UpdateComment,
+        "velocity" => OperationId::CreateVelocityControl,
+        _ => OperationId::CreateReceivable,
     };
+    let mut needs = Need::of_operation(operation);
+    if operation == OperationId::CreateReceivable {
+        // The receivable base body names the profile's counterpart and VAT rate.
+        needs.extend([Need::Counterpart, Need::VatRate]);
+    }
     let rule: &'static str = crate::catalogue::Catalogue::embedded()
         .rule(&entry.rule)
         .map(|r| r.id.as_str())
@@ -75,7 +66,7 @@ fn to_case(entry: InvalidBody) -> Case {
         &rules,
         case_fn(move |cx| Box::pin(run(cx, entry.clone(), operation))),
     )
-    .needs(needs)
+    .needs(&needs)
 }
 
 /// The valid body an entry starts from.
@@ -141,26 +132,7 @@ fn expand(value: Value) -> Value {
 
 async fn run(cx: &mut CaseCx, entry: InvalidBody, operation: OperationId) -> Outcome {
     let body = build(base(cx, &entry.base), &entry);
-    let request = match operation {
-        OperationId::CreateVatId => {
-            let cp = cx
-                .run
-                .finops()
-                .and_then(|f| f.counterpart_id.clone())
-                .unwrap_or_default();
-            cx.request(OperationId::CreateVatId, &[&cp])
-        }
-        OperationId::UpdateComment => {
-            let id = cx
-                .run
-                .finops()
-                .and_then(|f| f.comment_ids.first().cloned())
-                .unwrap_or_default();
-            cx.request(OperationId::UpdateComment, &[&id])
-        }
-        OperationId::CreateVelocityControl => cx.request(OperationId::CreateVelocityControl, &[]),
-        _ => cx.request(OperationId::CreateReceivable, &[]),
-    };
+    let request = cx.call(operation).request();
     let response = cx.send(operation, request.json(body)).await?;
     let what = format!("the body of {}", entry.id);
     if cx.expect_refused(&response, &entry.rule, &what)

@@ -2,7 +2,7 @@
 //! operation that takes none), domains outside the pattern.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Need, Outcome, Variant};
 use crate::client::Response;
 use crate::schema::OperationId;
 use serde_json::json;
@@ -77,9 +77,11 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
     let bodies = Bodies::new(&cx.run);
     let operation = OperationId::CreateMailboxDomain;
     let body = |suffix: &str| json!({ "domain": bodies.domain(suffix) });
+    let org = cx.run.finops_org().unwrap_or_default();
     let with_org = cx
-        .run
-        .fin(reqwest::Method::POST, &operation.path(&[]))
+        .call(operation)
+        .organization(Given::value(org))
+        .request()
         .json(body("org"));
     let without = cx.request(operation, &[]).json(body("noorg"));
     let baseline = Baseline::new("a mailbox domain created with x-organization-id", with_org);

@@ -3,10 +3,9 @@
 //! fields sent coming back as sent.
 
 use super::{absent_uuid, pretty, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
 use crate::client::Response;
 use crate::schema::OperationId;
-use reqwest::Method;
 use serde_json::{json, Value};
 
 const OP: OperationId = OperationId::CreateVelocityControl;
@@ -194,7 +193,9 @@ fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
 async fn without_header(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("nohdr");
     let request = cx
-        .bank_without_org(Method::POST, &OperationId::CreateVelocityControl.path(&[]))
+        .call(OP)
+        .organization(Given::Omitted)
+        .request()
         .json(body);
     let response = cx.send(OP, request).await?;
     if cx.expect_success(

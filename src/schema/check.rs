@@ -316,6 +316,13 @@ fn check_operation(
             );
         }
     }
+    require_rule(
+        FILE,
+        &format!("{pointer}/x-success-rule"),
+        Some(&operation.success_rule),
+        catalogue,
+        problems,
+    );
 }
 
 /// Every `schema:<stem>` a rule names in `checks` is a schema file (or `operations`).

@@ -80,6 +80,32 @@ pub struct Param {
     /// The rule the parameter's constraint comes from.
     #[serde(rename = "x-rule", default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The profile key whose value fills the parameter (`finops.counterpart_id`); `None`: the
+    /// case gives the value (an id it made, a query).
+    #[serde(rename = "x-fixture", default, skip_serializing_if = "Option::is_none")]
+    pub fixture: Option<String>,
+}
+
+impl Param {
+    /// Whether the parameter names the organization a request acts for.
+    pub fn is_organization(&self) -> bool {
+        self.location == ParamLocation::Header
+            && self
+                .fixture
+                .as_deref()
+                .is_some_and(|key| key.ends_with(".organization_id"))
+    }
+}
+
+/// Where a paginated list's pages carry their tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageFields {
+    /// The query parameter that carries a token.
+    pub token_param: String,
+    /// The page fields that hold the next and previous tokens.
+    pub next: String,
+    pub prev: String,
 }
 
 /// How an operation authenticates.
@@ -158,6 +184,14 @@ impl OperationId {
         self.operation().area
     }
 
+    /// The paginated lists, in the order of `operations.json`: the operations whose pages carry
+    /// tokens (`x-page`).
+    pub fn lists() -> impl Iterator<Item = OperationId> {
+        OperationId::ALL
+            .into_iter()
+            .filter(|op| op.operation().page.is_some())
+    }
+
     /// How many parameters the path template has.
     pub fn path_parameters(self) -> usize {
         self.operation().path.matches('{').count()
@@ -221,6 +255,12 @@ pub struct Operation {
     pub success_statuses: Vec<u16>,
     /// Schema stem of the success body; `None`: not shown.
     pub success_schema: Option<String>,
+    /// The rule a success body breaks where its schema names none.
+    #[serde(rename = "x-success-rule")]
+    pub success_rule: String,
+    /// The token fields of a paginated list's pages.
+    #[serde(rename = "x-page", default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageFields>,
     /// Schema stem of error bodies (every status but a finance 422).
     pub error_schema: String,
     /// Schema stem of a 422 body (finance area only).
@@ -258,16 +298,6 @@ impl Operation {
             (Some(stem), 422) => stem,
             _ => &self.error_schema,
         }
-    }
-
-    /// Whether the operation takes the header `name` (one the spec names).
-    pub fn takes_header(&self, name: &str) -> bool {
-        self.parameters.iter().any(|p| {
-            p.location == ParamLocation::Header
-                && p.name
-                    .as_deref()
-                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        })
     }
 
     /// Every schema stem the operation names.

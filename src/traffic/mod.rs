@@ -254,10 +254,10 @@ impl Judge {
         {
             let kind = if clients { "client" } else { "traffic" };
             let mut finding = finding.clone();
-            finding.message = crate::client::redact(&finding.message, &self.secrets);
+            finding.message = crate::secret::redact(&finding.message, &self.secrets);
             said.push(Said {
                 case: format!("{kind}.{}", operation.as_str()),
-                request: crate::client::redact(&request_line, &self.secrets),
+                request: crate::secret::redact(&request_line, &self.secrets),
                 finding,
                 clients,
             });

@@ -1,8 +1,9 @@
 //! What the traffic of one operation adds up to: a case result, as the reports read a run's.
 
 use super::{is_credential, Observed};
-use crate::client::{curl_command, redact};
+use crate::client::curl_command;
 use crate::schema::OperationId;
+use crate::secret::redact;
 use crate::verdict::{
     CaseResult, Evidence, Exchange, Finding, RequestRecord, ResponseRecord, StatusSeen, Verdict,
     CLIENT_SUITE,

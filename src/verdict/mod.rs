@@ -19,6 +19,6 @@ pub use case::{
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, StaleEntry};
-pub use pace::Pace;
+pub use pace::{Pace, Unanswered};
 pub use run::{parse_shard, RunMeta, RunRecord, RunVerdict};
 pub use shape::{Fill, PageFill, Shape};

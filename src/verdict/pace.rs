@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How a target's rate limits paced a run. The spec states no rate limit, so none of this is a
 /// finding: a refused request was sent again once the pause was over, and only its answer was
-/// judged.
+/// judged; one refused for longer than `--max-refusal` ended as an error of its case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pace {
     /// Answers 429 Too Many Requests.
@@ -18,6 +18,23 @@ pub struct Pace {
     /// The pace that worked, requests per second: the rate covenant settled at after the last
     /// refusal, a `--rate` for the next run against this target.
     pub rate: f64,
+    /// Endpoints whose requests were refused every try for `--max-refusal`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unanswered: Vec<Unanswered>,
+}
+
+/// An endpoint whose requests were refused every try for `--max-refusal`: they ended as errors
+/// of their cases, unjudged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unanswered {
+    /// Method and path template, e.g. `GET /finops/v1/tags/{tag_id}`.
+    pub endpoint: String,
+    /// Its answers 429, or 503 with `Retry-After`.
+    pub refusals: u64,
+    /// Its requests that ended refused.
+    pub requests: u64,
+    /// The longest one request of it was tried, seconds.
+    pub seconds: f64,
 }
 
 impl Pace {
@@ -55,6 +72,28 @@ impl Pace {
             self.suggested_rate()
         )
     }
+
+    /// One line naming the endpoints that never answered and how long they were tried; `None`
+    /// when every refused request came through in the end.
+    pub fn unanswered_sentence(&self) -> Option<String> {
+        let names: Vec<String> = self
+            .unanswered
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} ({} request(s) refused every try for up to {:.0} s, {} refusal(s))",
+                    u.endpoint, u.requests, u.seconds, u.refusals
+                )
+            })
+            .collect();
+        (!names.is_empty()).then(|| {
+            format!(
+                "never answered, rate-limited and not judged (errors of their cases; \
+                 --max-refusal): {}",
+                names.join("; ")
+            )
+        })
+    }
 }
 
 #[cfg(test)]
@@ -69,6 +108,7 @@ mod tests {
             pauses: 2,
             paused_ms: 2000.0,
             rate,
+            unanswered: Vec::new(),
         };
         assert_eq!(pace(93.7).suggested_rate(), "93");
         assert_eq!(pace(4.567).suggested_rate(), "4.56");
@@ -81,5 +121,18 @@ mod tests {
         let sentence = pace(93.7).sentence();
         assert!(sentence.contains("3 answer(s) 429"), "{sentence}");
         assert!(sentence.contains("--rate 93 next time"), "{sentence}");
+        assert_eq!(pace(93.7).unanswered_sentence(), None);
+        let mut refused = pace(93.7);
+        refused.unanswered.push(Unanswered {
+            endpoint: "GET /finops/v1/tags/{tag_id}".into(),
+            refusals: 12,
+            requests: 3,
+            seconds: 3.2,
+        });
+        let sentence = refused.unanswered_sentence().expect("one endpoint");
+        assert!(
+            sentence.contains("GET /finops/v1/tags/{tag_id} (3 request(s) refused every try for up to 3 s, 12 refusal(s))"),
+            "{sentence}"
+        );
     }
 }

@@ -78,6 +78,7 @@ fn merged_shards_count_every_refusal_and_keep_the_slowest_pace_that_worked() {
         pauses: 2,
         paused_ms: 2000.0,
         rate,
+        unanswered: Vec::new(),
     };
     a.meta.pace = Some(pace(5, 120.0));
     let merged = merge(vec![a.clone(), b.clone()]).expect("halves of one run merge");

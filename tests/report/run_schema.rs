@@ -45,6 +45,12 @@ fn a_report_of_a_rate_limited_run_validates_and_its_pace_is_held_to_its_fields()
         pauses: 3,
         paused_ms: 3000.0,
         rate: 93.5,
+        unanswered: vec![covenant::verdict::Unanswered {
+            endpoint: "GET /finops/v1/tags/{tag_id}".into(),
+            refusals: 7,
+            requests: 2,
+            seconds: 3.1,
+        }],
     });
     let mut report = serde_json::to_value(&run).unwrap();
     assert_eq!(errors(&report), Vec::<String>::new());

@@ -10,43 +10,14 @@
 //! understands, annotations aside, and forms of a known keyword it cannot honour are refused too.
 
 use super::merge::flatten_all_of;
+use super::place::{unsupported, Context, Place};
 use super::{
     is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, ObjectSpec, Prop, Shape,
     ShapeKind, StringSpec, CONDITIONALS, STEM_MARK,
 };
-use crate::generate::{GenOptions, GenerateError};
+use crate::generate::GenerateError;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-
-/// What compiling needs besides the schema: the options and where we are.
-pub(crate) struct Context<'a> {
-    pub options: &'a GenOptions,
-    /// The stem being compiled, for error messages.
-    pub stem: &'a str,
-}
-
-/// Where in the schema tree compiling is: the stems whose document root this is (options keyed
-/// by stem apply here), and a pointer for messages.
-#[derive(Clone, Default)]
-pub(super) struct Place {
-    roots: Vec<String>,
-    pointer: String,
-}
-
-impl Place {
-    fn child(&self, segment: &str) -> Place {
-        Place {
-            roots: Vec::new(),
-            pointer: format!("{}/{}", self.pointer, segment),
-        }
-    }
-    fn branch(&self, segment: &str) -> Place {
-        Place {
-            roots: self.roots.clone(),
-            pointer: format!("{}/{}", self.pointer, segment),
-        }
-    }
-}
 
 /// Compiles an inlined schema (see [`inline`](super::inline())) of stem `ctx.stem`.
 pub(crate) fn compile(ctx: &Context<'_>, schema: &Value) -> Result<Shape, GenerateError> {
@@ -124,14 +95,6 @@ fn any_shape() -> Shape {
         null_unstated: false,
         declared: Vec::new(),
         kind: ShapeKind::Any,
-    }
-}
-
-pub(super) fn unsupported(ctx: &Context<'_>, place: &Place, what: &str) -> GenerateError {
-    GenerateError::Unsupported {
-        stem: ctx.stem.to_string(),
-        pointer: place.pointer.clone(),
-        what: what.to_string(),
     }
 }
 

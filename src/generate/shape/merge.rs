@@ -11,7 +11,7 @@
 //! [`Conditional`](super::Conditional)s. Compiling checks the merged map's keywords as it would
 //! any other, so nothing unknown slips through a member.
 
-use super::compile::{unsupported, Context, Place};
+use super::place::{unsupported, Context, Place};
 use super::CONDITIONALS;
 use crate::generate::GenerateError;
 use serde_json::{Map, Value};

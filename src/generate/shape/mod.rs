@@ -14,9 +14,11 @@
 mod compile;
 mod inline;
 mod merge;
+mod place;
 
-pub(crate) use compile::{compile, Context};
+pub(crate) use compile::compile;
 pub(crate) use inline::{inline, Documents};
+pub(crate) use place::Context;
 
 use serde_json::Value;
 
@@ -214,4 +216,13 @@ pub(crate) struct Conditional {
     /// Properties that must be present when the condition holds.
     pub require: Vec<String>,
     pub rule: Option<String>,
+}
+
+/// One step of a path into a shape (see `generate::path`): a property, the first array item, or
+/// a union branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    Prop(String),
+    Item,
+    Branch(usize),
 }

@@ -1,4 +1,4 @@
-//! The HTML summary: one self-contained page (no external asset, no network) for spec owners
+//! `summary.html`: one self-contained page (no external asset, no network) for spec owners
 //! and engineers.
 //!
 //! Order: verdict and counts, failures, warnings, rule coverage, spec gaps, what the target
@@ -6,13 +6,14 @@
 //! script opens the one named by the URL fragment, so a link such as `summary.html#case-x`
 //! lands on it open. Every piece of text from the record or the catalogue is escaped.
 
-use super::coverage::{
+use super::{case_anchor, escape};
+use crate::catalogue::{Catalogue, Level};
+use crate::report::coverage::{
     measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence, RuleStatus,
 };
-use super::gaps::gap_observations;
-use super::latency::latency_by_operation;
-use super::{shown_exchange, ReportError, Reporter};
-use crate::catalogue::{Catalogue, Level};
+use crate::report::gaps::gap_observations;
+use crate::report::latency::latency_by_operation;
+use crate::report::{shown_exchange, ReportError, Reporter};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
 };
@@ -35,7 +36,9 @@ impl Reporter for Html {
         });
         page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
         if run.cases.iter().any(|c| c.verdict == Verdict::Known) {
-            page.cases_section(run, "known", super::KNOWN_TITLE, |v| v == Verdict::Known);
+            page.cases_section(run, "known", crate::report::KNOWN_TITLE, |v| {
+                v == Verdict::Known
+            });
         }
         page.coverage(run, catalogue);
         page.gaps(catalogue);
@@ -50,48 +53,11 @@ impl Reporter for Html {
     }
 }
 
-/// Text made safe for HTML element content and quoted attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The `id` of a case's `<details>` element.
-pub fn case_anchor(case_id: &str) -> String {
-    format!("case-{case_id}")
-}
-
-const STYLE: &str = "
-body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;color:#1b1f24}
-h1{margin:.2em 0}h2{margin-top:1.6em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
-table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}
-th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
-pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:.3em 0}
-code{font-size:90%}details{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em}
-details[open]{background:#fcfcfd}details.case[data-verdict=fail],details.case[data-verdict=error]{border-left:4px solid #cf222e}details.case[data-verdict=warn]{border-left:4px solid #d4a72c}summary{cursor:pointer}
-.banner{padding:.8em 1em;border-radius:6px;font-size:1.3em;font-weight:600;margin:.6em 0}
-.banner.pass{background:#dafbe1}.banner.warn{background:#fff8c5}.banner.fail,.banner.error{background:#ffebe9}
-.badge{display:inline-block;border-radius:4px;padding:0 .4em;font-size:85%;font-weight:600}
-.pass{color:#1a7f37}.warn{color:#9a6700}.fail,.error{color:#cf222e}.skip,.skipped,.inconclusive,.not-run,.not-observable{color:#57606a}
-.diff .add{color:#1a7f37}.diff .del{color:#cf222e}.diff .hunk{color:#8250df}
-";
+/// The page's style sheet.
+const STYLE: &str = include_str!("run.css");
 
 /// Opens the `<details>` named by the URL fragment, on load and on every fragment change.
-const SCRIPT: &str = "
-function openFromHash(){var id=decodeURIComponent(location.hash.slice(1));if(!id)return;
-var el=document.getElementById(id);if(el&&el.tagName==='DETAILS'){el.open=true;el.scrollIntoView();}}
-window.addEventListener('hashchange',openFromHash);openFromHash();
-";
+const SCRIPT: &str = include_str!("open.js");
 
 #[derive(Default)]
 struct Page {
@@ -108,11 +74,11 @@ impl Page {
         self.line("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">");
         self.line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
         self.line("<title>Covenant conformance report</title>");
-        self.line(format!("<style>{STYLE}</style>\n</head>\n<body>"));
+        self.line(format!("<style>\n{STYLE}</style>\n</head>\n<body>"));
     }
 
     fn tail(&mut self) {
-        self.line(format!("<script>{SCRIPT}</script>\n</body>\n</html>"));
+        self.line(format!("<script>\n{SCRIPT}</script>\n</body>\n</html>"));
     }
 
     fn banner(&mut self, run: &RunRecord) {
@@ -354,8 +320,8 @@ impl Page {
         } else {
             format!(
                 "{} in {} ({} / {} / {})",
-                super::plural(e.responses as usize, "response"),
-                super::plural(e.cases, "case"),
+                crate::report::plural(e.responses as usize, "response"),
+                crate::report::plural(e.cases, "case"),
                 e.passed,
                 e.warned,
                 e.failed
@@ -404,7 +370,7 @@ impl Page {
     fn gaps(&mut self, catalogue: &Catalogue) {
         self.line(format!(
             "<h2 id=\"gaps\">What the spec leaves open ({})</h2>",
-            super::plural(catalogue.gaps.len(), "gap")
+            crate::report::plural(catalogue.gaps.len(), "gap")
         ));
         self.line("<p>The specification says these are not shown; covenant never fails a target on them.</p>\n<ul>");
         for gap in &catalogue.gaps {
@@ -423,7 +389,7 @@ impl Page {
         let gaps = gap_observations(run, catalogue);
         self.line(format!(
             "<h2 id=\"silent\">What this target chose where the spec is silent ({})</h2>",
-            super::plural(gaps.len(), "gap")
+            crate::report::plural(gaps.len(), "gap")
         ));
         if gaps.is_empty() {
             self.line("<p>The run saw nothing of the gaps.</p>");

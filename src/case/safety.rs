@@ -1,0 +1,78 @@
+//! Staging safety: a DELETE carrying the profile's finance token may only name an id from the
+//! profile's deletable lists.
+
+use super::CaseCx;
+use crate::client::Request;
+use crate::profile::Profile;
+use crate::schema::OperationId;
+use reqwest::Method;
+
+impl CaseCx {
+    /// Staging safety: a DELETE carrying the profile's finance token may only name an id from
+    /// the profile's deletable lists. (DELETEs without valid credentials, as the authentication
+    /// cases send to ids that name nothing, cannot delete anything on a conforming target.)
+    pub(super) fn forbidden_delete(&self, request: &Request) -> Option<String> {
+        if request.method != Method::DELETE {
+            return None;
+        }
+        let token = self.run.finops_token()?;
+        let bearer = format!("Bearer {token}");
+        let credentialed = request
+            .headers
+            .iter()
+            .any(|(n, v)| n.eq_ignore_ascii_case("authorization") && *v == bearer);
+        if !credentialed || deletable(&self.run.profile, &request.path) {
+            return None;
+        }
+        Some(format!(
+            "covenant defect: refused to send DELETE {}: only ids of finops.deletable_tag_ids and \
+             finops.deletable_bank_accounts are ever deleted; please report it",
+            request.path
+        ))
+    }
+}
+
+/// Whether a DELETE path names a deletable fixture of the profile, and nothing else.
+fn deletable(profile: &Profile, path: &str) -> bool {
+    let Some(f) = &profile.finops else {
+        return false;
+    };
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let tags = f
+        .deletable_tag_ids
+        .iter()
+        .map(|id| OperationId::DeleteTag.path(&[id]));
+    let accounts = f
+        .deletable_bank_accounts
+        .iter()
+        .map(|a| OperationId::DeleteBankAccount.path(&[&a.counterpart_id, &a.bank_account_id]));
+    tags.chain(accounts).any(|p| p == path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile() -> Profile {
+        Profile::parse(
+            "[finops]\ntoken = \"t\"\ndeletable_tag_ids = [\"tag-1\"]\n\
+             [[finops.deletable_bank_accounts]]\ncounterpart_id = \"cp\"\nbank_account_id = \"ba\"\n",
+            std::path::Path::new("p.toml"),
+        )
+        .expect("a valid profile")
+    }
+
+    #[test]
+    fn only_the_profiles_deletable_ids_may_be_deleted() {
+        let p = profile();
+        assert!(deletable(&p, "/finops/v1/tags/tag-1"));
+        assert!(deletable(&p, "/finops/v1/counterparts/cp/bank-accounts/ba"));
+        assert!(!deletable(&p, "/finops/v1/tags/tag-2"));
+        assert!(!deletable(&p, "/finops/v1/tags/tag-1/../tag-2"));
+        assert!(!deletable(
+            &p,
+            "/finops/v1/counterparts/cp/bank-accounts/other"
+        ));
+        assert!(!deletable(&Profile::default(), "/finops/v1/tags/tag-1"));
+    }
+}

@@ -1,0 +1,82 @@
+//! Hashing and uniqueness, in one place: FNV-1a (stable across Rust versions, unlike the
+//! standard hasher), ids that name nothing, and the run tag every value a run must not share
+//! with earlier runs is derived from.
+
+use super::RunCx;
+
+/// FNV-1a of `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
+pub fn absent_uuid(label: &str) -> String {
+    let h = fnv1a(label.as_bytes());
+    let g = h.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15;
+    format!(
+        "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
+        (h >> 32) as u32,
+        (h >> 16) as u16,
+        (h & 0xfff) as u16,
+        (g >> 52) as u16 & 0xfff,
+        g & 0xffff_ffff_ffff
+    )
+}
+
+/// The tag that makes this run's created resources (velocity control ids, mailbox domains, VAT
+/// ID values, comment texts) unique on the target: the seed mixed with the process id and the
+/// process's start time, so that a rerun with the same seed in a container (where the process id
+/// is always the same) does not collide with what the previous run left on a persistent target.
+/// Both targets of a differential run share it.
+pub fn run_tag(seed: u64) -> String {
+    static STARTED: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let started = *STARTED.get_or_init(|| {
+        let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        since.map_or(0, |d| d.as_nanos() as u32)
+    });
+    format!("{:08x}", seed as u32 ^ std::process::id() ^ started)
+}
+
+/// `len` upper-case letters and digits unique to the run of `run_tag` and to `salt`: the
+/// salt's first (so that short codes of one run still differ), then the run tag's, repeated.
+pub fn unique_code(run_tag: &str, salt: &str, len: usize) -> String {
+    salt.chars()
+        .chain(run_tag.chars().cycle())
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .take(len)
+        .collect()
+}
+
+impl RunCx {
+    /// A name unique to this run and `suffix`: `cov-<run tag>-<suffix>`.
+    pub fn unique(&self, suffix: &str) -> String {
+        format!("cov-{}-{suffix}", self.run_tag)
+    }
+
+    /// A number below `below` unique to this run and `salt` (as far as a hash is).
+    pub fn unique_number(&self, salt: &str, below: u64) -> u64 {
+        fnv1a(self.unique(salt).as_bytes()) % below
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_uuids_are_valid_uuids_and_repeat() {
+        let a = absent_uuid("x");
+        assert_eq!(a, absent_uuid("x"));
+        assert_ne!(a, absent_uuid("y"));
+        assert!(uuid::Uuid::parse_str(&a).is_ok(), "{a}");
+    }
+
+    #[test]
+    fn fnv1a_is_the_published_function() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

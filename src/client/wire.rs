@@ -1,0 +1,165 @@
+//! What goes over the wire: a request as a case builds it, a response as it came back, and why a
+//! request produced no usable response.
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+
+/// A request body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    Json(Value),
+    /// Raw bytes with an optional content type (malformed bodies, wrong types).
+    Raw {
+        bytes: Vec<u8>,
+        content_type: Option<String>,
+    },
+}
+
+/// A request, relative to the target's base URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub method: reqwest::Method,
+    /// Path and query, e.g. `/finops/v1/events?limit=10`.
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Body>,
+}
+
+impl Request {
+    pub fn new(method: reqwest::Method, path: impl Into<String>) -> Request {
+        Request {
+            method,
+            path: path.into(),
+            headers: Vec::new(),
+            body: None,
+        }
+    }
+    pub fn get(path: impl Into<String>) -> Request {
+        Request::new(reqwest::Method::GET, path)
+    }
+    pub fn post(path: impl Into<String>, body: Value) -> Request {
+        Request::new(reqwest::Method::POST, path).json(body)
+    }
+    pub fn patch(path: impl Into<String>, body: Value) -> Request {
+        Request::new(reqwest::Method::PATCH, path).json(body)
+    }
+    pub fn delete(path: impl Into<String>) -> Request {
+        Request::new(reqwest::Method::DELETE, path)
+    }
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Request {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+    /// Removes every header of this name (case-insensitive).
+    pub fn without_header(mut self, name: &str) -> Request {
+        self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self
+    }
+    /// Replaces the header of this name, or adds it.
+    pub fn with_header(self, name: &str, value: impl Into<String>) -> Request {
+        self.without_header(name).header(name, value)
+    }
+    pub fn json(mut self, body: Value) -> Request {
+        self.body = Some(Body::Json(body));
+        self
+    }
+    pub fn raw(mut self, bytes: impl Into<Vec<u8>>, content_type: Option<&str>) -> Request {
+        self.body = Some(Body::Raw {
+            bytes: bytes.into(),
+            content_type: content_type.map(Into::into),
+        });
+        self
+    }
+    pub(super) fn is_idempotent_read(&self) -> bool {
+        self.method == reqwest::Method::GET || self.method == reqwest::Method::HEAD
+    }
+    /// Methods that change nothing on the server: the only ones `--read-only` lets through.
+    pub(super) fn is_safe(&self) -> bool {
+        self.is_idempotent_read() || self.method == reqwest::Method::OPTIONS
+    }
+}
+
+/// A response, read in full (up to `max_body`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// The body parsed as JSON, when it is JSON.
+    pub json: Option<Value>,
+}
+
+impl Response {
+    /// The response with its body parsed as JSON, when it is JSON.
+    pub(super) fn parsed(mut self) -> Response {
+        self.json = serde_json::from_slice(&self.body).ok();
+        self
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+    pub fn is_client_error(&self) -> bool {
+        (400..500).contains(&self.status)
+    }
+    /// A field of the JSON body by pointer.
+    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
+        self.json.as_ref().and_then(|j| j.pointer(pointer))
+    }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Why a request produced no usable response.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SendError {
+    #[error("request budget reached (--max-requests)")]
+    BudgetExhausted,
+    #[error("the run is stopping")]
+    Stopped,
+    #[error("--read-only: covenant sends no {0} request in a read-only run")]
+    ReadOnly(String),
+    #[error("{0}")]
+    Transport(String),
+    #[error("the target refused every try for {0:.0} s: rate-limited, not judged (429, or 503 with Retry-After; --max-refusal)")]
+    Refused(f64),
+    #[error("timed out after {0:.1} s (--timeout)")]
+    Timeout(f64),
+    #[error("response body exceeds {0} bytes (--max-body)")]
+    TooLarge(u64),
+    #[error("the target redirected to {0}, another origin; covenant follows redirects only within the target's origin and never sends credentials elsewhere")]
+    CrossOriginRedirect(String),
+}
+
+pub(super) fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, SendError> {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| SendError::Transport(format!("invalid header name {name:?}")))?;
+        let value = HeaderValue::from_bytes(value.as_bytes())
+            .map_err(|_| SendError::Transport(format!("invalid value for header {name}")))?;
+        map.append(name, value);
+    }
+    Ok(map)
+}
+
+/// The first 300 characters of a body, for messages.
+pub fn snippet(response: &Response) -> String {
+    let text = response.text();
+    let mut end = text.len().min(300);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < text.len() {
+        format!("{}…", &text[..end])
+    } else {
+        text
+    }
+}

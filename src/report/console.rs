@@ -1,0 +1,260 @@
+//! The console format: what covenant prints on the terminal. For a run, each failed case's
+//! message under libtest-mimic's "failures:" and the closing summary; for `covenant compare`,
+//! what changed; for two targets, the behaviour diff. It renders plain data and never prints:
+//! the command line decides where the text goes.
+
+use super::case_list;
+use super::compare::Comparison;
+use super::coverage::measure;
+use super::diff::{Alike, BehaviourDiff};
+use crate::catalogue::Catalogue;
+use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict};
+use std::fmt::Write;
+
+/// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
+fn coverage_line(record: &RunRecord) -> String {
+    let measured = measure(record, Catalogue::embedded());
+    let share = |measure: CoverageMeasure| {
+        measured
+            .iter()
+            .find(|m| m.measure == measure)
+            .map_or_else(String::new, |m| format!("{}/{}", m.got, m.of))
+    };
+    format!(
+        "coverage: {} must and {} should rules with evidence; {} stated statuses seen \
+         (summary.html has the matrix)",
+        share(CoverageMeasure::Must),
+        share(CoverageMeasure::Should),
+        share(CoverageMeasure::Status)
+    )
+}
+
+/// What libtest-mimic prints under "failures:" for a case.
+pub fn failure_message(result: &CaseResult) -> String {
+    let mut out = String::new();
+    if let Some(e) = &result.error {
+        let _ = writeln!(out, "error: {e}");
+    }
+    for f in &result.findings {
+        let _ = writeln!(out, "[{}] ({}) {}", f.rule, f.level, f.message);
+        if let Some(diff) = &f.diff {
+            let _ = writeln!(out, "{}", indent(diff));
+        }
+        if let Some(ex) = f.exchange.and_then(|i| result.exchanges.get(i)) {
+            let _ = writeln!(out, "  request:  {}", ex.request.curl);
+            if let Some(resp) = &ex.response {
+                let body: String = resp.body.chars().take(500).collect();
+                let _ = writeln!(out, "  response: {} {}", resp.status, body);
+            }
+        }
+    }
+    if let Some(p) = &result.payload {
+        let _ = writeln!(out, "  minimal payload: {p}");
+    }
+    let seen = result
+        .exchanges
+        .iter()
+        .filter_map(|e| e.error.as_ref())
+        .next();
+    if let (Some(e), true) = (seen, result.findings.is_empty() && result.error.is_none()) {
+        let _ = writeln!(out, "  transport: {e}");
+    }
+    out
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The closing summary: counts, requests, duration, and each warning.
+pub fn summary(record: &RunRecord) -> String {
+    let c = &record.counts;
+    let mut out = String::new();
+    let warned: Vec<&CaseResult> = record
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::Warn)
+        .collect();
+    if !warned.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nwarnings (rules the spec does not state; they do not fail the run):"
+        );
+        for case in warned {
+            for f in &case.findings {
+                let _ = writeln!(out, "  {:<45} [{}] {}", case.id, f.rule, f.message);
+            }
+        }
+    }
+    let skipped: Vec<&CaseResult> = record
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::Skip)
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "\nskipped:");
+        for case in skipped {
+            let _ = writeln!(
+                out,
+                "  {:<45} {}",
+                case.id,
+                case.skip_reason.as_deref().unwrap_or("")
+            );
+        }
+    }
+    let blocked: Vec<&CaseResult> = record
+        .cases
+        .iter()
+        .filter(|c| !c.inconclusive.is_empty())
+        .collect();
+    if !blocked.is_empty() {
+        let _ = writeln!(
+            out,
+            "\ninconclusive (variants not judged: the baseline they are judged beside was refused):"
+        );
+        for case in blocked {
+            for i in &case.inconclusive {
+                let _ = writeln!(out, "  {:<45} {}", case.id, i.sentence());
+            }
+        }
+    }
+    let verdict = record.verdict();
+    let _ = writeln!(
+        out,
+        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped, {} inconclusive; {} requests in {:.2} s (seed {})",
+        verdict.headline(),
+        c.pass,
+        c.fail,
+        c.warn,
+        c.error,
+        c.skip,
+        c.inconclusive,
+        c.requests,
+        record.meta.duration_ms / 1000.0,
+        record.meta.seed
+    );
+    match verdict {
+        RunVerdict::ProfileProblem => {
+            let _ = writeln!(
+                out,
+                "the profile does not fit the target (cases that needed these were blocked, not judged):"
+            );
+            for problem in &record.meta.profile_problems {
+                let _ = writeln!(out, "  - {problem}");
+            }
+        }
+        RunVerdict::Fail if c.fail == 0 => {
+            let _ = writeln!(out, "--strict: the warnings above count as failures");
+        }
+        _ => {}
+    }
+    let _ = writeln!(out, "{}", coverage_line(record));
+    for short in &record.meta.coverage_short {
+        let _ = writeln!(out, "coverage short of --require-coverage: {short}");
+    }
+    if let Some(why) = record.incomplete() {
+        let _ = writeln!(out, "the run is incomplete: {why}");
+    }
+    if let Some(pace) = &record.meta.pace {
+        let _ = writeln!(out, "pace: {}", pace.sentence());
+        let _ = pace
+            .unanswered_sentence()
+            .map(|s| writeln!(out, "pace: {s}"));
+    }
+    out
+}
+
+/// What `covenant compare` prints.
+pub fn compare(comparison: &Comparison) -> String {
+    let (old, new) = (&comparison.old, &comparison.new);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "old: {} (seed {}, {})\nnew: {} (seed {}, {})",
+        old.verdict.as_str(),
+        old.seed,
+        old.target,
+        new.verdict.as_str(),
+        new.seed,
+        new.target
+    );
+    for note in &comparison.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    for (title, cases) in comparison.case_lists() {
+        let _ = writeln!(out, "\n{title} ({}):", cases.len());
+        for case in cases {
+            let _ = writeln!(out, "  {case}");
+        }
+    }
+    for (title, rules) in comparison.rule_lists() {
+        let _ = writeln!(out, "\n{title} ({}):", rules.len());
+        for rule in rules {
+            let _ = writeln!(
+                out,
+                "  {}: {} -> {}",
+                rule.rule,
+                rule.old.as_str(),
+                rule.new.as_str()
+            );
+        }
+    }
+    out
+}
+
+/// Differences the console lists before it points at the files of the diff.
+const SHOWN: usize = 40;
+
+/// What the console prints of a behaviour diff: the headline, then the differences by
+/// operation (the first [`SHOWN`] of them).
+pub fn diff(diff: &BehaviourDiff) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "behaviour diff (seed {}): A = {}, B = {}: {}",
+        diff.a.seed,
+        diff.a.target,
+        diff.b.target,
+        diff.headline()
+    );
+    for note in &diff.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    let mut shown = 0;
+    for group in diff.grouped() {
+        let _ = writeln!(out, "{}:", group.operation);
+        for Alike {
+            difference: d,
+            cases,
+        } in group.alike
+        {
+            shown += 1;
+            if shown > SHOWN {
+                break;
+            }
+            let _ = writeln!(out, "  {d} ({})", case_list(&cases, 3));
+        }
+    }
+    if shown > SHOWN {
+        let _ = writeln!(out, "  … and more: see diff.md or diff.json");
+    }
+    if !diff.gaps.is_empty() {
+        let _ = writeln!(out, "where the spec is silent, the two chose differently:");
+        for gap in &diff.gaps {
+            let _ = writeln!(out, "  {gap}");
+        }
+    }
+    if !diff.not_compared.is_empty() {
+        let cases: Vec<String> = diff.not_compared.iter().map(|n| n.case.clone()).collect();
+        let _ = writeln!(
+            out,
+            "not compared: {} cases ({})",
+            diff.not_compared.len(),
+            case_list(&cases, 3)
+        );
+    }
+    out
+}

@@ -1,0 +1,73 @@
+//! The record of a run: its cases' results, counts and meta (seed, target, times, why it stopped
+//! short, the pace that worked), with the coverage it was asked for judged.
+
+use super::setup::Prepared;
+use super::stop::budget_note;
+use crate::settings::RunSettings;
+use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord};
+use std::time::{Duration, Instant};
+
+/// When a run started and ended.
+pub(super) struct Timing {
+    pub started_at: String,
+    pub start: Instant,
+}
+
+impl Timing {
+    pub(super) fn now() -> Timing {
+        Timing {
+            started_at: now_rfc3339(),
+            start: Instant::now(),
+        }
+    }
+}
+
+/// The record of a run of `prepared`'s target that gave `cases`, ended now; `output_closed`
+/// says why it is incomplete when the console closed before every case ran.
+pub(super) fn record(
+    prepared: &Prepared,
+    settings: &RunSettings,
+    cases: Vec<CaseResult>,
+    timing: &Timing,
+    output_closed: Option<String>,
+) -> RunRecord {
+    let elapsed: Duration = timing.start.elapsed();
+    let run = &prepared.run;
+    let interrupted = run
+        .target
+        .stop_reason()
+        .or_else(|| budget_note(run))
+        .or(output_closed);
+    let meta = RunMeta {
+        covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
+        seed: run.generation.seed,
+        target: prepared.target_label.clone(),
+        profile: serde_json::to_value(run.profile.redacted()).unwrap_or_default(),
+        started_at: timing.started_at.clone(),
+        finished_at: now_rfc3339(),
+        duration_ms: elapsed.as_secs_f64() * 1000.0,
+        cases_per_operation: run.generation.cases_per_operation,
+        shard: settings.selection.shard.map(|s| s.to_string()),
+        interrupted,
+        faults: settings.faults(),
+        strict: settings.strict,
+        profile_problems: run.watch.problems(),
+        coverage_required: settings.coverage_required.clone(),
+        coverage_short: Vec::new(),
+        pace: run.target.pace(),
+        baseline: None,
+    };
+    let mut record = RunRecord {
+        counts: Counts::of(&cases),
+        meta,
+        cases,
+    };
+    crate::report::judge_requirements(&mut record, run.catalogue);
+    record
+}
+
+fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}

@@ -1,0 +1,156 @@
+//! The scheduler: every plan runs here, whoever watches it (the console of `covenant run`, the
+//! self-test running many plans at once, the second target of a differential run).
+//!
+//! Each case is a task on the shared tokio runtime, spawned in the plan's execution order
+//! (`plan::execution_order`: still cases, readers, writers, then the late cases, long chains
+//! first in each group); at most `concurrency` of them run at once, and the semaphore is fair, so
+//! they start in that order too. A late case waits for its start ([`LateStart`]) before it takes
+//! a place, so that it never holds one an early case needs. Writers and cases that need the data
+//! to stand still never overlap ([`Phases`]). A stopped run (an interrupt, the deadline, the
+//! request budget) skips every case not started, saying why.
+
+use super::late::LateStart;
+use super::phase::{Phase, Phases};
+use super::plan::{execution_order, unmet};
+use super::results::{panicked, skipped, unreported};
+use super::stop::budget_note;
+use crate::case::{Abort, Case, CaseCx, RunCx};
+use crate::verdict::{CaseResult, Verdict};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::oneshot;
+
+/// What a console sees of a plan as it runs.
+pub(super) struct Observer {
+    /// Where each case's result goes once recorded, by the case's place in the plan.
+    pub tell: Vec<oneshot::Sender<CaseResult>>,
+    /// Set once the console has ended early (its output closed): a case not started by then is
+    /// not run.
+    pub halted: Arc<AtomicBool>,
+}
+
+/// Runs `plan` against `run`, `concurrency` cases at a time, and returns the results in plan
+/// order; `finished` counts the cases done so far (the progress line reads it).
+pub(super) async fn schedule(
+    run: Arc<RunCx>,
+    plan: Vec<Case>,
+    concurrency: usize,
+    finished: Arc<AtomicUsize>,
+    observer: Option<Observer>,
+) -> Vec<CaseResult> {
+    let phases = Arc::new(Phases::default());
+    // Only a run someone watches says on stderr that it waits for its tokens to age.
+    let late = LateStart::new(observer.is_some());
+    let permits = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
+    let (mut tell, halted) = match observer {
+        Some(o) => (o.tell.into_iter().map(Some).collect(), o.halted),
+        None => (Vec::new(), Arc::default()),
+    };
+    // Every early case takes its ticket here, before any case starts.
+    let mut tasks: Vec<(usize, tokio::task::JoinHandle<CaseResult>)> = execution_order(&plan)
+        .into_iter()
+        .map(|i| {
+            let case = plan[i].clone();
+            let unmet = unmet(&case, &plan, &run);
+            let early = late.ticket(&case);
+            let tell = tell.get_mut(i).and_then(Option::take);
+            let (run, permits, phases, late) =
+                (run.clone(), permits.clone(), phases.clone(), late.clone());
+            let (halted, finished) = (halted.clone(), finished.clone());
+            let task = tokio::spawn(async move {
+                let _early = early;
+                if case.late && unmet.is_none() {
+                    late.wait(&run).await;
+                }
+                let _permit = permits.acquire_owned().await;
+                let result = match unmet {
+                    _ if halted.load(Ordering::SeqCst) => unreported(&case.id),
+                    Some(why) => skipped(&case, why),
+                    None => {
+                        let owned = case.clone();
+                        let task =
+                            tokio::spawn(
+                                async move { run_case(&owned, run, &phases, &late).await },
+                            );
+                        task.await.unwrap_or_else(|e| panicked(&case, &e))
+                    }
+                };
+                finished.fetch_add(1, Ordering::SeqCst);
+                if let Some(tell) = tell {
+                    let _ = tell.send(result.clone());
+                }
+                result
+            });
+            (i, task)
+        })
+        .collect();
+    tasks.sort_by_key(|(i, _)| *i);
+    let mut results = Vec::with_capacity(plan.len());
+    for (case, (_, task)) in plan.iter().zip(tasks) {
+        results.push(task.await.unwrap_or_else(|e| panicked(case, &e)));
+    }
+    results
+}
+
+/// Runs one case to its result.
+async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStart) -> CaseResult {
+    if case.late {
+        late.wait(&run).await;
+    }
+    if run.target.is_stopped() {
+        return skipped(case, format!("{}: not run", run.stop_reason()));
+    }
+    if let Some(why) = budget_note(&run) {
+        return skipped(case, format!("{why}: not run"));
+    }
+    let start = Instant::now();
+    let phase = match (case.writes, case.still) {
+        (true, _) => Some(Phase::Writing),
+        (false, true) => Some(Phase::Still),
+        (false, false) => None,
+    };
+    let _phase = match phase {
+        Some(phase) => Some(phases.enter(phase).await),
+        None => None,
+    };
+    // A fixture may have proven wrong while the case waited for its phase.
+    if let Some(why) = case.needs.iter().find_map(|n| n.unmet(&run)) {
+        return skipped(case, why);
+    }
+    let mut cx = CaseCx::new(run);
+    let outcome = (case.run)(&mut cx).await;
+    let blocked = cx.blocked.is_some();
+    let (error, skip) = match (outcome, cx.blocked.take()) {
+        (_, Some(problem)) => (None, Some(format!("blocked by the profile: {problem}"))),
+        (Ok(()) | Err(Abort::Recorded), None) => (None, None),
+        (Err(Abort::Transport(e) | Abort::Defect(e)), None) => (Some(e), None),
+        (Err(Abort::Skip(why)), None) => (None, Some(why)),
+    };
+    let mut result = skipped(case, String::new());
+    result.verdict = match &skip {
+        Some(_) if cx.findings.is_empty() => Verdict::Skip,
+        _ => CaseResult::judge(&cx.findings, error.as_deref(), !cx.inconclusive.is_empty()),
+    };
+    result.skip_reason = skip.filter(|_| result.verdict == Verdict::Skip);
+    result.findings = cx.findings;
+    result.exchanges = cx.exchanges;
+    result.error = error;
+    result.payload = cx.payload;
+    result.inconclusive = cx.inconclusive;
+    result.requests = cx.requests;
+    let (evidence, statuses, expected) = cx.tally.into_parts();
+    // A case blocked by the profile kept none of its findings: nor is it evidence of anything.
+    if !blocked {
+        result.evidence = evidence;
+        result.expected_statuses = expected;
+    }
+    result.statuses = statuses;
+    // Nor do its answers show the target's choices: they show the wrong fixture.
+    let shapes = cx.behaviour.into_shapes();
+    if !blocked {
+        result.shapes = shapes;
+    }
+    result.duration_ms = start.elapsed().as_secs_f64() * 1000.0;
+    result
+}
