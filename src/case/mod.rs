@@ -8,6 +8,7 @@
 
 mod baseline;
 mod behaviour;
+mod bodies;
 mod context;
 mod evidence;
 mod expect;
@@ -22,6 +23,7 @@ mod watch;
 
 pub use baseline::{Baseline, Variant};
 pub use behaviour::Behaviour;
+pub use bodies::Bodies;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
 pub use evidence::Tally;
 pub use need::Need;
@@ -29,7 +31,7 @@ pub use request::{Call, Given};
 pub use run::RunCx;
 pub use stash::{StoredPage, TokenStash};
 pub use tamper::Tamper;
-pub use unique::{absent_uuid, fnv1a, run_tag, unique_code};
+pub use unique::{absent_uuid, run_tag, unique_code};
 pub use watch::FixtureWatch;
 
 use crate::schema::OperationId;

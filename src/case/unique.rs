@@ -1,15 +1,9 @@
-//! Hashing and uniqueness, in one place: FNV-1a (stable across Rust versions, unlike the
-//! standard hasher), ids that name nothing, and the run tag every value a run must not share
-//! with earlier runs is derived from.
+//! Uniqueness, in one place: ids that name nothing, and the run tag every value a run must not
+//! share with earlier runs is derived from (hashed with `generate::fnv1a`, stable across Rust
+//! versions, unlike the standard hasher).
 
 use super::RunCx;
-
-/// FNV-1a of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+use crate::generate::fnv1a;
 
 /// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
 pub fn absent_uuid(label: &str) -> String {

@@ -12,9 +12,9 @@
 //! inconclusive, never failed (see `crate::case::baseline`).
 
 use super::body::{engine, make_unique, options, template, BodyOperation, BODY_OPERATIONS};
+use crate::case::Bodies;
 use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, RunCx, Variant};
 use crate::generate::{AcceptKind, Engine, GenOptions};
-use crate::scenario::Bodies;
 use crate::schema::{OperationId, ParamLocation, Registry};
 use serde_json::{json, Value};
 

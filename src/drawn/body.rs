@@ -9,10 +9,10 @@
 //! the profile, and fields whose shape or values the spec does not show are left out of valid
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
+use crate::case::Bodies;
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::client::{Request, Response};
 use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
-use crate::scenario::Bodies;
 use crate::schema::OperationId;
 use crate::schema::Registry;
 use proptest::strategy::{SBoxedStrategy, ValueTree};

@@ -30,7 +30,7 @@ mod tests;
 
 pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
 pub use params::invalid_param_values;
-pub use seed::{redraw, rng_for, sample, Draws};
+pub use seed::{fnv1a, redraw, rng_for, sample, Draws};
 pub(crate) use text::plain as plain_text;
 
 use memo::Memo;

@@ -28,7 +28,7 @@ use crate::schema::OperationId;
 pub fn short_hash(token: &str) -> String {
     format!(
         "{:08x}",
-        (crate::case::fnv1a(token.as_bytes()) >> 32) as u32
+        (crate::generate::fnv1a(token.as_bytes()) >> 32) as u32
     )
 }
 

@@ -6,7 +6,6 @@
 //! any implementation of the contract, and deletes only ever touch the profile's deletable ids.
 
 mod auth;
-mod bodies;
 mod comment;
 mod deletes;
 mod events;
@@ -18,7 +17,7 @@ mod transactions;
 mod vat;
 mod velocity;
 
-pub use bodies::Bodies;
+pub use crate::case::Bodies;
 
 pub use crate::case::absent_uuid;
 use crate::case::{Case, CaseCx};

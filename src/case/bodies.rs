@@ -1,7 +1,7 @@
 //! Valid request bodies built from the profile's fixtures: the starting point of every scenario
 //! and of every hand-written invalid body.
 
-use crate::case::RunCx;
+use super::RunCx;
 use serde_json::{json, Value};
 
 /// Builds bodies for one run.
