@@ -15,38 +15,35 @@ use std::time::Instant;
 
 #[derive(Debug, Clone, Args)]
 pub struct ProxyArgs {
-    /// Target profile (TOML): the target's base_url, the banking organization header's name,
-    /// and secrets to keep out of every output.
-    #[arg(long, value_name = "FILE")]
-    pub profile: Option<PathBuf>,
     /// Where the proxy listens for clients, e.g. 127.0.0.1:8081 (port 0 picks a free one).
     #[arg(long, value_name = "HOST:PORT")]
     pub listen: String,
-    /// Base URL of the target every request is forwarded to (overrides the profile's base_url).
-    #[arg(long, value_name = "URL")]
-    pub target: Option<String>,
-    /// Where reports are written on SIGINT or SIGTERM.
-    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
-    pub report_dir: PathBuf,
-    /// Warnings of the target count as failures for the exit code (a client's slip never does).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub judged: JudgedArgs,
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     /// The recorded traffic: a HAR 1.2 file, as browsers, mitmproxy and Charles export it.
+    /// Entries under the target's base URL are read relative to it; without a target, the
+    /// first entry's origin names it.
     #[arg(value_name = "FILE.har")]
     pub har: PathBuf,
-    /// Target profile (TOML): the target's base_url (entries under it are read relative to it),
-    /// the banking organization header's name, and secrets to keep out of every output.
+    #[command(flatten)]
+    pub judged: JudgedArgs,
+}
+
+/// The flags of both commands: whose traffic it is, and where the verdicts go.
+#[derive(Debug, Clone, Args)]
+pub struct JudgedArgs {
+    /// Target profile (TOML): the target's base_url, the banking organization header's name,
+    /// and secrets to keep out of every output.
     #[arg(long, value_name = "FILE")]
     pub profile: Option<PathBuf>,
-    /// Base URL of the target the traffic went to (overrides the profile's base_url; default:
-    /// the origin of the first entry).
+    /// Base URL of the target (overrides the profile's base_url).
     #[arg(long, value_name = "URL")]
     pub target: Option<String>,
-    /// Where reports are written.
+    /// Where reports are written (by the proxy on SIGINT or SIGTERM).
     #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
     /// Warnings of the target count as failures for the exit code (a client's slip never does).
@@ -128,16 +125,16 @@ fn tell(said: Vec<Said>) {
 
 /// `covenant proxy`: serves until SIGINT or SIGTERM, then reports.
 pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
+    let (listen, args) = (args.listen, args.judged);
     let setup = Setup::read(args.profile.as_ref(), args.target.as_deref())?;
     let Some(target) = setup.target.clone() else {
         return Err(Fatal::Usage(
             "covenant proxy needs a target: --target URL, or a --profile with a base_url".into(),
         ));
     };
-    let listen: SocketAddr = args.listen.parse().map_err(|e| {
+    let listen: SocketAddr = listen.parse().map_err(|e| {
         Fatal::Usage(format!(
-            "--listen {}: not HOST:PORT with an IP address ({e}), e.g. 127.0.0.1:8081",
-            args.listen
+            "--listen {listen}: not HOST:PORT with an IP address ({e}), e.g. 127.0.0.1:8081"
         ))
     })?;
     writable(&args.report_dir)?;
@@ -171,17 +168,17 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
 
 /// `covenant check FILE.har`.
 pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
+    let (har, args) = (args.har, args.judged);
     let setup = Setup::read(args.profile.as_ref(), args.target.as_deref())?;
     let base = setup
         .target
         .as_ref()
         .map(|t| t.as_str().trim_end_matches('/').to_owned());
-    let recorded =
-        har::read(&args.har, base.as_deref()).map_err(|e| Fatal::Files(e.to_string()))?;
+    let recorded = har::read(&har, base.as_deref()).map_err(|e| Fatal::Files(e.to_string()))?;
     writable(&args.report_dir)?;
     let base = base
         .or(recorded.origin.clone())
-        .unwrap_or_else(|| args.har.display().to_string());
+        .unwrap_or_else(|| har.display().to_string());
     let started = (now(), Instant::now());
     let mut judge = setup.judge(&base);
     for seen in &recorded.exchanges {

@@ -291,24 +291,8 @@ pub fn answer_to(catalogue: &Catalogue, slip: &Slip, status: u16) -> Checked {
 /// The checks an answer gets whose body was too long to keep: its status alone.
 pub fn status_only(catalogue: &Catalogue, operation: OperationId, status: u16) -> Checked {
     let mut out = Checked::default();
-    out.judged.push("GEN-NO-5XX");
-    if status >= 500 {
-        out.findings.push(finding(
-            catalogue,
-            "GEN-NO-5XX",
-            format!("the target answered {status}"),
-        ));
-    }
-    if let Some(declared) = &operation.operation().declared_statuses {
-        out.judged.push("RCV-STATUS-SET");
-        if !declared.contains(&status) {
-            out.findings.push(finding(
-                catalogue,
-                "RCV-STATUS-SET",
-                format!("status {status} is not among the statuses the spec declares"),
-            ));
-        }
-    }
+    crate::check::no_5xx(catalogue, status, &mut out);
+    crate::check::declared_status(catalogue, operation, status, &mut out);
     out
 }
 
