@@ -62,12 +62,6 @@ need curl "apt-get install -y curl"
 need wrk "apt-get install -y wrk"
 [[ -x /usr/bin/time ]] || { echo "compare.sh: /usr/bin/time is missing (apt-get install -y time)" >&2; exit 2; }
 
-# A value of the profile TOML, by dotted key.
-profile() { python3 -c 'import sys, tomllib
-v = tomllib.load(open(sys.argv[1], "rb"))
-for k in sys.argv[2].split("."): v = v[k]
-print(v)' "$1" "$2"; }
-
 # "wall_seconds max_rss_kib" from a /usr/bin/time -v log.
 time_of() { python3 -c 'import sys, re
 t = open(sys.argv[1]).read()
@@ -98,23 +92,6 @@ for r in rows:
     if k not in best or r["wall_s"] < best[k]["wall_s"]:
         best[k] = r
 print(json.dumps(sorted(best.values(), key=lambda r: (r["cases"], r["tool"]))))' "$1"; }
-
-export_credentials() {
-    export FIN_TOKEN FIN_VERSION FIN_ORG BANK_TOKEN BANK_ORG BANK_ORG_HEADER COUNTERPART BANK_ACCOUNT
-    FIN_TOKEN=$(profile "$PROFILE" finops.token)
-    FIN_VERSION=$(profile "$PROFILE" finops.version)
-    FIN_ORG=$(profile "$PROFILE" finops.organization_id)
-    BANK_ORG=$(profile "$PROFILE" banking.organization_id)
-    BANK_ORG_HEADER=$(profile "$PROFILE" banking.org_header)
-    COUNTERPART=$(profile "$PROFILE" finops.counterpart_id)
-    BANK_ACCOUNT=$(profile "$PROFILE" banking.bank_account_id)
-    BANK_TOKEN=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" banking.oauth.token_url)" \
-        -d grant_type=client_credentials \
-        -d client_id="$(profile "$PROFILE" banking.oauth.client_id)" \
-        -d client_secret="$(profile "$PROFILE" banking.oauth.client_secret)" \
-        --data-urlencode scope="$(profile "$PROFILE" banking.oauth.scope)" |
-        python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
-}
 
 # The reference's ceiling on bench/mix.lua: a fresh reference, wrk for $1 seconds; prints req/s.
 ceiling() {

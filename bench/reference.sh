@@ -1,7 +1,8 @@
 # bench/reference.sh: a fresh reference for each bench run, sourced by the bench scripts.
 #
 # Needs BIN (the covenant binary) and WORK (a scratch directory); start_server passes its
-# arguments on to `covenant serve` (e.g. --latency-ms 50) and sets SERVER_PID and PROFILE.
+# arguments on to `covenant serve` (e.g. --latency-ms 50) and sets SERVER_PID and PROFILE;
+# export_credentials exports what bench/mix.lua reads (python3 and curl needed).
 
 SERVER_PID=""
 
@@ -25,4 +26,29 @@ start_server() {
     done
     echo "${0##*/}: the reference did not start: $(cat "$WORK/serve.log")" >&2
     exit 1
+}
+
+# A value of the profile TOML, by dotted key.
+profile() { python3 -c 'import sys, tomllib
+v = tomllib.load(open(sys.argv[1], "rb"))
+for k in sys.argv[2].split("."): v = v[k]
+print(v)' "$1" "$2"; }
+
+# The credentials and fixture ids bench/mix.lua reads, from $PROFILE (a banking token fetched
+# from the reference's token endpoint).
+export_credentials() {
+    export FIN_TOKEN FIN_VERSION FIN_ORG BANK_TOKEN BANK_ORG BANK_ORG_HEADER COUNTERPART BANK_ACCOUNT
+    FIN_TOKEN=$(profile "$PROFILE" finops.token)
+    FIN_VERSION=$(profile "$PROFILE" finops.version)
+    FIN_ORG=$(profile "$PROFILE" finops.organization_id)
+    BANK_ORG=$(profile "$PROFILE" banking.organization_id)
+    BANK_ORG_HEADER=$(profile "$PROFILE" banking.org_header)
+    COUNTERPART=$(profile "$PROFILE" finops.counterpart_id)
+    BANK_ACCOUNT=$(profile "$PROFILE" banking.bank_account_id)
+    BANK_TOKEN=$(curl -sS --max-time 10 -X POST "$(profile "$PROFILE" banking.oauth.token_url)" \
+        -d grant_type=client_credentials \
+        -d client_id="$(profile "$PROFILE" banking.oauth.client_id)" \
+        -d client_secret="$(profile "$PROFILE" banking.oauth.client_secret)" \
+        --data-urlencode scope="$(profile "$PROFILE" banking.oauth.scope)" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
 }

@@ -51,5 +51,7 @@ pub mod selftest;
 pub mod settings;
 /// The suite: every case, gathered in one stable order.
 pub mod suite;
+/// Real traffic judged: the validating proxy and recorded HAR files, with the suite's checks.
+pub mod traffic;
 /// Verdicts, findings and exchanges as plain data.
 pub mod verdict;

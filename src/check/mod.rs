@@ -54,14 +54,7 @@ pub fn generic(
 ) -> Checked {
     let mut out = Checked::default();
     let status = response.status;
-    out.judged.push("GEN-NO-5XX");
-    if status >= 500 {
-        out.findings.push(finding(
-            catalogue,
-            "GEN-NO-5XX",
-            format!("the target answered {status}"),
-        ));
-    }
+    no_5xx(catalogue, status, &mut out);
     let has_body = !response.body.iter().all(u8::is_ascii_whitespace);
     if has_body {
         out.judged.push("GEN-JSON-BODY");
@@ -92,19 +85,7 @@ pub fn generic(
         }
     }
     let op = operation.operation();
-    if let Some(declared) = &op.declared_statuses {
-        out.judged.push("RCV-STATUS-SET");
-        if !declared.contains(&status) {
-            out.findings.push(
-                finding(
-                    catalogue,
-                    "RCV-STATUS-SET",
-                    format!("status {status} is not among the statuses the spec declares"),
-                )
-                .with_diff(&format!("{declared:?}"), &status.to_string()),
-            );
-        }
-    }
+    declared_status(catalogue, operation, status, &mut out);
     if (200..300).contains(&status) {
         if let (Some(declared), Some(_)) = (&op.success_schema, &response.json) {
             let stem = success_stem(operation, declared, request);
@@ -117,6 +98,41 @@ pub fn generic(
         error_body_findings(catalogue, op.area, response, &mut out);
     }
     out
+}
+
+/// No 5xx: what every answer is judged on, its body aside.
+pub fn no_5xx(catalogue: &Catalogue, status: u16, out: &mut Checked) {
+    out.judged.push("GEN-NO-5XX");
+    if status >= 500 {
+        out.findings.push(finding(
+            catalogue,
+            "GEN-NO-5XX",
+            format!("the target answered {status}"),
+        ));
+    }
+}
+
+/// The status is one the spec declares, where it declares the operation's whole set.
+pub fn declared_status(
+    catalogue: &Catalogue,
+    operation: OperationId,
+    status: u16,
+    out: &mut Checked,
+) {
+    let Some(declared) = &operation.operation().declared_statuses else {
+        return;
+    };
+    out.judged.push("RCV-STATUS-SET");
+    if !declared.contains(&status) {
+        out.findings.push(
+            finding(
+                catalogue,
+                "RCV-STATUS-SET",
+                format!("status {status} is not among the statuses the spec declares"),
+            )
+            .with_diff(&format!("{declared:?}"), &status.to_string()),
+        );
+    }
 }
 
 fn error_body_findings(catalogue: &Catalogue, area: Area, response: &Response, out: &mut Checked) {

@@ -6,12 +6,14 @@
 //! exit code (`crate::exit`).
 
 mod baseline;
+mod proxy;
 mod report;
 mod run;
 mod selftest;
 mod serve;
 
 pub use baseline::BaselineArgs;
+pub use proxy::{CheckArgs, ProxyArgs};
 pub use report::{CompareArgs, MergeArgs};
 pub use run::RunArgs;
 pub use selftest::SelftestArgs;
@@ -93,6 +95,12 @@ pub enum Command {
     /// Write a baseline of a run's failures (TOML), to gate later runs on what is new
     /// (`covenant run --baseline FILE`).
     Baseline(BaselineArgs),
+    /// Judge real traffic: forward every request to the target, answer with its answer
+    /// unchanged, and judge each exchange (one line per finding); SIGINT or SIGTERM writes the
+    /// reports and exits 1 when the target broke a must rule.
+    Proxy(ProxyArgs),
+    /// Judge recorded traffic: a HAR 1.2 file (browsers, mitmproxy, Charles), as the proxy would.
+    Check(CheckArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -143,6 +151,8 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Compare(args) => report::compare_command(args),
         Command::Merge(args) => report::merge_command(args),
         Command::Baseline(args) => baseline::baseline_command(args),
+        Command::Proxy(args) => proxy::proxy_command(args),
+        Command::Check(args) => proxy::check_command(args),
     }
 }
 

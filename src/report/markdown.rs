@@ -56,6 +56,9 @@ impl Reporter for Markdown {
                     |c| c.verdict == Verdict::Inconclusive,
                 )
             }),
+            section(&|out| {
+                cases(out, run, super::KNOWN_TITLE, |c| c.verdict == Verdict::Known)
+            }),
             section(&|out| coverage(out, run, catalogue)),
             section(&|out| gaps(out, catalogue)),
             section(&|out| silent(out, run, catalogue)),
@@ -292,6 +295,9 @@ fn finding_entry(out: &mut String, finding: &Finding) {
         inline_code(&finding.rule),
         text(&finding.message)
     );
+    if let Some(why) = &finding.known {
+        let _ = writeln!(out, "    - known: {}", text(why));
+    }
     if let Some(diff) = &finding.diff {
         let shown = cut_lines(diff, DIFF_LINES);
         let fence = fence_for(&shown);

@@ -174,6 +174,10 @@ fn with_final_newline(text: &str) -> String {
     }
 }
 
+/// The suite of the cases that hold a client's slips seen in real traffic (`covenant proxy`,
+/// `covenant check`): their findings are the client's, never the target's.
+pub const CLIENT_SUITE: &str = "client";
+
 /// The result of one case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {

@@ -14,7 +14,7 @@ mod shape;
 
 pub use case::{
     unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
-    Verdict,
+    Verdict, CLIENT_SUITE,
 };
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};

@@ -35,6 +35,11 @@ impl Reporter for Html {
             matches!(v, Verdict::Fail | Verdict::Error)
         });
         page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
+        if run.cases.iter().any(|c| c.verdict == Verdict::Known) {
+            page.cases_section(run, "known", crate::report::KNOWN_TITLE, |v| {
+                v == Verdict::Known
+            });
+        }
         page.coverage(run, catalogue);
         page.gaps(catalogue);
         page.silent(run, catalogue);

@@ -1,0 +1,258 @@
+//! `covenant proxy` and `covenant check`: real traffic judged, live through a validating proxy
+//! or recorded in a HAR file. Both end the same way: the usual reports, the summary, and the
+//! exit code of the verdict (1 when the target broke a `must` rule; a client's slip never
+//! counts).
+
+use crate::console::{note, out};
+use crate::exit::Fatal;
+use crate::profile::Profile;
+use crate::traffic::{har, proxy, Judge, JudgeConfig, Said};
+use crate::verdict::{RunMeta, RunRecord, CLIENT_SUITE};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, Clone, Args)]
+pub struct ProxyArgs {
+    /// Where the proxy listens for clients, e.g. 127.0.0.1:8081 (port 0 picks a free one).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub listen: String,
+    #[command(flatten)]
+    pub judged: JudgedArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The recorded traffic: a HAR 1.2 file, as browsers, mitmproxy and Charles export it.
+    /// Entries under the target's base URL are read relative to it; without a target, the
+    /// first entry's origin names it.
+    #[arg(value_name = "FILE.har")]
+    pub har: PathBuf,
+    #[command(flatten)]
+    pub judged: JudgedArgs,
+}
+
+/// The flags of both commands: whose traffic it is, and where the verdicts go.
+#[derive(Debug, Clone, Args)]
+pub struct JudgedArgs {
+    /// Target profile (TOML): the target's base_url, the banking organization header's name,
+    /// and secrets to keep out of every output.
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<PathBuf>,
+    /// Base URL of the target (overrides the profile's base_url).
+    #[arg(long, value_name = "URL")]
+    pub target: Option<String>,
+    /// Where reports are written (by the proxy on SIGINT or SIGTERM).
+    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
+    pub report_dir: PathBuf,
+    /// Warnings of the target count as failures for the exit code (a client's slip never does).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// What both commands read of the profile and the flags.
+struct Setup {
+    profile: Option<Profile>,
+    target: Option<url::Url>,
+}
+
+impl Setup {
+    fn read(profile: Option<&PathBuf>, target: Option<&str>) -> Result<Setup, Fatal> {
+        let profile = profile
+            .map(|path| Profile::load(path).map_err(|e| Fatal::Profile(e.to_string())))
+            .transpose()?;
+        let target = match target {
+            Some(t) => Some(crate::settings::http_url(t, "--target")?),
+            None => profile
+                .as_ref()
+                .and_then(|p| p.base_url.as_deref())
+                .map(|u| crate::settings::http_url(u, "the profile's base_url"))
+                .transpose()?,
+        };
+        Ok(Setup { profile, target })
+    }
+
+    fn judge(&self, base_url: &str) -> Judge {
+        let profile = self.profile.as_ref();
+        Judge::new(JudgeConfig {
+            base_url: base_url.to_owned(),
+            org_header: profile
+                .and_then(|p| p.banking.as_ref())
+                .and_then(|b| b.org_header.clone()),
+            secrets: profile.map(Profile::secrets).unwrap_or_default(),
+        })
+    }
+
+    fn meta(&self, target: &str, started: (String, Instant), strict: bool) -> RunMeta {
+        RunMeta {
+            covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
+            seed: 0,
+            target: target.to_owned(),
+            profile: self
+                .profile
+                .as_ref()
+                .and_then(|p| serde_json::to_value(p.redacted()).ok())
+                .unwrap_or_default(),
+            started_at: started.0,
+            finished_at: now(),
+            duration_ms: started.1.elapsed().as_secs_f64() * 1000.0,
+            cases_per_operation: 0,
+            shard: None,
+            interrupted: None,
+            faults: Vec::new(),
+            strict,
+            profile_problems: Vec::new(),
+            coverage_required: Vec::new(),
+            coverage_short: Vec::new(),
+            pace: None,
+            baseline: None,
+        }
+    }
+}
+
+fn now() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+/// Prints what the judge found, one line per finding.
+fn tell(said: Vec<Said>) {
+    let text: String = said.iter().map(|s| format!("{}\n", s.line())).collect();
+    out(&text);
+}
+
+/// `covenant proxy`: serves until SIGINT or SIGTERM, then reports.
+pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
+    let (listen, args) = (args.listen, args.judged);
+    let setup = Setup::read(args.profile.as_ref(), args.target.as_deref())?;
+    let Some(target) = setup.target.clone() else {
+        return Err(Fatal::Usage(
+            "covenant proxy needs a target: --target URL, or a --profile with a base_url".into(),
+        ));
+    };
+    let listen: SocketAddr = listen.parse().map_err(|e| {
+        Fatal::Usage(format!(
+            "--listen {listen}: not HOST:PORT with an IP address ({e}), e.g. 127.0.0.1:8081"
+        ))
+    })?;
+    writable(&args.report_dir)?;
+    let runtime = super::runtime(Some(2))?;
+    let base = target.as_str().trim_end_matches('/').to_owned();
+    let judge = setup.judge(&base);
+    let started = (now(), Instant::now());
+    let judge = runtime.block_on(async {
+        // Listen for the signals before saying anything: a caller may signal as soon as it
+        // reads the address.
+        let mut signals = crate::interrupt::Signals::new();
+        let config = proxy::ProxyConfig {
+            listen,
+            target: target.clone(),
+        };
+        let running = proxy::start(config, judge, tell)
+            .await
+            .map_err(|e| Fatal::Startup(format!("cannot listen on {listen}: {e}")))?;
+        out(&format!(
+            "covenant proxy listening on http://{}, forwarding to {base}; SIGINT or SIGTERM \
+             writes the reports\n",
+            running.addr()
+        ));
+        let why = signals.next().await;
+        note(&format!("covenant proxy: {why}; writing the reports"));
+        Ok::<Judge, Fatal>(running.finish().await)
+    })?;
+    let record = judge.record(setup.meta(&base, started, args.strict));
+    finish(&record, &args.report_dir, judge.secrets())
+}
+
+/// `covenant check FILE.har`.
+pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
+    let (har, args) = (args.har, args.judged);
+    let setup = Setup::read(args.profile.as_ref(), args.target.as_deref())?;
+    let base = setup
+        .target
+        .as_ref()
+        .map(|t| t.as_str().trim_end_matches('/').to_owned());
+    let recorded = har::read(&har, base.as_deref()).map_err(|e| Fatal::Files(e.to_string()))?;
+    writable(&args.report_dir)?;
+    let base = base
+        .or(recorded.origin.clone())
+        .unwrap_or_else(|| har.display().to_string());
+    let started = (now(), Instant::now());
+    let mut judge = setup.judge(&base);
+    for seen in &recorded.exchanges {
+        let said = judge.judge(seen);
+        if !said.is_empty() {
+            tell(said);
+        }
+    }
+    let record = judge.record(setup.meta(&base, started, args.strict));
+    finish(&record, &args.report_dir, judge.secrets())
+}
+
+/// Fails unless reports can be written in `dir`: checked before any traffic is judged.
+fn writable(dir: &std::path::Path) -> Result<(), Fatal> {
+    crate::report::writable(dir).map_err(|e| {
+        Fatal::Files(format!(
+            "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
+             write",
+            dir.display()
+        ))
+    })
+}
+
+/// Writes the reports, prints the summary, and maps the record to an exit code.
+fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Result<u8, Fatal> {
+    let written = crate::report::write_all(record, dir, secrets)
+        .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
+    let (judged, passed) = traffic_counts(record);
+    out(&format!(
+        "\n{judged} exchange(s) judged, {passed} to paths the spec does not list passed through\n"
+    ));
+    out(&client_slips(record));
+    out(&crate::secret::redact(
+        &crate::report::console::summary(record),
+        secrets,
+    ));
+    for path in written {
+        note(&format!("report: {}", path.display()));
+    }
+    Ok(record.verdict().exit_code())
+}
+
+/// The client's slips, each rule once with its count: named, never failing the target.
+fn client_slips(record: &RunRecord) -> String {
+    let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    for case in record.cases.iter().filter(|c| c.suite == CLIENT_SUITE) {
+        for finding in &case.findings {
+            *counts.entry((&case.id, &finding.rule)).or_default() += 1;
+        }
+    }
+    if counts.is_empty() {
+        return String::new();
+    }
+    let mut text = "\nthe client's slips (requests that break what the spec asks of clients; they \
+                    never fail the target):\n"
+        .to_owned();
+    for ((case, rule), n) in counts {
+        text.push_str(&format!("  {case:<45} [{rule}] {n} time(s)\n"));
+    }
+    text
+}
+
+fn traffic_counts(record: &RunRecord) -> (usize, usize) {
+    let judged = record
+        .cases
+        .iter()
+        .filter(|c| c.suite == "traffic" && c.operation.is_some())
+        .map(|c| c.requests)
+        .sum();
+    let passed = record
+        .cases
+        .iter()
+        .filter(|c| c.operation.is_none())
+        .map(|c| c.requests)
+        .sum();
+    (judged, passed)
+}

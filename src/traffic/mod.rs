@@ -1,0 +1,353 @@
+//! Real traffic judged: exchanges a client had with a target, seen through `covenant proxy` or
+//! read from a HAR file, judged with the checks the suite applies to its own requests.
+//!
+//! Each exchange is matched to its operation by method and path (`operations.json`); an exchange
+//! with a path the spec does not list is counted, never judged. The target's answer gets the
+//! generic checks (statuses, body schemas per status, each area's error bodies, date-times,
+//! ids), the stated success status, and what a client's sequence of list reads can show (the
+//! page size against the `limit` in force, the first page's previous token, a token that leads
+//! back to itself). The request is judged too, as the client's: a body the spec's schemas refuse,
+//! a required header missing or malformed, a page token passed back without its `limit`. A
+//! client's slip never fails the target; the target's answer to it is judged where the spec says
+//! what it must be (a refusal, a 401, a 400, a 422 body of the stated shape).
+//!
+//! The verdicts are a plain [`RunRecord`]: one case per operation seen (`traffic.<operation>`),
+//! holding its first exchange and every exchange with a finding, and the rules it judged as
+//! evidence, so that every report and the rule coverage read it as they read a run; the client's
+//! slips are cases of their own suite (`client.<operation>`), verdict `known`, so that they are
+//! named in every report and never fail the run, not even under `--strict`.
+//!
+//! This module never writes a report and never prints: the command line does.
+
+pub mod har;
+mod operation;
+pub mod proxy;
+mod request;
+mod sequence;
+mod tally;
+
+use crate::catalogue::Catalogue;
+use crate::client::{Body, Request, Response};
+use crate::schema::OperationId;
+use crate::verdict::{Counts, Finding, RunMeta, RunRecord};
+use std::collections::BTreeMap;
+
+/// The most bytes of one body covenant keeps to judge; the client gets every byte whatever the
+/// size, and a longer answer is judged on its status alone.
+pub const KEPT_BODY: usize = 1 << 20;
+
+/// One exchange as a client had it: what it sent, and what came back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observed {
+    pub method: String,
+    /// The path and query as the client sent them (`/finops/v1/events?limit=2`).
+    pub target: String,
+    pub request_headers: Vec<(String, String)>,
+    pub request_body: Vec<u8>,
+    /// `None`: no answer came (the target was unreachable or the connection broke).
+    pub answer: Option<Answer>,
+    pub duration_ms: f64,
+}
+
+/// The target's answer, its body kept up to [`KEPT_BODY`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    /// The body was longer than what was kept: only the status is judged.
+    pub cut: bool,
+}
+
+impl Observed {
+    /// The path without the query.
+    pub fn path(&self) -> &str {
+        self.target.split(['?', '#']).next().unwrap_or("")
+    }
+
+    /// The query's pairs, decoded, in order.
+    pub fn query(&self) -> Vec<(String, String)> {
+        match self.target.split_once('?') {
+            Some((_, query)) => url::form_urlencoded::parse(query.as_bytes())
+                .into_owned()
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// A request header's value (names are case-insensitive).
+    pub fn request_header(&self, name: &str) -> Option<&str> {
+        header(&self.request_headers, name)
+    }
+
+    /// The request as the checks read it.
+    fn request(&self) -> Request {
+        let method =
+            reqwest::Method::from_bytes(self.method.as_bytes()).unwrap_or(reqwest::Method::GET);
+        let mut request = Request::new(method, self.target.clone());
+        request.headers = self.request_headers.clone();
+        if !self.request_body.is_empty() {
+            request.body = Some(match serde_json::from_slice(&self.request_body) {
+                Ok(json) => Body::Json(json),
+                Err(_) => Body::Raw {
+                    bytes: self.request_body.clone(),
+                    content_type: self.request_header("content-type").map(str::to_owned),
+                },
+            });
+        }
+        request
+    }
+}
+
+fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+impl Answer {
+    /// The answer as the checks read it (a cut body is read as none).
+    fn response(&self) -> Response {
+        let body = if self.cut {
+            Vec::new()
+        } else {
+            self.body.clone()
+        };
+        let json = serde_json::from_slice(&body).ok();
+        Response {
+            status: self.status,
+            headers: self.headers.clone(),
+            body,
+            json,
+        }
+    }
+}
+
+/// What the judge said of one exchange, for the console: each finding, the target's or the
+/// client's, in one line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Said {
+    /// `traffic.<operation>` or `client.<operation>`.
+    pub case: String,
+    /// `METHOD /path` (no query: it may hold a token).
+    pub request: String,
+    pub finding: Finding,
+    /// The client's slip, not the target's breach.
+    pub clients: bool,
+}
+
+impl Said {
+    /// One line for the console: the level (or `CLIENT`), the rule, where, and what.
+    pub fn line(&self) -> String {
+        let level = if self.clients {
+            "CLIENT"
+        } else if self.finding.level == crate::catalogue::Level::Must {
+            "FAIL"
+        } else {
+            "WARN"
+        };
+        format!(
+            "{level} {} {} ({}): {}",
+            self.finding.rule, self.request, self.case, self.finding.message
+        )
+    }
+}
+
+/// Judges exchanges one after another, as they come, and keeps what the reports need.
+pub struct Judge {
+    catalogue: &'static Catalogue,
+    /// The banking organization header's name, where the profile gives it.
+    org_header: Option<String>,
+    /// The target's base URL, as the records name it.
+    base_url: String,
+    cases: BTreeMap<OperationId, tally::Tally>,
+    slips: BTreeMap<OperationId, tally::Tally>,
+    pages: sequence::Pages,
+    /// Requests to paths the spec does not list, by method and path.
+    unlisted: BTreeMap<String, u64>,
+    /// Exchanges the proxy passed on without judging them (the judge was too far behind).
+    unjudged: u64,
+    secrets: Vec<String>,
+}
+
+/// Where requests go and how the records name them.
+pub struct JudgeConfig {
+    pub base_url: String,
+    pub org_header: Option<String>,
+    /// Secrets known before any traffic (the profile's).
+    pub secrets: Vec<String>,
+}
+
+impl Judge {
+    pub fn new(config: JudgeConfig) -> Judge {
+        Judge {
+            catalogue: Catalogue::embedded(),
+            org_header: config.org_header,
+            base_url: config.base_url.trim_end_matches('/').to_owned(),
+            cases: BTreeMap::new(),
+            slips: BTreeMap::new(),
+            pages: sequence::Pages::default(),
+            unlisted: BTreeMap::new(),
+            unjudged: 0,
+            secrets: config.secrets,
+        }
+    }
+
+    /// Every secret seen so far: the profile's, and each credential a client sent.
+    pub fn secrets(&self) -> &[String] {
+        &self.secrets
+    }
+
+    /// Judges one exchange; returns what it found, for the console.
+    pub fn judge(&mut self, seen: &Observed) -> Vec<Said> {
+        self.learn_secrets(seen);
+        let Some(operation) = operation::find(&seen.method, seen.path()) else {
+            let key = format!("{} {}", seen.method, operation::shape(seen.path()));
+            *self.unlisted.entry(key).or_default() += 1;
+            return Vec::new();
+        };
+        let slips = request::slips(self.catalogue, operation, seen, self.org_header.as_deref());
+        let token_slips = self.pages.slips(self.catalogue, operation, seen);
+        let mut findings = Vec::new();
+        let mut judged = Vec::new();
+        let (response, status) = match &seen.answer {
+            Some(answer) => (Some(answer.response()), Some(answer.status)),
+            None => (None, None),
+        };
+        if let (Some(answer), Some(response)) = (&seen.answer, &response) {
+            let checked = if answer.cut {
+                request::status_only(self.catalogue, operation, answer.status)
+            } else {
+                crate::check::generic(self.catalogue, operation, &seen.request(), response)
+            };
+            judged.extend(checked.judged);
+            findings.extend(checked.findings);
+            let stated = request::stated_success(self.catalogue, operation, answer.status);
+            judged.extend(stated.judged);
+            findings.extend(stated.findings);
+            for slip in &slips {
+                let answered = request::answer_to(self.catalogue, slip, answer.status);
+                judged.extend(answered.judged);
+                findings.extend(answered.findings);
+            }
+            if !answer.cut {
+                let clean = slips.is_empty() && token_slips.is_empty();
+                let paged = self
+                    .pages
+                    .judge(self.catalogue, operation, seen, response, clean);
+                judged.extend(paged.judged);
+                findings.extend(paged.findings);
+            }
+        }
+        let request_line = format!("{} {}", seen.method, seen.path());
+        let client_findings: Vec<Finding> = slips
+            .into_iter()
+            .map(|s| s.finding)
+            .chain(token_slips)
+            .collect();
+        let mut said = Vec::new();
+        for (finding, clients) in findings
+            .iter()
+            .map(|f| (f, false))
+            .chain(client_findings.iter().map(|f| (f, true)))
+        {
+            let kind = if clients { "client" } else { "traffic" };
+            let mut finding = finding.clone();
+            finding.message = crate::secret::redact(&finding.message, &self.secrets);
+            said.push(Said {
+                case: format!("{kind}.{}", operation.as_str()),
+                request: crate::secret::redact(&request_line, &self.secrets),
+                finding,
+                clients,
+            });
+        }
+        // A record is built only where a case keeps it: most exchanges of a long session are not.
+        let case = self.cases.entry(operation).or_default();
+        let keep = case.keeps(!findings.is_empty());
+        let slipped = !client_findings.is_empty();
+        let keep_slip = slipped && self.slips.get(&operation).is_none_or(|t| t.keeps(true));
+        let record =
+            (keep || keep_slip).then(|| tally::exchange(seen, &self.base_url, &self.secrets));
+        case.add(
+            record.clone().filter(|_| keep),
+            status,
+            judged,
+            findings,
+            seen.duration_ms,
+        );
+        if slipped {
+            let slip = self.slips.entry(operation).or_default();
+            slip.add(
+                record.filter(|_| keep_slip),
+                status,
+                Vec::new(),
+                client_findings,
+                0.0,
+            );
+        }
+        said
+    }
+
+    /// Counts exchanges passed on without being judged.
+    pub fn unjudged(&mut self, exchanges: u64) {
+        self.unjudged += exchanges;
+    }
+
+    /// Each credential a client sends joins the secrets, before anything of its exchange is kept.
+    fn learn_secrets(&mut self, seen: &Observed) {
+        for (name, value) in &seen.request_headers {
+            if !is_credential(name) || value.trim().is_empty() {
+                continue;
+            }
+            let mut found = vec![value.trim().to_owned()];
+            if let Some((_, token)) = value.trim().split_once(' ') {
+                found.push(token.trim().to_owned());
+            }
+            for secret in found {
+                if secret.len() >= 4 && !self.secrets.contains(&secret) {
+                    self.secrets.push(secret);
+                }
+            }
+        }
+    }
+
+    /// The verdicts so far, as a run record.
+    pub fn record(&self, meta: RunMeta) -> RunRecord {
+        let mut cases: Vec<_> = self
+            .cases
+            .iter()
+            .map(|(op, t)| t.case(*op, false))
+            .collect();
+        cases.extend(self.slips.iter().map(|(op, t)| t.case(*op, true)));
+        if !self.unlisted.is_empty() {
+            cases.push(tally::unlisted(&self.unlisted));
+        }
+        if self.unjudged > 0 {
+            cases.push(tally::unjudged(self.unjudged));
+        }
+        RunRecord {
+            counts: Counts::of(&cases),
+            meta,
+            cases,
+        }
+    }
+
+    /// Exchanges judged, and passed through unjudged.
+    pub fn seen(&self) -> (u64, u64) {
+        let judged = self.cases.values().map(|t| t.requests as u64).sum();
+        (judged, self.unlisted.values().sum())
+    }
+}
+
+/// A header that carries a credential: its value is a secret.
+pub fn is_credential(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name == "authorization"
+        || name == "proxy-authorization"
+        || name == "cookie"
+        || name.contains("token")
+        || name.contains("api-key")
+        || name.contains("apikey")
+        || name.contains("secret")
+}

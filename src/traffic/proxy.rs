@@ -1,0 +1,362 @@
+//! The validating proxy: forwards each request to the target and the target's answer back
+//! unchanged, and hands a copy of the exchange to a [`Judge`] off the client's path.
+//!
+//! What the client gets is what the target said: the status, the headers (hop-by-hop ones
+//! aside, as any proxy does), and every byte of the body as it comes, however long or slow it
+//! is; a redirect is passed back, never followed. Covenant keeps at most [`KEPT_BODY`] bytes of
+//! a body to judge. This is a forwarder, not covenant's client: it sends only what a client
+//! sent, with the client's own credentials, and adds nothing of its own.
+
+use super::{Answer, Judge, Observed, Said, KEPT_BODY};
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// The largest request body passed on (a client sending more gets a 413 from the proxy).
+const MAX_REQUEST_BODY: usize = 64 << 20;
+/// Exchanges waiting for the judge at most; more are passed on and counted, not judged, so that
+/// a judge behind the traffic never slows a client nor holds memory without bound.
+const QUEUED: usize = 16_384;
+/// How long the proxy waits for the target to accept a connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Where the proxy listens and where it forwards to.
+pub struct ProxyConfig {
+    pub listen: SocketAddr,
+    /// The target's base URL; a request's path and query are appended to it.
+    pub target: url::Url,
+}
+
+/// A proxy listening, with its judge behind it.
+pub struct RunningProxy {
+    addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<()>,
+    judging: tokio::task::JoinHandle<Judge>,
+    shared: Arc<Shared>,
+    done: tokio::sync::oneshot::Sender<()>,
+}
+
+struct Shared {
+    client: reqwest::Client,
+    base: String,
+    exchanges: mpsc::Sender<Observed>,
+    /// Exchanges passed on while the judge was [`QUEUED`] behind.
+    unjudged: std::sync::atomic::AtomicU64,
+}
+
+impl Shared {
+    /// Hands an exchange to the judge, or counts it when the judge is too far behind.
+    fn judge(&self, seen: Observed) {
+        if self.exchanges.try_send(seen).is_err() {
+            self.unjudged
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// Starts the proxy on `config.listen`; each exchange is judged by `judge` in the order it
+/// ended, and `tell` hears what it found as it is found.
+pub async fn start(
+    config: ProxyConfig,
+    mut judge: Judge,
+    tell: impl Fn(Vec<Said>) + Send + 'static,
+) -> std::io::Result<RunningProxy> {
+    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let addr = listener.local_addr()?;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(CONNECT_TIMEOUT)
+        .pool_max_idle_per_host(64)
+        .retry(reqwest::retry::never().max_retries_per_request(0))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let (exchanges, mut judged) = mpsc::channel::<Observed>(QUEUED);
+    let (done, mut finished) = tokio::sync::oneshot::channel::<()>();
+    let judging = tokio::spawn(async move {
+        let mut closing = false;
+        loop {
+            let seen = if closing {
+                judged.recv().await
+            } else {
+                tokio::select! {
+                    seen = judged.recv() => seen,
+                    _ = &mut finished => {
+                        // What ended before the stop is judged; nothing after it.
+                        closing = true;
+                        judged.close();
+                        judged.recv().await
+                    }
+                }
+            };
+            let Some(seen) = seen else { break };
+            let said = judge.judge(&seen);
+            if !said.is_empty() {
+                tell(said);
+            }
+        }
+        judge
+    });
+    let shared = Arc::new(Shared {
+        client,
+        base: config.target.as_str().trim_end_matches('/').to_owned(),
+        exchanges,
+        unjudged: std::sync::atomic::AtomicU64::new(0),
+    });
+    let app = axum::Router::new()
+        .fallback(forward)
+        .with_state(shared.clone());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await;
+    });
+    Ok(RunningProxy {
+        addr,
+        stop,
+        server,
+        judging,
+        shared,
+        done,
+    })
+}
+
+impl RunningProxy {
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Stops listening, lets the exchanges in flight end (at most two seconds), judges what is
+    /// left, and returns the judge with every verdict.
+    pub async fn finish(self) -> Judge {
+        let _ = self.stop.send(());
+        let mut server = self.server;
+        if tokio::time::timeout(Duration::from_secs(2), &mut server)
+            .await
+            .is_err()
+        {
+            server.abort();
+        }
+        // An answer still streaming holds a sender until it ends: judge what came, then stop.
+        let _ = self.done.send(());
+        let mut judge = self
+            .judging
+            .await
+            .expect("the judge never panics on what it is given");
+        let unjudged = self
+            .shared
+            .unjudged
+            .load(std::sync::atomic::Ordering::Relaxed);
+        judge.unjudged(unjudged);
+        judge
+    }
+}
+
+/// Forwards one request and answers with the target's answer.
+async fn forward(
+    axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let started = Instant::now();
+    let (parts, body) = request.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, MAX_REQUEST_BODY).await else {
+        return plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "covenant proxy: the request body is larger than 64 MiB, or broke off",
+        );
+    };
+    let target = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let mut seen = Observed {
+        method: parts.method.as_str().to_owned(),
+        target: target.clone(),
+        request_headers: pairs(&parts.headers),
+        request_body: body.to_vec(),
+        answer: None,
+        duration_ms: 0.0,
+    };
+    let mut headers = end_to_end(&parts.headers);
+    headers.remove(header::HOST);
+    headers.remove(header::CONTENT_LENGTH);
+    let sent = shared
+        .client
+        .request(parts.method, format!("{}{target}", shared.base))
+        .headers(headers)
+        .body(body)
+        .send()
+        .await;
+    let answer = match sent {
+        Ok(answer) => answer,
+        Err(e) => {
+            seen.duration_ms = elapsed(started);
+            shared.judge(seen);
+            return plain(
+                StatusCode::BAD_GATEWAY,
+                &format!("covenant proxy: the target did not answer: {e}"),
+            );
+        }
+    };
+    let status = answer.status();
+    let headers = end_to_end(answer.headers());
+    let mut kept = Answer {
+        status: status.as_u16(),
+        headers: pairs(&headers),
+        body: Vec::new(),
+        cut: false,
+    };
+    let short = answer
+        .content_length()
+        .is_some_and(|n| n <= KEPT_BODY as u64);
+    let body = if short {
+        match answer.bytes().await {
+            Ok(bytes) => {
+                kept.body = bytes.to_vec();
+                seen.answer = Some(kept);
+                seen.duration_ms = elapsed(started);
+                shared.judge(seen);
+                Body::from(bytes)
+            }
+            Err(e) => {
+                seen.duration_ms = elapsed(started);
+                shared.judge(seen);
+                return plain(
+                    StatusCode::BAD_GATEWAY,
+                    &format!("covenant proxy: the target's answer broke off: {e}"),
+                );
+            }
+        }
+    } else {
+        stream(answer, seen, kept, started, shared.clone())
+    };
+    let mut response = axum::response::Response::new(body);
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
+}
+
+/// A long or unsized answer passed on chunk by chunk as it comes; its first [`KEPT_BODY`]
+/// bytes kept, and the exchange judged once it has ended.
+fn stream(
+    mut answer: reqwest::Response,
+    mut seen: Observed,
+    mut kept: Answer,
+    started: Instant,
+    shared: Arc<Shared>,
+) -> Body {
+    let (chunks, passed) = mpsc::channel::<Result<Bytes, std::io::Error>>(16);
+    tokio::spawn(async move {
+        let complete = loop {
+            match answer.chunk().await {
+                Ok(Some(chunk)) => {
+                    let room = KEPT_BODY.saturating_sub(kept.body.len());
+                    kept.body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    kept.cut |= chunk.len() > room;
+                    if chunks.send(Ok(chunk)).await.is_err() {
+                        break false;
+                    }
+                }
+                Ok(None) => break true,
+                Err(e) => {
+                    let _ = chunks.send(Err(std::io::Error::other(e))).await;
+                    break false;
+                }
+            }
+        };
+        // An answer that broke off (or that the client left) is no answer to judge.
+        seen.answer = complete.then_some(kept);
+        seen.duration_ms = elapsed(started);
+        shared.judge(seen);
+    });
+    Body::from_stream(futures_util::stream::unfold(passed, |mut passed| async {
+        passed.recv().await.map(|chunk| (chunk, passed))
+    }))
+}
+
+/// The headers a proxy passes on: hop-by-hop ones (RFC 9110, 7.6.1), and those the
+/// `Connection` header names, left out.
+fn end_to_end(headers: &HeaderMap) -> HeaderMap {
+    let named: Vec<String> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|v| v.trim().to_ascii_lowercase())
+        .collect();
+    let hop = |name: &HeaderName| {
+        matches!(
+            name.as_str(),
+            "connection"
+                | "keep-alive"
+                | "proxy-authenticate"
+                | "proxy-authorization"
+                | "proxy-connection"
+                | "te"
+                | "trailer"
+                | "transfer-encoding"
+                | "upgrade"
+        ) || named.iter().any(|n| n == name.as_str())
+    };
+    let mut out = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        if !hop(name) {
+            out.append(name.clone(), value.clone());
+        }
+    }
+    out
+}
+
+fn pairs(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            (
+                name.as_str().to_owned(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
+}
+
+fn plain(status: StatusCode, text: &str) -> axum::response::Response {
+    let mut response = axum::response::Response::new(Body::from(text.to_owned()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+fn elapsed(started: Instant) -> f64 {
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hop_by_hop_headers_and_those_connection_names_are_not_passed_on() {
+        let mut headers = HeaderMap::new();
+        headers.insert("connection", HeaderValue::from_static("keep-alive, x-hop"));
+        headers.insert("keep-alive", HeaderValue::from_static("timeout=5"));
+        headers.insert("x-hop", HeaderValue::from_static("1"));
+        headers.insert("transfer-encoding", HeaderValue::from_static("chunked"));
+        headers.insert("authorization", HeaderValue::from_static("Bearer t"));
+        headers.append("x-kept", HeaderValue::from_static("a"));
+        headers.append("x-kept", HeaderValue::from_static("b"));
+        let passed = end_to_end(&headers);
+        let names: Vec<&str> = passed.keys().map(HeaderName::as_str).collect();
+        assert_eq!(names, ["authorization", "x-kept"]);
+        assert_eq!(passed.get_all("x-kept").iter().count(), 2);
+    }
+}

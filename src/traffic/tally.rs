@@ -1,0 +1,251 @@
+//! What the traffic of one operation adds up to: a case result, as the reports read a run's.
+
+use super::{is_credential, Observed};
+use crate::client::curl_command;
+use crate::schema::OperationId;
+use crate::secret::redact;
+use crate::verdict::{
+    CaseResult, Evidence, Exchange, Finding, RequestRecord, ResponseRecord, StatusSeen, Verdict,
+    CLIENT_SUITE,
+};
+use std::collections::BTreeMap;
+
+/// Exchanges a case keeps at most: its first, then those with findings.
+const KEPT_EXCHANGES: usize = 100;
+/// Findings a case keeps at most (the console has named every one as it came).
+const KEPT_FINDINGS: usize = 1000;
+/// Bytes of a body an exchange's record keeps.
+const RECORDED_BODY: usize = 4096;
+
+/// What a client's slip is in every report: named, never the target's failure.
+pub const CLIENT_NOTE: &str =
+    "the client's slip: the request breaks what the spec asks of clients; never the target's failure";
+
+/// The traffic of one operation so far.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub requests: usize,
+    exchanges: Vec<Exchange>,
+    findings: Vec<Finding>,
+    evidence: BTreeMap<&'static str, u32>,
+    statuses: BTreeMap<u16, u32>,
+    duration_ms: f64,
+}
+
+impl Tally {
+    /// Whether an exchange with `findings` would be kept: the first, and those with findings.
+    pub fn keeps(&self, findings: bool) -> bool {
+        (self.exchanges.is_empty() || findings) && self.exchanges.len() < KEPT_EXCHANGES
+    }
+
+    /// Adds one exchange (its record where [`Tally::keeps`] it).
+    pub fn add(
+        &mut self,
+        record: Option<Exchange>,
+        status: Option<u16>,
+        mut judged: Vec<&'static str>,
+        findings: Vec<Finding>,
+        duration_ms: f64,
+    ) {
+        self.requests += 1;
+        self.duration_ms += duration_ms;
+        if let Some(status) = status {
+            *self.statuses.entry(status).or_default() += 1;
+        }
+        judged.sort_unstable();
+        judged.dedup();
+        for rule in judged {
+            *self.evidence.entry(rule).or_default() += 1;
+        }
+        let index = record.map(|record| {
+            self.exchanges.push(record);
+            self.exchanges.len() - 1
+        });
+        let room = KEPT_FINDINGS.saturating_sub(self.findings.len());
+        self.findings
+            .extend(findings.into_iter().take(room).map(|f| match index {
+                Some(i) => f.at_exchange(i),
+                None => f,
+            }));
+    }
+
+    /// The case: `traffic.<operation>`, or for the client's slips `client.<operation>`,
+    /// verdict `known` whatever they are.
+    pub fn case(&self, operation: OperationId, clients: bool) -> CaseResult {
+        let (id, suite) = if clients {
+            (format!("client.{}", operation.as_str()), CLIENT_SUITE)
+        } else {
+            (format!("traffic.{}", operation.as_str()), "traffic")
+        };
+        let mut findings = self.findings.clone();
+        let verdict = if clients {
+            for finding in &mut findings {
+                finding.known = Some(CLIENT_NOTE.to_owned());
+            }
+            Verdict::Known
+        } else {
+            CaseResult::judge(&findings, None, false)
+        };
+        let mut rules: Vec<String> = self.evidence.keys().map(|r| (*r).to_owned()).collect();
+        for finding in &findings {
+            if !rules.contains(&finding.rule) {
+                rules.push(finding.rule.clone());
+            }
+        }
+        rules.sort();
+        CaseResult {
+            id,
+            suite: suite.to_owned(),
+            operation: Some(operation.as_str().to_owned()),
+            rules,
+            verdict,
+            findings,
+            exchanges: self.exchanges.clone(),
+            skip_reason: None,
+            error: None,
+            payload: None,
+            inconclusive: Vec::new(),
+            requests: self.requests,
+            evidence: self
+                .evidence
+                .iter()
+                .map(|(rule, n)| Evidence {
+                    rule: (*rule).to_owned(),
+                    responses: *n,
+                })
+                .collect(),
+            statuses: if clients {
+                Vec::new()
+            } else {
+                self.statuses
+                    .iter()
+                    .map(|(status, n)| StatusSeen {
+                        operation: operation.as_str().to_owned(),
+                        status: *status,
+                        count: *n,
+                    })
+                    .collect()
+            },
+            expected_statuses: Vec::new(),
+            shapes: Vec::new(),
+            duration_ms: self.duration_ms,
+        }
+    }
+}
+
+/// Requests to paths the spec does not list: passed through, counted, not judged.
+pub fn unlisted(counts: &BTreeMap<String, u64>) -> CaseResult {
+    let total: u64 = counts.values().sum();
+    let named: Vec<String> = counts
+        .iter()
+        .take(20)
+        .map(|(request, n)| format!("{request} ({n})"))
+        .collect();
+    let more = counts.len().saturating_sub(named.len());
+    let mut reason = format!(
+        "{total} request(s) to paths the spec does not list, passed through and not judged: {}",
+        named.join(", ")
+    );
+    if more > 0 {
+        reason.push_str(&format!(", and {more} more"));
+    }
+    passed("traffic.unlisted", reason, total)
+}
+
+/// Exchanges the proxy passed on while its judge was too far behind.
+pub fn unjudged(total: u64) -> CaseResult {
+    let reason = format!(
+        "{total} exchange(s) passed through while the judge was too far behind the traffic, \
+         not judged"
+    );
+    passed("traffic.unjudged", reason, total)
+}
+
+/// Exchanges passed through and not judged, as a skipped case saying why.
+fn passed(id: &str, reason: String, total: u64) -> CaseResult {
+    CaseResult {
+        id: id.to_owned(),
+        suite: "traffic".to_owned(),
+        operation: None,
+        rules: Vec::new(),
+        verdict: Verdict::Skip,
+        findings: Vec::new(),
+        exchanges: Vec::new(),
+        skip_reason: Some(reason),
+        error: None,
+        payload: None,
+        inconclusive: Vec::new(),
+        requests: usize::try_from(total).unwrap_or(usize::MAX),
+        evidence: Vec::new(),
+        statuses: Vec::new(),
+        expected_statuses: Vec::new(),
+        shapes: Vec::new(),
+        duration_ms: 0.0,
+    }
+}
+
+/// The record of one exchange, every secret masked and bodies cut short.
+pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String]) -> Exchange {
+    let headers = |headers: &[(String, String)]| -> Vec<(String, String)> {
+        headers
+            .iter()
+            .map(|(name, value)| {
+                let value = if is_credential(name) {
+                    match value.split_once(' ') {
+                        Some((scheme, _)) => format!("{scheme} {}", crate::profile::REDACTED),
+                        None => crate::profile::REDACTED.to_owned(),
+                    }
+                } else {
+                    redact(value, secrets)
+                };
+                (name.clone(), value)
+            })
+            .collect()
+    };
+    let url = redact(&format!("{base_url}{}", seen.target), secrets);
+    let request_headers = headers(&seen.request_headers);
+    let body = (!seen.request_body.is_empty()).then(|| {
+        cut(&redact(
+            &String::from_utf8_lossy(&seen.request_body),
+            secrets,
+        ))
+        .0
+    });
+    let curl = curl_command(&seen.method, &url, &request_headers, body.as_deref());
+    let response = seen.answer.as_ref().map(|answer| {
+        let (body, truncated) = cut(&redact(&String::from_utf8_lossy(&answer.body), secrets));
+        ResponseRecord {
+            status: answer.status,
+            headers: headers(&answer.headers),
+            body,
+            truncated: truncated || answer.cut,
+        }
+    });
+    Exchange {
+        request: RequestRecord {
+            method: seen.method.clone(),
+            url,
+            headers: request_headers,
+            body,
+            curl,
+        },
+        error: response
+            .is_none()
+            .then(|| "no answer came from the target".to_owned()),
+        response,
+        duration_ms: seen.duration_ms,
+        retries: 0,
+    }
+}
+
+/// `text` cut to [`RECORDED_BODY`] bytes at a character boundary, and whether it was cut.
+fn cut(text: &str) -> (String, bool) {
+    if text.len() <= RECORDED_BODY {
+        return (text.to_owned(), false);
+    }
+    let mut end = RECORDED_BODY;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (text[..end].to_owned(), true)
+}
