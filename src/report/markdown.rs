@@ -57,7 +57,9 @@ impl Reporter for Markdown {
                 )
             }),
             section(&|out| {
-                cases(out, run, super::KNOWN_TITLE, |c| c.verdict == Verdict::Known)
+                cases(out, run, super::KNOWN_TITLE, |c| {
+                    c.verdict == Verdict::Known
+                })
             }),
             section(&|out| coverage(out, run, catalogue)),
             section(&|out| gaps(out, catalogue)),
