@@ -122,6 +122,22 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.get_vat(&id, c.other_org()).await.status == 200
         }
         MailboxRequiresOrgHeader => c.mailbox("example.org").await.status == 400,
+        ForeignWritesAccepted => {
+            let path = format!("/finops/v1/comments/{}", c.comment_id());
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::PATCH, &path, c.other_org(), version);
+            Ctx::send(rb.json(&json!({ "text": "foreign" })))
+                .await
+                .status
+                == 200
+        }
+        EventsOfEveryOrganization => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            let path = "/finops/v1/events?limit=100&sort=created_at&order=desc";
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::GET, path, c.other_org(), version);
+            Ctx::send(rb).await.text.contains(&id)
+        }
         VersionMalformedAccepted => {
             let rb = c.finance_as(Method::GET, "/finops/v1/events", c.org(), "v2");
             Ctx::send(rb).await.status == 200
