@@ -122,6 +122,19 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.get_vat(&id, c.other_org()).await.status == 200
         }
         MailboxRequiresOrgHeader => c.mailbox("example.org").await.status == 400,
+        FinBankingTokenAccepted => {
+            let token = c.bank_token().await;
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .header("x-organization-id", c.org())
+                .bearer_auth(token);
+            Ctx::send(rb).await.status == 200
+        }
+        BankFinanceTokenAccepted => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let token = c.fin().token.as_ref().unwrap().expose();
+            c.tx_raw(account, "", Some(token), None).await.status == 200
+        }
         ForeignWritesAccepted => {
             let path = format!("/finops/v1/comments/{}", c.comment_id());
             let version = c.p.finops_version();
