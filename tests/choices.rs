@@ -330,3 +330,82 @@ fn a_target_refusing_every_mailbox_domain_is_not_failed_for_the_organization_hea
     assert_eq!(verdict_of(&report, case), "inconclusive", "{all:#?}");
     assert_eq!(verdict_of(&report, "mailbox.invalid-domains"), "pass");
 }
+
+/// Whether a request writes on a resource a path or body names (the tenant-isolation writes).
+fn names_a_resource(seen: &Seen) -> bool {
+    let path = seen.path;
+    match seen.method.as_str() {
+        "PATCH" => path.starts_with("/finops/v1/comments/"),
+        "POST" => path.ends_with("/vat-ids") || path == "/finops/v1/receivables",
+        "DELETE" => path.starts_with("/finops/v1/tags/") || path.contains("/bank-accounts/"),
+        _ => false,
+    }
+}
+
+/// Refuses what the reference does not find (another organization's resource among them) with
+/// 403 instead of 404.
+fn foreign_403(seen: &Seen, (status, bytes): Answer) -> Answer {
+    if status != 404 || !names_a_resource(seen) {
+        return (status, bytes);
+    }
+    let error = json!({"error": {"message": "this resource belongs to another organization"}});
+    (403, error.to_string().into_bytes())
+}
+
+/// Refuses what the reference does not find with a 422 validation error instead of 404.
+fn foreign_422(seen: &Seen, (status, bytes): Answer) -> Answer {
+    if status != 404 || !names_a_resource(seen) {
+        return (status, bytes);
+    }
+    finance_422("id", "no such resource in this organization")
+}
+
+#[test]
+fn a_target_refusing_foreign_resources_with_403_or_422_fails_nothing_and_warns_nothing_new() {
+    // The warnings of the same stand-in answering 404: refusing with 403 or 422 adds none.
+    let dir = scratch("choices-foreign-404");
+    let rt = runtime();
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", other_choices(as_given));
+    let (_, report) = run(&dir, &profile);
+    let before = findings(&report);
+    let expected: HashSet<&str> = before.iter().map(|f| f.1.as_str()).collect();
+    for (name, breach) in [
+        (
+            "choices-foreign-403",
+            foreign_403 as fn(&Seen, Answer) -> Answer,
+        ),
+        ("choices-foreign-422", foreign_422),
+    ] {
+        let dir = scratch(name);
+        let rt = runtime();
+        let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", other_choices(breach));
+        let (output, report) = run(&dir, &profile);
+        let all = findings(&report);
+        let failed: Vec<_> = all.iter().filter(|f| f.2 == "must").collect();
+        assert!(failed.is_empty(), "{name}: {failed:#?}\n{}", says(&output));
+        let warned: HashSet<&str> = all.iter().map(|f| f.1.as_str()).collect();
+        assert!(
+            warned.is_subset(&expected),
+            "{name}: new warnings {warned:?}"
+        );
+        for case in [
+            "tenant.foreign-write.update-comment",
+            "tenant.foreign-write.create-vat-id",
+            "tenant.foreign-write.create-receivable",
+            "tag.delete-twice",
+            "tenant.events-of-one-organization",
+        ] {
+            let verdict = verdict_of(&report, case);
+            assert!(
+                ["pass", "warn"].contains(&verdict),
+                "{name} {case}: {verdict}"
+            );
+            assert!(
+                evidence(&report, case, "FIN-TENANT-WRITE")
+                    + evidence(&report, case, "FIN-TENANT-EVENTS")
+                    > 0,
+                "{name} {case}: not judged"
+            );
+        }
+    }
+}

@@ -73,6 +73,10 @@ faults! {
         "an embedded banking request with a missing or unknown token is answered 403 instead of 401";
     BankTokenComparedByPrefix => "auth-bank-token-compared-by-prefix", "AUTH-BANK-REQUIRED",
         "embedded banking tokens are compared over the shorter length: one truncated or with characters appended is accepted";
+    FinBankingTokenAccepted => "auth-fin-banking-token-accepted", "AUTH-CROSS-FIN-401",
+        "a finance request carrying a token issued by the embedded banking token endpoint is served";
+    BankFinanceTokenAccepted => "auth-bank-finance-token-accepted", "AUTH-CROSS-BANK-REFUSED",
+        "an embedded banking request carrying the finance bearer token is served as the scoped client";
     ScopeNotRequired => "vc-scope-not-required", "VC-SCOPE-REQUIRED",
         "create velocity control succeeds with a token lacking authorization_control:write:org";
     Scope401 => "vc-scope-missing-401", "VC-SCOPE-403",
@@ -85,6 +89,10 @@ faults! {
         "embedded banking requests without the organization header are answered 400";
     OrgIsolationBroken => "fin-org-isolation-broken", "FIN-ORG-ISOLATION",
         "get counterpart VAT ID ignores x-organization-id: another organization's VAT ID is readable";
+    ForeignWritesAccepted => "fin-tenant-writes-accepted", "FIN-TENANT-WRITE",
+        "update comment, delete tag or bank account, create VAT ID and create receivable act on another organization's resources";
+    EventsOfEveryOrganization => "fin-tenant-events-listed", "FIN-TENANT-EVENTS",
+        "list events lists the events of every organization under any one";
     MailboxRequiresOrgHeader => "fin-mailbox-requires-org-header", "FIN-MAILBOX-NO-ORG-HEADER",
         "create mailbox domain answers 400 without x-organization-id";
     VersionMalformedAccepted => "ver-finops-malformed-accepted", "VER-FINOPS-MALFORMED",

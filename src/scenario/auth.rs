@@ -99,6 +99,30 @@ pub fn cases() -> Vec<Case> {
             .suite("auth"),
         );
     }
+    for op in of_area(Area::Finance) {
+        cases.push(
+            Case::new(
+                &format!("auth.finance-banking-token.{op}"),
+                op,
+                &["AUTH-CROSS-FIN-401"],
+                case_fn(move |cx| Box::pin(cross_area(cx, op))),
+            )
+            .needs(&[Need::FinopsToken, Need::BankingToken])
+            .suite("auth"),
+        );
+    }
+    for op in of_area(Area::Banking) {
+        cases.push(
+            Case::new(
+                &format!("auth.banking-finance-token.{op}"),
+                op,
+                &["AUTH-CROSS-BANK-REFUSED", "AUTH-BANK-401"],
+                case_fn(move |cx| Box::pin(cross_area(cx, op))),
+            )
+            .needs(&[Need::FinopsToken, Need::BankingToken])
+            .suite("auth"),
+        );
+    }
     for op in of_area(Area::Banking) {
         let rules = &["AUTH-BANK-REQUIRED", "AUTH-BANK-401"];
         cases.push(
@@ -192,6 +216,35 @@ fn banking_refused(cx: &mut CaseCx, response: &Response, what: &str) {
     if cx.expect_refused(response, "AUTH-BANK-REQUIRED", what) {
         cx.expect_refused_with(response, 401, "AUTH-BANK-401", what);
     }
+}
+
+/// A request of one area carrying the other area's token: an invalid token there. Skipped when
+/// the profile's two tokens are one credential (then it is no other area's token).
+async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
+    let finance = cx.run.finops_token().unwrap_or_default().to_owned();
+    let banking = cx.run.banking_token.as_ref().map(|t| t.expose().to_owned());
+    let banking = banking.unwrap_or_default();
+    if finance == banking {
+        let reason = "the profile's finance and banking tokens are the same credential";
+        return Err(Abort::Skip(reason.to_owned()));
+    }
+    let (token, what) = match operation.area() {
+        Area::Finance => (banking, "a finance request with the banking area's token"),
+        Area::Banking => (finance, "a banking request with the finance token"),
+    };
+    let request = harmless(cx, operation, Given::value(token));
+    let response = cx.send(operation, request).await?;
+    match operation.area() {
+        Area::Finance => {
+            cx.expect_status(&response, 401, "AUTH-CROSS-FIN-401", what);
+        }
+        Area::Banking => {
+            if cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", what) {
+                cx.expect_refused_with(&response, 401, "AUTH-BANK-401", what);
+            }
+        }
+    }
+    Ok(())
 }
 
 async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {

@@ -1,10 +1,11 @@
 //! Delete scenarios: a tag and a counterpart bank account from the profile's deletable lists,
-//! each deleted once (must succeed) and again (should be refused). Only ids the profile names as
+//! each deleted first under the profile's other organization (must not act), then by its owner
+//! once (must succeed) and again (should be refused). Only ids the profile names as
 //! deletable are ever deleted, and each only once across runs: the fixture ledger hands them out
 //! in turn and remembers each from the moment it is taken, before its first DELETE is sent.
 
-use super::expect_client_error;
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use super::{expect_client_error, tenant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
 use crate::client::SendError;
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
@@ -14,16 +15,16 @@ pub fn cases() -> Vec<Case> {
         Case::new(
             "tag.delete-twice",
             OperationId::DeleteTag,
-            &["TAG-DELETE", "TAG-DELETE-GONE"],
+            &["TAG-DELETE", "TAG-DELETE-GONE", tenant::WRITE],
             case_fn(|cx| Box::pin(tag_delete_twice(cx))),
         )
         .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::DeletableTag])
         .writes()
-        .requests(2),
+        .requests(3),
         Case::new(
             "bank-account.delete-twice",
             OperationId::DeleteBankAccount,
-            &["CBA-DELETE", "CBA-DELETE-GONE"],
+            &["CBA-DELETE", "CBA-DELETE-GONE", tenant::WRITE],
             case_fn(|cx| Box::pin(bank_account_delete_twice(cx))),
         )
         .needs(&[
@@ -32,11 +33,14 @@ pub fn cases() -> Vec<Case> {
             Need::DeletableBankAccount,
         ])
         .writes()
-        .requests(2),
+        .requests(3),
     ]
 }
 
-/// Deletes once (must succeed) and again (should be refused).
+/// Deletes under the profile's other organization (the fixture is the first organization's),
+/// then as its owner (must succeed) and again (should be refused). A 2xx under the other
+/// organization may be an idempotent delete that found nothing there; it acted when the owner's
+/// delete then finds the fixture gone, which is that rule's finding alone.
 async fn delete_twice(
     cx: &mut CaseCx,
     operation: OperationId,
@@ -45,9 +49,31 @@ async fn delete_twice(
     gone_rule: &str,
     what: &str,
 ) -> Outcome {
+    let mut foreign_ok = false;
+    if let Some(other) = tenant::other_organization(cx) {
+        let foreign = cx
+            .call(operation)
+            .ids(path)
+            .organization(Given::value(other));
+        let response = cx.send(operation, foreign.request()).await?;
+        cx.judged(tenant::WRITE);
+        cx.refused_under(tenant::WRITE);
+        foreign_ok = response.is_success();
+    }
     let response = cx
         .send(operation, cx.call(operation).ids(path).request())
         .await?;
+    if foreign_ok && response.is_client_error() {
+        cx.finding(
+            tenant::WRITE,
+            format!(
+                "deleting {what} of one organization under another was answered 2xx, and its \
+                 owner then found it gone ({})",
+                response.status
+            ),
+        );
+        return Ok(());
+    }
     if !cx.expect_success(&response, ok_rule, &format!("deleting {what}")) {
         return Ok(());
     }

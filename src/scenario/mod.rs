@@ -13,6 +13,7 @@ mod invalid;
 mod mailbox;
 mod receivable;
 mod robustness;
+mod tenant;
 mod transactions;
 mod vat;
 mod velocity;
@@ -39,6 +40,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(events::path_cases());
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
+    cases.extend(tenant::cases());
     cases
 }
 

@@ -53,7 +53,7 @@ fn counterpart(cx: &CaseCx) -> String {
 
 /// A VAT ID value unique to the run (its tag, not the seed alone: a rerun with the same seed
 /// against a persistent target gets other values): "DE" and nine digits.
-fn vat_value(cx: &CaseCx, salt: &str) -> String {
+pub(super) fn vat_value(cx: &CaseCx, salt: &str) -> String {
     format!("DE{:09}", cx.run.unique_number(salt, 1_000_000_000))
 }
 

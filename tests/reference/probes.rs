@@ -122,6 +122,35 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.get_vat(&id, c.other_org()).await.status == 200
         }
         MailboxRequiresOrgHeader => c.mailbox("example.org").await.status == 400,
+        FinBankingTokenAccepted => {
+            let token = c.bank_token().await;
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .header("x-organization-id", c.org())
+                .bearer_auth(token);
+            Ctx::send(rb).await.status == 200
+        }
+        BankFinanceTokenAccepted => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let token = c.fin().token.as_ref().unwrap().expose();
+            c.tx_raw(account, "", Some(token), None).await.status == 200
+        }
+        ForeignWritesAccepted => {
+            let path = format!("/finops/v1/comments/{}", c.comment_id());
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::PATCH, &path, c.other_org(), version);
+            Ctx::send(rb.json(&json!({ "text": "foreign" })))
+                .await
+                .status
+                == 200
+        }
+        EventsOfEveryOrganization => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            let path = "/finops/v1/events?limit=100&sort=created_at&order=desc";
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::GET, path, c.other_org(), version);
+            Ctx::send(rb).await.text.contains(&id)
+        }
         VersionMalformedAccepted => {
             let rb = c.finance_as(Method::GET, "/finops/v1/events", c.org(), "v2");
             Ctx::send(rb).await.status == 200

@@ -60,6 +60,11 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
                         .iter()
                         .find(|(t, _)| t.starts_with(token) || token.starts_with(t.as_str()))
                         .map(|(_, scoped)| *scoped),
+                    None if f.has(Fault::BankFinanceTokenAccepted)
+                        && token == app.ids.finance_token =>
+                    {
+                        Some(true)
+                    }
                     None => None,
                 }
             };

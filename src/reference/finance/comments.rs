@@ -1,6 +1,6 @@
 //! Update comment.
 
-use super::{gate_org, merge, not_found, parse_body, path_uuid, Reply};
+use super::{gate_org, merge, not_found, owns, parse_body, path_uuid, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::receivable::parse_uuid;
 use crate::reference::reply::{self, Problem};
@@ -104,7 +104,7 @@ fn update_comment_inner(app: &App, headers: &HeaderMap, comment: &str, body: &By
         validate_comment_update(app, &value).map_err(|p| reply::validation(&app.faults, &p))?;
     let mut db = app.db();
     let now = db.now();
-    let Some(stored) = db.comments.get_mut(&id).filter(|c| c.org == org) else {
+    let Some(stored) = db.comments.get_mut(&id).filter(|c| owns(app, c.org, org)) else {
         drop(db);
         if app.faults.has(Fault::CommentUnknown200) {
             let made_up = Comment {

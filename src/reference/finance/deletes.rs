@@ -1,6 +1,6 @@
 //! Delete tag (detaching it from receivables) and delete counterpart bank account.
 
-use super::{gate_org, merge, not_found, path_uuid, Reply};
+use super::{gate_org, merge, not_found, owns, path_uuid, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::reply::{self};
 use crate::reference::store::App;
@@ -23,7 +23,8 @@ fn delete_tag_inner(app: &App, headers: &HeaderMap, tag: &str) -> Reply {
     let id = path_uuid(app, "tag_id", tag)?;
     let f = &app.faults;
     let mut db = app.db();
-    let exists = db.tags.get(&id) == Some(&org) && !f.has(Fault::TagDeleteNotFound);
+    let exists = db.tags.get(&id).is_some_and(|owner| owns(app, *owner, org))
+        && !f.has(Fault::TagDeleteNotFound);
     if !exists {
         drop(db);
         return if f.has(Fault::TagDeleteIdempotent) {
@@ -68,7 +69,7 @@ fn delete_bank_account_inner(
         && db
             .counterparts
             .get_mut(&counterpart_id)
-            .filter(|c| c.org == org)
+            .filter(|c| owns(app, c.org, org))
             .is_some_and(|c| c.bank_accounts.remove(&account_id));
     if !removed {
         drop(db);

@@ -1,6 +1,6 @@
 //! Create receivable: quote and invoice bodies, and based-on creation with its transitions.
 
-use super::{gate_org, merge, not_found, parse_body, Reply};
+use super::{gate_org, merge, not_found, owns, parse_body, Reply};
 use crate::reference::fault::{Fault, FaultSet};
 use crate::reference::receivable::{self, parse_uuid, Create};
 use crate::reference::reply::{self};
@@ -62,7 +62,7 @@ fn create_new(
     let Some(counterpart) = db
         .counterparts
         .get(&counterpart_id)
-        .filter(|c| c.org == org)
+        .filter(|c| owns(app, c.org, org))
     else {
         return Err(not_found(app, "counterpart"));
     };

@@ -1,6 +1,6 @@
 //! Counterpart VAT IDs: create and get, isolated per organization.
 
-use super::{gate_org, merge, not_found, parse_body, path_uuid, Reply};
+use super::{gate_org, merge, not_found, owns, parse_body, path_uuid, Reply};
 use crate::reference::fault::Fault;
 use crate::reference::reply::{self, Problem};
 use crate::reference::store::{App, VatId};
@@ -173,7 +173,7 @@ fn create_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, body: &By
     if db
         .counterparts
         .get(&counterpart_id)
-        .is_none_or(|c| c.org != org)
+        .is_none_or(|c| !owns(app, c.org, org))
     {
         return Err(not_found(app, "counterpart"));
     }
