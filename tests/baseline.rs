@@ -170,29 +170,25 @@ fn a_misspelt_rule_or_case_in_a_baseline_is_the_users_mistake_named_with_its_lin
     let rt = runtime();
     let dir = standin::scratch("baseline-typo");
     let (_a, profile) = reference(&rt, &[], &dir, "target");
-    std::fs::write(
-        dir.join("typo.toml"),
+    // Each baseline is refused with exit 2, naming its file and line and the closest id.
+    let refused = |file: &str, text: &str, named: &str| {
+        std::fs::write(dir.join(file), text).expect("write the baseline");
+        let output = run(&dir, &profile, "r", Some(file));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{}", says(&output));
+        assert!(stderr.contains(&format!("{file}:3:")), "{stderr}");
+        assert!(stderr.contains(named), "{stderr}");
+    };
+    refused(
+        "typo.toml",
         "# known failures\n[[known]]\nrule = \"RCV-CREATE-210\"\ncases = [\"receivable.create-quote\"]\n",
-    )
-    .unwrap();
-    let rule = run(&dir, &profile, "r", Some("typo.toml"));
-    let stderr = String::from_utf8_lossy(&rule.stderr);
-    assert_eq!(rule.status.code(), Some(2), "{}", says(&rule));
-    assert!(stderr.contains("typo.toml:3:"), "{stderr}");
-    assert!(
-        stderr.contains("did you mean `RCV-CREATE-201`?"),
-        "{stderr}"
+        "did you mean `RCV-CREATE-201`?",
     );
-    std::fs::write(
-        dir.join("case.toml"),
+    refused(
+        "case.toml",
         "[[known]]\nrule = \"RCV-CREATE-201\"\ncases = [\"receivable.create-quot\"]\n",
-    )
-    .unwrap();
-    let case = run(&dir, &profile, "r", Some("case.toml"));
-    let stderr = String::from_utf8_lossy(&case.stderr);
-    assert_eq!(case.status.code(), Some(2), "{}", says(&case));
-    assert!(stderr.contains("case.toml:3:"), "{stderr}");
-    assert!(stderr.contains("`receivable.create-quote`"), "{stderr}");
+        "did you mean `receivable.create-quote`?",
+    );
     assert!(
         !dir.join("r/report.json").exists(),
         "nothing is run, nothing is reported"
