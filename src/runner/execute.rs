@@ -64,7 +64,9 @@ fn outcome(result: &CaseResult, strict: bool) -> String {
             .filter(|f| level.is_none_or(|l| f.level == l))
             .map(|f| f.rule.as_str())
             .collect();
-        rules.dedup();
+        // Each rule once, in the order first broken.
+        let mut seen = std::collections::HashSet::new();
+        rules.retain(|rule| seen.insert(*rule));
         rules.join(", ")
     };
     match result.verdict {
