@@ -514,20 +514,6 @@ mod tests {
         .expect("a case")
     }
 
-    fn record(cases: Vec<CaseResult>) -> RunRecord {
-        let meta = serde_json::from_value(serde_json::json!({
-            "covenant_version": "0", "seed": 7, "target": "http://t", "profile": {},
-            "started_at": "2026-11-25T10:00:00Z", "finished_at": "2026-11-25T10:00:01Z",
-            "duration_ms": 1.0, "cases_per_operation": 1,
-        }))
-        .expect("a meta");
-        RunRecord {
-            counts: Counts::of(&cases),
-            meta,
-            cases,
-        }
-    }
-
     fn today() -> time::Date {
         time::macros::date!(2026 - 11 - 25)
     }
@@ -541,7 +527,7 @@ mod tests {
 
     #[test]
     fn a_written_baseline_makes_the_same_failures_known_and_the_run_pass() {
-        let run = record(vec![
+        let run = RunRecord::of_cases(vec![
             case("receivable.create-quote", &[(RULE, Level::Must)]),
             case("receivable.create-invoice", &[]),
         ]);
@@ -562,9 +548,9 @@ mod tests {
 
     #[test]
     fn a_rule_broken_by_an_unlisted_case_or_another_rule_is_new() {
-        let written = record(vec![case("a.one", &[(RULE, Level::Must)])]);
+        let written = RunRecord::of_cases(vec![case("a.one", &[(RULE, Level::Must)])]);
         let text = Baseline::from_record(&written, catalogue(), false);
-        let mut run = record(vec![
+        let mut run = RunRecord::of_cases(vec![
             case("a.one", &[(RULE, Level::Must)]),
             case("a.two", &[(RULE, Level::Must)]),
             case("a.three", &[(OTHER, Level::Must)]),
@@ -578,7 +564,7 @@ mod tests {
     #[test]
     fn an_entry_whose_case_no_longer_breaks_its_rule_is_stale_and_fails_the_gate() {
         let text = format!("[[known]]\nrule = \"{RULE}\"\ncases = [\"a.one\", \"a.gone\"]\n");
-        let mut run = record(vec![case("a.one", &[])]);
+        let mut run = RunRecord::of_cases(vec![case("a.one", &[])]);
         baseline(&text).unwrap().apply(&mut run, today(), false);
         assert_eq!(run.verdict(), crate::verdict::RunVerdict::StaleBaseline);
         assert_eq!(run.verdict().exit_code(), crate::exit::STALE_BASELINE);
@@ -606,7 +592,7 @@ mod tests {
         let text = format!(
             "[[known]]\nrule = \"{RULE}\"\nreason = \"tracked in #1\"\nuntil = 2026-11-24\ncases = [\"a.one\"]\n"
         );
-        let mut run = record(vec![case("a.one", &[(RULE, Level::Must)])]);
+        let mut run = RunRecord::of_cases(vec![case("a.one", &[(RULE, Level::Must)])]);
         baseline(&text).unwrap().apply(&mut run, today(), false);
         assert_eq!(run.verdict(), crate::verdict::RunVerdict::Fail);
         let outcome = run.meta.baseline.clone().unwrap();
@@ -674,7 +660,7 @@ mod tests {
 
     #[test]
     fn warnings_are_written_only_when_asked_and_known_ones_keep_a_strict_run_passing() {
-        let mut run = record(vec![case("a.one", &[(OTHER, Level::Should)])]);
+        let mut run = RunRecord::of_cases(vec![case("a.one", &[(OTHER, Level::Should)])]);
         run.meta.strict = true;
         assert!(!Baseline::from_record(&run, catalogue(), false).contains("[[known]]"));
         let text = Baseline::from_record(&run, catalogue(), true);
@@ -684,7 +670,7 @@ mod tests {
 
     #[test]
     fn forgetting_a_baseline_restores_the_verdicts() {
-        let mut run = record(vec![case("a.one", &[(RULE, Level::Must)])]);
+        let mut run = RunRecord::of_cases(vec![case("a.one", &[(RULE, Level::Must)])]);
         let text = Baseline::from_record(&run, catalogue(), false);
         baseline(&text).unwrap().apply(&mut run, today(), false);
         forget(&mut run);

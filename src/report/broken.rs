@@ -156,21 +156,6 @@ pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::{Counts, RunMeta};
-
-    fn record(cases: Vec<CaseResult>) -> RunRecord {
-        let meta: RunMeta = serde_json::from_value(serde_json::json!({
-            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
-            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
-            "duration_ms": 1.0, "cases_per_operation": 1
-        }))
-        .expect("a meta");
-        RunRecord {
-            meta,
-            counts: Counts::of(&cases),
-            cases,
-        }
-    }
 
     fn case(id: &str, rules: &[&str]) -> CaseResult {
         let text = format!(
@@ -189,7 +174,7 @@ mod tests {
     fn a_rule_broken_by_the_responses_of_a_more_specific_one_is_named_under_it() {
         let mut cases = vec![case("create", &["WIDE", "NARROW"])];
         cases.extend((0..5).map(|i| case(&format!("drawn-{i}"), &["WIDE"])));
-        let record = record(cases);
+        let record = RunRecord::of_cases(cases);
         let broken = broken_rules(&record, Catalogue::embedded());
         let ids: Vec<&str> = broken.iter().map(|b| b.rule.as_str()).collect();
         assert_eq!(ids, ["WIDE", "NARROW"]);
@@ -203,7 +188,7 @@ mod tests {
     #[test]
     fn rules_broken_by_the_same_responses_are_said_once() {
         let cases = vec![case("a", &["ONE", "TWO"]), case("b", &["ONE", "TWO"])];
-        let record = record(cases);
+        let record = RunRecord::of_cases(cases);
         let broken = broken_rules(&record, Catalogue::embedded());
         assert_eq!(broken.len(), 1, "{broken:?}");
         assert_eq!(broken[0].responses, 2);

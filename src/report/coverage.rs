@@ -494,7 +494,7 @@ pub fn judge_requirements(run: &mut RunRecord, catalogue: &Catalogue) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::{Counts, Evidence, RunMeta};
+    use crate::verdict::Evidence;
 
     fn case(id: &str, verdict: Verdict, rules: &[&str], evidence: &[&str]) -> CaseResult {
         let text = format!(
@@ -514,20 +514,6 @@ mod tests {
         case
     }
 
-    fn record(cases: Vec<CaseResult>) -> RunRecord {
-        let meta: RunMeta = serde_json::from_value(serde_json::json!({
-            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
-            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
-            "duration_ms": 1.0, "cases_per_operation": 1
-        }))
-        .expect("a meta");
-        RunRecord {
-            meta,
-            counts: Counts::of(&cases),
-            cases,
-        }
-    }
-
     fn row<'a>(rows: &'a [RuleCoverage<'a>], id: &str) -> &'a RuleCoverage<'a> {
         rows.iter().find(|r| r.rule.id == id).expect("a row")
     }
@@ -535,7 +521,7 @@ mod tests {
     #[test]
     fn a_case_that_names_a_rule_but_judged_none_of_its_responses_is_no_evidence() {
         let catalogue = Catalogue::embedded();
-        let run = record(vec![case(
+        let run = RunRecord::of_cases(vec![case(
             "vat.create",
             Verdict::Pass,
             &["VAT-ROUNDTRIP", "VAT-RESPONSE"],
@@ -557,7 +543,7 @@ mod tests {
     #[test]
     fn an_old_record_without_evidence_counts_the_rules_its_cases_name() {
         let catalogue = Catalogue::embedded();
-        let run = record(vec![case(
+        let run = RunRecord::of_cases(vec![case(
             "vat.create",
             Verdict::Pass,
             &["VAT-ROUNDTRIP"],

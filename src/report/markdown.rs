@@ -733,17 +733,7 @@ mod tests {
             })
             .collect();
         let cases: Vec<CaseResult> = serde_json::from_value(cases.into()).expect("cases");
-        let meta = serde_json::from_value(serde_json::json!({
-            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
-            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
-            "duration_ms": 1.0, "cases_per_operation": 1
-        }))
-        .expect("a meta");
-        RunRecord {
-            meta,
-            counts: crate::verdict::Counts::of(&cases),
-            cases,
-        }
+        RunRecord::of_cases(cases)
     }
 
     #[test]

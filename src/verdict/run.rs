@@ -168,6 +168,23 @@ impl RunVerdict {
 }
 
 impl RunRecord {
+    /// A record of `cases` with a minimal meta (seed 1, target `t`), for tests of what reads
+    /// records.
+    #[cfg(test)]
+    pub(crate) fn of_cases(cases: Vec<CaseResult>) -> RunRecord {
+        let meta = serde_json::from_value(serde_json::json!({
+            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
+            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+            "duration_ms": 1.0, "cases_per_operation": 1
+        }))
+        .expect("a meta");
+        RunRecord {
+            counts: Counts::of(&cases),
+            meta,
+            cases,
+        }
+    }
+
     /// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
     pub fn incomplete(&self) -> Option<String> {
         if let Some(why) = &self.meta.interrupted {
