@@ -371,7 +371,12 @@ impl Entry {
 
 /// A record as it was before any baseline: shards run with one and merged may carry its marks.
 pub fn forget(record: &mut RunRecord) {
-    for case in &mut record.cases {
+    // A client's slips (`covenant proxy`) are known by nature, not by a baseline: kept.
+    let by_baseline = record
+        .cases
+        .iter_mut()
+        .filter(|c| c.suite != crate::verdict::CLIENT_SUITE);
+    for case in by_baseline {
         let mut had = false;
         for finding in &mut case.findings {
             had |= finding.known.take().is_some();
@@ -666,6 +671,18 @@ mod tests {
         let text = Baseline::from_record(&run, catalogue(), true);
         baseline(&text).unwrap().apply(&mut run, today(), false);
         assert_eq!(run.verdict(), crate::verdict::RunVerdict::Pass);
+    }
+
+    #[test]
+    fn forgetting_a_baseline_keeps_a_clients_slips_known() {
+        let mut slip = case("client.list-transactions", &[(RULE, Level::Must)]);
+        slip.suite = crate::verdict::CLIENT_SUITE.to_owned();
+        slip.findings[0].known = Some("the client's slip".to_owned());
+        slip.verdict = Verdict::Known;
+        let mut run = RunRecord::of_cases(vec![slip]);
+        forget(&mut run);
+        assert_eq!(run.cases[0].verdict, Verdict::Known);
+        assert_eq!(run.counts.fail, 0);
     }
 
     #[test]
