@@ -38,7 +38,6 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/bench/out"
 VENV="$ROOT/bench/.venv"
 CASES="${CASES:-25 100 500}"
 REPEAT="${REPEAT:-3}"
@@ -48,14 +47,10 @@ BESIDE_SECONDS="${BESIDE_SECONDS:-3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$CARGO_TARGET_DIR/release/covenant"
 
-mkdir -p "$OUT"
-WORK="$(mktemp -d "$OUT/run.XXXXXX")"
 # shellcheck source=bench/reference.sh
 source "$ROOT/bench/reference.sh"
-trap 'stop_server; rm -rf "$WORK"' EXIT
-trap 'exit 130' INT TERM
+bench_work run
 
-need() { command -v "$1" >/dev/null || { echo "compare.sh: $1 is missing ($2)" >&2; exit 2; }; }
 need cargo "install Rust"
 need python3 "apt-get install -y python3 python3-venv"
 need curl "apt-get install -y curl"

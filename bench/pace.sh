@@ -24,7 +24,6 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/bench/out"
 LATENCIES="${LATENCIES:-20 50 100}"
 LIMITS="${LIMITS:-100 150}"
 LONG_CASES="${LONG_CASES:-500}"
@@ -33,15 +32,12 @@ CONCURRENCY=8
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$CARGO_TARGET_DIR/release/covenant"
 
-mkdir -p "$OUT"
-WORK="$(mktemp -d "$OUT/pace.XXXXXX")"
 # shellcheck source=bench/reference.sh
 source "$ROOT/bench/reference.sh"
-trap 'stop_server; rm -rf "$WORK"' EXIT
-trap 'exit 130' INT TERM
+bench_work pace
 
-command -v cargo >/dev/null || { echo "pace.sh: cargo is missing" >&2; exit 2; }
-command -v python3 >/dev/null || { echo "pace.sh: python3 is missing" >&2; exit 2; }
+need cargo "install Rust"
+need python3 "apt-get install -y python3"
 
 
 # Runs covenant against the server; appends one JSON line to $WORK/results.jsonl.

@@ -25,15 +25,13 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/bench/out"
 SECONDS_EACH="${SECONDS_EACH:-10}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$CARGO_TARGET_DIR/release/covenant"
 
-mkdir -p "$OUT"
-WORK="$(mktemp -d "$OUT/proxy.XXXXXX")"
 # shellcheck source=bench/reference.sh
 source "$ROOT/bench/reference.sh"
+bench_work proxy
 PROXY_PID=""
 stop_proxy() {
     if [[ -n "$PROXY_PID" ]] && kill -0 "$PROXY_PID" 2>/dev/null; then
@@ -42,10 +40,8 @@ stop_proxy() {
     fi
     PROXY_PID=""
 }
-trap 'stop_proxy; stop_server; rm -rf "$WORK"' EXIT
-trap 'exit 130' INT TERM
+bench_stop_more() { stop_proxy; }
 
-need() { command -v "$1" >/dev/null || { echo "proxy.sh: $1 is missing ($2)" >&2; exit 2; }; }
 need cargo "install Rust"
 need python3 "apt-get install -y python3"
 need curl "apt-get install -y curl"

@@ -1,10 +1,26 @@
 # bench/reference.sh: a fresh reference for each bench run, sourced by the bench scripts.
 #
-# Needs BIN (the covenant binary) and WORK (a scratch directory); start_server passes its
+# bench_work NAME makes the scratch directory WORK under bench/out (OUT) and, on exit, stops
+# the reference (and whatever the script's bench_stop_more stops) and removes WORK; need CMD HINT
+# stops the script with the hint when CMD is missing.
+# Needs BIN (the covenant binary) and ROOT (the repository); start_server passes its
 # arguments on to `covenant serve` (e.g. --latency-ms 50) and sets SERVER_PID and PROFILE;
 # export_credentials exports what bench/mix.lua reads (python3 and curl needed).
 
 SERVER_PID=""
+
+need() { command -v "$1" >/dev/null || { echo "${0##*/}: $1 is missing ($2)" >&2; exit 2; }; }
+
+# What a script stops besides the reference on exit (redefined by the script).
+bench_stop_more() { :; }
+
+bench_work() {
+    OUT="$ROOT/bench/out"
+    mkdir -p "$OUT"
+    WORK="$(mktemp -d "$OUT/$1.XXXXXX")"
+    trap 'bench_stop_more; stop_server; rm -rf "$WORK"' EXIT
+    trap 'exit 130' INT TERM
+}
 
 stop_server() {
     if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
