@@ -71,8 +71,8 @@ faults! {
         "a receivable created without attachments is answered with one attachment";
     CommentUntouchedReset => "cmt-untouched-field-reset", "CMT-UPDATE-KEEPS",
         "an update of a comment that does not carry reply_to_entity_user_id resets it to the nil uuid";
-    VatCreateCountryLowercase => "vat-create-country-lowercased", "VAT-ROUNDTRIP",
-        "create VAT ID answers the country in lower case (the stored VAT ID keeps it as given)";
+    VatCreateValueTruncated => "vat-create-value-truncated", "VAT-ROUNDTRIP",
+        "create VAT ID answers the value without its last character (the stored VAT ID keeps it as given)";
     WrittenEventTimeNotDateTime => "evt-written-created-at-not-date-time", "EVT-ITEM",
         "the events of writes made while the server runs carry created_at as Unix seconds (the seeded history is right)";
     // ------------------------------------------------------------ authentication

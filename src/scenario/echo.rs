@@ -14,6 +14,13 @@ use serde_json::{json, Value};
 const FIELDS: &str = "RCV-FIELDS-ECHO";
 const ATTACHMENTS: &str = "RCV-ATTACHMENTS-OMITTED";
 const KEEPS: &str = "CMT-UPDATE-KEEPS";
+/// What the update of a comment needs: the comment, and the user a reply names.
+const COMMENT: [Need; 4] = [
+    Need::FinopsToken,
+    Need::FinopsOrg,
+    Need::Comment,
+    Need::EntityUser,
+];
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -38,12 +45,7 @@ pub fn cases() -> Vec<Case> {
             &[KEEPS],
             case_fn(|cx| Box::pin(comment_keeps(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::Comment,
-            Need::EntityUser,
-        ])
+        .needs(&COMMENT)
         .writes()
         .requests(2)
         .chain(2),

@@ -84,7 +84,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await;
             r.get("reply_to_entity_user_id") != user.as_str()
         }
-        VatCreateCountryLowercase => c.vat().await.get("country") != "GB",
+        VatCreateValueTruncated => c.vat().await.get("value") != "GB123456789",
         WrittenEventTimeNotDateTime => {
             c.vat().await;
             let r = c.events("limit=1&sort=created_at&order=desc").await;

@@ -200,8 +200,10 @@ fn create_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, body: &By
     );
     drop(db);
     let mut answer = vat_json(app, &vat);
-    if app.faults.has(Fault::VatCreateCountryLowercase) {
-        answer["country"] = json!(vat.country.to_lowercase());
+    if app.faults.has(Fault::VatCreateValueTruncated) {
+        let mut value = vat.value.clone();
+        value.pop();
+        answer["value"] = json!(value);
     }
     Ok(reply::json(StatusCode::CREATED, &answer))
 }
