@@ -398,6 +398,18 @@ fn vat_value_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
     (status, body.to_string().into_bytes())
 }
 
+/// A created mailbox domain answered as a subdomain of the one requested.
+fn domain_prefixed(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let create = seen.method == "POST" && seen.path == "/finops/v1/mailbox-domains";
+    let Some(mut body) = json_of(&bytes).filter(|_| create && status < 300) else {
+        return (status, bytes);
+    };
+    if let Some(domain) = body["domain"].as_str() {
+        body["domain"] = json!(format!("mail.{domain}"));
+    }
+    (status, body.to_string().into_bytes())
+}
+
 /// A stand-in changing the reference's answers with `f` alone.
 fn answering(f: fn(&Seen, Answer) -> Answer) -> Choices {
     Choices {
@@ -467,6 +479,11 @@ fn a_target_breaking_one_rule_of_writes_read_back_or_unlisted_methods_fails_exac
             "RCV-ATTACHMENTS-OMITTED",
         ),
         ("vat-value-cut", answering(vat_value_cut), "VAT-ROUNDTRIP"),
+        (
+            "domain-prefixed",
+            answering(domain_prefixed),
+            "MBX-DOMAIN-ECHO",
+        ),
         (
             "written-events-untimed",
             written_events_untimed(),
