@@ -260,6 +260,263 @@ fn evidence(report: &Value, case: &str, rule: &str) -> u64 {
     found.and_then(|e| e["responses"].as_u64()).unwrap_or(0)
 }
 
+// ------------------------------------------------------------ writes read back, unlisted methods
+// (issue 29, classes 3 and 4): a target answering in its own key order passes clean; one
+// breaking one rule of these classes fails exactly that rule.
+
+/// `value` written with the members of every object in reverse order (serde_json's own maps
+/// keep theirs sorted, so the text is built here).
+fn reversed_keys(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let members: Vec<String> = map
+                .iter()
+                .rev()
+                .map(|(k, v)| format!("{}:{}", Value::from(k.as_str()), reversed_keys(v)))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(reversed_keys).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Every JSON answer with its members in reverse order.
+fn own_key_order(_: &Seen, (status, bytes): Answer) -> Answer {
+    match json_of(&bytes) {
+        Some(body) => (status, reversed_keys(&body).into_bytes()),
+        None => (status, bytes),
+    }
+}
+
+/// The rules of the report's findings at `level`.
+fn rules_at<'r>(all: &'r [(String, String, String, String)], level: &str) -> HashSet<&'r str> {
+    all.iter()
+        .filter(|f| f.2 == level)
+        .map(|f| f.1.as_str())
+        .collect()
+}
+
+#[test]
+fn a_target_answering_in_its_own_key_order_fails_nothing_and_warns_nothing_new() {
+    let dir = scratch("choices-echo-as-given");
+    let rt = runtime();
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", Choices::default());
+    let (_, report) = run(&dir, &profile);
+    let before = findings(&report);
+    let dir = scratch("choices-echo-own-order");
+    let choices = answering(own_key_order);
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    assert!(
+        rules_at(&all, "must").is_empty(),
+        "{all:#?}\n{}",
+        says(&output)
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    let warned = rules_at(&all, "should");
+    assert!(
+        warned.is_subset(&rules_at(&before, "should")),
+        "new warnings {warned:?}"
+    );
+    for (case, rule) in [
+        ("echo.quote-fields", "RCV-FIELDS-ECHO"),
+        ("echo.quote-fields", "RCV-ATTACHMENTS-OMITTED"),
+        ("echo.quote-fields", "EVT-ITEM"),
+        ("echo.comment-keeps", "CMT-UPDATE-KEEPS"),
+        ("vat.create-then-get", "VAT-ROUNDTRIP"),
+        ("methods.unlisted-finance", "GEN-UNLISTED-METHOD-BODY"),
+        ("methods.unlisted-banking", "GEN-UNLISTED-METHOD-BODY"),
+    ] {
+        assert_eq!(verdict_of(&report, case), "pass", "{case}");
+        assert!(
+            evidence(&report, case, rule) > 0,
+            "{case}: {rule} not judged"
+        );
+    }
+}
+
+/// A method the spec does not list answered with a JSON body that is not the area's.
+fn unlisted_bare(_: &Seen, (status, bytes): Answer) -> Answer {
+    match status {
+        405 => (405, br#"{"message":"Method Not Allowed"}"#.to_vec()),
+        _ => (status, bytes),
+    }
+}
+
+/// A method the spec does not list answered with an HTML page.
+fn unlisted_html(_: &Seen, (status, bytes): Answer) -> Answer {
+    match status {
+        405 => (
+            405,
+            b"<html><body>405 Method Not Allowed</body></html>".to_vec(),
+        ),
+        _ => (status, bytes),
+    }
+}
+
+fn created_receivable(seen: &Seen, status: u16) -> bool {
+    seen.method == "POST" && seen.path == "/finops/v1/receivables" && status == 201
+}
+
+/// A quote's footer answered cut to its first ten characters.
+fn footer_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let Some(mut body) = json_of(&bytes).filter(|_| created_receivable(seen, status)) else {
+        return (status, bytes);
+    };
+    if let Some(footer) = body["footer"].as_str() {
+        body["footer"] = json!(footer.chars().take(10).collect::<String>());
+    }
+    (status, body.to_string().into_bytes())
+}
+
+/// A receivable created without attachments answered with one.
+fn attachments_added(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let sent = json_of(seen.body).unwrap_or_default();
+    let Some(mut body) = json_of(&bytes).filter(|_| created_receivable(seen, status)) else {
+        return (status, bytes);
+    };
+    if sent.get("attachments").is_none() {
+        body["attachments"] = json!([{ "file_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6" }]);
+    }
+    (status, body.to_string().into_bytes())
+}
+
+/// A created VAT ID answered with the value it was given cut by its last character.
+fn vat_value_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let create = seen.method == "POST" && seen.path.ends_with("/vat-ids") && status == 201;
+    let Some(mut body) = json_of(&bytes).filter(|_| create) else {
+        return (status, bytes);
+    };
+    if let Some(value) = body["value"].as_str() {
+        body["value"] = json!(value[..value.len().saturating_sub(1)]);
+    }
+    (status, body.to_string().into_bytes())
+}
+
+/// A created mailbox domain answered as a subdomain of the one requested.
+fn domain_prefixed(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let create = seen.method == "POST" && seen.path == "/finops/v1/mailbox-domains";
+    let Some(mut body) = json_of(&bytes).filter(|_| create && status < 300) else {
+        return (status, bytes);
+    };
+    if let Some(domain) = body["domain"].as_str() {
+        body["domain"] = json!(format!("mail.{domain}"));
+    }
+    (status, body.to_string().into_bytes())
+}
+
+/// A stand-in changing the reference's answers with `f` alone.
+fn answering(f: fn(&Seen, Answer) -> Answer) -> Choices {
+    Choices {
+        answer: Box::new(f),
+        ..Choices::default()
+    }
+}
+
+/// A comment updated without reply_to_entity_user_id answered with another user there.
+fn comment_reset(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let update = seen.method == "PATCH" && seen.path.starts_with("/finops/v1/comments/");
+    let sent = json_of(seen.body).unwrap_or_default();
+    let Some(mut body) = json_of(&bytes).filter(|_| update && status == 200) else {
+        return (status, bytes);
+    };
+    if sent.get("reply_to_entity_user_id").is_none() {
+        body["reply_to_entity_user_id"] = json!("00000000-0000-0000-0000-000000000000");
+    }
+    (status, body.to_string().into_bytes())
+}
+
+/// The events of the resources the run created answered with a created_at that is no
+/// date-time (the seeded history as it is).
+fn written_events_untimed() -> Choices {
+    let created = Arc::new(Mutex::new(HashSet::new()));
+    Choices {
+        answer: Box::new(move |seen, (status, bytes)| {
+            let Some(mut body) = json_of(&bytes) else {
+                return (status, bytes);
+            };
+            let mut ids = created.lock().expect("the set");
+            if seen.method == "POST" && (200..300).contains(&status) {
+                if let Some(id) = body["id"].as_str() {
+                    ids.insert(id.to_lowercase());
+                }
+                return (status, bytes);
+            }
+            if seen.path != "/finops/v1/events" {
+                return (status, bytes);
+            }
+            let events = body["data"].as_array_mut().into_iter().flatten();
+            for event in events {
+                let id = event["object"]["id"].as_str().unwrap_or("").to_lowercase();
+                if ids.contains(&id) {
+                    event["created_at"] = json!("yesterday");
+                }
+            }
+            (status, body.to_string().into_bytes())
+        }),
+        ..Choices::default()
+    }
+}
+
+#[test]
+fn a_target_breaking_one_rule_of_writes_read_back_or_unlisted_methods_fails_exactly_it() {
+    let breaches: Vec<(&str, Choices, &str)> = vec![
+        (
+            "unlisted-bare",
+            answering(unlisted_bare),
+            "GEN-UNLISTED-METHOD-BODY",
+        ),
+        ("unlisted-html", answering(unlisted_html), "GEN-JSON-BODY"),
+        ("footer-cut", answering(footer_cut), "RCV-FIELDS-ECHO"),
+        (
+            "attachments-added",
+            answering(attachments_added),
+            "RCV-ATTACHMENTS-OMITTED",
+        ),
+        ("vat-value-cut", answering(vat_value_cut), "VAT-ROUNDTRIP"),
+        (
+            "domain-prefixed",
+            answering(domain_prefixed),
+            "MBX-DOMAIN-ECHO",
+        ),
+        (
+            "written-events-untimed",
+            written_events_untimed(),
+            "EVT-ITEM",
+        ),
+    ];
+    let rt = runtime();
+    for (name, choices, rule) in breaches {
+        let dir = scratch(&format!("choices-echo-{name}"));
+        let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+        let (output, report) = run(&dir, &profile);
+        let all = findings(&report);
+        assert_eq!(
+            rules_at(&all, "must"),
+            HashSet::from([rule]),
+            "{name}: {all:#?}"
+        );
+        assert_eq!(output.status.code(), Some(1), "{name}: {}", says(&output));
+    }
+    // The should rule: a warning, and the only new one.
+    let dir = scratch("choices-echo-comment-reset");
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", answering(comment_reset));
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    assert!(rules_at(&all, "must").is_empty(), "{all:#?}");
+    assert_eq!(
+        rules_at(&all, "should"),
+        HashSet::from(["CMT-UPDATE-KEEPS"]),
+        "{all:#?}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+}
+
 /// Answers a TRANSACTION velocity control with the usage limit it was given (the spec: "must
 /// be omitted when the window is TRANSACTION"), once the request carries -1.
 fn transaction_usage_kept(seen: &Seen, (status, bytes): Answer) -> Answer {

@@ -160,7 +160,7 @@ fn an_endless_body_is_cut_at_max_body() {
 
 #[test]
 fn malformed_bodies_are_findings_of_the_generic_rules() {
-    let cases: [(&str, Reply, &str, &str); 4] = [
+    let cases: [(&str, Reply, &str, &str); 5] = [
         (
             "not-json",
             Reply::typed(404, "text/html", b"<html>oops</html>"),
@@ -184,8 +184,14 @@ fn malformed_bodies_are_findings_of_the_generic_rules() {
             "fail",
         ),
         (
-            "wrong-content-type",
+            "json-labelled-text",
             Reply::typed(404, "text/plain", br#"{"error":{"message":"no"}}"#),
+            "GEN-JSON-BODY",
+            "fail",
+        ),
+        (
+            "json-like-content-type",
+            Reply::typed(404, "text/json", br#"{"error":{"message":"no"}}"#),
             "GEN-JSON-CONTENT-TYPE",
             "warn",
         ),

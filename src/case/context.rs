@@ -210,11 +210,32 @@ impl CaseCx {
         dispatched: Dispatched,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
+        self.record_of(Some(operation), dispatched, judge)
+    }
+
+    /// Sends a request that is no operation of the spec (a method the spec does not list on a
+    /// stated path), letting `judge` look at the answer: no generic check of an operation
+    /// applies, and the answer counts toward no operation's statuses or shapes.
+    pub async fn send_unlisted(
+        &mut self,
+        request: Request,
+        judge: impl FnOnce(&mut CaseCx, &Request, &Response),
+    ) -> Result<Response, Abort> {
+        let dispatched = self.dispatch(request).await;
+        self.record_of(None, dispatched, judge)
+    }
+
+    fn record_of(
+        &mut self,
+        operation: Option<OperationId>,
+        dispatched: Dispatched,
+        judge: impl FnOnce(&mut CaseCx, &Request, &Response),
+    ) -> Result<Response, Abort> {
         let Dispatched { request, outcome } = dispatched;
         let (sent, outcome) = outcome.map_err(Abort::Defect)?;
         self.requests += 1 + sent.retries as usize;
         let first = self.findings.len();
-        if let Ok(response) = &outcome {
+        if let (Ok(response), Some(operation)) = (&outcome, operation) {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
             self.behaviour.response(operation, &request, response);
@@ -223,16 +244,19 @@ impl CaseCx {
                 self.tally.judged(rule);
             }
             self.findings.extend(generic.findings);
+        }
+        if let Ok(response) = &outcome {
             judge(self, &request, response);
         }
         // The first answer of each operation, status and kind is kept as the example the spec
         // owners' section shows.
-        let example = outcome.is_ok() && self.behaviour.wants_example();
+        let listed = operation.is_some() && outcome.is_ok();
+        let example = listed && self.behaviour.wants_example();
         if self.keep_all || self.findings.len() > first || outcome.is_err() || example {
             let index = self.exchanges.len();
             let exchange = self.run.target.exchange(&request, &sent, &outcome);
             self.exchanges.push(exchange);
-            if outcome.is_ok() {
+            if listed {
                 self.behaviour.kept(index);
             }
             for f in &mut self.findings[first..] {

@@ -55,35 +55,7 @@ pub fn generic(
     let mut out = Checked::default();
     let status = response.status;
     no_5xx(catalogue, status, &mut out);
-    let has_body = !response.body.iter().all(u8::is_ascii_whitespace);
-    if has_body {
-        out.judged.push("GEN-JSON-BODY");
-    }
-    if has_body && response.json.is_none() {
-        out.findings.push(finding(
-            catalogue,
-            "GEN-JSON-BODY",
-            format!(
-                "the {status} response body is not JSON: {}",
-                crate::client::snippet(response)
-            ),
-        ));
-    }
-    if response.json.is_some() {
-        out.judged.push("GEN-JSON-CONTENT-TYPE");
-        if !is_json_media_type(response.header("content-type")) {
-            out.findings.push(finding(
-                catalogue,
-                "GEN-JSON-CONTENT-TYPE",
-                format!(
-                    "a JSON body is served as {:?}",
-                    response
-                        .header("content-type")
-                        .unwrap_or("(no content type)")
-                ),
-            ));
-        }
-    }
+    json_body(catalogue, response, &mut out);
     let op = operation.operation();
     declared_status(catalogue, operation, status, &mut out);
     if (200..300).contains(&status) {
@@ -98,6 +70,59 @@ pub fn generic(
         error_body_findings(catalogue, op.area, response, &mut out);
     }
     out
+}
+
+/// Every body is JSON ("All request and response bodies are JSON"): a body that does not parse
+/// fails, and so does one its Content-Type labels as something else (`text/html`, `text/plain`),
+/// since that label says it is not JSON. An empty body is no body at all, never a non-JSON one.
+/// A JSON body with no media type, or a JSON-like one that is not `application/json` or `+json`
+/// (`text/json`), only warns: the spec names no media type.
+pub fn json_body(catalogue: &Catalogue, response: &Response, out: &mut Checked) {
+    let status = response.status;
+    if response.body.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    out.judged.push("GEN-JSON-BODY");
+    let label = response.header("content-type");
+    if response.json.is_none() {
+        out.findings.push(finding(
+            catalogue,
+            "GEN-JSON-BODY",
+            format!(
+                "the {status} response body is not JSON: {}",
+                crate::client::snippet(response)
+            ),
+        ));
+        return;
+    }
+    out.judged.push("GEN-JSON-CONTENT-TYPE");
+    if labelled_not_json(label) {
+        out.findings.push(finding(
+            catalogue,
+            "GEN-JSON-BODY",
+            format!(
+                "the {status} response body is labelled {:?}, which is not JSON",
+                label.unwrap_or_default()
+            ),
+        ));
+    } else if !is_json_media_type(label) {
+        out.findings.push(finding(
+            catalogue,
+            "GEN-JSON-CONTENT-TYPE",
+            format!(
+                "a JSON body is served as {:?}",
+                label.unwrap_or("(no content type)")
+            ),
+        ));
+    }
+}
+
+/// Whether a Content-Type names a media type that is not JSON at all (no `json` in it):
+/// `text/plain`, `text/html`, `application/octet-stream`. No label is not a label of another type.
+fn labelled_not_json(value: Option<&str>) -> bool {
+    let Some(value) = value else { return false };
+    let essence = value.split(';').next().unwrap_or("").trim();
+    !essence.is_empty() && !essence.to_ascii_lowercase().contains("json")
 }
 
 /// No 5xx: what every answer is judged on, its body aside.
@@ -281,15 +306,36 @@ mod tests {
     }
 
     #[test]
-    fn json_served_as_text_only_warns() {
+    fn json_labelled_as_text_fails_and_json_without_a_label_only_warns() {
         let c = Catalogue::embedded();
-        let f = generic_findings(
-            c,
-            OperationId::DeleteTag,
-            &response(200, Some("text/plain"), "{}"),
-        );
-        assert_eq!(rules(&f), vec!["GEN-JSON-CONTENT-TYPE"]);
-        assert_eq!(f[0].level, crate::catalogue::Level::Should);
+        for label in ["text/plain", "text/html; charset=utf-8"] {
+            let f = generic_findings(c, OperationId::DeleteTag, &response(200, Some(label), "{}"));
+            assert_eq!(rules(&f), vec!["GEN-JSON-BODY"], "{label}");
+            assert_eq!(f[0].level, crate::catalogue::Level::Must);
+        }
+        for label in [None, Some("text/json")] {
+            let f = generic_findings(c, OperationId::DeleteTag, &response(200, label, "{}"));
+            assert_eq!(rules(&f), vec!["GEN-JSON-CONTENT-TYPE"], "{label:?}");
+            assert_eq!(f[0].level, crate::catalogue::Level::Should);
+        }
+    }
+
+    #[test]
+    fn an_empty_body_is_never_a_non_json_body() {
+        let c = Catalogue::embedded();
+        for (status, label) in [
+            (204, Some("text/plain")),
+            (405, Some("text/html")),
+            (405, None),
+        ] {
+            let mut out = Checked::default();
+            json_body(c, &response(status, label, " "), &mut out);
+            assert!(
+                out.findings.is_empty(),
+                "{status} {label:?}: {:?}",
+                out.findings
+            );
+        }
     }
 
     #[test]

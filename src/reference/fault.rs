@@ -36,7 +36,7 @@ faults! {
     // ------------------------------------------------------------ generic
     NonJsonBody => "gen-json-body-broken", "GEN-JSON-BODY",
         "get counterpart VAT ID answers a debug dump that is not JSON (still labelled application/json)";
-    JsonAsTextPlain => "gen-json-served-as-text-plain", "GEN-JSON-CONTENT-TYPE",
+    JsonAsTextPlain => "gen-json-served-as-text-plain", "GEN-JSON-BODY",
         "list events serves its JSON page with Content-Type text/plain";
     MailboxIdNotUuid => "gen-mailbox-id-not-uuid", "GEN-IDS-UUID",
         "create mailbox domain answers an id like `mbx_0001` instead of a uuid";
@@ -58,6 +58,23 @@ faults! {
         "create receivable counts the length of trade_name in UTF-16 units, so 255 characters outside the Basic Multilingual Plane are refused";
     ListedValueRefused => "gen-listed-value-refused", "GEN-ENUM-ACCEPTED",
         "create VAT ID refuses the listed country ZW";
+    // ------------------------------------------------------------ unlisted methods, writes read back
+    JsonWithoutContentType => "gen-json-served-without-content-type", "GEN-JSON-CONTENT-TYPE",
+        "list events serves its JSON page with no Content-Type";
+    UnlistedMethodHtml => "gen-unlisted-method-html", "GEN-JSON-BODY",
+        "a method the spec does not list on a stated path is answered 405 with an HTML page (text/html)";
+    UnlistedMethodBareBody => "gen-unlisted-method-bare-body", "GEN-UNLISTED-METHOD-BODY",
+        "a method the spec does not list on a stated path is answered 405 with {\"message\": ...}, not the area's error body";
+    QuoteFooterDropped => "rcv-quote-footer-dropped", "RCV-FIELDS-ECHO",
+        "create receivable answers footer: null whatever footer was given";
+    OmittedAttachmentsDefaulted => "rcv-omitted-attachments-defaulted", "RCV-ATTACHMENTS-OMITTED",
+        "a receivable created without attachments is answered with one attachment";
+    CommentUntouchedReset => "cmt-untouched-field-reset", "CMT-UPDATE-KEEPS",
+        "an update of a comment that does not carry reply_to_entity_user_id resets it to the nil uuid";
+    VatCreateValueTruncated => "vat-create-value-truncated", "VAT-ROUNDTRIP",
+        "create VAT ID answers the value without its last character (the stored VAT ID keeps it as given)";
+    WrittenEventTimeNotDateTime => "evt-written-created-at-not-date-time", "EVT-ITEM",
+        "the events of writes made while the server runs carry created_at as Unix seconds (the seeded history is right)";
     // ------------------------------------------------------------ authentication
     FinMissingTokenAccepted => "auth-fin-missing-token-accepted", "AUTH-FIN-MISSING-401",
         "a finance request without Authorization is served as if authenticated";

@@ -172,6 +172,17 @@ async fn no_route(State(app): State<Arc<App>>, uri: Uri) -> Response {
 }
 
 async fn wrong_method(State(app): State<Arc<App>>, uri: Uri) -> Response {
+    let status = axum::http::StatusCode::METHOD_NOT_ALLOWED;
+    if app.faults.has(Fault::UnlistedMethodHtml) {
+        let page = b"<html><body><h1>405 Method Not Allowed</h1></body></html>".to_vec();
+        return reply::with_type(status, page, "text/html; charset=utf-8");
+    }
+    if app.faults.has(Fault::UnlistedMethodBareBody) {
+        return reply::json(
+            status,
+            &serde_json::json!({ "message": "Method Not Allowed" }),
+        );
+    }
     if uri.path().starts_with("/embedded-banking") {
         banking::method_not_allowed(&app, &uri)
     } else {

@@ -137,6 +137,9 @@ pub struct Event {
     pub object_type: &'static str,
     pub action: String,
     pub object: Value,
+    /// Recorded for a write the server answered (not seeded): what the
+    /// `evt-written-created-at-not-date-time` fault changes.
+    pub written: bool,
 }
 
 /// Where a page of events starts and how it was asked for.
@@ -236,6 +239,7 @@ impl Db {
             object_type,
             action: action.to_owned(),
             object,
+            written: true,
         });
     }
 }
@@ -509,6 +513,7 @@ fn seed_events(ids: &Ids, rng: &mut SmallRng, now: OffsetDateTime) -> Vec<Event>
                 object_type,
                 action: format!("{object_type}.{action}"),
                 object: json!({ "id": object_id }),
+                written: false,
             });
         }
     }

@@ -8,9 +8,11 @@
 mod auth;
 mod comment;
 mod deletes;
+mod echo;
 mod events;
 mod invalid;
 mod mailbox;
+mod methods;
 mod receivable;
 mod robustness;
 mod tenant;
@@ -41,6 +43,8 @@ pub fn all() -> Vec<Case> {
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases.extend(tenant::cases());
+    cases.extend(methods::cases());
+    cases.extend(echo::cases());
     cases
 }
 

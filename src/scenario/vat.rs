@@ -4,7 +4,7 @@
 use super::{absent_uuid, expect_client_error, pretty, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
 use crate::schema::OperationId;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -76,6 +76,7 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
     };
     let cp = counterpart(cx);
     check_counterpart(cx, &created, &cp, "the created VAT ID");
+    roundtrip(cx, &sent, &created, "the created VAT ID's answer");
     let Some(id) = created.get("id").and_then(Value::as_str).map(str::to_owned) else {
         cx.finding("VAT-RESPONSE", "the created VAT ID has no id");
         return Ok(());
@@ -105,19 +106,33 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
         );
     }
     check_counterpart(cx, &read, &cp, "the VAT ID read back");
-    let pick =
-        |v: &Value| json!({ "value": v["value"], "country": v["country"], "type": v["type"] });
-    let (expected, actual) = (pretty(&pick(&sent)), pretty(&pick(&read)));
+    roundtrip(cx, &sent, &read, "the VAT ID read back");
+    Ok(())
+}
+
+/// The value, country and type of a VAT ID as `sent` (canonical values: no normalisation
+/// explains a change). A field missing from the answer is the schema's finding, not this one's.
+fn roundtrip(cx: &mut CaseCx, sent: &Value, got: &Value, what: &str) {
+    let shown = ["value", "country", "type"]
+        .into_iter()
+        .filter(|k| got.get(k).is_some());
+    let shown: Vec<&str> = shown.collect();
+    let pick = |v: &Value| -> Value {
+        shown
+            .iter()
+            .map(|k| ((*k).to_owned(), v[k].clone()))
+            .collect()
+    };
+    let (expected, actual) = (pretty(&pick(sent)), pretty(&pick(got)));
     cx.judged("VAT-ROUNDTRIP");
     if expected != actual {
         cx.finding_diff(
             "VAT-ROUNDTRIP",
-            "the VAT ID read back differs from what was sent",
+            format!("{what} differs from what was sent"),
             &expected,
             &actual,
         );
     }
-    Ok(())
 }
 
 fn check_counterpart(cx: &mut CaseCx, vat: &Value, counterpart: &str, what: &str) {

@@ -53,6 +53,47 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             &c.create_vat(json!({ "value": "1", "country": "ZW", "type": "eu_vat" }))
                 .await,
         ),
+        // Unlisted methods, writes read back (issue 29, classes 3 and 4).
+        JsonWithoutContentType => {
+            let r = c.events("").await;
+            r.status == 200 && r.content_type.is_empty() && r.json.is_some()
+        }
+        UnlistedMethodHtml | UnlistedMethodBareBody => {
+            let r = Ctx::send(c.finance(Method::GET, "/finops/v1/receivables")).await;
+            match fault {
+                UnlistedMethodHtml => r.content_type.starts_with("text/html"),
+                _ => r.json.is_some() && !r.body()["error"]["message"].is_string(),
+            }
+        }
+        QuoteFooterDropped | OmittedAttachmentsDefaulted => {
+            let r = c.receivable(c.quote(json!({ "footer": "Thanks" }))).await;
+            match fault {
+                QuoteFooterDropped => r.get("footer") != "Thanks",
+                _ => r
+                    .get("attachments")
+                    .as_array()
+                    .is_some_and(|a| !a.is_empty()),
+            }
+        }
+        CommentUntouchedReset => {
+            let user = c.fin().entity_user_id.clone().unwrap();
+            let both = json!({ "text": "one", "reply_to_entity_user_id": user });
+            c.patch_comment(c.comment_id(), both).await;
+            let r = c
+                .patch_comment(c.comment_id(), json!({ "text": "two" }))
+                .await;
+            r.get("reply_to_entity_user_id") != user.as_str()
+        }
+        VatCreateValueTruncated => c.vat().await.get("value") != "GB123456789",
+        WrittenEventTimeNotDateTime => {
+            c.vat().await;
+            let r = c.events("limit=1&sort=created_at&order=desc").await;
+            let at = r.get("data")[0]["created_at"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            !at.contains('T')
+        }
         FinMissingTokenAccepted | FinMissingToken403 | FinErrorBodyFlat => {
             let rb = c
                 .finance_bare(Method::GET, "/finops/v1/events")

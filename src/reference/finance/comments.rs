@@ -132,8 +132,10 @@ fn update_comment_inner(app: &App, headers: &HeaderMap, comment: &str, body: &By
             text
         };
     }
-    if let Some(reply_to) = reply_to {
-        stored.reply_to = reply_to;
+    match reply_to {
+        Some(reply_to) => stored.reply_to = reply_to,
+        None if app.faults.has(Fault::CommentUntouchedReset) => stored.reply_to = Uuid::nil(),
+        None => {}
     }
     stored.updated_at = now;
     let after = stored.clone();

@@ -156,7 +156,13 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
             "text/plain; charset=utf-8",
         ));
     }
-    Ok(reply::json(StatusCode::OK, &page))
+    let mut response = reply::json(StatusCode::OK, &page);
+    if f.has(Fault::JsonWithoutContentType) {
+        response
+            .headers_mut()
+            .remove(axum::http::header::CONTENT_TYPE);
+    }
+    Ok(response)
 }
 
 /// The page tokens of list events.
@@ -224,7 +230,11 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
                 "description": format!("{} {}", object_type, e.action.rsplit('.').next().unwrap_or("changed")),
                 "entity_id": e.org,
                 "object_type": object_type,
-                "created_at": rfc3339(e.created_at),
+                "created_at": if e.written && f.has(Fault::WrittenEventTimeNotDateTime) {
+                    json!(e.created_at.unix_timestamp().to_string())
+                } else {
+                    json!(rfc3339(e.created_at))
+                },
                 "object": e.object,
             });
             if f.has(Fault::EventDescriptionMissing) {

@@ -243,7 +243,13 @@ fn render_receivable(
     if !f.has(Fault::QuoteResponseMissingField) {
         put("updated_at", json!(at));
     }
-    put("attachments", echo("attachments"));
+    let attachments = match echo("attachments") {
+        Value::Null if f.has(Fault::OmittedAttachmentsDefaulted) => {
+            json!([{ "file_id": app.ids.entity_user, "include_in_email": false }])
+        }
+        given => given,
+    };
+    put("attachments", attachments);
     put("bank_account_id", echo("bank_account_id"));
     put("bank_account_snapshot", Value::Null);
     put("bank_account_type", echo("bank_account_type"));
@@ -311,7 +317,11 @@ fn render_receivable(
     put("expiry_date", expiry_date(f, echo("expiry_date")));
     put("file_language", json!("en"));
     put("file_url", Value::Null);
-    put("footer", echo("footer"));
+    if f.has(Fault::QuoteFooterDropped) {
+        put("footer", Value::Null);
+    } else {
+        put("footer", echo("footer"));
+    }
     put("issue_date", Value::Null);
     put("line_items", r.line_items.clone());
     put("memo", echo("memo"));

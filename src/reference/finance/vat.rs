@@ -199,7 +199,13 @@ fn create_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, body: &By
         json!({ "id": id, "counterpart_id": counterpart_id }),
     );
     drop(db);
-    Ok(reply::json(StatusCode::CREATED, &vat_json(app, &vat)))
+    let mut answer = vat_json(app, &vat);
+    if app.faults.has(Fault::VatCreateValueTruncated) {
+        let mut value = vat.value.clone();
+        value.pop();
+        answer["value"] = json!(value);
+    }
+    Ok(reply::json(StatusCode::CREATED, &answer))
 }
 
 pub async fn get_vat(
