@@ -115,6 +115,11 @@ impl Ran {
         std::fs::read_to_string(self.reports.join(name))
             .unwrap_or_else(|e| panic!("{name}: {e}; stderr:\n{}", self.stderr()))
     }
+    /// Exit 2 before any case, the error naming `what`.
+    fn assert_stops_naming(&self, what: &str) {
+        assert_eq!(self.code(), Some(2), "{}", self.stdout());
+        assert!(self.stderr().contains(what), "{}", self.stderr());
+    }
     fn report(&self) -> Value {
         serde_json::from_str(&self.file("report.json")).expect("report.json is JSON")
     }
@@ -305,12 +310,7 @@ fn an_empty_token_variable_is_a_profile_error_and_a_dry_run_needs_no_secret() {
 #[test]
 fn a_skipped_case_gives_its_real_reason_in_all_four_reports() {
     let served = Served::start("skip");
-    let profile: String = served
-        .profile
-        .lines()
-        .filter(|l| !l.starts_with("other_organization_id"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let profile = without_lines(&served.profile, "other_organization_id");
     let ran = served.run(&profile, &["--filter", "vat."]);
     assert_eq!(ran.code(), Some(0), "{}", ran.stdout());
     let reason = "the profile does not give finops.other_organization_id";
@@ -389,6 +389,15 @@ fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap_or_default()
 }
 
+/// The profile without the lines starting with `prefix`.
+fn without_lines(profile: &str, prefix: &str) -> String {
+    profile
+        .lines()
+        .filter(|l| !l.starts_with(prefix))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The value of the first line starting `key = "` of a profile.
 fn value_of(profile: &str, key: &str) -> String {
     let prefix = format!("{key} = \"");
@@ -460,19 +469,10 @@ fn the_first_curl_of_summary_md_runs_as_printed_with_its_variable_exported() {
 #[test]
 fn a_profile_missing_a_required_key_or_with_equal_tokens_exits_2_naming_the_key() {
     let served = Served::start("required");
-    let without_org: String = served
-        .profile
-        .lines()
-        .filter(|l| !l.starts_with("organization_id = "))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let ran = served.run(&without_org, &[]);
-    assert_eq!(ran.code(), Some(2), "{}", ran.stdout());
-    assert!(
-        ran.stderr().contains("finops.organization_id: needed by"),
-        "{}",
-        ran.stderr()
-    );
+    let without_org = without_lines(&served.profile, "organization_id = ");
+    served
+        .run(&without_org, &[])
+        .assert_stops_naming("finops.organization_id: needed by");
     // A filter that plans no case needing the key needs no key.
     let ran = served.run(&without_org, &["--filter", "transactions.full-read"]);
     assert_ne!(ran.code(), Some(2), "{}", ran.stderr());
@@ -481,25 +481,16 @@ fn a_profile_missing_a_required_key_or_with_equal_tokens_exits_2_naming_the_key(
         "token_without_scope = \"t\"",
         &format!("token_without_scope = \"{scopeless}\"\ntoken = \"{scopeless}\""),
     );
-    let ran = served.run(&same, &[]);
-    assert_eq!(ran.code(), Some(2), "{}", ran.stdout());
-    assert!(
-        ran.stderr()
-            .contains("is the same token as `banking.token`"),
-        "{}",
-        ran.stderr()
-    );
+    served
+        .run(&same, &[])
+        .assert_stops_naming("is the same token as `banking.token`");
     let bogus = with_line_in(
         &served.profile,
         "[banking]",
         "token_without_scope",
         "\"at_bogus\"",
     );
-    let ran = served.run(&bogus, &[]);
-    assert_eq!(ran.code(), Some(2), "{}", ran.stdout());
-    assert!(
-        ran.stderr().contains("banking.token_without_scope: GET"),
-        "{}",
-        ran.stderr()
-    );
+    served
+        .run(&bogus, &[])
+        .assert_stops_naming("banking.token_without_scope: GET");
 }
