@@ -426,7 +426,9 @@ fn the_first_curl_of_summary_md_runs_as_printed_with_its_variable_exported() {
         "{md}"
     );
     assert!(
-        md.contains("export `MY_FIN_TOKEN` (the profile's `finops.token`)"),
+        md.contains(
+            "To run a curl as printed, export `MY_FIN_TOKEN` (the profile's `finops.token`)"
+        ),
         "{md}"
     );
     assert!(ran

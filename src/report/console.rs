@@ -51,7 +51,7 @@ pub fn broken(record: &RunRecord) -> String {
     }
     let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
     if let Some(exports) = record.curl_exports().filter(|_| !groups.is_empty()) {
-        let _ = writeln!(out, "({exports})");
+        let _ = writeln!(out, "{exports}.");
     }
     for group in &groups {
         let _ = writeln!(

@@ -109,7 +109,7 @@ fn broken(run: &RunRecord, catalogue: &Catalogue) -> Vec<String> {
     }
     let mut head = format!("\n### Broken rules ({})\n", groups.len());
     if let Some(exports) = run.curl_exports_with(&inline_code) {
-        let _ = writeln!(head, "\n{}.", capitalised(&exports));
+        let _ = writeln!(head, "\n{exports}.");
     }
     let mut parts = vec![head];
     for group in &groups {

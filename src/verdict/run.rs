@@ -257,7 +257,7 @@ impl RunRecord {
             .collect();
         (!named.is_empty()).then(|| {
             format!(
-                "to run a curl as printed, export {} first; covenant never writes a secret",
+                "To run a curl as printed, export {} first; covenant never writes a secret",
                 named.join(", ")
             )
         })
