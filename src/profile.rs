@@ -34,6 +34,32 @@ impl fmt::Debug for Secret {
     }
 }
 
+/// A secret as a replayable curl names it: the shell variable to export, and the profile key
+/// whose value it must hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretVar {
+    pub key: &'static str,
+    pub var: String,
+}
+
+impl SecretVar {
+    /// Each secret's profile key and the variable a curl names where the profile gave the value
+    /// itself (not a `*_env`): finance token, banking token (given, or fetched with
+    /// `[banking.oauth]`), the banking token without the scope, the OAuth client secret.
+    pub const DEFAULTS: [(&'static str, &'static str); 4] = [
+        ("finops.token", "COVENANT_FINOPS_TOKEN"),
+        ("banking.token", "COVENANT_BANKING_TOKEN"),
+        (
+            "banking.token_without_scope",
+            "COVENANT_BANKING_TOKEN_WITHOUT_SCOPE",
+        ),
+        (
+            "banking.oauth.client_secret",
+            "COVENANT_BANKING_CLIENT_SECRET",
+        ),
+    ];
+}
+
 /// The mask secrets are replaced with in anything written out.
 pub const REDACTED: &str = "***";
 
@@ -167,6 +193,16 @@ pub enum ProfileError {
         key: String,
         value: String,
         expected: String,
+    },
+    #[error(
+        "profile {path}: `{key}` is the same token as `{other}`; give a valid token that lacks \
+         the scope authorization_control:write:org, or leave `{key}` out (the case that needs it \
+         is then skipped)"
+    )]
+    SameToken {
+        path: PathBuf,
+        key: String,
+        other: String,
     },
     #[error("profile {path}: `{key}` and `{other}` are both set; give one")]
     Conflict {
@@ -306,6 +342,15 @@ impl Profile {
 
     fn check(&self, origin: &Path) -> Result<(), ProfileError> {
         self.check_secrets(origin)?;
+        if let Some(b) = &self.banking {
+            if b.token.is_some() && b.token == b.token_without_scope {
+                return Err(ProfileError::SameToken {
+                    path: origin.to_owned(),
+                    key: "banking.token_without_scope".into(),
+                    other: "banking.token".into(),
+                });
+            }
+        }
         let bad = |key: &str, value: &str, expected: &str| ProfileError::BadValue {
             path: origin.to_owned(),
             key: key.to_owned(),
@@ -423,6 +468,42 @@ impl Profile {
         }
         out.retain(|s| !s.is_empty());
         out
+    }
+
+    /// Each secret of the profile as a replayable curl names it, with its value where the
+    /// profile holds one: curls never hold a secret, but a shell variable the user exports.
+    /// The variable is the key's `*_env` where the profile took the secret from one, else
+    /// covenant's own name for it ([`SecretVar::DEFAULTS`]).
+    pub fn secret_vars(&self) -> Vec<(SecretVar, Option<&Secret>)> {
+        let f = self.finops.as_ref();
+        let b = self.banking.as_ref();
+        let o = b.and_then(|b| b.oauth.as_ref());
+        let slots = [
+            (
+                f.and_then(|f| f.token_env.as_ref()),
+                f.and_then(|f| f.token.as_ref()),
+            ),
+            (
+                b.and_then(|b| b.token_env.as_ref()),
+                b.and_then(|b| b.token.as_ref()),
+            ),
+            (
+                b.and_then(|b| b.token_without_scope_env.as_ref()),
+                b.and_then(|b| b.token_without_scope.as_ref()),
+            ),
+            (
+                o.and_then(|o| o.client_secret_env.as_ref()),
+                o.and_then(|o| o.client_secret.as_ref()),
+            ),
+        ];
+        SecretVar::DEFAULTS
+            .iter()
+            .zip(slots)
+            .map(|(&(key, default), (env, value))| {
+                let var = env.cloned().unwrap_or_else(|| default.to_owned());
+                (SecretVar { key, var }, value)
+            })
+            .collect()
     }
 
     /// The profile as TOML, secrets included (for `covenant serve --profile-out`).
@@ -580,5 +661,53 @@ mod tests {
             .resolve_env(Path::new("p.toml"), &|_| Some(String::new()))
             .unwrap_err();
         assert!(e.to_string().contains("COV_EMPTY, which is empty"), "{e}");
+    }
+
+    #[test]
+    fn a_token_without_scope_equal_to_the_token_is_an_error_naming_both_keys() {
+        let same = Profile::parse(
+            "[banking]\ntoken = \"t1\"\ntoken_without_scope = \"t1\"\n",
+            Path::new("p.toml"),
+        );
+        let e = same.unwrap_err().to_string();
+        assert!(
+            e.contains("`banking.token_without_scope` is the same token as `banking.token`"),
+            "{e}"
+        );
+        assert!(Profile::parse(
+            "[banking]\ntoken = \"t1\"\ntoken_without_scope = \"t2\"\n",
+            Path::new("p.toml")
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn a_curl_names_each_secret_by_its_env_variable_or_covenants_own_name() {
+        let p = Profile::parse(
+            "[finops]\ntoken = \"f\"\n[banking]\ntoken_env = \"MY_BANK\"\n",
+            Path::new("p.toml"),
+        );
+        let p = match p {
+            Err(ProfileError::MissingEnv { .. }) => {
+                let mut p: Profile =
+                    toml::from_str("[finops]\ntoken = \"f\"\n[banking]\ntoken_env = \"MY_BANK\"\n")
+                        .expect("a profile");
+                p.resolve_env(Path::new("p.toml"), &|_| Some("b".into()))
+                    .expect("resolved");
+                p
+            }
+            other => other.expect("a profile"),
+        };
+        let vars: Vec<(String, Option<String>)> = p
+            .secret_vars()
+            .into_iter()
+            .map(|(v, s)| (v.var, s.map(|s| s.expose().to_owned())))
+            .collect();
+        assert_eq!(vars[0], ("COVENANT_FINOPS_TOKEN".into(), Some("f".into())));
+        assert_eq!(vars[1], ("MY_BANK".into(), Some("b".into())));
+        assert_eq!(
+            vars[2],
+            ("COVENANT_BANKING_TOKEN_WITHOUT_SCOPE".into(), None)
+        );
     }
 }

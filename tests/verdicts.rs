@@ -29,11 +29,17 @@ struct Served {
 
 impl Served {
     fn start(name: &str) -> Served {
+        Served::start_with(name, &[])
+    }
+
+    /// A reference served with `args` (`--fault NAME`).
+    fn start_with(name: &str, args: &[&str]) -> Served {
         let dir = temp_dir(name);
         let path = dir.join("served.toml");
         let child = covenant()
             .args(["serve", "--port", "0", "--profile-out"])
             .arg(&path)
+            .args(args)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -60,6 +66,11 @@ impl Served {
 
     /// Runs covenant against this server with `profile` and `args`; reports in `reports/`.
     fn run(&self, profile: &str, args: &[&str]) -> Ran {
+        self.run_with_env(profile, args, &[])
+    }
+
+    /// [`Served::run`] with environment variables set (a profile's `token_env`).
+    fn run_with_env(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
         let path = self.dir.join("profile.toml");
         std::fs::write(&path, profile).expect("write the profile");
         let reports = self.dir.join("reports");
@@ -71,6 +82,7 @@ impl Served {
             .arg(&reports)
             .args(args)
             .env("COVENANT_STATE", self.dir.join("state.json"))
+            .envs(env.iter().copied())
             .output()
             .expect("covenant runs");
         Ran { output, reports }
@@ -102,6 +114,11 @@ impl Ran {
     fn file(&self, name: &str) -> String {
         std::fs::read_to_string(self.reports.join(name))
             .unwrap_or_else(|e| panic!("{name}: {e}; stderr:\n{}", self.stderr()))
+    }
+    /// Exit 2 before any case, the error naming `what`.
+    fn assert_stops_naming(&self, what: &str) {
+        assert_eq!(self.code(), Some(2), "{}", self.stdout());
+        assert!(self.stderr().contains(what), "{}", self.stderr());
     }
     fn report(&self) -> Value {
         serde_json::from_str(&self.file("report.json")).expect("report.json is JSON")
@@ -293,12 +310,7 @@ fn an_empty_token_variable_is_a_profile_error_and_a_dry_run_needs_no_secret() {
 #[test]
 fn a_skipped_case_gives_its_real_reason_in_all_four_reports() {
     let served = Served::start("skip");
-    let profile: String = served
-        .profile
-        .lines()
-        .filter(|l| !l.starts_with("other_organization_id"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let profile = without_lines(&served.profile, "other_organization_id");
     let ran = served.run(&profile, &["--filter", "vat."]);
     assert_eq!(ran.code(), Some(0), "{}", ran.stdout());
     let reason = "the profile does not give finops.other_organization_id";
@@ -361,6 +373,11 @@ fn strict_fails_on_every_surface_when_a_rule_only_warns() {
         "{stdout}"
     );
     assert!(!stdout.contains("test result: ok"), "{stdout}");
+    assert!(
+        stdout.contains("1 failed (1 of them warnings under --strict)")
+            && !stdout.contains("0 failed"),
+        "{stdout}"
+    );
     assert_eq!(report["verdict"], "fail");
     assert_eq!(report["counts"]["fail"], 0);
     assert_eq!(report["counts"]["warn"], 1);
@@ -370,4 +387,112 @@ fn strict_fails_on_every_surface_when_a_rule_only_warns() {
 
 fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap_or_default()
+}
+
+/// The profile without the lines starting with `prefix`.
+fn without_lines(profile: &str, prefix: &str) -> String {
+    profile
+        .lines()
+        .filter(|l| !l.starts_with(prefix))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The value of the first line starting `key = "` of a profile.
+fn value_of(profile: &str, key: &str) -> String {
+    let prefix = format!("{key} = \"");
+    profile
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("no {key} in the profile"))
+        .to_owned()
+}
+
+#[test]
+fn the_first_curl_of_summary_md_runs_as_printed_with_its_variable_exported() {
+    let served = Served::start_with("curl", &["--fault", "rcv-create-200"]);
+    let token = value_of(&served.profile, "token");
+    let profile = with_line(&served.profile, "token", "\"x\"")
+        .replace("token = \"x\"", "token_env = \"MY_FIN_TOKEN\"");
+    let ran = served.run_with_env(&profile, &[], &[("MY_FIN_TOKEN", &token)]);
+    assert_eq!(ran.code(), Some(1), "{}", ran.stderr());
+    let md = ran.file("summary.md");
+    assert!(md.len() < 65_536, "{} bytes", md.len());
+    let head: Vec<&str> = md.lines().take(40).collect();
+    assert!(
+        head.iter()
+            .any(|l| l.contains("`RCV-CREATE-201`") || l.contains("`RCV-STATUS-SET`")),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "To run a curl as printed, export `MY_FIN_TOKEN` (the profile's `finops.token`)"
+        ),
+        "{md}"
+    );
+    assert!(ran
+        .stdout()
+        .contains("export MY_FIN_TOKEN (the profile's finops.token)"));
+    for name in ["junit.xml", "report.json", "summary.html", "summary.md"] {
+        assert!(!ran.file(name).contains(&token), "{name} holds the token");
+    }
+    assert!(!ran.stdout().contains(&token) && !ran.stderr().contains(&token));
+    let curl = md
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("curl "))
+        .expect("summary.md shows a curl");
+    assert!(curl.contains("\"authorization: Bearer $MY_FIN_TOKEN\"") && curl.contains(" -i "));
+    let has_curl = Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_curl {
+        eprintln!("curl is not installed: the printed command is not run");
+        return;
+    }
+    let replayed = Command::new("sh")
+        .args(["-c", curl])
+        .env("MY_FIN_TOKEN", &token)
+        .output()
+        .expect("sh runs");
+    let answer = String::from_utf8_lossy(&replayed.stdout);
+    // The fault answers 200 where the spec states 201: the status under test.
+    assert!(answer.starts_with("HTTP/1.1 200"), "{curl}\n{answer}");
+    let without = Command::new("sh")
+        .args(["-c", curl])
+        .env_remove("MY_FIN_TOKEN")
+        .output()
+        .expect("sh runs");
+    assert!(String::from_utf8_lossy(&without.stdout).starts_with("HTTP/1.1 401"));
+}
+
+#[test]
+fn a_profile_missing_a_required_key_or_with_equal_tokens_exits_2_naming_the_key() {
+    let served = Served::start("required");
+    let without_org = without_lines(&served.profile, "organization_id = ");
+    served
+        .run(&without_org, &[])
+        .assert_stops_naming("finops.organization_id: needed by");
+    // A filter that plans no case needing the key needs no key.
+    let ran = served.run(&without_org, &["--filter", "transactions.full-read"]);
+    assert_ne!(ran.code(), Some(2), "{}", ran.stderr());
+    let scopeless = value_of(&served.profile, "token_without_scope");
+    let same = with_line_in(&served.profile, "[banking]", "token_without_scope", "\"t\"").replace(
+        "token_without_scope = \"t\"",
+        &format!("token_without_scope = \"{scopeless}\"\ntoken = \"{scopeless}\""),
+    );
+    served
+        .run(&same, &[])
+        .assert_stops_naming("is the same token as `banking.token`");
+    let bogus = with_line_in(
+        &served.profile,
+        "[banking]",
+        "token_without_scope",
+        "\"at_bogus\"",
+    );
+    served
+        .run(&bogus, &[])
+        .assert_stops_naming("banking.token_without_scope: GET");
 }

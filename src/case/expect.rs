@@ -196,14 +196,35 @@ impl CaseCx {
             self.judged(rule);
         }
         if !ok && response.status < 500 {
+            let mut message = format!("{what}: {} where the spec states {status}", response.status);
+            if let Some(cause) = self.profile_cause(rule) {
+                message.push_str("; ");
+                message.push_str(&cause);
+            }
             self.finding_diff(
                 rule,
-                format!("{what}: expected status {status}, got {}", response.status),
+                message,
                 &status.to_string(),
                 &response.status.to_string(),
             );
         }
         ok
+    }
+
+    /// Where a rule's failure can come from a profile mistake rather than the target, the
+    /// profile key that may be the cause, in a clause for the finding's message.
+    fn profile_cause(&self, rule: &str) -> Option<String> {
+        match rule {
+            // The spec does not name the header: a target may read it under another name, and
+            // then ignores the malformed value the profile's name carries.
+            "BANK-ORG-HEADER-MALFORMED-400" => self.run.org_header().map(|name| {
+                format!(
+                    "or the profile's banking.org_header ({name:?}) is not the name this target \
+                     reads the organization from"
+                )
+            }),
+            _ => None,
+        }
     }
 
     /// Validates a JSON body against a schema, recording each issue under its rule (the nearest

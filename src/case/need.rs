@@ -102,6 +102,38 @@ impl Need {
         (!present).then(|| format!("the profile does not give {}", self.key()))
     }
 
+    /// Whether the README calls the key optional: a planned case that needs it is skipped
+    /// without it. Every other key is required once a planned case needs it, and a profile
+    /// without it is the user's mistake, exit 2 before anything is sent ([`Need::missing`]).
+    pub fn optional(self) -> bool {
+        matches!(
+            self,
+            Need::OtherOrg
+                | Need::Quote
+                | Need::Invoice
+                | Need::TokenWithoutScope
+                | Need::ForeignCard
+                | Need::EmptyBankAccount
+        )
+    }
+
+    /// Whether the profile lacks a required key for this need (not one a fixture list used up
+    /// by earlier runs, nor one the target showed to be wrong: those have their own verdicts).
+    pub fn missing(self, run: &RunCx) -> bool {
+        if self.optional() {
+            return false;
+        }
+        let f = run.finops();
+        match self {
+            Need::DeletableTag => f.is_none_or(|f| f.deletable_tag_ids.is_empty()),
+            Need::DeletableBankAccount => f.is_none_or(|f| f.deletable_bank_accounts.is_empty()),
+            Need::BankingToken => run
+                .banking()
+                .is_none_or(|b| b.token.is_none() && b.oauth.is_none()),
+            _ => self.unmet(run).is_some(),
+        }
+    }
+
     /// The list of the profile this need uses up, one fixture per run.
     pub fn consumable(self) -> Option<Consumable> {
         match self {

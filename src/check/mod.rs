@@ -153,7 +153,14 @@ pub fn declared_status(
             finding(
                 catalogue,
                 "RCV-STATUS-SET",
-                format!("status {status} is not among the statuses the spec declares"),
+                format!(
+                    "{status} where the spec states one of {}",
+                    declared
+                        .iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             )
             .with_diff(&format!("{declared:?}"), &status.to_string()),
         );

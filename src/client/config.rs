@@ -23,6 +23,8 @@ pub struct TargetConfig {
     pub read_only: bool,
     /// Values that must never appear in a record.
     pub secrets: Vec<String>,
+    /// The shell variables a record's curl names in place of the secrets it knows them for.
+    pub shell_vars: super::ShellVars,
     /// Requests in flight at once, at most, across all cases (`--concurrency`); `None`: no cap.
     pub max_in_flight: Option<usize>,
     /// Whether any URL the run may reach is `https`: only then are the system's root

@@ -1,4 +1,8 @@
-//! Requests as curl command lines, so that every failure can be replayed by hand.
+//! Requests as curl command lines, so that every failure can be replayed by hand: pasted in a
+//! POSIX shell, a command sends the request as covenant sent it, and `-i` shows the status.
+//! A secret is never written: where the run knows the shell variable that holds it
+//! ([`ShellVars`]), the command names the variable (`"authorization: Bearer $VAR"`), else
+//! it is masked.
 
 // Redaction lives in `crate::secret`, below the client and the reports alike.
 pub use crate::secret::{redact, Redactor, SecretFinder};
@@ -10,22 +14,199 @@ pub fn curl_command(
     headers: &[(String, String)],
     body: Option<&str>,
 ) -> String {
-    let mut parts = vec!["curl".to_owned(), "-sS".to_owned()];
+    let words = |text: &str| vec![Piece::Text(text.to_owned())];
+    let headers: Vec<Vec<Piece>> = headers
+        .iter()
+        .map(|(name, value)| words(&format!("{name}: {value}")))
+        .collect();
+    command(method, words(url), headers, body.map(words))
+}
+
+/// Secrets with the shell variables a curl names in their place: each value with the variable
+/// a user exports to replay the command. Longest value first, so that a value holding another
+/// (a token with characters appended) is named by its longest known part.
+#[derive(Debug, Clone, Default)]
+pub struct ShellVars {
+    named: Vec<(String, String)>,
+}
+
+impl ShellVars {
+    /// `(value, variable)` pairs; empty values and variables that are no shell name are left out.
+    pub fn new(pairs: impl IntoIterator<Item = (String, String)>) -> ShellVars {
+        let mut named: Vec<(String, String)> = pairs
+            .into_iter()
+            .filter(|(value, var)| !value.is_empty() && is_shell_name(var))
+            .collect();
+        named.sort_by_key(|(value, _)| std::cmp::Reverse(value.len()));
+        named.dedup_by(|a, b| a.0 == b.0);
+        ShellVars { named }
+    }
+
+    /// `text` as pieces: each named secret a variable, the rest redacted. A secret that holds a
+    /// named one without being it (a tampered token) is masked whole first: a variable names
+    /// a secret as the user holds it, never a form made of it.
+    fn pieces(&self, text: &str, redactor: &Redactor) -> Vec<Piece> {
+        let mut masked = std::borrow::Cow::Borrowed(text);
+        for secret in redactor.secrets() {
+            let holds_named = self
+                .named
+                .iter()
+                .any(|(value, _)| value != secret && secret.contains(value.as_str()));
+            if holds_named && masked.contains(secret.as_str()) {
+                masked =
+                    std::borrow::Cow::Owned(masked.replace(secret.as_str(), crate::secret::MASK));
+            }
+        }
+        let mut out = Vec::new();
+        let mut rest: &str = &masked;
+        loop {
+            let next = self
+                .named
+                .iter()
+                .filter_map(|(value, var)| rest.find(value.as_str()).map(|at| (at, value, var)))
+                // The earliest, and at one position the longest (the list is longest first).
+                .min_by_key(|(at, _, _)| *at);
+            let Some((at, value, var)) = next else { break };
+            if at > 0 {
+                out.push(Piece::Text(redactor.redact(&rest[..at])));
+            }
+            out.push(Piece::Var(var.clone()));
+            rest = &rest[at + value.len()..];
+        }
+        if !rest.is_empty() || out.is_empty() {
+            out.push(Piece::Text(redactor.redact(rest)));
+        }
+        out
+    }
+
+    /// A replayable curl command of a request as sent, secrets unredacted: each secret this
+    /// knows becomes its variable, every other secret is masked (an `authorization` value
+    /// entirely, whatever it holds, unless it names a variable).
+    pub fn curl(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(String, String)],
+        body: Option<&str>,
+        redactor: &Redactor,
+    ) -> String {
+        let headers = headers
+            .iter()
+            .map(|(name, value)| {
+                let pieces = self.pieces(&format!("{name}: {value}"), redactor);
+                let named = pieces.iter().any(|p| matches!(p, Piece::Var(_)));
+                let lower = name.to_ascii_lowercase();
+                if !named && (lower == "authorization" || lower == "proxy-authorization") {
+                    let masked = match value.split_once(' ') {
+                        Some((scheme, _)) => format!("{scheme} {}", crate::secret::MASK),
+                        None => crate::secret::MASK.to_owned(),
+                    };
+                    vec![Piece::Text(format!("{name}: {masked}"))]
+                } else {
+                    pieces
+                }
+            })
+            .collect();
+        command(
+            method,
+            self.pieces(url, redactor),
+            headers,
+            body.map(|b| self.pieces(b, redactor)),
+        )
+    }
+
+    /// The variables a text names as this renders them (`$VAR` or `${VAR}`).
+    pub fn vars(&self) -> impl Iterator<Item = &str> {
+        self.named.iter().map(|(_, var)| var.as_str())
+    }
+}
+
+/// A part of a shell word: text as it is, or a variable the shell expands.
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Text(String),
+    Var(String),
+}
+
+fn command(
+    method: &str,
+    url: Vec<Piece>,
+    headers: Vec<Vec<Piece>>,
+    body: Option<Vec<Piece>>,
+) -> String {
+    let mut parts = vec!["curl".to_owned(), "-sS".to_owned(), "-i".to_owned()];
     if method != "GET" {
         parts.push(format!("-X {method}"));
     }
-    parts.push(quote(url));
-    for (name, value) in headers {
-        parts.push(format!("-H {}", quote(&format!("{name}: {value}"))));
+    parts.push(word(&url));
+    for header in &headers {
+        parts.push(format!("-H {}", word(header)));
     }
-    if let Some(body) = body {
-        parts.push(format!("--data-raw {}", quote(body)));
+    if let Some(body) = &body {
+        parts.push(format!("--data-raw {}", word(body)));
     }
     parts.join(" ")
 }
 
+/// One shell word that reads back as the pieces, each variable expanded: in double quotes where
+/// the text has nothing a double quote would read otherwise (`"... Bearer $VAR"`), else single
+/// quotes around the text and double quotes around each variable.
+fn word(pieces: &[Piece]) -> String {
+    let has_var = pieces.iter().any(|p| matches!(p, Piece::Var(_)));
+    if !has_var {
+        let text: String = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) | Piece::Var(t) => t.as_str(),
+            })
+            .collect();
+        return quote(&text);
+    }
+    let plain = pieces.iter().all(|p| match p {
+        Piece::Text(t) => !t.contains(['"', '\\', '$', '`', '!']),
+        Piece::Var(_) => true,
+    });
+    let mut out = String::new();
+    if plain {
+        out.push('"');
+        for (i, piece) in pieces.iter().enumerate() {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Var(var) => {
+                    let glued = match pieces.get(i + 1) {
+                        Some(Piece::Text(t)) => {
+                            t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                        }
+                        _ => false,
+                    };
+                    if glued {
+                        out.push_str(&format!("${{{var}}}"));
+                    } else {
+                        out.push_str(&format!("${var}"));
+                    }
+                }
+            }
+        }
+        out.push('"');
+    } else {
+        for piece in pieces {
+            match piece {
+                Piece::Text(t) => out.push_str(&quote(t)),
+                Piece::Var(var) => out.push_str(&format!("\"${{{var}}}\"")),
+            }
+        }
+    }
+    out
+}
+
 fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// A POSIX shell variable name: a letter or `_`, then letters, digits and `_`.
+fn is_shell_name(var: &str) -> bool {
+    var.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
@@ -42,7 +223,57 @@ mod tests {
         );
         assert_eq!(
             c,
-            r#"curl -sS -X POST 'http://h/p' -H 'x-a: 1' --data-raw '{"a":"it'\''s"}'"#
+            r#"curl -sS -i -X POST 'http://h/p' -H 'x-a: 1' --data-raw '{"a":"it'\''s"}'"#
+        );
+    }
+
+    fn vars() -> ShellVars {
+        ShellVars::new([
+            ("tok".to_owned(), "COVENANT_FINOPS_TOKEN".to_owned()),
+            ("other".to_owned(), "MY_VAR".to_owned()),
+            ("bad".to_owned(), "not a name".to_owned()),
+        ])
+    }
+
+    #[test]
+    fn a_known_secret_is_named_as_its_variable_and_never_written() {
+        let redactor = Redactor::new(&["tok".into(), "tokX".into(), "bad".into()]);
+        let c = vars().curl(
+            "GET",
+            "http://h/p",
+            &[
+                ("authorization".into(), "Bearer tok".into()),
+                ("x-b".into(), "Bearer tokcovenant".into()),
+                ("x-c".into(), "it's tok".into()),
+                ("x-d".into(), "bad".into()),
+                ("x-e".into(), "Bearer tokX".into()),
+                ("x-f".into(), "$HOME tok".into()),
+            ],
+            None,
+            &redactor,
+        );
+        assert_eq!(
+            c,
+            "curl -sS -i 'http://h/p' -H \"authorization: Bearer $COVENANT_FINOPS_TOKEN\" \
+             -H \"x-b: Bearer ${COVENANT_FINOPS_TOKEN}covenant\" \
+             -H \"x-c: it's $COVENANT_FINOPS_TOKEN\" -H 'x-d: ***' -H 'x-e: Bearer ***' \
+             -H 'x-f: $HOME '\"${COVENANT_FINOPS_TOKEN}\""
+        );
+    }
+
+    #[test]
+    fn an_authorization_without_a_known_secret_is_masked_whole() {
+        let redactor = Redactor::new(&["tokX".into()]);
+        let c = vars().curl(
+            "GET",
+            "http://h/p",
+            &[("Authorization".into(), "Bearer tokX".into())],
+            Some("a tokX b"),
+            &redactor,
+        );
+        assert_eq!(
+            c,
+            "curl -sS -i 'http://h/p' -H 'Authorization: Bearer ***' --data-raw 'a *** b'"
         );
     }
 }

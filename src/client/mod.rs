@@ -25,7 +25,7 @@ mod send;
 mod wire;
 
 pub use config::{TargetConfig, TargetError};
-pub use curl::{curl_command, redact, SecretFinder};
+pub use curl::{curl_command, redact, SecretFinder, ShellVars};
 pub use limit::{Budget, Halt};
 pub use pace::{DEFAULT_MAX_REFUSAL, MAX_PAUSE};
 pub use record::Sent;

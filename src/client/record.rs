@@ -1,7 +1,7 @@
 //! The records of exchanges: what a report keeps of a request and its answer, with every
 //! secret redacted and long bodies cut.
 
-use super::{curl, curl_command, Body, Request, Response, SendError, Target};
+use super::{curl, Body, Request, Response, SendError, Target};
 use crate::verdict::{Exchange, RequestRecord, ResponseRecord};
 
 /// How much of a response body a record keeps.
@@ -63,13 +63,19 @@ impl Target {
             }
         };
         let redactor = &self.redactor;
+        let curl = self.config.shell_vars.curl(
+            request.method.as_str(),
+            &url,
+            &headers,
+            body.as_deref(),
+            redactor,
+        );
         let headers: Vec<(String, String)> = headers
             .into_iter()
             .map(|(n, v)| (n.clone(), redact_header(&n, &v, redactor)))
             .collect();
         let body = body.map(|b| redactor.redact(&b));
         let url = redactor.redact(&url);
-        let curl = curl_command(request.method.as_str(), &url, &headers, body.as_deref());
         RequestRecord {
             method: request.method.to_string(),
             url,
@@ -157,6 +163,10 @@ mod tests {
             read_only: false,
             max_in_flight: Some(8),
             https: false,
+            // A name no secret of the tests can be found in: curls name the secret by it.
+            shell_vars: crate::client::ShellVars::new(
+                secrets.iter().map(|s| (s.clone(), "_a_b_c".to_owned())),
+            ),
             secrets,
         })
         .expect("a client")
@@ -212,6 +222,8 @@ mod tests {
             let record = t.record_request(&request);
             let text = serde_json::to_string(&record).expect("a record serialises");
             proptest::prop_assert!(!text.contains(&secret), "{text}");
+            let named = record.curl.contains("$_a_b_c") || record.curl.contains("${_a_b_c}");
+            proptest::prop_assert!(named, "the curl names no variable: {}", record.curl);
             let response = Response {
                 status,
                 headers: vec![("set-cookie".into(), format!("s={secret}"))],

@@ -109,9 +109,10 @@ impl Target {
     }
 
     /// The same target (client, rate limit, budget, stop flag) redacting more secrets, such as
-    /// a token fetched after the client was built.
-    pub fn with_secrets(&self, extra: &[String]) -> Arc<Target> {
+    /// a token fetched after the client was built, its curls naming the secrets of `vars`.
+    pub fn with_secrets(&self, extra: &[String], vars: super::ShellVars) -> Arc<Target> {
         let mut config = self.config.clone();
+        config.shell_vars = vars;
         for secret in extra.iter().filter(|s| !s.is_empty()) {
             if !config.secrets.contains(secret) {
                 config.secrets.push(secret.clone());

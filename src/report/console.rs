@@ -50,6 +50,9 @@ pub fn broken(record: &RunRecord) -> String {
         return out;
     }
     let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
+    if let Some(exports) = record.curl_exports().filter(|_| !groups.is_empty()) {
+        let _ = writeln!(out, "{exports}.");
+    }
     for group in &groups {
         let _ = writeln!(
             out,
@@ -187,13 +190,23 @@ pub fn summary(record: &RunRecord) -> String {
         }
     }
     let verdict = record.verdict();
+    // Under --strict a warned case is a failed one: the line never says FAILED with 0 failed.
+    let (failed, warned) = match record.meta.strict {
+        true if c.warn > 0 => (
+            format!(
+                "{} failed ({} of them warnings under --strict)",
+                c.fail + c.warn,
+                c.warn
+            ),
+            String::new(),
+        ),
+        _ => (format!("{} failed", c.fail), format!(", {} warned", c.warn)),
+    };
     let _ = writeln!(
         out,
-        "\ncovenant: {}. {} passed, {} failed, {} warned, {} errors, {} skipped, {} inconclusive{}; {} requests in {:.2} s (seed {})",
+        "\ncovenant: {}. {} passed, {failed}{warned}, {} errors, {} skipped, {} inconclusive{}; {} requests in {:.2} s (seed {})",
         verdict.headline(),
         c.pass,
-        c.fail,
-        c.warn,
         c.error,
         c.skip,
         c.inconclusive,
@@ -205,16 +218,20 @@ pub fn summary(record: &RunRecord) -> String {
         record.meta.duration_ms / 1000.0,
         record.meta.seed
     );
-    match verdict {
-        RunVerdict::ProfileProblem => {
-            let _ = writeln!(
-                out,
-                "the profile does not fit the target (cases that needed these were blocked, not judged):"
-            );
-            for problem in &record.meta.profile_problems {
-                let _ = writeln!(out, "  - {problem}");
-            }
+    if !record.meta.profile_problems.is_empty() {
+        let beside = match verdict {
+            RunVerdict::Fail => "; the failures above stand apart from it",
+            _ => "",
+        };
+        let _ = writeln!(
+            out,
+            "the profile does not fit the target (cases that needed these were blocked, not judged{beside}):"
+        );
+        for problem in &record.meta.profile_problems {
+            let _ = writeln!(out, "  - {problem}");
         }
+    }
+    match verdict {
         RunVerdict::Fail if c.fail == 0 => {
             let _ = writeln!(out, "--strict: the warnings above count as failures");
         }

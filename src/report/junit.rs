@@ -35,6 +35,7 @@ impl Reporter for Junit {
 
 /// One testsuite per suite name, in the order suites first appear in the run.
 fn suites(run: &RunRecord) -> Vec<TestSuite> {
+    let exports = run.curl_exports();
     let mut names: Vec<&str> = Vec::new();
     for case in &run.cases {
         if !names.contains(&case.suite.as_str()) {
@@ -52,6 +53,9 @@ fn suites(run: &RunRecord) -> Vec<TestSuite> {
                 Property::new("target", &run.meta.target),
                 Property::new("covenant_version", &run.meta.covenant_version),
             ]);
+            if let Some(exports) = &exports {
+                suite.add_property(Property::new("curl_exports", exports));
+            }
             suite.add_test_cases(cases.into_iter().map(test_case));
             suite
         })

@@ -107,7 +107,11 @@ fn broken(run: &RunRecord, catalogue: &Catalogue) -> Vec<String> {
     if groups.is_empty() {
         return Vec::new();
     }
-    let mut parts = vec![format!("\n### Broken rules ({})\n", groups.len())];
+    let mut head = format!("\n### Broken rules ({})\n", groups.len());
+    if let Some(exports) = run.curl_exports_with(&inline_code) {
+        let _ = writeln!(head, "\n{exports}.");
+    }
+    let mut parts = vec![head];
     for group in &groups {
         let mut out = String::new();
         let _ = writeln!(

@@ -73,6 +73,38 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
     )))
 }
 
+/// Every key the README does not call optional that a planned case needs is in the profile:
+/// without it, half the suite would be skipped and the run could pass having judged little.
+/// Exit 2 naming each key and how many planned cases need it; `--skip` or `--filter` leaves
+/// such cases out when a target has no such fixture.
+pub fn required_keys(run: &RunCx, cases: &[crate::case::Case]) -> Result<(), Fatal> {
+    let mut missing: Vec<(&'static str, usize)> = Vec::new();
+    for need in cases.iter().flat_map(|c| c.needs.iter().copied()) {
+        if !need.missing(run) {
+            continue;
+        }
+        match missing.iter_mut().find(|(key, _)| *key == need.key()) {
+            Some((_, n)) => *n += 1,
+            None => missing.push((need.key(), 1)),
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = missing
+        .iter()
+        .map(|(key, n)| format!("  - {key}: needed by {n} planned case(s)"))
+        .collect();
+    Err(Fatal::Profile(format!(
+        "the profile for {} lacks {} the README does not call optional (nothing was sent \
+         but the preflight's reads):\n{}\ngive each in the profile (see \
+         cases/profile.example.toml), or leave the cases that need it out with --skip or --filter",
+        run.target.base_url(),
+        if missing.len() == 1 { "a key" } else { "keys" },
+        list.join("\n")
+    )))
+}
+
 /// A message for the terminal, without any secret the target may have echoed.
 fn redact(run: &RunCx, message: String) -> String {
     crate::client::redact(&message, run.target.secrets())
@@ -197,7 +229,31 @@ async fn banking(run: &RunCx) -> Vec<Problem> {
             break;
         }
     }
+    if problems.is_empty() {
+        problems.extend(token_without_scope(run).await);
+    }
     problems
+}
+
+/// The banking token without the scope on the same harmless read: it must be a valid token
+/// (the 403 case proves a missing scope, not an invalid token), so a 401 is the profile's
+/// mistake. A 403 is no problem: the spec shows no scope for reads, and a token without one
+/// scope may lack others.
+async fn token_without_scope(run: &RunCx) -> Option<Problem> {
+    let b = run.banking()?;
+    let token = b.token_without_scope.as_ref()?;
+    let account = b.bank_account_id.as_ref()?;
+    let call = run.call(OperationId::ListTransactions).path(&[account]);
+    let bearer = crate::case::Given::value(token.expose());
+    let request = call.token(bearer).query("limit=1").request();
+    let response = answer(run, &request).await?;
+    (response.status == 401).then(|| {
+        let mut problem = refused("banking.token_without_scope", &request, &response);
+        problem.answer.push_str(
+            "; it must be a valid token that lacks the scope authorization_control:write:org",
+        );
+        problem
+    })
 }
 
 fn refused(keys: &str, request: &Request, response: &Response) -> Problem {

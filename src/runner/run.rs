@@ -70,6 +70,17 @@ pub async fn plan(settings: &RunSettings) -> Result<Planned, Fatal> {
         }
     };
     let cases = select(cases, &settings.selection);
+    if settings.mode.sends() {
+        let missing = targets
+            .iter()
+            .find_map(|t| super::preflight::required_keys(&t.run, &cases).err());
+        if let Some(fatal) = missing {
+            for target in targets {
+                target.shutdown().await;
+            }
+            return Err(fatal);
+        }
+    }
     Ok(Planned {
         targets,
         sides,

@@ -3,7 +3,7 @@
 
 use crate::case::{FixtureWatch, RunCx, Tamper};
 use crate::catalogue::Catalogue;
-use crate::client::{SendError, Target, TargetConfig, TargetError};
+use crate::client::{SendError, ShellVars, Target, TargetConfig, TargetError};
 use crate::exit::Fatal;
 use crate::profile::{OAuthProfile, Profile, Secret};
 use crate::reference::{self, ReferenceConfig, RunningReference};
@@ -73,7 +73,10 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
     } else {
         (profile.banking.as_ref().and_then(|b| b.token.clone()), None)
     };
-    let target = target.with_secrets(&run_secrets(&profile, banking_token.as_ref()));
+    let target = target.with_secrets(
+        &run_secrets(&profile, banking_token.as_ref()),
+        shell_vars(&profile, banking_token.as_ref()),
+    );
     // Against the embedded reference the fixtures are right by construction: a 404 there is
     // a finding of the checks (the self-test's faults), never blamed on the profile.
     let watch = match &reference {
@@ -122,6 +125,22 @@ fn run_secrets(profile: &Profile, banking_token: Option<&Secret>) -> Vec<String>
     secrets
 }
 
+/// The variables a curl names in place of each secret (`Profile::secret_vars`): the banking
+/// token fetched with `[banking.oauth]` is the banking token's.
+fn shell_vars(profile: &Profile, banking_token: Option<&Secret>) -> ShellVars {
+    let pairs = profile
+        .secret_vars()
+        .into_iter()
+        .filter_map(|(named, value)| {
+            let value = match (named.key, value) {
+                ("banking.token", None) => banking_token,
+                (_, value) => value,
+            };
+            value.map(|v| (v.expose().to_owned(), named.var))
+        });
+    ShellVars::new(pairs)
+}
+
 /// The base URL: `--target`, else the profile's `base_url`.
 fn base_url(settings: &RunSettings, profile: &Profile) -> Result<url::Url, Fatal> {
     if let TargetChoice::Given { url: Some(url), .. } = &settings.target {
@@ -159,6 +178,7 @@ fn target_config(
         insecure: network.insecure,
         read_only: settings.selection.read_only,
         secrets: profile.secrets(),
+        shell_vars: ShellVars::default(),
         max_in_flight: Some(settings.concurrency),
         https: base_url.scheme() == "https"
             || profile

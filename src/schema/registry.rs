@@ -300,8 +300,9 @@ impl Registry {
         schema_path: &str,
         error: &jsonschema::ValidationError<'_>,
     ) -> String {
+        use jsonschema::error::ValidationErrorKind;
         match error.kind() {
-            jsonschema::error::ValidationErrorKind::Not { .. } => {
+            ValidationErrorKind::Not { .. } => {
                 let described = self
                     .node_at(stem, schema_path)
                     .and_then(|node| node.get("description"))
@@ -309,7 +310,28 @@ impl Registry {
                     .unwrap_or("it matches a subschema it must not match");
                 format!("value is not allowed: {described}")
             }
-            _ => error.masked().to_string(),
+            ValidationErrorKind::Type { .. } | ValidationErrorKind::Format { .. } => {
+                let parent = schema_path.rsplit_once('/').map_or("", |(p, _)| p);
+                let node = self.node_at(stem, parent);
+                format!(
+                    "{} where the spec states {}",
+                    shown(error.instance()),
+                    stated(node, error.kind())
+                )
+            }
+            _ => {
+                // The validator's own sentence names the value; a long value is cut.
+                let full = error.to_string();
+                if full.chars().count() <= 200 {
+                    full
+                } else {
+                    format!(
+                        "{} (the value: {})",
+                        error.masked(),
+                        shown(error.instance())
+                    )
+                }
+            }
         }
     }
 
@@ -329,6 +351,50 @@ impl Registry {
         };
         Some((target, node))
     }
+}
+
+/// A value as a message shows it: JSON, cut to a readable length.
+fn shown(value: &Value) -> String {
+    const MAX: usize = 60;
+    let text = value.to_string();
+    if text.chars().count() <= MAX {
+        text
+    } else {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{cut}…")
+    }
+}
+
+/// What the schema node a `type` or `format` error comes from states, in words: its format
+/// ("a uuid", "a date-time"), else its type or types ("a string or null").
+fn stated(node: Option<&Value>, kind: &jsonschema::error::ValidationErrorKind) -> String {
+    use jsonschema::error::ValidationErrorKind;
+    let format = match kind {
+        ValidationErrorKind::Format { format } => Some(format.as_str()),
+        _ => node.and_then(|n| n.get("format")).and_then(Value::as_str),
+    };
+    let types: Vec<&str> = match node.and_then(|n| n.get("type")) {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let article = |word: &str| match word.chars().next() {
+        // "an integer", "an object", but "a uuid", "a uri".
+        Some('a' | 'e' | 'i' | 'o') => format!("an {word}"),
+        _ => format!("a {word}"),
+    };
+    let mut words: Vec<String> = types
+        .iter()
+        .map(|t| match (*t, format) {
+            ("string", Some(f)) => article(f),
+            ("null", _) => "null".to_owned(),
+            (t, _) => article(t),
+        })
+        .collect();
+    if words.is_empty() {
+        words.push(format.map_or_else(|| "another value".to_owned(), article));
+    }
+    words.join(" or ")
 }
 
 /// The rules a schema node names (examples aside), and the files its `$ref`s name.
@@ -490,5 +556,24 @@ mod tests {
         assert!(receivable.contains("memo") && receivable.contains("file_language"));
         assert!(registry.listed_fields("transactions-page", true).is_empty());
         assert!(registry.listed_fields("no-such-schema", false).is_empty());
+    }
+
+    #[test]
+    fn a_type_or_format_issue_shows_the_value_and_what_the_spec_states() {
+        let registry = Registry::embedded();
+        let vat = serde_json::json!({
+            "id": null, "counterpart_id": "not-an-id", "value": "DE1", "country": "DE",
+            "type": "eu_vat"
+        });
+        let issues = registry.validate("vat-id", &vat).expect_err("two issues");
+        let messages: Vec<&str> = issues.iter().map(|i| i.message.as_str()).collect();
+        assert!(
+            messages.contains(&"null where the spec states a uuid"),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&"\"not-an-id\" where the spec states a uuid"),
+            "{messages:?}"
+        );
     }
 }

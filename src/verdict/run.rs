@@ -48,8 +48,9 @@ pub struct RunMeta {
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
-/// it. In order of precedence: a profile problem makes every other verdict untrustworthy; a
-/// broken `must` rule is a failure whatever else happened; a run that did not test what it
+/// it. In order of precedence: a broken `must` rule is a failure whatever else happened (a
+/// profile problem beside it is named too); a profile problem makes every other verdict
+/// untrustworthy; a run that did not test what it
 /// planned is incomplete, never a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -139,8 +140,8 @@ impl RunVerdict {
             RunVerdict::StaleBaseline => 3,
             RunVerdict::Error => 4,
             RunVerdict::Incomplete => 5,
-            RunVerdict::Fail => 6,
-            RunVerdict::ProfileProblem => 7,
+            RunVerdict::ProfileProblem => 6,
+            RunVerdict::Fail => 7,
         };
         if rank(other) > rank(self) {
             other
@@ -206,12 +207,72 @@ impl RunRecord {
         })
     }
 
+    /// The one line each report gives before its curls: the shell variables they name in
+    /// place of secrets, each with the profile key whose value it must hold; `None` when no
+    /// curl of the run names one.
+    pub fn curl_exports(&self) -> Option<String> {
+        self.curl_exports_with(&|name| name.to_owned())
+    }
+
+    /// [`RunRecord::curl_exports`] with each variable and profile key rendered by `code` (as
+    /// a Markdown code span, say); the rest of the sentence is plain words.
+    pub fn curl_exports_with(&self, code: &dyn Fn(&str) -> String) -> Option<String> {
+        let profile: crate::profile::Profile =
+            serde_json::from_value(self.meta.profile.clone()).unwrap_or_default();
+        // The curls reports print: those of the exchanges that show a finding.
+        let curls: Vec<&str> = self
+            .cases
+            .iter()
+            .flat_map(|c| {
+                c.findings
+                    .iter()
+                    .filter_map(|f| c.exchanges.get(f.exchange?))
+            })
+            .map(|e| e.request.curl.as_str())
+            .collect();
+        let named: Vec<String> = profile
+            .secret_vars()
+            .into_iter()
+            .filter(|(v, _)| {
+                let (plain, braced) = (format!("${}", v.var), format!("${{{}}}", v.var));
+                curls
+                    .iter()
+                    .any(|c| c.contains(&braced) || names_var(c, &plain))
+            })
+            .map(|(v, _)| {
+                let fetched = v.key == "banking.token"
+                    && profile
+                        .banking
+                        .as_ref()
+                        .is_some_and(|b| b.token.is_none() && b.oauth.is_some());
+                match fetched {
+                    true => format!(
+                        "{} (a banking access token {} gives)",
+                        code(&v.var),
+                        code("[banking.oauth]")
+                    ),
+                    false => format!("{} (the profile's {})", code(&v.var), code(v.key)),
+                }
+            })
+            .collect();
+        (!named.is_empty()).then(|| {
+            format!(
+                "To run a curl as printed, export {} first; covenant never writes a secret",
+                named.join(", ")
+            )
+        })
+    }
+
     /// The verdict of the run (see [`RunVerdict`] for the precedence).
     pub fn verdict(&self) -> RunVerdict {
         let c = &self.counts;
-        if !self.meta.profile_problems.is_empty() {
+        // A broken `must` rule in a case the profile did not block stands apart from the
+        // profile's problem: a breach found is never hidden behind it.
+        if c.fail > 0 {
+            RunVerdict::Fail
+        } else if !self.meta.profile_problems.is_empty() {
             RunVerdict::ProfileProblem
-        } else if c.fail > 0 || (self.meta.strict && c.warn > 0) {
+        } else if self.meta.strict && c.warn > 0 {
             RunVerdict::Fail
         } else if self.incomplete().is_some() {
             RunVerdict::Incomplete
@@ -227,6 +288,13 @@ impl RunRecord {
             RunVerdict::Pass
         }
     }
+}
+
+/// Whether `curl` holds `$VAR` as a whole variable name (not the start of a longer one).
+fn names_var(curl: &str, plain: &str) -> bool {
+    curl.match_indices(plain).any(|(at, _)| {
+        !curl[at + plain.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// A shard as [`RunMeta::shard`] holds it, `K/N` with 1 <= K <= N (the K-th of N parts of one
@@ -256,7 +324,26 @@ mod tests {
         assert_eq!(Fail.worse(Incomplete), Fail);
         assert_eq!(Incomplete.worse(Error), Incomplete);
         assert_eq!(CoverageShort.worse(Error), Error);
-        assert_eq!(Fail.worse(ProfileProblem), ProfileProblem);
+        assert_eq!(Fail.worse(ProfileProblem), Fail);
+        assert_eq!(Incomplete.worse(ProfileProblem), ProfileProblem);
         assert_eq!(Pass.worse(Pass), Pass);
+    }
+
+    #[test]
+    fn a_failure_beside_a_profile_problem_fails_the_run_and_alone_the_problem_stops_it() {
+        let case = |verdict: &str| -> CaseResult {
+            serde_json::from_value(serde_json::json!({
+                "id": format!("c.{verdict}"), "suite": "c", "rules": [], "verdict": verdict,
+                "findings": [], "exchanges": [], "duration_ms": 1.0
+            }))
+            .expect("a case")
+        };
+        let mut run = RunRecord::of_cases(vec![case("pass"), case("skip")]);
+        run.meta.profile_problems = vec!["finops.comment_ids: 404".into()];
+        assert_eq!(run.verdict(), RunVerdict::ProfileProblem);
+        let mut failed = RunRecord::of_cases(vec![case("fail"), case("skip")]);
+        failed.meta.profile_problems = run.meta.profile_problems.clone();
+        assert_eq!(failed.verdict(), RunVerdict::Fail);
+        assert_eq!(failed.verdict().exit_code(), crate::exit::FAILURES);
     }
 }

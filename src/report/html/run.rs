@@ -124,6 +124,9 @@ impl Page {
                 escape(&why)
             ));
         }
+        if let Some(exports) = run.curl_exports() {
+            self.line(format!("<p id=\"curl-exports\">{}.</p>", escape(&exports)));
+        }
         if !run.meta.profile_problems.is_empty() {
             self.line("<p class=\"warn\"><strong>The profile does not fit the target</strong> (the cases that needed these were blocked, not judged):</p>\n<ul id=\"profile-problems\">");
             for problem in &run.meta.profile_problems {
