@@ -576,11 +576,9 @@ fn the_deadline_bounds_the_whole_run() {
         .to_owned();
     assert!(why.contains("deadline"), "{why}");
     run.assert_incomplete();
-    let reason = run.case(EVENTS)["skip_reason"]
-        .as_str()
-        .unwrap_or("")
-        .to_owned();
-    assert!(reason.contains("deadline"), "{reason}");
+    let events = run.case(EVENTS);
+    let reason = events["skip_reason"].as_str().unwrap_or("").to_owned();
+    assert!(reason.contains("deadline"), "{events}");
 }
 
 #[test]
