@@ -13,10 +13,12 @@ mod invalid;
 mod mailbox;
 mod receivable;
 mod robustness;
+mod spelling;
 mod tenant;
 mod transactions;
 mod vat;
 mod velocity;
+mod velocity_ids;
 
 pub use crate::case::Bodies;
 
@@ -41,6 +43,8 @@ pub fn all() -> Vec<Case> {
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases.extend(tenant::cases());
+    cases.extend(velocity_ids::cases());
+    cases.extend(spelling::cases());
     cases
 }
 
