@@ -24,6 +24,7 @@ use standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The next token the stand-in gives the empty account's first page.
@@ -204,6 +205,14 @@ fn findings(report: &Value) -> Vec<(String, String, String, String)> {
                 )
             })
         })
+        .collect()
+}
+
+/// The rules of the findings that fail (level must).
+fn must_rules(all: &[(String, String, String, String)]) -> HashSet<&str> {
+    all.iter()
+        .filter(|f| f.2 == "must")
+        .map(|f| f.1.as_str())
         .collect()
 }
 
@@ -544,11 +553,7 @@ fn the_same_target_accepting_a_usage_limit_with_the_transaction_window_fails_tha
     let (output, report) = run(&dir, &profile);
     assert_eq!(output.status.code(), Some(1), "{}", says(&output));
     let all = findings(&report);
-    let failed: HashSet<&str> = all
-        .iter()
-        .filter(|f| f.2 == "must")
-        .map(|f| f.1.as_str())
-        .collect();
+    let failed = must_rules(&all);
     assert_eq!(
         failed,
         HashSet::from(["VC-TRANSACTION-NO-USAGE"]),
@@ -665,4 +670,247 @@ fn a_target_refusing_foreign_resources_with_403_or_422_fails_nothing_and_warns_n
             );
         }
     }
+}
+
+// ------------------------------------------------------------ issue 29, classes 5 to 8
+
+/// A banking problem body with `status`.
+fn banking_error(seen: &Seen, status: u16, code: &str, detail: &str) -> Answer {
+    let error = json!({"detail": detail, "errorCode": code, "instance": seen.path,
+        "status": status, "title": "Refused", "type": "about:blank"});
+    (status, error.to_string().into_bytes())
+}
+
+fn creates_velocity_control(seen: &Seen) -> bool {
+    seen.method == "POST" && seen.path.ends_with("/velocity-controls")
+}
+
+/// `choices` with creates of velocity controls serialised per id: while one create of an id is
+/// in flight, another with the same id is refused with 409 by the stand-in itself (the loser of
+/// the race), without reaching the reference.
+fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
+    let flight = Arc::new(Mutex::new(HashSet::<String>::new()));
+    let released = flight.clone();
+    // Per token too: a target authenticates before it looks at the id.
+    let id_of = |seen: &Seen| {
+        let token = seen.headers.get("authorization")?.to_str().ok()?.to_owned();
+        let id = json_of(seen.body)?["id"].as_str()?.to_owned();
+        Some(format!("{token} {id}"))
+    };
+    let Choices {
+        query,
+        body,
+        reply,
+        answer,
+    } = choices;
+    Choices {
+        query,
+        body,
+        reply: Box::new(move |seen: &Seen| {
+            if let Some(id) = id_of(seen).filter(|_| creates_velocity_control(seen)) {
+                if !flight.lock().expect("the set").insert(id) {
+                    losers.fetch_add(1, Ordering::Relaxed);
+                    return Some(banking_error(
+                        seen,
+                        409,
+                        "CONFLICT",
+                        "a create of this id is in flight",
+                    ));
+                }
+            }
+            reply(seen)
+        }),
+        answer: Box::new(move |seen: &Seen, given| {
+            if let Some(id) = id_of(seen).filter(|_| creates_velocity_control(seen)) {
+                released.lock().expect("the set").remove(&id);
+            }
+            answer(seen, given)
+        }),
+    }
+}
+
+#[test]
+fn a_target_serialising_concurrent_creates_with_409_for_the_loser_fails_nothing_and_warns_nothing_new(
+) {
+    let dir = scratch("choices-serialising-before");
+    let rt = runtime();
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", other_choices(as_given));
+    let (first, report) = run(&dir, &profile);
+    let before = findings(&report);
+    let expected: HashSet<&str> = before.iter().map(|f| f.1.as_str()).collect();
+    assert!(!expected.is_empty(), "{}", says(&first));
+    let dir = scratch("choices-serialising");
+    let losers = Arc::new(AtomicUsize::new(0));
+    let (_behind, profile) = stand_in(
+        &rt,
+        4,
+        &dir,
+        "stand-in",
+        serialising(other_choices(as_given), losers.clone()),
+    );
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    let failed: Vec<_> = all.iter().filter(|f| f.2 == "must").collect();
+    assert!(failed.is_empty(), "{failed:#?}\n{}", says(&output));
+    assert!(losers.load(Ordering::Relaxed) > 0, "no create lost a race");
+    let new: Vec<_> = all
+        .iter()
+        .filter(|f| !expected.contains(f.1.as_str()))
+        .collect();
+    assert!(new.is_empty(), "new warnings {new:#?}");
+    for (case, rule) in [
+        ("velocity.duplicate-id-concurrent", "VC-ID-UNIQUE"),
+        ("velocity.id-unique-across-scopes", "VC-ID-UNIQUE"),
+        ("velocity.id-echo-exact", "VC-ID-ECHO"),
+        (
+            "transactions.org-header-upper-case",
+            "BANK-ORG-HEADER-UUID-CASE",
+        ),
+        ("mailbox.valid-domains", "MBX-DOMAIN-ACCEPTED"),
+        ("receivable.deductions-at-limit", "GEN-LIMIT-INCLUSIVE"),
+        ("receivable.based-on-foreign", "RCV-BASED-ON-UNKNOWN"),
+    ] {
+        let verdict = verdict_of(&report, case);
+        assert!(["pass", "warn"].contains(&verdict), "{case}: {verdict}");
+        assert!(
+            evidence(&report, case, rule) > 0,
+            "{case}: {rule} not judged"
+        );
+    }
+}
+
+/// An invoice of the stand-in's own for a based-on creation whose source the reference did not
+/// find (none, or another organization's).
+fn source_unchecked(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let sent = json_of(seen.body).unwrap_or_default();
+    if status != 404 || seen.path != "/finops/v1/receivables" || sent.get("based_on").is_none() {
+        return (status, bytes);
+    }
+    let invoice = json!({"id": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "type": sent["type"],
+        "based_on": sent["based_on"]});
+    (201, invoice.to_string().into_bytes())
+}
+
+/// Every duplicate velocity control id the reference refuses, created all the same.
+fn duplicates_created(seen: &Seen, (status, bytes): Answer) -> Answer {
+    if status != 409 || !creates_velocity_control(seen) {
+        return (status, bytes);
+    }
+    let mut control = json_of(seen.body).unwrap_or_default();
+    control["active"] = json!(false);
+    if control.get("cardId").is_none() {
+        control["organizationId"] = json!("3fa85f64-5717-4562-b3fc-2c963f66afa6");
+    }
+    control["createdAt"] = json!("2026-09-24T10:15:30Z");
+    control["updatedAt"] = json!("2026-09-24T10:15:30Z");
+    (201, control.to_string().into_bytes())
+}
+
+/// Refuses what a stand-in breaking one rule of classes 6 to 8 refuses on its own.
+fn refuses(seen: &Seen, what: &str) -> Option<Answer> {
+    let body = json_of(seen.body).unwrap_or_default();
+    match what {
+        "upper-case-header" => {
+            let upper = seen.headers.iter().any(|(name, value)| {
+                name.as_str().contains("organization")
+                    && value
+                        .to_str()
+                        .is_ok_and(|v| is_uuid(v) && v.contains(char::is_uppercase))
+            });
+            (upper && seen.path.ends_with("/transactions"))
+                .then(|| banking_error(seen, 400, "INVALID_ORGANIZATION_HEADER", "not a UUID"))
+        }
+        "short-segments" => {
+            let domain = body["domain"].as_str().unwrap_or("");
+            let short = seen.path == "/finops/v1/mailbox-domains"
+                && domain.split('.').any(|s| s.len() == 1);
+            short.then(|| finance_422("domain", "segments of one character are not allowed"))
+        }
+        "ten-deductions" => {
+            let ten = body["deductions"].as_array().is_some_and(|d| d.len() == 10);
+            ten.then(|| finance_422("deductions", "at most 9 deductions"))
+        }
+        _ => None,
+    }
+}
+
+/// A lax binder's reading of receivable bodies: null in tag_ids as absent, and a fraction in
+/// withholding_tax_rate as the integer below it.
+fn lax_receivables(seen: &Seen, what: &str) -> Vec<u8> {
+    let Some(mut body) = json_of(seen.body).filter(|_| seen.path == "/finops/v1/receivables")
+    else {
+        return seen.body.to_vec();
+    };
+    match what {
+        "tag-ids-null" if body["tag_ids"].is_null() => {
+            body.as_object_mut().map(|b| b.remove("tag_ids"));
+        }
+        "fraction" => {
+            if let Some(rate) = body["withholding_tax_rate"].as_f64() {
+                body["withholding_tax_rate"] = json!(rate.trunc() as i64);
+            }
+        }
+        _ => {}
+    }
+    body.to_string().into_bytes()
+}
+
+/// A stand-in breaking `what`, one rule of classes 5 to 8 of issue 29.
+fn breaking(what: &'static str) -> Choices {
+    match what {
+        "source" => Choices {
+            answer: Box::new(source_unchecked),
+            ..Choices::default()
+        },
+        "duplicates" => Choices {
+            answer: Box::new(duplicates_created),
+            ..Choices::default()
+        },
+        "tag-ids-null" | "fraction" => Choices {
+            body: Box::new(move |seen: &Seen| lax_receivables(seen, what)),
+            ..Choices::default()
+        },
+        _ => Choices {
+            reply: Box::new(move |seen: &Seen| refuses(seen, what)),
+            ..Choices::default()
+        },
+    }
+}
+
+#[test]
+fn a_target_breaking_one_rule_of_preconditions_ids_spellings_or_leftovers_fails_exactly_it() {
+    let rt = runtime();
+    for (what, rule) in [
+        ("source", "RCV-BASED-ON-UNKNOWN"),
+        ("duplicates", "VC-ID-UNIQUE"),
+        ("upper-case-header", "BANK-ORG-HEADER-UUID-CASE"),
+        ("short-segments", "MBX-DOMAIN-ACCEPTED"),
+        ("tag-ids-null", "RCV-FIELD-TYPES"),
+        ("ten-deductions", "GEN-LIMIT-INCLUSIVE"),
+    ] {
+        let dir = scratch(&format!("choices-breaking-{what}"));
+        let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", breaking(what));
+        let (output, report) = run(&dir, &profile);
+        assert_eq!(output.status.code(), Some(1), "{what}: {}", says(&output));
+        let all = findings(&report);
+        let failed = must_rules(&all);
+        assert_eq!(failed, HashSet::from([rule]), "{what}: {all:#?}");
+    }
+}
+
+#[test]
+fn a_target_truncating_a_fraction_in_an_integer_field_is_warned_never_failed() {
+    let dir = scratch("choices-fraction");
+    let rt = runtime();
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", breaking("fraction"));
+    let (output, report) = run(&dir, &profile);
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    let all = findings(&report);
+    let warned: Vec<_> = all
+        .iter()
+        .filter(|f| f.1 == "GEN-INTEGER-FRACTION")
+        .collect();
+    assert!(!warned.is_empty(), "{all:#?}");
+    assert!(warned.iter().all(|f| f.2 == "should"), "{warned:#?}");
+    assert!(all.iter().all(|f| f.2 != "must"), "{all:#?}");
 }

@@ -12,7 +12,9 @@
 use crate::case::Bodies;
 use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
 use crate::client::{Request, Response};
-use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
+use crate::generate::{
+    redraw, rng_for, ConstraintKind, Draws, Engine, GenOptions, GenerateError, Invalid, Label,
+};
 use crate::schema::OperationId;
 use crate::schema::Registry;
 use proptest::strategy::{SBoxedStrategy, ValueTree};
@@ -360,7 +362,8 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     let engine = engine(&run, options(&run));
     // Every boundary violation is sent, so that each broken rule shows (up to a bound); the
     // first accepted body is the reported payload, and the random phase is then not needed.
-    let boundary = engine.boundary_invalid(stem).map_err(generator_error)?;
+    let mut boundary = engine.boundary_invalid(stem).map_err(generator_error)?;
+    boundary.extend(nulls_of_omitted(&run, stem)?);
     let items = boundary.into_iter().enumerate().map(|(n, invalid)| {
         let body = unique_invalid(&run, &target, &invalid, &format!("b{n}"));
         (invalid.label, body)
@@ -411,6 +414,32 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     .await?;
     cx.payload = Some(body);
     Ok(())
+}
+
+/// `null` in each field left out of generated bodies whose table gives it no "or null"
+/// (`tag_ids`): left out, such a field has no breach at all, and a null needs neither a fixture
+/// nor a shape the spec does not show. Fields the spec describes in prose carry `x-null: not
+/// shown` and get none (see `generate::shape`).
+fn nulls_of_omitted(run: &RunCx, stem: &str) -> Result<Vec<Invalid>, Abort> {
+    let options = options(run);
+    let omitted: Vec<String> = options
+        .omit
+        .values()
+        .flatten()
+        .map(|field| format!("/{field}"))
+        .collect();
+    let open = GenOptions {
+        omit: Default::default(),
+        ..options
+    };
+    let all = engine(run, open)
+        .boundary_invalid(stem)
+        .map_err(generator_error)?;
+    Ok(all
+        .into_iter()
+        .filter(|i| i.label.kind == ConstraintKind::UnexpectedNull)
+        .filter(|i| omitted.contains(&i.label.pointer))
+        .collect())
 }
 
 /// Shrinks the accepted invalid body drawn from `at` to a minimal one the target still

@@ -325,7 +325,8 @@ fn wrong_type_site(visit: &Visit<'_>, rule: &str, name: &str) -> Option<Site> {
     // Only values that no common lax binder turns into an admitted type: Pydantic's lax mode
     // reads "1" and true as integers and "yes" as a boolean, Jackson reads numbers and booleans
     // as strings and 1.5 as an integer. A target that does so keeps the stated type in what it
-    // stores and answers; refusing those is not stated, so they are never sent as breaches.
+    // stores and answers; refusing those is not stated, so they are never sent as breaches
+    // here (a fraction in an integer field is, under a `should` rule: see `fraction_site`).
     let candidates = [
         json!("not of this type"),
         json!({}),
@@ -529,6 +530,32 @@ fn integer_sites(visit: &Visit<'_>, bounds: &Bounds<i64>, rule: &str, out: &mut 
         sides.push((make(min - 1), random.sboxed()));
     }
     range_sites(visit, rule, sides, out);
+    out.extend(fraction_site(visit, bounds, &name));
+}
+
+/// The rule a fraction in an integer field is judged under: a `should`, since Jackson (by
+/// default) reads 100.5 as 100, keeping the stated type in what it stores and answers.
+const FRACTION_RULE: &str = "GEN-INTEGER-FRACTION";
+
+/// An integer field given a fraction within its bounds (100.5 where it fits), so that the
+/// fraction is the one thing wrong with it.
+fn fraction_site(visit: &Visit<'_>, bounds: &Bounds<i64>, name: &str) -> Option<Site> {
+    let (min, max) = (
+        bounds.min.unwrap_or(i64::MIN),
+        bounds.max.unwrap_or(i64::MAX),
+    );
+    let whole = 100i64.clamp(min, max);
+    if whole >= max || !(-(1 << 50)..=(1 << 50)).contains(&whole) {
+        return None;
+    }
+    let value = json!(whole as f64 + 0.5);
+    let detail = format!("{name} = {value} (a fraction where an integer is stated)");
+    fixed_site(
+        visit,
+        ConstraintKind::Fraction,
+        FRACTION_RULE,
+        vec![(value, detail)],
+    )
 }
 
 fn number_sites(visit: &Visit<'_>, bounds: &Bounds<f64>, rule: &str, out: &mut Vec<Site>) {
@@ -614,7 +641,8 @@ pub(crate) fn keywords(kind: ConstraintKind) -> &'static [&'static str] {
         ConstraintKind::TooManyItems => &["maxItems"],
         ConstraintKind::TooFewItems => &["minItems"],
         ConstraintKind::WrongConst => &["const"],
-        // The conditional carries its own rule (see object_sites).
-        ConstraintKind::ForbiddenCombination => &[],
+        // The conditional carries its own rule (see object_sites), a fraction too (see
+        // integer_sites).
+        ConstraintKind::ForbiddenCombination | ConstraintKind::Fraction => &[],
     }
 }

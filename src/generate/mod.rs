@@ -117,6 +117,9 @@ pub enum ConstraintKind {
     WrongConst,
     /// An `if`/`then` broken (e.g. `usageLimit` with the `TRANSACTION` window).
     ForbiddenCombination,
+    /// A fraction where an integer is stated (`100.5`): judged under a `should` rule of its own,
+    /// since common binders truncate it silently.
+    Fraction,
 }
 
 /// Why an invalid payload is invalid.

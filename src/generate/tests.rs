@@ -470,7 +470,7 @@ fn every_kind_of_constraint_is_broken_somewhere() {
             kinds.insert(case.label.kind);
         }
     }
-    assert_eq!(kinds.len(), 14, "{kinds:?}");
+    assert_eq!(kinds.len(), 15, "{kinds:?}");
 }
 
 #[test]

@@ -363,6 +363,27 @@ faults! {
         "embedded banking error bodies lack title";
     BankErrorStatus400 => "err-bank-status-always-400", "ERR-BANK-STATUS-MATCH",
         "embedded banking error bodies always say status 400, whatever the HTTP status";
+    // ------------------------------------------------------------ issue 29, classes 5 to 8
+    BasedOnForeignAccepted => "rcv-based-on-foreign-accepted", "RCV-BASED-ON-UNKNOWN",
+        "a based-on creation finds its source in any organization: another organization's quote gives an invoice";
+    InvoiceFromInvoiceAllowed => "rcv-invoice-from-invoice-allowed", "RCV-TRANSITION-UNSUPPORTED",
+        "an invoice based on an invoice is created (the transition table states a quote as its source)";
+    VelocityDuplicateRace => "vc-duplicate-id-race", "VC-ID-UNIQUE",
+        "create velocity control checks the id before a pause and records it after: two creates with one id at the same moment both succeed";
+    VelocityIdUniquePerScope => "vc-id-unique-per-scope", "VC-ID-UNIQUE",
+        "velocity control ids are unique per scope only: a card-scoped control may reuse an organization-scoped control's id";
+    VelocityIdLowercased => "vc-id-lowercased", "VC-ID-ECHO",
+        "the created control's id is the id sent in lower case";
+    OrgHeaderUpperCaseRejected => "bank-org-header-upper-case-rejected", "BANK-ORG-HEADER-UUID-CASE",
+        "an embedded banking organization header holding an upper-case UUID is answered 400";
+    DomainShortSegmentsRejected => "mbx-one-character-segments-rejected", "MBX-DOMAIN-ACCEPTED",
+        "create mailbox domain refuses a domain with a segment of one character (a.example.com)";
+    TagIdsNullAccepted => "rcv-tag-ids-null-accepted", "RCV-FIELD-TYPES",
+        "create receivable reads tag_ids: null as the empty list";
+    DeductionsTenRefused => "rcv-deductions-ten-refused", "GEN-LIMIT-INCLUSIVE",
+        "create receivable refuses 10 deductions: its limit applied as at most 9";
+    IntegerFractionTruncated => "gen-integer-fraction-truncated", "GEN-INTEGER-FRACTION",
+        "create receivable reads withholding_tax_rate 100.5 as 100, as a lax binder does";
 }
 
 impl Fault {

@@ -8,7 +8,7 @@
 use super::fault::{Fault, FaultSet};
 use super::reply::Problem;
 use super::store::ReceivableKind;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use time::Date;
 use uuid::Uuid;
 
@@ -421,6 +421,9 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
         return None;
     }
     if value.is_null() {
+        if f.name == "tag_ids" && faults.has(Fault::TagIdsNullAccepted) {
+            return None;
+        }
         let refused = !f.nullable || (f.name == "footer" && faults.has(Fault::NullFooterRejected));
         return refused
             .then(|| Problem::body(f.name, "Input should not be null", "null_not_allowed"));
@@ -433,6 +436,14 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
             f.name,
             "memo is not supported for this entity",
             "value_error",
+        ));
+    }
+    let at_limit = value.as_array().is_some_and(|a| a.len() == 10);
+    if f.name == "deductions" && at_limit && faults.has(Fault::DeductionsTenRefused) {
+        return Some(Problem::body(
+            f.name,
+            "List should have at most 9 items",
+            "too_long",
         ));
     }
     if f.name == "fulfillment_date" && faults.has(Fault::FulfillmentDatePastRejected) {
@@ -453,8 +464,15 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
         }
         _ => None,
     };
+    // Under its fault, a fraction read as the integer below it, as a lax binder does.
+    let truncated = match (f.ty, value.as_f64()) {
+        (Ty::Int { .. }, Some(n)) if faults.has(Fault::IntegerFractionTruncated) => {
+            json!(n.trunc() as i64)
+        }
+        _ => value.clone(),
+    };
     measured
-        .or_else(|| check_type(f.ty, value))
+        .or_else(|| check_type(f.ty, &truncated))
         .map(|(msg, kind)| Problem::body(f.name, msg, kind))
 }
 

@@ -15,10 +15,12 @@ mod mailbox;
 mod methods;
 mod receivable;
 mod robustness;
+mod spelling;
 mod tenant;
 mod transactions;
 mod vat;
 mod velocity;
+mod velocity_ids;
 
 pub use crate::case::Bodies;
 
@@ -45,6 +47,8 @@ pub fn all() -> Vec<Case> {
     cases.extend(tenant::cases());
     cases.extend(methods::cases());
     cases.extend(echo::cases());
+    cases.extend(velocity_ids::cases());
+    cases.extend(spelling::cases());
     cases
 }
 

@@ -69,6 +69,30 @@ pub fn cases() -> Vec<Case> {
         )
         .needs(&[Need::FinopsToken, Need::FinopsOrg]),
         Case::new(
+            "receivable.based-on-foreign",
+            OP,
+            &["RCV-BASED-ON-UNKNOWN"],
+            case_fn(|cx| Box::pin(based_on_foreign(cx))),
+        )
+        .needs(&[
+            Need::FinopsToken,
+            Need::FinopsOrg,
+            Need::OtherOrg,
+            Need::Counterpart,
+            Need::VatRate,
+        ])
+        .writes()
+        .requests(2),
+        Case::new(
+            "receivable.deductions-at-limit",
+            OP,
+            &["GEN-LIMIT-INCLUSIVE"],
+            case_fn(|cx| Box::pin(deductions_at_limit(cx))),
+        )
+        .needs(&base)
+        .writes()
+        .requests(2),
+        Case::new(
             "receivable.unknown-property",
             OP,
             &["RCV-UNKNOWN-PROPS", "RCV-VALIDATION-422"],
@@ -231,20 +255,56 @@ async fn forbidden_transitions(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
+/// The transition table states the source (a quote for an invoice): an id that names no
+/// document names no source, and the creation is refused.
 async fn based_on_unknown(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).based_on("invoice", &absent_uuid("covenant-based-on"));
     let response = post(cx, body).await?;
-    cx.judged("RCV-BASED-ON-UNKNOWN");
-    if response.is_success() {
-        cx.finding(
-            "RCV-BASED-ON-UNKNOWN",
-            format!(
-                "an invoice based on a document that does not exist was created ({})",
-                response.status
-            ),
-        );
-    }
+    cx.expect_refused(
+        &response,
+        "RCV-BASED-ON-UNKNOWN",
+        "an invoice based on a document that does not exist",
+    );
     Ok(())
+}
+
+/// A quote of the first organization named as the source of an invoice under the other: the
+/// transition table's source is a document of the organization, so it names none there.
+async fn based_on_foreign(cx: &mut CaseCx) -> Outcome {
+    let Some(other) = super::tenant::other_organization(cx) else {
+        return Ok(());
+    };
+    let Some(quote) = new_quote(cx).await? else {
+        return Ok(());
+    };
+    let body = Bodies::new(&cx.run).based_on("invoice", &quote);
+    let call = cx.call(OP).organization(crate::case::Given::value(&other));
+    let response = cx.send(OP, call.request().json(body)).await?;
+    cx.expect_refused(
+        &response,
+        "RCV-BASED-ON-UNKNOWN",
+        "an invoice based on a quote of another organization",
+    );
+    Ok(())
+}
+
+/// The deductions limit at exactly 10 items, beside a baseline of one item of the same shape
+/// (the item's shape is not shown: the empty object, the least a target can be given).
+async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
+    let quote = Bodies::new(&cx.run).quote();
+    let with = |n: usize| {
+        let mut body = quote.clone();
+        body["deductions"] = json!(vec![json!({}); n]);
+        cx.request(OP, &[]).json(body)
+    };
+    let baseline = Baseline::new("a minimal quote with one deduction", with(1));
+    let variant = Variant {
+        what: "a minimal quote with 10 deductions (max 10) [RCV-DEDUCTIONS-MAX]".to_owned(),
+        rule: "GEN-LIMIT-INCLUSIVE",
+        request: with(10),
+        beside: None,
+    };
+    cx.judge_beside(OP, baseline, vec![variant]).await
 }
 
 /// Checks a refusal for a `must` rule and the conventional 422 of a validation failure.

@@ -531,6 +531,47 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         BankingTokenSingleUse => c.token_single_use(List::Transactions).await,
         BankingTokenExpires => c.token_expires(List::Transactions).await,
         BankingTamperedRestarts => c.tx("pagination_token=eyJvZmZzZXQiOjB9").await.status == 200,
+        // ------------------------------------------------------------ issue 29, classes 5 to 8
+        BasedOnForeignAccepted => {
+            let body = json!({ "type": "invoice", "based_on": c.quote_id() });
+            let path = "/finops/v1/receivables";
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::POST, path, c.other_org(), version);
+            created(&Ctx::send(rb.json(&body)).await)
+        }
+        InvoiceFromInvoiceAllowed => created(&c.based_on("invoice", c.invoice_id()).await),
+        VelocityDuplicateRace => {
+            let body = c.control(json!({}));
+            let (a, b) = tokio::join!(c.velocity(body.clone()), c.velocity(body));
+            created(&a) && created(&b)
+        }
+        VelocityIdUniquePerScope => {
+            let body = c.control(json!({}));
+            c.velocity(body.clone()).await;
+            let mut card = body;
+            card["cardId"] = json!(c.card());
+            created(&c.velocity(card).await)
+        }
+        VelocityIdLowercased => {
+            let body = c.control(json!({ "id": c.unique("Vc-MixedCase") }));
+            c.velocity(body.clone()).await.get("id") != &body["id"]
+        }
+        OrgHeaderUpperCaseRejected => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let org = c.bank().organization_id.as_deref().unwrap().to_uppercase();
+            c.tx_raw(account, "", Some(&token), Some(&org)).await.status == 400
+        }
+        DomainShortSegmentsRejected => !created(&c.mailbox("a.example.com").await),
+        TagIdsNullAccepted => c.quote_created(json!({ "tag_ids": null })).await,
+        DeductionsTenRefused => {
+            !c.quote_created(json!({ "deductions": vec![json!({}); 10] }))
+                .await
+        }
+        IntegerFractionTruncated => {
+            c.quote_created(json!({ "withholding_tax_rate": 100.5 }))
+                .await
+        }
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

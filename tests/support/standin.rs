@@ -14,6 +14,9 @@ pub struct Seen<'a> {
     pub path: &'a str,
     pub query: Option<&'a str>,
     pub body: &'a [u8],
+    /// Read by the stand-ins of `tests/choices.rs` alone (the others include this file too).
+    #[allow(dead_code)]
+    pub headers: &'a axum::http::HeaderMap,
 }
 
 /// An answer: a status and a body (JSON unless a reply says otherwise).
@@ -151,6 +154,7 @@ async fn forward(
         path: parts.uri.path(),
         query: parts.uri.query(),
         body: &body,
+        headers: &parts.headers,
     };
     let choices = &proxy.choices;
     if let Some((status, bytes)) = (choices.reply)(&seen) {

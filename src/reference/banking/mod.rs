@@ -106,7 +106,15 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
         }
         return Ok(caller(own, false));
     };
-    match value.to_str().ok().and_then(parse_uuid) {
+    // Under its fault, a UUID in upper case is taken for a malformed one.
+    let upper =
+        |v: &&str| f.has(Fault::OrgHeaderUpperCaseRejected) && v.contains(char::is_uppercase);
+    match value
+        .to_str()
+        .ok()
+        .filter(|v| !upper(v))
+        .and_then(parse_uuid)
+    {
         Some(org) if org == own => Ok(caller(own, true)),
         Some(_) => Err(error(
             app,

@@ -145,10 +145,36 @@ pub async fn create_velocity_control(
     uri: Uri,
     body: Bytes,
 ) -> Response {
-    create_control_inner(&app, &headers, &uri, &body).unwrap_or_else(|e| e)
+    // Under its fault, the id is checked, then recorded after a pause: two creates with one id
+    // at the same moment both pass the check.
+    if app.faults.has(Fault::VelocityDuplicateRace) {
+        let checked = create_control_inner(&app, &headers, &uri, &body, Commit::CheckOnly);
+        if checked.is_err() {
+            return checked.unwrap_or_else(|e| e);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        return create_control_inner(&app, &headers, &uri, &body, Commit::Unchecked)
+            .unwrap_or_else(|e| e);
+    }
+    create_control_inner(&app, &headers, &uri, &body, Commit::Checked).unwrap_or_else(|e| e)
 }
 
-fn create_control_inner(app: &App, headers: &HeaderMap, uri: &Uri, body: &Bytes) -> Reply {
+/// How the id of a new control is checked and recorded: at once, as the contract needs, or in
+/// two steps under [`Fault::VelocityDuplicateRace`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Commit {
+    Checked,
+    CheckOnly,
+    Unchecked,
+}
+
+fn create_control_inner(
+    app: &App,
+    headers: &HeaderMap,
+    uri: &Uri,
+    body: &Bytes,
+    commit: Commit,
+) -> Reply {
     let f = &app.faults;
     let caller = gate(app, headers, uri)?;
     if !caller.scoped && !f.has(Fault::ScopeNotRequired) {
@@ -200,8 +226,14 @@ fn create_control_inner(app: &App, headers: &HeaderMap, uri: &Uri, body: &Bytes)
             Some(_) => {}
         }
     }
-    let key = (caller.org, control.id.clone());
-    if db.velocity_ids.contains(&key) && !f.has(Fault::VelocityDuplicateAccepted) {
+    // Under its fault, ids are unique per scope: a card's controls apart from the organization's.
+    let id = match control.card_id {
+        Some(card) if f.has(Fault::VelocityIdUniquePerScope) => format!("{card}/{}", control.id),
+        _ => control.id.clone(),
+    };
+    let key = (caller.org, id);
+    let duplicate = commit != Commit::Unchecked && db.velocity_ids.contains(&key);
+    if duplicate && !f.has(Fault::VelocityDuplicateAccepted) {
         let status = if f.has(Fault::VelocityDuplicate400) {
             StatusCode::BAD_REQUEST
         } else {
@@ -209,6 +241,9 @@ fn create_control_inner(app: &App, headers: &HeaderMap, uri: &Uri, body: &Bytes)
         };
         let detail = format!("a velocity control with id {:?} already exists", control.id);
         return Err(error(app, status, Some("DUPLICATE_ID"), &detail, uri));
+    }
+    if commit == Commit::CheckOnly {
+        return Ok(reply::json(StatusCode::CREATED, &Value::Null));
     }
     db.velocity_ids.insert(key);
     let at = rfc3339(db.now());
@@ -228,6 +263,8 @@ fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: 
     let mut out = Map::new();
     let id = if f.has(Fault::VelocityIdGenerated) {
         json!(generated)
+    } else if f.has(Fault::VelocityIdLowercased) {
+        json!(c.id.to_lowercase())
     } else {
         json!(c.id)
     };

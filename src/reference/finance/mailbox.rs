@@ -15,6 +15,9 @@ use std::sync::Arc;
 /// letter or digit.
 fn domain_ok(app: &App, domain: &str) -> bool {
     let f = &app.faults;
+    if f.has(Fault::DomainShortSegmentsRejected) && domain.split('.').any(|s| s.len() == 1) {
+        return false;
+    }
     if f.has(Fault::DomainCharsetUnchecked) {
         return !domain.is_empty();
     }

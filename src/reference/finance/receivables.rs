@@ -122,6 +122,9 @@ fn transition_allowed(app: &App, source: ReceivableKind, target: ReceivableKind)
         (ReceivableKind::Quote, ReceivableKind::CreditNote) => {
             f.has(Fault::UnsupportedTransitionAllowed)
         }
+        (ReceivableKind::Invoice, ReceivableKind::Invoice) => {
+            f.has(Fault::InvoiceFromInvoiceAllowed)
+        }
         _ => false,
     }
 }
@@ -134,7 +137,12 @@ fn create_based_on(
     tag_ids: Vec<Uuid>,
 ) -> Reply {
     let mut db = app.db();
-    let source = match db.receivables.get(&based_on).filter(|r| r.org == org) {
+    let anywhere = app.faults.has(Fault::BasedOnForeignAccepted);
+    let source = match db
+        .receivables
+        .get(&based_on)
+        .filter(|r| r.org == org || anywhere)
+    {
         Some(r) => r.clone(),
         None if app.faults.has(Fault::BasedOnUnknownAccepted) => Receivable {
             org,
