@@ -15,7 +15,7 @@ use super::coverage::{
 };
 use super::diff::{Alike, BehaviourDiff, COMPARED};
 use super::gaps::gap_observations;
-use super::{case_list, plural, ReportError, Reporter};
+use super::{capitalised, case_list, plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
@@ -631,14 +631,6 @@ pub fn compare(comparison: &Comparison) -> String {
         }
     }
     out
-}
-
-fn capitalised(title: &str) -> String {
-    let mut chars = title.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// `diff.md`: both verdicts, then the differences by operation, the gaps chosen differently
