@@ -459,3 +459,53 @@ fn two_profiles_of_one_target_are_refused_before_any_case() {
     let output = covenant(&["run", "--fail-on-difference"]);
     assert_eq!(output.status.code(), Some(2), "{}", says(&output));
 }
+
+#[test]
+fn the_second_targets_broken_rules_are_printed_and_each_fact_of_the_diff_once() {
+    let dir = scratch("faulty-b");
+    let rt = runtime();
+    let (_a, a) = reference(&rt, 1, &dir, "a");
+    let faults =
+        covenant::reference::FaultSet::from_names(&["rcv-create-200".to_owned()]).expect("a fault");
+    let b_server = rt
+        .block_on(covenant::reference::start(
+            covenant::reference::ReferenceConfig {
+                seed: 2,
+                faults,
+                ..Default::default()
+            },
+        ))
+        .expect("the faulty reference starts");
+    let b = dir.join("b.toml");
+    std::fs::write(&b, b_server.profile().to_toml()).expect("write the profile");
+    let output = differential(&dir, &a, &b, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", says(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let b_part = stdout
+        .split_once("\nB: ")
+        .map(|(_, rest)| rest)
+        .expect("B's summary");
+    for needle in [
+        "[RCV-CREATE-201] (must)",
+        "expected status 201, got 200",
+        "request:  curl",
+        "+200",
+    ] {
+        assert!(
+            b_part.contains(needle),
+            "B's summary lacks {needle}:\n{stdout}"
+        );
+    }
+    let diff = b_part
+        .split_once("behaviour diff")
+        .map(|(_, rest)| rest)
+        .expect("the diff");
+    // One fact: a receivable of every kind answered 200 where A answered 201, said once.
+    assert_eq!(diff.matches("A 201; B 200").count(), 1, "{diff}");
+    assert!(
+        diff.contains("status (quote, invoice, credit_note): A 201; B 200"),
+        "{diff}"
+    );
+    assert!(!diff.contains("no answer"), "{diff}");
+    assert!(stdout.lines().count() < 260, "{stdout}");
+}

@@ -115,6 +115,42 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
         .collect()
 }
 
+/// One rule a case's findings break: its first finding and the case's other findings of it.
+#[derive(Debug, Clone)]
+pub struct CaseRule<'a> {
+    pub first: &'a Finding,
+    pub more: Vec<&'a Finding>,
+}
+
+/// A case's findings by rule, each rule once: `must` rules first, then in the order found.
+pub fn case_rules(case: &CaseResult) -> Vec<CaseRule<'_>> {
+    let mut rules: Vec<CaseRule<'_>> = Vec::new();
+    let mut findings: Vec<&Finding> = case.findings.iter().collect();
+    findings.sort_by_key(|f| f.level);
+    for finding in findings {
+        match rules.iter_mut().find(|r| r.first.rule == finding.rule) {
+            Some(rule) => rule.more.push(finding),
+            None => rules.push(CaseRule {
+                first: finding,
+                more: Vec::new(),
+            }),
+        }
+    }
+    rules
+}
+
+/// The rule a failed case is said under: of the broken rules that count its responses, the
+/// most specific (fewest responses); `None` when no broken rule counts it.
+pub fn lead_rule<'g, 'a>(groups: &'g [BrokenRule<'a>], case: &str) -> Option<&'g BrokenRule<'a>> {
+    groups
+        .iter()
+        .filter(|g| g.cases.iter().any(|c| c == case))
+        .min_by_key(|g| g.responses)
+}
+
+/// Case findings named one a line before the rest are only counted.
+pub const MORE_NAMED: usize = 10;
+
 /// The failed cases whose error no broken rule shows: errors without a must finding.
 pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
     record
@@ -154,10 +190,11 @@ pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn case(id: &str, rules: &[&str]) -> CaseResult {
+    /// A failed case with one must finding per rule named (a rule named twice, two findings).
+    pub(crate) fn case(id: &str, rules: &[&str]) -> CaseResult {
         let text = format!(
             r#"{{"id":"{id}","suite":"s","rules":[],"verdict":"fail","findings":[],
                 "exchanges":[],"requests":1,"duration_ms":1.0}}"#
@@ -183,6 +220,17 @@ mod tests {
         assert_eq!(broken[0].cases.len(), 5);
         assert_eq!(broken[0].shown_elsewhere, 1);
         assert!(count_sentence(&broken[1]).contains("also break WIDE"));
+    }
+
+    #[test]
+    fn a_case_says_each_rule_it_broke_once() {
+        let case = case("c", &["ONE", "TWO", "ONE", "ONE"]);
+        let rules = case_rules(&case);
+        let said: Vec<(&str, usize)> = rules
+            .iter()
+            .map(|r| (r.first.rule.as_str(), r.more.len()))
+            .collect();
+        assert_eq!(said, [("ONE", 2), ("TWO", 0)]);
     }
 
     #[test]

@@ -7,8 +7,8 @@ use super::broken::{broken_rules, count_sentence, errors_apart};
 use super::case_list;
 use super::compare::Comparison;
 use super::coverage::measure;
-use super::diff::{Alike, BehaviourDiff};
-use crate::catalogue::Catalogue;
+use super::diff::BehaviourDiff;
+use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
 
@@ -103,6 +103,24 @@ pub fn broken(record: &RunRecord) -> String {
     out
 }
 
+/// The warnings of a run by rule, each rule once: its first case and message, and every case
+/// that warned of it.
+fn warnings_by_rule<'a>(
+    warned: &[&'a CaseResult],
+) -> Vec<(&'a str, (&'a str, &'a str), Vec<String>)> {
+    let mut rules: Vec<(&str, (&str, &str), Vec<String>)> = Vec::new();
+    for case in warned {
+        for f in case.findings.iter().filter(|f| f.level == Level::Should) {
+            match rules.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
+                Some((_, _, cases)) if !cases.contains(&case.id) => cases.push(case.id.clone()),
+                Some(_) => {}
+                None => rules.push((&f.rule, (&case.id, &f.message), vec![case.id.clone()])),
+            }
+        }
+    }
+    rules
+}
+
 /// Lines of a diff the console shows.
 const DIFF_LINES: usize = 8;
 
@@ -133,9 +151,16 @@ pub fn summary(record: &RunRecord) -> String {
             out,
             "\nwarnings (rules the spec does not state; they do not fail the run):"
         );
-        for case in warned {
-            for f in &case.findings {
-                let _ = writeln!(out, "  {:<45} [{}] {}", case.id, f.rule, f.message);
+        for (rule, first, cases) in warnings_by_rule(&warned) {
+            let _ = writeln!(
+                out,
+                "  [{rule}] in {}: {}: {}",
+                super::plural(cases.len(), "case"),
+                first.0,
+                first.1
+            );
+            if cases.len() > 1 {
+                let _ = writeln!(out, "    also in: {}", case_list(&cases[1..], NAMED));
             }
         }
     }
@@ -296,6 +321,18 @@ pub fn compare(comparison: &Comparison) -> String {
     out
 }
 
+/// Characters of a value (a list of fields) the console shows; diff.md has it whole.
+const VALUE_CHARS: usize = 160;
+
+/// A value cut to [`VALUE_CHARS`], saying so.
+fn cut_value(value: &str) -> String {
+    if value.chars().count() <= VALUE_CHARS {
+        return value.to_owned();
+    }
+    let shown: String = value.chars().take(VALUE_CHARS).collect();
+    format!("{shown}… (diff.md has it whole)")
+}
+
 /// Differences the console lists before it points at the files of the diff.
 const SHOWN: usize = 40;
 
@@ -317,25 +354,30 @@ pub fn diff(diff: &BehaviourDiff) -> String {
     let mut shown = 0;
     for group in diff.grouped() {
         let _ = writeln!(out, "{}:", group.operation);
-        for Alike {
-            difference: d,
-            cases,
-        } in group.alike
-        {
+        for alike in group.alike {
             shown += 1;
             if shown > SHOWN {
                 break;
             }
-            let _ = writeln!(out, "  {d} ({})", case_list(&cases, 3));
+            let d = &alike.difference;
+            let _ = writeln!(
+                out,
+                "  {}: A {}; B {} ({})",
+                alike.what(),
+                cut_value(&d.a),
+                cut_value(&d.b),
+                case_list(&alike.cases, 3)
+            );
         }
     }
     if shown > SHOWN {
         let _ = writeln!(out, "  … and more: see diff.md or diff.json");
     }
-    if !diff.gaps.is_empty() {
+    let gaps = diff.gaps_apart();
+    if !gaps.is_empty() {
         let _ = writeln!(out, "where the spec is silent, the two chose differently:");
-        for gap in &diff.gaps {
-            let _ = writeln!(out, "  {gap}");
+        for gap in gaps {
+            let _ = writeln!(out, "  {}", cut_value(&gap.to_string()));
         }
     }
     if !diff.not_compared.is_empty() {

@@ -103,16 +103,6 @@ pub struct Difference {
 }
 
 impl Difference {
-    /// The same difference, in another case maybe: identical ones of several cases are listed
-    /// once.
-    fn alike(&self, other: &Difference) -> bool {
-        let without_case = |d: &Difference| Difference {
-            case: String::new(),
-            ..d.clone()
-        };
-        without_case(self) == without_case(other)
-    }
-
     /// What differed: `field types of x (quote) under RULE`.
     pub fn what(&self) -> String {
         let mut what = self.aspect.as_str().to_owned();
@@ -127,6 +117,18 @@ impl Difference {
         }
         what
     }
+
+    /// The same fact, maybe of another case, kind or condition: said once, with them all.
+    fn same_fact(&self, other: &Difference) -> bool {
+        (&self.operation, self.aspect, &self.field, &self.a, &self.b)
+            == (
+                &other.operation,
+                other.aspect,
+                &other.field,
+                &other.a,
+                &other.b,
+            )
+    }
 }
 
 /// `status (quote) under RULE: A 201; B 200`.
@@ -136,18 +138,75 @@ impl std::fmt::Display for Difference {
     }
 }
 
-/// The differences of one operation, those alike in several cases once.
+/// The differences of one operation, each fact once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperationDifferences {
     pub operation: String,
     pub alike: Vec<Alike>,
 }
 
-/// One difference, and the cases it showed in.
+/// One fact (what differed, and what each answered), and everywhere it showed: the cases, the
+/// kinds of request, the conditions refusals were judged under, and the gaps of the spec it
+/// falls in (said here, not again among the gaps).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Alike {
     pub difference: Difference,
     pub cases: Vec<String>,
+    pub kinds: Vec<String>,
+    pub conditions: Vec<String>,
+    pub gaps: Vec<String>,
+}
+
+/// Conditions named on a line before the rest are counted.
+const CONDITIONS_NAMED: usize = 3;
+
+impl Alike {
+    /// What differed: `status (quote, invoice) under RULE-A, RULE-B and 3 more`.
+    pub fn what(&self) -> String {
+        let d = &self.difference;
+        let mut what = d.aspect.as_str().to_owned();
+        if let Some(field) = &d.field {
+            let _ = write!(what, " of {field}");
+        }
+        if !self.kinds.is_empty() {
+            let _ = write!(what, " ({})", self.kinds.join(", "));
+        }
+        if !self.conditions.is_empty() {
+            let _ = write!(
+                what,
+                " under {}",
+                super::case_list(&self.conditions, CONDITIONS_NAMED)
+            );
+        }
+        if !self.gaps.is_empty() {
+            let _ = write!(
+                what,
+                ", where the spec is silent ({})",
+                self.gaps.join(", ")
+            );
+        }
+        what
+    }
+
+    fn add(&mut self, d: &Difference) {
+        for (list, item) in [
+            (&mut self.cases, Some(&d.case)),
+            (&mut self.kinds, d.kind.as_ref()),
+            (&mut self.conditions, d.condition.as_ref()),
+        ] {
+            if let Some(item) = item.filter(|i| !list.contains(i)) {
+                list.push(item.clone());
+            }
+        }
+    }
+}
+
+/// `status (quote) under RULE: A 201; B 200`.
+impl std::fmt::Display for Alike {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = &self.difference;
+        write!(f, "{}: A {}; B {}", self.what(), d.a, d.b)
+    }
 }
 
 /// A gap where the two targets chose differently.
@@ -195,22 +254,25 @@ impl BehaviourDiff {
         if self.is_empty() {
             return "no difference in behaviour".to_owned();
         }
-        let operations: BTreeSet<&str> = self
-            .differences
-            .iter()
-            .map(|d| d.operation.as_str())
-            .collect();
+        let grouped = self.grouped();
+        let facts: usize = grouped.iter().map(|o| o.alike.len()).sum();
         let cases: BTreeSet<&str> = self.differences.iter().map(|d| d.case.as_str()).collect();
-        format!(
-            "{} differences in {} cases over {} operations; {} gap observations differ",
-            self.differences.len(),
-            cases.len(),
-            operations.len(),
-            self.gaps.len()
-        )
+        let mut line = format!(
+            "{} in {} over {}",
+            super::plural(facts, "difference"),
+            super::plural(cases.len(), "case"),
+            super::plural(grouped.len(), "operation"),
+        );
+        let apart = self.gaps_apart().len();
+        if apart > 0 {
+            let choices = super::plural(apart, "other choice");
+            let _ = write!(line, "; {choices} where the spec is silent");
+        }
+        line
     }
 
-    /// Identical differences of several cases, once each with their cases, by operation.
+    /// Each fact once, by operation: differences alike but for their case, kind or condition
+    /// as one, with the gaps of the spec that say the same fact.
     pub fn grouped(&self) -> Vec<OperationDifferences> {
         let mut operations: Vec<OperationDifferences> = Vec::new();
         for d in &self.differences {
@@ -221,16 +283,55 @@ impl BehaviourDiff {
                 });
             }
             let groups = &mut operations.last_mut().expect("pushed above").alike;
-            match groups.iter_mut().find(|g| g.difference.alike(d)) {
-                Some(group) => group.cases.push(d.case.clone()),
-                None => groups.push(Alike {
-                    difference: d.clone(),
-                    cases: vec![d.case.clone()],
-                }),
+            let at = match groups.iter().position(|g| g.difference.same_fact(d)) {
+                Some(at) => at,
+                None => {
+                    groups.push(Alike {
+                        difference: d.clone(),
+                        cases: Vec::new(),
+                        kinds: Vec::new(),
+                        conditions: Vec::new(),
+                        gaps: Vec::new(),
+                    });
+                    groups.len() - 1
+                }
+            };
+            groups[at].add(d);
+            for gap in self.gaps.iter().filter(|g| restates(g, d)) {
+                if !groups[at].gaps.contains(&gap.gap) {
+                    groups[at].gaps.push(gap.gap.clone());
+                }
             }
         }
         operations
     }
+
+    /// The gaps chosen differently that no difference already says.
+    pub fn gaps_apart(&self) -> Vec<&GapDifference> {
+        self.gaps
+            .iter()
+            .filter(|g| !self.differences.iter().any(|d| restates(g, d)))
+            .collect()
+    }
+}
+
+/// Whether a gap difference says what a difference of answers says: the same operation, kind
+/// and condition, the same aspect of the answers.
+fn restates(gap: &GapDifference, d: &Difference) -> bool {
+    let s = &gap.subject;
+    let same_place = s.operation.as_deref() == Some(d.operation.as_str())
+        && (s.kind.is_none() || s.kind == d.kind)
+        && (s.condition.is_none() || s.condition == d.condition);
+    let aspect = match gap.what.as_str() {
+        "success status" | "answered with" => Some(Aspect::Status),
+        "body on success" => Some(Aspect::Body),
+        "errorCode" => Some(Aspect::ErrorCodes),
+        "item fields" | "item fields beyond the listed ones" => Some(Aspect::ItemFields),
+        w if w.starts_with("fields beyond") => Some(Aspect::Fields),
+        w if w.starts_with("limit ") => Some(Aspect::PageSizes),
+        _ => None,
+    };
+    same_place && aspect == Some(d.aspect)
 }
 
 /// Values as one phrase; `none` for no value.
@@ -428,14 +529,14 @@ impl Merged {
 fn case_differences(a: &CaseResult, b: &CaseResult) -> Vec<Difference> {
     let (a_groups, b_groups) = (answers(a), answers(b));
     let keys: BTreeSet<&Group> = a_groups.keys().chain(b_groups.keys()).collect();
-    let empty = Answers::default();
     let case_id = &a.id;
     let mut found = Vec::new();
     for key in keys {
-        let (x, y) = (
-            a_groups.get(key).unwrap_or(&empty),
-            b_groups.get(key).unwrap_or(&empty),
-        );
+        // Requests of one side only: the case went on otherwise after an earlier answer (a
+        // generated case stops drawing once a body was accepted). Not sent is no answer.
+        let (Some(x), Some(y)) = (a_groups.get(key), b_groups.get(key)) else {
+            continue;
+        };
         let mut add = |aspect: Aspect, field: Option<&str>, a: String, b: String| {
             found.push(Difference {
                 operation: key.0.clone(),
@@ -813,7 +914,8 @@ mod tests {
             ]
         );
         assert!(
-            d.headline().starts_with("2 differences in 1 cases"),
+            d.headline()
+                .starts_with("2 differences in 1 case over 1 operation"),
             "{}",
             d.headline()
         );
@@ -857,6 +959,56 @@ mod tests {
         );
         // Cut short against B (an interrupt): A's observation has nothing to be compared with.
         assert!(gaps(case("vat.create", Verdict::Skip, Vec::new())).is_empty());
+    }
+
+    #[test]
+    fn one_fact_of_several_kinds_and_conditions_is_said_once_with_its_gap() {
+        let refused = |kind: &str, condition: &str| Shape {
+            kind: Some(kind.to_owned()),
+            condition: Some(condition.to_owned()),
+            ..shape("create-vat-id", 422, &[("detail", "array")], 1)
+        };
+        let b_refused = |kind: &str, condition: &str| Shape {
+            status: 400,
+            ..refused(kind, condition)
+        };
+        let a = case(
+            "vat.refusals",
+            Verdict::Pass,
+            vec![
+                refused("quote", "R-1"),
+                refused("invoice", "R-2"),
+                // Sent to A only: the case went on otherwise against B.
+                refused("quote", "R-3"),
+            ],
+        );
+        let b = case(
+            "vat.refusals",
+            Verdict::Warn,
+            vec![b_refused("quote", "R-1"), b_refused("invoice", "R-2")],
+        );
+        let mut d = diff(vec![a], vec![b]);
+        assert_eq!(d.differences.len(), 2, "{:?}", d.differences);
+        d.gaps.push(GapDifference {
+            gap: "GAP-STATUS-MAPPING".to_owned(),
+            subject: Subject {
+                operation: Some("create-vat-id".to_owned()),
+                kind: Some("quote".to_owned()),
+                condition: Some("R-1".to_owned()),
+            },
+            what: "answered with".to_owned(),
+            a: vec!["422".to_owned()],
+            b: vec!["400".to_owned()],
+        });
+        let grouped = d.grouped();
+        assert_eq!(grouped[0].alike.len(), 1);
+        assert_eq!(
+            grouped[0].alike[0].to_string(),
+            "status (invoice, quote) under R-2, R-1, where the spec is silent \
+             (GAP-STATUS-MAPPING): A 422; B 400"
+        );
+        assert!(d.gaps_apart().is_empty(), "said with the difference");
+        assert_eq!(d.headline(), "1 difference in 1 case over 1 operation");
     }
 
     #[test]

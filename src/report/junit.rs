@@ -5,7 +5,8 @@
 //! in the testcase's system-out. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
-use super::{shown_exchange, ReportError, Reporter};
+use super::broken::{broken_rules, case_rules, lead_rule, BrokenRule, MORE_NAMED};
+use super::{plural, shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
@@ -20,10 +21,10 @@ impl Reporter for Junit {
         "junit.xml"
     }
 
-    fn render(&self, run: &RunRecord, _catalogue: &Catalogue) -> Result<String, ReportError> {
+    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
-        report.add_test_suites(suites(run));
+        report.add_test_suites(suites(run, &broken_rules(run, catalogue)));
         report.add_test_suites(verdict_suite(run));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
@@ -34,7 +35,7 @@ impl Reporter for Junit {
 }
 
 /// One testsuite per suite name, in the order suites first appear in the run.
-fn suites(run: &RunRecord) -> Vec<TestSuite> {
+fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
     let exports = run.curl_exports();
     let mut names: Vec<&str> = Vec::new();
     for case in &run.cases {
@@ -56,7 +57,7 @@ fn suites(run: &RunRecord) -> Vec<TestSuite> {
             if let Some(exports) = &exports {
                 suite.add_property(Property::new("curl_exports", exports));
             }
-            suite.add_test_cases(cases.into_iter().map(test_case));
+            suite.add_test_cases(cases.into_iter().map(|case| test_case(case, broken)));
             suite
         })
         .collect()
@@ -86,8 +87,8 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     Some(suite)
 }
 
-fn test_case(case: &CaseResult) -> TestCase {
-    let mut test_case = TestCase::new(&case.id, status(case));
+fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCase {
+    let mut test_case = TestCase::new(&case.id, status(case, broken));
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     let mut out = String::new();
@@ -103,12 +104,17 @@ fn test_case(case: &CaseResult) -> TestCase {
     test_case
 }
 
-fn status(case: &CaseResult) -> TestCaseStatus {
+fn status(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCaseStatus {
     match case.verdict {
         Verdict::Pass | Verdict::Warn => TestCaseStatus::success(),
         Verdict::Fail => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            let first = case.findings.iter().find(|f| f.level == Level::Must);
+            let lead = lead_rule(broken, &case.id);
+            let first = case
+                .findings
+                .iter()
+                .filter(|f| f.level == Level::Must)
+                .find(|f| lead.is_none_or(|l| l.rule == f.rule));
             if let Some(first) = first {
                 status.set_message(xml_safe(&failure_message(case, first)));
                 status.set_type(&first.rule);
@@ -161,22 +167,37 @@ fn inconclusive_text(case: &CaseResult) -> String {
     out
 }
 
-/// `RULE-ID: message`, and how many more rules the case broke.
+/// `RULE-ID: message`, how many of the case's responses broke it, and the other rules the
+/// case broke (each named once).
 fn failure_message(case: &CaseResult, first: &Finding) -> String {
-    let more = case.findings.len() - 1;
-    if more == 0 {
-        format!("{}: {}", first.rule, first.message)
-    } else {
-        format!("{}: {} (and {more} more)", first.rule, first.message)
+    let rules = case_rules(case);
+    let mut text = format!("{}: {}", first.rule, first.message);
+    if let Some(rule) = rules.iter().find(|r| r.first.rule == first.rule) {
+        if !rule.more.is_empty() {
+            text.push_str(&format!(
+                " ({} in this case)",
+                plural(rule.more.len() + 1, "response")
+            ));
+        }
     }
+    let others: Vec<&str> = rules
+        .iter()
+        .map(|r| r.first.rule.as_str())
+        .filter(|r| *r != first.rule)
+        .collect();
+    if !others.is_empty() {
+        text.push_str(&format!("; also breaks {}", others.join(", ")));
+    }
+    text
 }
 
-/// Every finding, `must` first, each with the exchange that shows it and its diff.
+/// Each rule the case's findings break, once, `must` first: its first finding with the exchange
+/// that shows it and its diff, then the case's other findings of it one line each (the first
+/// [`MORE_NAMED`]; `report.json` has every one).
 fn findings_text(case: &CaseResult) -> String {
-    let mut findings: Vec<&Finding> = case.findings.iter().collect();
-    findings.sort_by_key(|f| f.level);
     let mut out = String::new();
-    for finding in findings {
+    for rule in case_rules(case) {
+        let finding = rule.first;
         let _ = writeln!(
             out,
             "{} ({}): {}",
@@ -187,6 +208,24 @@ fn findings_text(case: &CaseResult) -> String {
         }
         if let Some(diff) = &finding.diff {
             let _ = writeln!(out, "\ndiff:\n{diff}");
+        }
+        if !rule.more.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n{} of this case also broke {}:",
+                plural(rule.more.len(), "other response"),
+                finding.rule
+            );
+            for more in rule.more.iter().take(MORE_NAMED) {
+                let _ = writeln!(out, "- {}", more.message);
+            }
+            if rule.more.len() > MORE_NAMED {
+                let _ = writeln!(
+                    out,
+                    "- and {} more (report.json has every one)",
+                    rule.more.len() - MORE_NAMED
+                );
+            }
         }
         out.push('\n');
     }
@@ -251,7 +290,28 @@ fn without_root_skipped(xml: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::without_root_skipped;
+    use super::*;
+    use crate::report::broken::tests::case;
+
+    #[test]
+    fn a_failure_message_leads_with_the_more_specific_rule_and_names_each_rule_once() {
+        let many: Vec<&str> = std::iter::repeat_n("WIDE", 14).collect();
+        let mut wide_and_narrow = case("create", &["WIDE", "NARROW"]);
+        wide_and_narrow
+            .findings
+            .push(Finding::new("WIDE", Level::Must, "again"));
+        let cases = vec![wide_and_narrow, case("drawn", &many)];
+        let run = RunRecord::of_cases(cases);
+        let xml = Junit.render(&run, Catalogue::embedded()).expect("rendered");
+        assert!(
+            xml.contains("message=\"NARROW: NARROW broken; also breaks WIDE\" type=\"NARROW\""),
+            "{xml}"
+        );
+        assert!(xml.contains("message=\"WIDE: WIDE broken (14 responses in this case)\""));
+        assert!(xml.contains("13 other responses of this case also broke WIDE:"));
+        assert!(xml.contains("- and 3 more (report.json has every one)"));
+        assert_eq!(xml.matches("WIDE (must): WIDE broken").count(), 2, "{xml}");
+    }
 
     #[test]
     fn root_skipped_attribute_is_dropped_and_suite_skipped_kept() {

@@ -13,9 +13,9 @@ use super::coverage::{
     measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
     RuleStatus,
 };
-use super::diff::{Alike, BehaviourDiff, COMPARED};
+use super::diff::{BehaviourDiff, COMPARED};
 use super::gaps::gap_observations;
-use super::{case_list, plural, ReportError, Reporter};
+use super::{capitalised, case_list, plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use std::fmt::Write;
@@ -637,14 +637,6 @@ pub fn compare(comparison: &Comparison) -> String {
     out
 }
 
-fn capitalised(title: &str) -> String {
-    let mut chars = title.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
 /// `diff.md`: both verdicts, then the differences by operation, the gaps chosen differently
 /// and the cases not compared.
 pub fn diff(diff: &BehaviourDiff) -> String {
@@ -680,25 +672,22 @@ pub fn diff(diff: &BehaviourDiff) -> String {
     }
     for group in diff.grouped() {
         let _ = writeln!(out, "\n### {}\n", inline_code(&group.operation));
-        for Alike {
-            difference: d,
-            cases,
-        } in group.alike
-        {
+        for alike in group.alike {
             let _ = writeln!(
                 out,
                 "- {}, in {}",
-                text(&d.to_string()),
-                text(&case_list(&cases, 5))
+                text(&alike.to_string()),
+                text(&case_list(&alike.cases, 5))
             );
         }
     }
-    if !diff.gaps.is_empty() {
+    let gaps = diff.gaps_apart();
+    if !gaps.is_empty() {
         let _ = writeln!(
             out,
             "\n### Where the spec is silent, the two chose differently\n"
         );
-        for gap in &diff.gaps {
+        for gap in gaps {
             let _ = writeln!(out, "- {}", text(&gap.to_string()));
         }
     }

@@ -36,7 +36,9 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 
-pub use broken::{broken_rules, count_sentence, errors_apart, BrokenRule};
+pub use broken::{
+    broken_rules, case_rules, count_sentence, errors_apart, lead_rule, BrokenRule, CaseRule,
+};
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
@@ -326,6 +328,15 @@ fn case_list(cases: &[String], named: usize) -> String {
         text.push_str(&format!(" and {} more", cases.len() - named));
     }
     text
+}
+
+/// The text with its first letter in upper case.
+fn capitalised(title: &str) -> String {
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// `1 gap`, `2 gaps`.

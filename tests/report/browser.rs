@@ -69,6 +69,10 @@ fn fragment_opens_the_failure_it_names_in_a_real_browser() {
     );
     assert!(dom.contains("FAILED: the target breaks the contract"));
     assert!(dom.contains("RCV-UNKNOWN-PROPS"));
+    assert!(
+        opening_tag(&dom, "broken-RCV-UNKNOWN-PROPS").starts_with("<section"),
+        "the broken rule has its section"
+    );
     assert!(dom.contains("curl -X POST"));
     assert!(
         dom.contains("&lt;script&gt;alert"),

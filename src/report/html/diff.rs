@@ -2,7 +2,7 @@
 
 use super::escape;
 use crate::report::case_list;
-use crate::report::diff::{listed, Alike, BehaviourDiff, COMPARED};
+use crate::report::diff::{listed, BehaviourDiff, COMPARED};
 use std::fmt::Write;
 
 /// The page's style sheet, on one line.
@@ -33,18 +33,14 @@ pub fn diff(diff: &BehaviourDiff) -> String {
             "<h2 id=\"op-{op}\"><code>{op}</code></h2>\n<table><tr><th>what</th><th>A</th><th>B</th><th>cases</th></tr>",
             op = escape(&group.operation)
         );
-        for Alike {
-            difference: d,
-            cases,
-        } in group.alike
-        {
+        for alike in group.alike {
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
-                escape(&d.what()),
-                escape(&d.a),
-                escape(&d.b),
-                escape(&case_list(&cases, 8))
+                escape(&alike.what()),
+                escape(&alike.difference.a),
+                escape(&alike.difference.b),
+                escape(&case_list(&alike.cases, 8))
             );
         }
         let _ = writeln!(out, "</table>");
@@ -82,11 +78,12 @@ fn sides(out: &mut String, diff: &BehaviourDiff) {
 }
 
 fn gaps(out: &mut String, diff: &BehaviourDiff) {
-    if diff.gaps.is_empty() {
+    let apart = diff.gaps_apart();
+    if apart.is_empty() {
         return;
     }
     let _ = writeln!(out, "<h2 id=\"gaps\">Where the spec is silent, the two chose differently</h2>\n<table><tr><th>gap</th><th>about</th><th>what</th><th>A</th><th>B</th></tr>");
-    for gap in &diff.gaps {
+    for gap in apart {
         let _ = writeln!(
             out,
             "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",

@@ -1,19 +1,23 @@
 //! `summary.html`: one self-contained page (no external asset, no network) for spec owners
 //! and engineers.
 //!
-//! Order: verdict and counts, failures, warnings, rule coverage, spec gaps, what the target
-//! chose where the spec is silent, latency, skipped cases, all cases. Every failure, error and warning is a `<details id="case-…">`; the inline
-//! script opens the one named by the URL fragment, so a link such as `summary.html#case-x`
+//! Order: verdict and counts, the broken rules (each once: statement, counts, the first
+//! example, the other cases folded), the failures by case (each rule of a case once, its other
+//! responses folded to one line each), warnings, rule coverage, spec gaps, what the target
+//! chose where the spec is silent, latency, skipped cases, all cases. Every failure, error and
+//! warning is a `<details id="case-…">`; the inline script opens the one named by the URL
+//! fragment, so a link such as `summary.html#case-x`
 //! lands on it open. Every piece of text from the record or the catalogue is escaped.
 
 use super::{case_anchor, escape};
 use crate::catalogue::{Catalogue, Level};
+use crate::report::broken::{broken_rules, case_rules, count_sentence, BrokenRule, MORE_NAMED};
 use crate::report::coverage::{
     measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence, RuleStatus,
 };
 use crate::report::gaps::gap_observations;
 use crate::report::latency::latency_by_operation;
-use crate::report::{shown_exchange, ReportError, Reporter};
+use crate::report::{plural, shown_exchange, ReportError, Reporter};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
 };
@@ -31,7 +35,8 @@ impl Reporter for Html {
         let mut page = Page::default();
         page.head();
         page.banner(run);
-        page.cases_section(run, "failures", "Failures and errors", |v| {
+        page.broken(run, catalogue);
+        page.cases_section(run, "failures", "Failures and errors by case", |v| {
             matches!(v, Verdict::Fail | Verdict::Error)
         });
         page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
@@ -215,8 +220,9 @@ impl Page {
         if let Some(error) = &case.error {
             self.line(format!("<p class=\"error\">error: {}</p>", escape(error)));
         }
-        for finding in &case.findings {
-            self.finding(case, finding);
+        for rule in case_rules(case) {
+            self.finding(case, rule.first);
+            self.more_findings(rule.first, &rule.more);
         }
         if case.findings.is_empty() {
             for exchange in &case.exchanges {
@@ -228,6 +234,103 @@ impl Page {
             self.line(format!("<p>payload:</p><pre>{}</pre>", escape(&pretty)));
         }
         self.line("</details>");
+    }
+
+    /// Each broken rule once: statement, counts, the first example, the other cases folded.
+    fn broken(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+        let groups = broken_rules(run, catalogue);
+        self.line(format!(
+            "<h2 id=\"broken\">Broken rules ({})</h2>",
+            groups.len()
+        ));
+        if groups.is_empty() {
+            self.line("<p>None.</p>");
+        }
+        let mut ids: Vec<String> = Vec::new();
+        for group in &groups {
+            let mut id = format!("broken-{}", group.rule);
+            if ids.contains(&id) {
+                id = format!("{id}-{}", ids.len() + 1);
+            }
+            ids.push(id.clone());
+            self.broken_rule(&id, group);
+        }
+    }
+
+    fn broken_rule(&mut self, id: &str, group: &BrokenRule<'_>) {
+        let class = if group.known.is_some() {
+            "known"
+        } else {
+            "fail"
+        };
+        self.line(format!(
+            "<section class=\"broken\" id=\"{}\"><h3><span class=\"badge {class}\">{}</span> <code>{}</code> {}</h3>",
+            escape(id),
+            group.level,
+            escape(&group.rule),
+            escape(&group.statement)
+        ));
+        if let Some(reason) = &group.known {
+            self.line(format!("<p>Known failure: {}.</p>", escape(reason)));
+        }
+        self.line(format!(
+            "<p>{}.</p>",
+            escape(&crate::report::capitalised(&count_sentence(group)))
+        ));
+        let (case, finding, exchange) = group.example;
+        self.line(format!(
+            "<p>First, {}: {}</p>",
+            case_link(&case.id, case.verdict),
+            escape(&finding.message)
+        ));
+        if let Some(diff) = &finding.diff {
+            self.line(format!("<pre class=\"diff\">{}</pre>", diff_html(diff)));
+        }
+        if let Some(exchange) = exchange {
+            self.exchange(exchange);
+        }
+        if group.cases.len() > 1 {
+            let others: Vec<String> = group.cases[1..]
+                .iter()
+                .map(|id| {
+                    let verdict = if group.known.is_some() {
+                        Verdict::Known
+                    } else {
+                        Verdict::Fail
+                    };
+                    case_link(id, verdict)
+                })
+                .collect();
+            self.line(format!(
+                "<details class=\"also\"><summary>Also in {}</summary><p>{}</p></details>",
+                plural(others.len(), "other case"),
+                others.join(", ")
+            ));
+        }
+        self.line("</section>");
+    }
+
+    /// The case's other findings of a rule whose first one is shown: one line each, folded,
+    /// the first [`MORE_NAMED`] of them (`report.json` has every one).
+    fn more_findings(&mut self, first: &Finding, more: &[&Finding]) {
+        if more.is_empty() {
+            return;
+        }
+        self.line(format!(
+            "<details class=\"more\"><summary><code>{}</code> also broken by {} of this case</summary><ul>",
+            escape(&first.rule),
+            plural(more.len(), "other response")
+        ));
+        for finding in more.iter().take(MORE_NAMED) {
+            self.line(format!("<li>{}</li>", escape(&finding.message)));
+        }
+        if more.len() > MORE_NAMED {
+            self.line(format!(
+                "<li>and {} more (<code>report.json</code> has every one)</li>",
+                more.len() - MORE_NAMED
+            ));
+        }
+        self.line("</ul></details>");
     }
 
     fn finding(&mut self, case: &CaseResult, finding: &Finding) {
@@ -653,4 +756,38 @@ fn diff_html(diff: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::broken::tests::case;
+
+    #[test]
+    fn each_broken_rule_is_a_section_and_a_case_says_each_rule_once() {
+        let many: Vec<&str> = std::iter::repeat_n("WIDE", 30).collect();
+        let mut cases = vec![case("create", &["WIDE", "NARROW"]), case("drawn", &many)];
+        cases.extend((0..3).map(|i| case(&format!("more-{i}"), &["WIDE"])));
+        let run = RunRecord::of_cases(cases);
+        let page = Html.render(&run, Catalogue::embedded()).expect("rendered");
+        assert!(
+            page.contains("<h2 id=\"broken\">Broken rules (2)</h2>"),
+            "{page}"
+        );
+        assert_eq!(page.matches("<section class=\"broken\"").count(), 2);
+        assert!(page.contains("id=\"broken-NARROW\""));
+        assert!(page.contains("the same responses also break WIDE"));
+        assert!(
+            page.contains("<summary>Also in 3 other cases</summary>"),
+            "{page}"
+        );
+        // The case of 30 findings shows the first and folds the rest, ten of them named.
+        assert!(page.contains("also broken by 29 other responses of this case"));
+        assert!(page.contains("and 19 more (<code>report.json</code> has every one)"));
+        assert_eq!(
+            page.matches("<h4>").count(),
+            6,
+            "one heading per rule of a case"
+        );
+    }
 }
