@@ -487,7 +487,7 @@ fn the_second_targets_broken_rules_are_printed_and_each_fact_of_the_diff_once() 
         .expect("B's summary");
     for needle in [
         "[RCV-CREATE-201] (must)",
-        "expected status 201, got 200",
+        "200 where the spec states 201",
         "request:  curl",
         "+200",
     ] {

@@ -34,7 +34,8 @@ pub struct BrokenRule<'a> {
 type Response = (usize, Option<usize>);
 
 /// The broken rules of a run: must findings of failed cases and known failures, one entry per
-/// rule (per rule and reason for known failures), in the order the run first broke them.
+/// rule (per rule and reason for known failures), in the order the run first broke them, a
+/// rule partly told under a more specific one after those told whole.
 pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<BrokenRule<'a>> {
     type Key = (String, Option<String>);
     let mut order: Vec<Key> = Vec::new();
@@ -75,7 +76,7 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
         let elsewhere = all.len() - own.len();
         groups.insert(key, (own, elsewhere));
     }
-    order
+    let mut broken: Vec<BrokenRule<'a>> = order
         .iter()
         .filter_map(|key| {
             let (own, elsewhere) = &groups[key];
@@ -112,7 +113,11 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
                 example: (case, finding, shown_exchange(case, finding)),
             })
         })
-        .collect()
+        .collect();
+    // The cause first: a rule partly told under a more specific one comes after the rules that
+    // are told whole (a 200 for a create: RCV-CREATE-201 before RCV-STATUS-SET).
+    broken.sort_by_key(|b| b.shown_elsewhere > 0);
+    broken
 }
 
 /// One rule a case's findings break: its first finding and the case's other findings of it.
@@ -214,12 +219,16 @@ pub(crate) mod tests {
         let record = RunRecord::of_cases(cases);
         let broken = broken_rules(&record, Catalogue::embedded());
         let ids: Vec<&str> = broken.iter().map(|b| b.rule.as_str()).collect();
-        assert_eq!(ids, ["WIDE", "NARROW"]);
-        assert_eq!(broken[1].also, ["WIDE"]);
-        assert_eq!(broken[1].cases, ["create"]);
-        assert_eq!(broken[0].cases.len(), 5);
-        assert_eq!(broken[0].shown_elsewhere, 1);
-        assert!(count_sentence(&broken[1]).contains("also break WIDE"));
+        assert_eq!(
+            ids,
+            ["NARROW", "WIDE"],
+            "the more specific rule is said first"
+        );
+        assert_eq!(broken[0].also, ["WIDE"]);
+        assert_eq!(broken[0].cases, ["create"]);
+        assert_eq!(broken[1].cases.len(), 5);
+        assert_eq!(broken[1].shown_elsewhere, 1);
+        assert!(count_sentence(&broken[0]).contains("also break WIDE"));
     }
 
     #[test]
