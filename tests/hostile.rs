@@ -576,9 +576,17 @@ fn the_deadline_bounds_the_whole_run() {
         .to_owned();
     assert!(why.contains("deadline"), "{why}");
     run.assert_incomplete();
-    let events = run.case(EVENTS);
-    let reason = events["skip_reason"].as_str().unwrap_or("").to_owned();
-    assert!(reason.contains("deadline"), "{events}");
+    // With one case at a time, either may go first: the hanging VAT read holds the run until
+    // the deadline, and what it had not reached by then is skipped naming the deadline.
+    let (vat, events) = (run.case(VAT), run.case(EVENTS));
+    let stopped = [&vat, &events]
+        .into_iter()
+        .filter(|case| case["verdict"] != "pass")
+        .collect::<Vec<_>>();
+    assert!(!stopped.is_empty(), "{vat}\n{events}");
+    for case in stopped {
+        assert!(case.to_string().contains("deadline"), "{case}");
+    }
 }
 
 #[test]
