@@ -121,6 +121,20 @@ fn warnings_by_rule<'a>(
     rules
 }
 
+/// Skipped cases by their reason, in the order first skipped: one cause (a profile key the
+/// target does not know) is said once, with the cases it held back.
+fn skipped_by_reason<'a>(skipped: &[&'a CaseResult]) -> Vec<(&'a str, Vec<String>)> {
+    let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
+    for case in skipped {
+        let reason = case.skip_reason.as_deref().unwrap_or("");
+        match reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, cases)) => cases.push(case.id.clone()),
+            None => reasons.push((reason, vec![case.id.clone()])),
+        }
+    }
+    reasons
+}
+
 /// Lines of a diff the console shows.
 const DIFF_LINES: usize = 8;
 
@@ -171,13 +185,16 @@ pub fn summary(record: &RunRecord) -> String {
         .collect();
     if !skipped.is_empty() {
         let _ = writeln!(out, "\nskipped:");
-        for case in skipped {
-            let _ = writeln!(
-                out,
-                "  {:<45} {}",
-                case.id,
-                case.skip_reason.as_deref().unwrap_or("")
-            );
+        for (reason, cases) in skipped_by_reason(&skipped) {
+            match cases.as_slice() {
+                [one] => {
+                    let _ = writeln!(out, "  {one:<45} {reason}");
+                }
+                many => {
+                    let _ = writeln!(out, "  {} cases: {reason}", many.len());
+                    let _ = writeln!(out, "    {}", case_list(many, NAMED));
+                }
+            }
         }
     }
     let blocked: Vec<&CaseResult> = record
@@ -390,4 +407,38 @@ pub fn diff(diff: &BehaviourDiff) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::broken::tests::case;
+
+    fn skipped(id: &str, reason: &str) -> CaseResult {
+        let mut case = case(id, &[]);
+        case.verdict = Verdict::Skip;
+        case.skip_reason = Some(reason.to_owned());
+        case
+    }
+
+    #[test]
+    fn skipped_cases_of_one_cause_are_said_once_with_their_count() {
+        let key = "blocked by the profile: finops.counterpart_id answered 404";
+        let record = RunRecord::of_cases(vec![
+            skipped("a", key),
+            skipped("b", "needs finops.quote_id"),
+            skipped("c", key),
+            skipped("d", key),
+        ]);
+        let text = summary(&record);
+        assert_eq!(text.matches(key).count(), 1, "{text}");
+        assert!(
+            text.contains(&format!("  3 cases: {key}\n    a, c, d\n")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("  {:<45} needs finops.quote_id\n", "b")),
+            "{text}"
+        );
+    }
 }
