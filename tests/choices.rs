@@ -687,7 +687,9 @@ fn creates_velocity_control(seen: &Seen) -> bool {
 
 /// `choices` with creates of velocity controls serialised per id: while one create of an id is
 /// in flight, another with the same id is refused with 409 by the stand-in itself (the loser of
-/// the race), without reaching the reference.
+/// the race), without reaching the reference. A create is held a moment before it is sent
+/// behind, as a slow store would: two creates sent at once then meet in flight even on a loaded
+/// machine, where the first might otherwise be answered before the second arrives.
 fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
     let flight = Arc::new(Mutex::new(HashSet::<String>::new()));
     let released = flight.clone();
@@ -702,10 +704,18 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
         body,
         reply,
         answer,
+        hold,
     } = choices;
     Choices {
         query,
         body,
+        hold: Box::new(move |seen: &Seen| {
+            if creates_velocity_control(seen) {
+                Some(std::time::Duration::from_millis(300))
+            } else {
+                hold(seen)
+            }
+        }),
         reply: Box::new(move |seen: &Seen| {
             if let Some(id) = id_of(seen).filter(|_| creates_velocity_control(seen)) {
                 if !flight.lock().expect("the set").insert(id) {

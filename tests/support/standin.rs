@@ -26,6 +26,7 @@ type QueryFn = dyn Fn(&Seen) -> Option<String> + Send + Sync;
 type BodyFn = dyn Fn(&Seen) -> Vec<u8> + Send + Sync;
 type ReplyFn = dyn Fn(&Seen) -> Option<Answer> + Send + Sync;
 type AnswerFn = dyn Fn(&Seen, Answer) -> Answer + Send + Sync;
+type HoldFn = dyn Fn(&Seen) -> Option<std::time::Duration> + Send + Sync;
 
 /// What the stand-in changes; each part defaults to passing things through.
 pub struct Choices {
@@ -37,6 +38,9 @@ pub struct Choices {
     pub reply: Box<ReplyFn>,
     /// The reference's answer as the stand-in gives it.
     pub answer: Box<AnswerFn>,
+    /// How long a request not replied to waits before it is sent behind: a slow operation,
+    /// so that requests sent at once surely meet in flight, however loaded the machine.
+    pub hold: Box<HoldFn>,
 }
 
 impl Default for Choices {
@@ -46,6 +50,7 @@ impl Default for Choices {
             body: Box::new(|seen| seen.body.to_vec()),
             reply: Box::new(|_| None),
             answer: Box::new(|_, answer| answer),
+            hold: Box::new(|_| None),
         }
     }
 }
@@ -159,6 +164,9 @@ async fn forward(
     let choices = &proxy.choices;
     if let Some((status, bytes)) = (choices.reply)(&seen) {
         return respond(status, bytes, &reqwest::header::HeaderMap::new());
+    }
+    if let Some(pause) = (choices.hold)(&seen) {
+        tokio::time::sleep(pause).await;
     }
     let url = match (choices.query)(&seen) {
         Some(q) => format!("{}{}?{q}", proxy.behind, seen.path),
