@@ -248,10 +248,12 @@ impl Baseline {
     }
 
     /// A baseline holding every failure of `record` (and its warnings with `warnings`), as TOML
-    /// to check into a repository: one entry per broken rule, in rule id order.
+    /// to check into a repository: one entry per broken rule, in rule id order. A client's
+    /// slips are no failure of the target: never listed.
     pub fn from_record(record: &RunRecord, catalogue: &Catalogue, warnings: bool) -> String {
         let mut by_rule: BTreeMap<&str, (Level, BTreeSet<&str>)> = BTreeMap::new();
-        for case in &record.cases {
+        let targets = record.cases.iter().filter(|c| c.verdict != Verdict::Client);
+        for case in targets {
             for finding in &case.findings {
                 if finding.level == Level::Should && !warnings {
                     continue;
@@ -279,8 +281,12 @@ pub struct Gate {
 
 impl Gate {
     /// Marks the failures of one case that the baseline holds as known (an expired entry holds
-    /// none), and sets the case's verdict accordingly.
+    /// none), and sets the case's verdict accordingly. A client's slips are the client's, not
+    /// failures of the target: no entry holds them.
     pub fn mark(&self, case: &mut CaseResult) {
+        if case.verdict == Verdict::Client {
+            return;
+        }
         for finding in &mut case.findings {
             let key = (finding.rule.clone(), case.id.clone());
             let Some(&i) = self.index.get(&key) else {
@@ -305,7 +311,8 @@ impl Gate {
         let mut broke: BTreeSet<(String, String)> = BTreeSet::new();
         let mut expired_hit: BTreeMap<usize, usize> = BTreeMap::new();
         let mut known = 0;
-        for case in &record.cases {
+        let targets = record.cases.iter().filter(|c| c.verdict != Verdict::Client);
+        for case in targets {
             for finding in &case.findings {
                 let key = (finding.rule.clone(), case.id.clone());
                 known += usize::from(finding.known.is_some());
@@ -371,12 +378,7 @@ impl Entry {
 
 /// A record as it was before any baseline: shards run with one and merged may carry its marks.
 pub fn forget(record: &mut RunRecord) {
-    // A client's slips (`covenant proxy`) are known by nature, not by a baseline: kept.
-    let by_baseline = record
-        .cases
-        .iter_mut()
-        .filter(|c| c.suite != crate::verdict::CLIENT_SUITE);
-    for case in by_baseline {
+    for case in &mut record.cases {
         let mut had = false;
         for finding in &mut case.findings {
             had |= finding.known.take().is_some();
@@ -398,6 +400,8 @@ pub fn forget(record: &mut RunRecord) {
 
 /// The case's verdict with its known findings set aside: a case whose every finding is known
 /// is `known`, neither a failure nor a pass; an error or an unknown finding keeps its verdict.
+/// Only a failure or a warning changes: any other verdict (a client's slips among them) is left
+/// alone.
 fn reclassify(case: &mut CaseResult, strict: bool) {
     if !matches!(case.verdict, Verdict::Fail | Verdict::Warn) {
         return;
@@ -673,16 +677,48 @@ mod tests {
         assert_eq!(run.verdict(), crate::verdict::RunVerdict::Pass);
     }
 
-    #[test]
-    fn forgetting_a_baseline_keeps_a_clients_slips_known() {
+    /// A client's slip of real traffic, breaking `RULE`.
+    fn slip() -> CaseResult {
         let mut slip = case("client.list-transactions", &[(RULE, Level::Must)]);
         slip.suite = crate::verdict::CLIENT_SUITE.to_owned();
-        slip.findings[0].known = Some("the client's slip".to_owned());
-        slip.verdict = Verdict::Known;
-        let mut run = RunRecord::of_cases(vec![slip]);
+        slip.verdict = Verdict::Client;
+        slip
+    }
+
+    #[test]
+    fn forgetting_a_baseline_or_judging_with_one_leaves_a_clients_slips_alone() {
+        let mut run = RunRecord::of_cases(vec![slip(), case("a.one", &[(RULE, Level::Must)])]);
         forget(&mut run);
-        assert_eq!(run.cases[0].verdict, Verdict::Known);
-        assert_eq!(run.counts.fail, 0);
+        assert_eq!(run.cases[0].verdict, Verdict::Client);
+        assert_eq!((run.counts.client, run.counts.fail), (1, 1));
+        // Even an entry naming the slip's case holds nothing of it.
+        let text = format!(
+            "[[known]]\nrule = \"{RULE}\"\ncases = [\"client.list-transactions\", \"a.one\"]\n"
+        );
+        baseline(&text).unwrap().apply(&mut run, today(), false);
+        assert_eq!(run.cases[0].verdict, Verdict::Client);
+        assert!(run.cases[0].findings[0].known.is_none());
+        assert_eq!(run.cases[1].verdict, Verdict::Known);
+        assert_eq!(
+            (run.counts.client, run.counts.known, run.counts.fail),
+            (1, 1, 0)
+        );
+        let mut case = run.cases[0].clone();
+        reclassify(&mut case, true);
+        assert_eq!(case.verdict, Verdict::Client);
+    }
+
+    #[test]
+    fn a_written_baseline_never_lists_a_clients_slip() {
+        let run = RunRecord::of_cases(vec![slip()]);
+        let text = Baseline::from_record(&run, catalogue(), true);
+        assert!(!text.contains("[[known]]"), "{text}");
+        assert!(!text.contains("client.list-transactions"), "{text}");
+        let mut run = RunRecord::of_cases(vec![slip(), case("a.one", &[(RULE, Level::Must)])]);
+        run.cases[0].findings[0].level = Level::Should;
+        let text = Baseline::from_record(&run, catalogue(), true);
+        assert!(text.contains("\"a.one\""), "{text}");
+        assert!(!text.contains("client.list-transactions"), "{text}");
     }
 
     #[test]

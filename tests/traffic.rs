@@ -627,11 +627,33 @@ fn a_page_token_passed_back_without_its_limit_is_the_clients_slip_and_never_fail
             said.all()
         );
         assert!(!said.stdout.contains("FAIL "), "{}", said.all());
+        // The summary names it under the client's own heading, with its count: no broken rule
+        // of the target, no known failure.
+        assert!(
+            said.stdout.contains(
+                "\nthe client's slips: requests that break what the spec asks of clients (they \
+                 never fail the target):\n  [BPAG-TOKEN-OPAQUE] 1 request in \
+                 client.list-transactions: "
+            ),
+            "{}",
+            said.all()
+        );
+        assert!(
+            said.stdout.contains(", 1 with the client's slips;")
+                && said.stdout.contains("covenant: PASS."),
+            "{}",
+            said.all()
+        );
+        assert!(
+            !said.stdout.contains("broken rules") && !said.stdout.contains("known"),
+            "{}",
+            said.all()
+        );
     }
     let seen = verdicts(&dir.join("proxy-reports"));
     let slip = (
         "client.list-transactions".to_owned(),
-        "known".to_owned(),
+        "client".to_owned(),
         vec!["BPAG-TOKEN-OPAQUE".to_owned()],
     );
     assert!(seen.contains(&slip), "{seen:?}");
@@ -646,12 +668,24 @@ fn a_page_token_passed_back_without_its_limit_is_the_clients_slip_and_never_fail
     let summary =
         std::fs::read_to_string(dir.join("proxy-reports/summary.md")).expect("summary.md");
     assert!(
-        summary.contains("the client's slips") && summary.contains("BPAG-TOKEN-OPAQUE"),
+        summary.contains("### The client's slips: requests that break what the spec asks of clients (they never fail the target) (1)")
+            && summary.contains("BPAG-TOKEN-OPAQUE"),
         "{summary}"
     );
     assert!(
-        !summary.contains("Rules broken"),
-        "the client's slip is no broken rule of the target:\n{summary}"
+        !summary.contains("Broken rules") && !summary.contains("Known"),
+        "the client's slip is no broken rule of the target, nor a known failure:\n{summary}"
+    );
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("proxy-reports/report.json")).expect("report.json"),
+    )
+    .expect("JSON");
+    assert_eq!(report["counts"]["client"], 1, "{}", report["counts"]);
+    assert_eq!(report["counts"]["fail"], 0, "{}", report["counts"]);
+    let junit = std::fs::read_to_string(dir.join("proxy-reports/junit.xml")).expect("junit.xml");
+    assert!(
+        junit.contains("type=\"client\"") && !junit.contains("<failure"),
+        "{junit}"
     );
 }
 

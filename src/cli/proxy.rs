@@ -7,7 +7,7 @@ use crate::console::{note, out};
 use crate::exit::Fatal;
 use crate::profile::Profile;
 use crate::traffic::{har, proxy, Judge, JudgeConfig, Said};
-use crate::verdict::{RunMeta, RunRecord, CLIENT_SUITE};
+use crate::verdict::{RunMeta, RunRecord};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -210,7 +210,6 @@ fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Resu
     out(&format!(
         "\n{judged} exchange(s) judged, {passed} to paths the spec does not list passed through\n"
     ));
-    out(&client_slips(record));
     out(&crate::secret::redact(
         &crate::report::console::summary(record),
         secrets,
@@ -219,26 +218,6 @@ fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Resu
         note(&format!("report: {}", path.display()));
     }
     Ok(record.verdict().exit_code())
-}
-
-/// The client's slips, each rule once with its count: named, never failing the target.
-fn client_slips(record: &RunRecord) -> String {
-    let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
-    for case in record.cases.iter().filter(|c| c.suite == CLIENT_SUITE) {
-        for finding in &case.findings {
-            *counts.entry((&case.id, &finding.rule)).or_default() += 1;
-        }
-    }
-    if counts.is_empty() {
-        return String::new();
-    }
-    let mut text = "\nthe client's slips (requests that break what the spec asks of clients; they \
-                    never fail the target):\n"
-        .to_owned();
-    for ((case, rule), n) in counts {
-        text.push_str(&format!("  {case:<45} [{rule}] {n} time(s)\n"));
-    }
-    text
 }
 
 fn traffic_counts(record: &RunRecord) -> (usize, usize) {

@@ -144,7 +144,7 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
         write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
     let c = &merged.counts;
     out(&format!(
-        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip{})\n",
+        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip{}{})\n",
         args.reports.len(),
         c.total(),
         c.pass,
@@ -155,6 +155,10 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
         match c.known {
             0 => String::new(),
             n => format!(", {n} known"),
+        },
+        match c.client {
+            0 => String::new(),
+            n => format!(", {n} client"),
         }
     ));
     if let Some(baseline) = &merged.meta.baseline {

@@ -9,7 +9,7 @@ use super::compare::Comparison;
 use super::coverage::measure;
 use super::diff::BehaviourDiff;
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
 
 /// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
@@ -135,6 +135,35 @@ fn skipped_by_reason<'a>(skipped: &[&'a CaseResult]) -> Vec<(&'a str, Vec<String
     reasons
 }
 
+/// The client's slips seen in real traffic, under their own heading: each rule once, with how
+/// many requests broke it, the cases and the first message. They never fail the target.
+fn client_slips(out: &mut String, record: &RunRecord) {
+    let slips = record.client_slips();
+    if slips.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}:", lower_first(CLIENT_TITLE));
+    for slip in slips {
+        let _ = writeln!(
+            out,
+            "  [{}] {} in {}: {}",
+            slip.rule,
+            super::plural(slip.requests, "request"),
+            case_list(&slip.cases, NAMED),
+            slip.first.1.message
+        );
+    }
+}
+
+/// `text` with its first letter in lower case, for a console heading.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Lines of a diff the console shows.
 const DIFF_LINES: usize = 8;
 
@@ -178,6 +207,7 @@ pub fn summary(record: &RunRecord) -> String {
             }
         }
     }
+    client_slips(&mut out, record);
     let skipped: Vec<&CaseResult> = record
         .cases
         .iter()
@@ -246,7 +276,7 @@ pub fn summary(record: &RunRecord) -> String {
     };
     let _ = writeln!(
         out,
-        "\ncovenant: {}. {} passed, {failed}{warned}, {} errors, {} skipped, {} inconclusive{}; {} requests in {:.2} s (seed {})",
+        "\ncovenant: {}. {} passed, {failed}{warned}, {} errors, {} skipped, {} inconclusive{}{}; {} requests in {:.2} s (seed {})",
         verdict.headline(),
         c.pass,
         c.error,
@@ -255,6 +285,10 @@ pub fn summary(record: &RunRecord) -> String {
         match c.known {
             0 => String::new(),
             n => format!(", {n} known"),
+        },
+        match c.client {
+            0 => String::new(),
+            n => format!(", {n} with the client's slips"),
         },
         c.requests,
         record.meta.duration_ms / 1000.0,

@@ -9,9 +9,7 @@
 
 use crate::catalogue::{Catalogue, Level, Rule};
 use crate::schema::{status_matches, OperationId};
-use crate::verdict::{
-    CaseResult, CoverageMeasure, CoverageRequirement, RunRecord, Verdict, CLIENT_SUITE,
-};
+use crate::verdict::{CaseResult, CoverageMeasure, CoverageRequirement, RunRecord, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -147,7 +145,7 @@ impl<'a> CoverIndex<'a> {
             findings: BTreeMap::new(),
         };
         // A client's slips say nothing of the target's rules.
-        let cases = run.cases.iter().filter(|c| c.suite != CLIENT_SUITE);
+        let cases = run.cases.iter().filter(|c| c.verdict != Verdict::Client);
         for case in cases {
             let named = case.rules.iter().map(String::as_str);
             let judged = case.evidence.iter().map(|e| e.rule.as_str());

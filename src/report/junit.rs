@@ -2,7 +2,8 @@
 //!
 //! A failure carries the first broken `must` rule and its message as the message, and every
 //! finding with its request (as curl), response and diff as the body. Warnings pass, and show
-//! in the testcase's system-out. The output validates against Jenkins' `junit-10.xsd`
+//! in the testcase's system-out. A client's slips seen in real traffic are skipped (type
+//! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
 use super::broken::{broken_rules, case_rules, lead_rule, BrokenRule, MORE_NAMED};
@@ -92,7 +93,7 @@ fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCase {
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     let mut out = String::new();
-    if case.verdict == Verdict::Warn {
+    if matches!(case.verdict, Verdict::Warn | Verdict::Client) {
         out.push_str(&findings_text(case));
     }
     if !case.inconclusive.is_empty() {
@@ -144,6 +145,17 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCaseStatus {
             status.set_type("known");
             status
         }
+        // A client's slips are skipped, not failed nor passed: the case judged the client's
+        // requests, not the target (its answers are judged in `traffic.<operation>`), so a pass
+        // would claim something of the target and a failure would turn CI red for the client.
+        // A skip's message is what CI tools list beside it; every slip, with its request as
+        // curl, is in the testcase's system-out.
+        Verdict::Client => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(xml_safe(&client_message(case)));
+            status.set_type("client");
+            status
+        }
         Verdict::Inconclusive => {
             let mut status = TestCaseStatus::skipped();
             let first = case.inconclusive.first().map(|i| i.sentence());
@@ -152,6 +164,24 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCaseStatus {
             status
         }
     }
+}
+
+/// The heading of the client's slips and each rule the case's requests broke, once, with its
+/// count.
+fn client_message(case: &CaseResult) -> String {
+    let rules: Vec<String> = case_rules(case)
+        .iter()
+        .map(|r| match r.more.len() {
+            0 => format!("{}: {}", r.first.rule, r.first.message),
+            more => format!(
+                "{} in {}: {}",
+                r.first.rule,
+                plural(more + 1, "request"),
+                r.first.message
+            ),
+        })
+        .collect();
+    format!("{}: {}", crate::verdict::CLIENT_TITLE, rules.join("; "))
 }
 
 /// Each group of variants a refused baseline blocked, with the baseline's exchange.

@@ -17,7 +17,7 @@ use super::diff::{BehaviourDiff, COMPARED};
 use super::gaps::gap_observations;
 use super::{capitalised, case_list, plural, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
 
 /// `summary.md`.
@@ -61,6 +61,7 @@ impl Reporter for Markdown {
                     c.verdict == Verdict::Known
                 })
             }),
+            section(&|out| cases(out, run, CLIENT_TITLE, |c| c.verdict == Verdict::Client)),
             section(&|out| coverage(out, run, catalogue)),
             section(&|out| gaps(out, catalogue)),
             section(&|out| silent(out, run, catalogue)),
@@ -183,7 +184,7 @@ fn verdict(out: &mut String, run: &RunRecord) {
     }
     let _ = writeln!(
         out,
-        "**{} failed**, {}, {}, {} passed, {} skipped, {} inconclusive{}: {}, {}.\n",
+        "**{} failed**, {}, {}, {} passed, {} skipped, {} inconclusive{}{}: {}, {}.\n",
         c.fail,
         plural(c.error, "error"),
         plural(c.warn, "warning"),
@@ -193,6 +194,10 @@ fn verdict(out: &mut String, run: &RunRecord) {
         match c.known {
             0 => String::new(),
             n => format!(", {n} known"),
+        },
+        match c.client {
+            0 => String::new(),
+            n => format!(", {n} with the client's slips"),
         },
         plural(c.total(), "case"),
         plural(c.requests, "request"),

@@ -153,10 +153,8 @@ pub enum ReportError {
     },
 }
 
-/// The heading of the cases whose findings do not fail the run: the failures a baseline holds,
-/// and the client's slips seen in real traffic.
-const KNOWN_TITLE: &str =
-    "Known: held by the baseline, or the client's slips (they do not fail the run)";
+/// The heading of the cases whose every failure the baseline holds.
+const KNOWN_TITLE: &str = "Known: held by the baseline (they do not fail the run)";
 
 /// The four formats `covenant run` writes, in the order they are written.
 pub fn reporters() -> [&'static dyn Reporter; 4] {

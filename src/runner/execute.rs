@@ -83,6 +83,7 @@ fn outcome(result: &CaseResult, strict: bool) -> String {
                 .replace('\n', " ")
         ),
         Verdict::Known => format!("known failure [{}]", rules(None)),
+        Verdict::Client => format!("the client's slips, never the target's [{}]", rules(None)),
         Verdict::Skip => format!(
             "skipped ({})",
             result.skip_reason.as_deref().unwrap_or("no reason given")

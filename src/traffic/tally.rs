@@ -17,10 +17,6 @@ const KEPT_FINDINGS: usize = 1000;
 /// Bytes of a body an exchange's record keeps.
 const RECORDED_BODY: usize = 4096;
 
-/// What a client's slip is in every report: named, never the target's failure.
-pub const CLIENT_NOTE: &str =
-    "the client's slip: the request breaks what the spec asks of clients; never the target's failure";
-
 /// The traffic of one operation so far.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -70,19 +66,17 @@ impl Tally {
     }
 
     /// The case: `traffic.<operation>`, or for the client's slips `client.<operation>`,
-    /// verdict `known` whatever they are.
+    /// verdict `client` whatever they are (the reports name them under
+    /// [`crate::verdict::CLIENT_TITLE`]).
     pub fn case(&self, operation: OperationId, clients: bool) -> CaseResult {
         let (id, suite) = if clients {
             (format!("client.{}", operation.as_str()), CLIENT_SUITE)
         } else {
             (format!("traffic.{}", operation.as_str()), "traffic")
         };
-        let mut findings = self.findings.clone();
+        let findings = self.findings.clone();
         let verdict = if clients {
-            for finding in &mut findings {
-                finding.known = Some(CLIENT_NOTE.to_owned());
-            }
-            Verdict::Known
+            Verdict::Client
         } else {
             CaseResult::judge(&findings, None, false)
         };

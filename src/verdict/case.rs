@@ -27,6 +27,10 @@ pub enum Verdict {
     /// Every rule the case broke is held by the run's baseline of known failures
     /// (`--baseline`): named, with its reason, but not failing the run.
     Known,
+    /// The case holds a client's slips seen in real traffic (`covenant proxy`, `covenant
+    /// check`): requests that break what the spec asks of clients. They say nothing of the
+    /// target, so they never fail a run, and no baseline holds or changes them.
+    Client,
 }
 
 impl Verdict {
@@ -39,6 +43,7 @@ impl Verdict {
             Verdict::Skip => "skip",
             Verdict::Inconclusive => "inconclusive",
             Verdict::Known => "known",
+            Verdict::Client => "client",
         }
     }
 }
@@ -254,6 +259,9 @@ pub struct Counts {
     /// Cases whose every broken rule the baseline holds (`--baseline`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub known: usize,
+    /// Cases holding a client's slips seen in real traffic: never the target's failure.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub client: usize,
     pub requests: usize,
 }
 
@@ -269,6 +277,7 @@ impl Counts {
                 Verdict::Skip => c.skip += 1,
                 Verdict::Inconclusive => c.inconclusive += 1,
                 Verdict::Known => c.known += 1,
+                Verdict::Client => c.client += 1,
             }
             c.requests += case.requests.max(case.exchanges.len());
         }
@@ -276,7 +285,14 @@ impl Counts {
     }
 
     pub fn total(&self) -> usize {
-        self.pass + self.warn + self.fail + self.error + self.skip + self.inconclusive + self.known
+        self.pass
+            + self.warn
+            + self.fail
+            + self.error
+            + self.skip
+            + self.inconclusive
+            + self.known
+            + self.client
     }
 }
 

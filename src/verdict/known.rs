@@ -139,9 +139,6 @@ impl CaseResult {
                 n => format!("{rule} in {n} responses ({reason})"),
             })
             .collect();
-        if self.suite == super::CLIENT_SUITE {
-            return format!("the client's slips, not the target's: {}", named.join("; "));
-        }
         format!("known failure, held by the baseline: {}", named.join("; "))
     }
 }

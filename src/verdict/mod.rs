@@ -5,6 +5,7 @@
 //! [`CaseResult`]; reporters read a [`RunRecord`]. Nothing here sends a request or writes a file.
 
 mod case;
+mod client;
 mod coverage;
 mod exchange;
 mod known;
@@ -16,6 +17,7 @@ pub use case::{
     unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
     Verdict, CLIENT_SUITE,
 };
+pub use client::{ClientSlip, CLIENT_TITLE};
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};

@@ -2,6 +2,7 @@
 //! merge and secret redaction. One test binary, so that it links once.
 
 mod browser;
+mod client;
 mod compare;
 mod golden;
 mod junit_xsd;

@@ -397,3 +397,40 @@ pub fn scratch_dir(name: &str) -> PathBuf {
 pub fn read(path: &std::path::Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The fixed run with a client's slip seen in real traffic beside its cases: a page token
+/// passed back without its `limit`, twice.
+pub fn run_with_client_slip() -> RunRecord {
+    let mut run = run();
+    let mut c = case(
+        "client.list-transactions",
+        "client",
+        "list-transactions",
+        &["BPAG-TOKEN-OPAQUE"],
+    );
+    c.exchanges = vec![exchange(
+        "GET",
+        "/embedded-banking/v1/bank-accounts/b1/transactions?page_token=t2",
+        200,
+        r#"{"data":[],"next_page_token":null}"#,
+        2.0,
+    )];
+    c.findings = vec![
+        Finding::new(
+            "BPAG-TOKEN-OPAQUE",
+            Level::Must,
+            "the client passed a page token back without its limit (limit=2)",
+        )
+        .at_exchange(0),
+        Finding::new(
+            "BPAG-TOKEN-OPAQUE",
+            Level::Must,
+            "the client passed a page token back without its limit (limit=5)",
+        ),
+    ];
+    c.verdict = Verdict::Client;
+    c.requests = 2;
+    run.cases.push(c);
+    run.counts = Counts::of(&run.cases);
+    run
+}

@@ -20,6 +20,7 @@ use crate::report::latency::latency_by_operation;
 use crate::report::{plural, shown_exchange, ReportError, Reporter};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
+    CLIENT_TITLE,
 };
 use std::fmt::Write;
 
@@ -44,6 +45,9 @@ impl Reporter for Html {
             page.cases_section(run, "known", crate::report::KNOWN_TITLE, |v| {
                 v == Verdict::Known
             });
+        }
+        if run.cases.iter().any(|c| c.verdict == Verdict::Client) {
+            page.cases_section(run, "client", CLIENT_TITLE, |v| v == Verdict::Client);
         }
         page.coverage(run, catalogue);
         page.gaps(catalogue);
@@ -145,9 +149,17 @@ impl Page {
 
     fn counts(&mut self, run: &RunRecord) {
         let c = &run.counts;
-        self.line("<table id=\"counts\"><tr><th>cases</th><th class=\"pass\">pass</th><th class=\"warn\">warn</th><th class=\"fail\">fail</th><th class=\"error\">error</th><th class=\"skip\">skip</th><th class=\"skip\">inconclusive</th><th>requests</th></tr>");
+        // The client's slips get a column only where there are some (real traffic).
+        let (client_head, client) = match c.client {
+            0 => (String::new(), String::new()),
+            n => (
+                "<th class=\"client\">client's slips</th>".to_owned(),
+                format!("<td class=\"num\">{n}</td>"),
+            ),
+        };
+        self.line(format!("<table id=\"counts\"><tr><th>cases</th><th class=\"pass\">pass</th><th class=\"warn\">warn</th><th class=\"fail\">fail</th><th class=\"error\">error</th><th class=\"skip\">skip</th><th class=\"skip\">inconclusive</th>{client_head}<th>requests</th></tr>"));
         self.line(format!(
-            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr></table>",
+            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>{client}<td class=\"num\">{}</td></tr></table>",
             c.total(), c.pass, c.warn, c.fail, c.error, c.skip, c.inconclusive, c.requests
         ));
     }
@@ -187,7 +199,11 @@ impl Page {
         wanted: impl Fn(Verdict) -> bool,
     ) {
         let cases: Vec<&CaseResult> = run.cases.iter().filter(|c| wanted(c.verdict)).collect();
-        self.line(format!("<h2 id=\"{id}\">{title} ({})</h2>", cases.len()));
+        self.line(format!(
+            "<h2 id=\"{id}\">{} ({})</h2>",
+            escape(title),
+            cases.len()
+        ));
         if cases.is_empty() {
             self.line("<p>None.</p>");
         }
@@ -725,7 +741,7 @@ fn measure_name(measure: CoverageMeasure) -> &'static str {
 fn case_link(id: &str, verdict: Verdict) -> String {
     let v = verdict.as_str();
     match verdict {
-        Verdict::Fail | Verdict::Error | Verdict::Warn => format!(
+        Verdict::Fail | Verdict::Error | Verdict::Warn | Verdict::Client => format!(
             "<a class=\"{v}\" href=\"#{}\"><code>{}</code></a>",
             escape(&case_anchor(id)),
             escape(id)
