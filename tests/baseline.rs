@@ -194,3 +194,81 @@ fn a_misspelt_rule_or_case_in_a_baseline_is_the_users_mistake_named_with_its_lin
         "nothing is run, nothing is reported"
     );
 }
+
+/// A report of real traffic (`covenant check`, `covenant proxy`): the target broke
+/// RCV-CREATE-201 in one case, the client slipped in another.
+fn traffic_report() -> serde_json::Value {
+    let case = |id: &str, suite: &str, verdict: &str, rule: &str| {
+        serde_json::json!({
+            "id": id, "suite": suite, "operation": "x", "rules": [rule], "verdict": verdict,
+            "findings": [{"rule": rule, "level": "must", "message": format!("{rule} broken")}],
+            "exchanges": [], "requests": 1, "duration_ms": 1.0
+        })
+    };
+    serde_json::json!({
+        "meta": {
+            "covenant_version": "0", "seed": 0, "target": "http://127.0.0.1:1", "profile": {},
+            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+            "duration_ms": 1000.0, "cases_per_operation": 0
+        },
+        "counts": {"pass": 0, "warn": 0, "fail": 1, "error": 0, "skip": 0, "client": 1, "requests": 2},
+        "cases": [
+            case("receivable.create-quote", "receivable", "fail", "RCV-CREATE-201"),
+            case("client.list-transactions", "client", "client", "BPAG-TOKEN-OPAQUE"),
+        ]
+    })
+}
+
+#[test]
+fn a_baseline_never_lists_a_clients_slip_and_judging_with_one_keeps_it_the_clients() {
+    let dir = standin::scratch("baseline-client");
+    let report = dir.join("report.json");
+    std::fs::write(&report, traffic_report().to_string()).expect("write the report");
+    let written = covenant(&dir, &["baseline", "report.json", "-o", "known.toml"]);
+    assert_eq!(written.status.code(), Some(0), "{}", says(&written));
+    let text = read(&dir, "known.toml");
+    assert!(
+        text.contains("rule = \"RCV-CREATE-201\"") && text.contains("\"receivable.create-quote\""),
+        "{text}"
+    );
+    assert!(
+        !text.contains("BPAG-TOKEN-OPAQUE") && !text.contains("client."),
+        "the client's slip is no failure of the target to hold:\n{text}"
+    );
+    assert_eq!(text.matches("[[known]]").count(), 1, "{text}");
+
+    // Judged again with the baseline (merge --baseline forgets and reapplies it): the target's
+    // failure is known, the client's slip stays the client's.
+    let merged = covenant(
+        &dir,
+        &[
+            "merge",
+            "report.json",
+            "--baseline",
+            "known.toml",
+            "--report-dir",
+            "m",
+        ],
+    );
+    assert_eq!(merged.status.code(), Some(0), "{}", says(&merged));
+    let stdout = String::from_utf8_lossy(&merged.stdout);
+    assert!(stdout.contains(", 1 known, 1 client)"), "{stdout}");
+    let record: serde_json::Value =
+        serde_json::from_str(&read(&dir, "m/report.json")).expect("JSON");
+    let verdicts: Vec<(&str, &str)> = record["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("client.list-transactions", "client"),
+            ("receivable.create-quote", "known")
+        ]
+    );
+    assert_eq!(record["counts"]["client"], 1);
+    assert_eq!(record["meta"]["baseline"]["known"], 1);
+    assert!(record["cases"][0]["findings"][0].get("known").is_none());
+}
