@@ -83,3 +83,12 @@ fn junit_cases_carry_their_outcome() {
     assert!(xml
         .contains("GEN-JSON-CONTENT-TYPE (should): a JSON body came with Content-Type text/plain"));
 }
+
+#[test]
+fn a_clients_slip_is_a_skipped_testcase_and_still_validates() {
+    let dir = sample::scratch_dir("junit-client");
+    covenant::report::write_all(&sample::run_with_client_slip(), &dir, &[]).unwrap();
+    if let Err(complaint) = xmllint(&dir.join("junit.xml")) {
+        panic!("junit.xml with a client's slip does not validate:\n{complaint}");
+    }
+}
