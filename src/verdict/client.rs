@@ -54,16 +54,15 @@ mod tests {
     use crate::catalogue::Level;
 
     fn case(id: &str, verdict: Verdict, rules: &[&str]) -> CaseResult {
-        let mut case: CaseResult = serde_json::from_value(serde_json::json!({
-            "id": id, "suite": "client", "rules": [], "verdict": verdict,
-            "findings": [], "exchanges": [], "duration_ms": 0.0
-        }))
-        .expect("a case");
-        case.findings = rules
+        let findings: Vec<Finding> = rules
             .iter()
             .map(|r| Finding::new(r, Level::Must, format!("{r} slipped")))
             .collect();
-        case
+        serde_json::from_value(serde_json::json!({
+            "id": id, "suite": "client", "rules": [], "verdict": verdict,
+            "findings": findings, "exchanges": [], "duration_ms": 0.0
+        }))
+        .expect("a case")
     }
 
     #[test]

@@ -25,45 +25,40 @@ fn every_format_names_the_clients_slips_under_their_own_heading() {
     covenant::report::write_all(&run, &dir, &[]).unwrap();
 
     let console = covenant::report::console::summary(&run);
-    assert!(
-        console.contains("\nthe client's slips: requests that break what the spec asks of clients (they never fail the target):\n  [BPAG-TOKEN-OPAQUE] 2 requests in client.list-transactions: the client passed a page token back without its limit (limit=2)\n"),
-        "{console}"
+    says(
+        "the console",
+        &console,
+        &[
+            "\nthe client's slips: requests that break what the spec asks of clients (they never fail the target):\n  [BPAG-TOKEN-OPAQUE] 2 requests in client.list-transactions: the client passed a page token back without its limit (limit=2)\n",
+            ", 1 with the client's slips;",
+        ],
+        &["broken rules", "known"],
     );
-    assert!(
-        console.contains(", 1 with the client's slips;"),
-        "{console}"
+    says(
+        "summary.md",
+        &sample::read(&dir.join("summary.md")),
+        &[
+            &format!("### {CLIENT_TITLE} (1)"),
+            &format!("- **`{CASE}`** (client)"),
+            "without its limit (limit=5)",
+            ", 1 with the client's slips:",
+        ],
+        &["### Broken rules", "Known"],
     );
-    assert!(!console.contains("broken rules"), "{console}");
-    assert!(!console.contains("known"), "{console}");
-
-    let md = sample::read(&dir.join("summary.md"));
-    assert!(md.contains(&format!("### {CLIENT_TITLE} (1)")), "{md}");
-    assert!(md.contains(&format!("- **`{CASE}`** (client)")), "{md}");
-    assert!(md.contains("without its limit (limit=5)"), "{md}");
-    assert!(md.contains(", 1 with the client's slips:"), "{md}");
-    assert!(
-        !md.contains("### Broken rules") && !md.contains("Known"),
-        "{md}"
+    says(
+        "summary.html",
+        &sample::read(&dir.join("summary.html")),
+        &[
+            &format!(
+                "<h2 id=\"client\">{} (1)</h2>",
+                covenant::report::html::escape(CLIENT_TITLE)
+            ),
+            "data-verdict=\"client\"",
+            "<th class=\"client\">client's slips</th>",
+            "<h2 id=\"broken\">Broken rules (0)</h2>",
+        ],
+        &["Known"],
     );
-
-    let html = sample::read(&dir.join("summary.html"));
-    assert!(
-        html.contains(&format!(
-            "<h2 id=\"client\">{} (1)</h2>",
-            covenant::report::html::escape(CLIENT_TITLE)
-        )),
-        "{html}"
-    );
-    assert!(html.contains("data-verdict=\"client\""), "{html}");
-    assert!(
-        html.contains("<th class=\"client\">client's slips</th>"),
-        "{html}"
-    );
-    assert!(
-        html.contains("<h2 id=\"broken\">Broken rules (0)</h2>"),
-        "{html}"
-    );
-    assert!(!html.contains("Known"), "{html}");
 
     let xml = sample::read(&dir.join("junit.xml"));
     let testcase = xml
@@ -127,4 +122,14 @@ fn merging_keeps_a_clients_slips() {
     assert_eq!(merged.counts.client, 1);
     let slip = merged.cases.iter().find(|c| c.id == CASE).expect("kept");
     assert_eq!(slip.verdict, Verdict::Client);
+}
+
+/// Asserts that `text` (of the format `name`) holds every one of `present` and none of `absent`.
+fn says(name: &str, text: &str, present: &[&str], absent: &[&str]) {
+    for needle in present {
+        assert!(text.contains(needle), "{name} lacks {needle:?}:\n{text}");
+    }
+    for needle in absent {
+        assert!(!text.contains(needle), "{name} holds {needle:?}:\n{text}");
+    }
 }
