@@ -309,44 +309,61 @@ fn rules_at<'r>(all: &'r [(String, String, String, String)], level: &str) -> Has
         .collect()
 }
 
-#[test]
-fn a_target_answering_in_its_own_key_order_fails_nothing_and_warns_nothing_new() {
-    let dir = scratch("choices-echo-as-given");
+/// Runs the plain stand-in, then the one making `choices` (`started` is given the reference
+/// behind it before the run): the second fails nothing, gives no warning the plain one did not,
+/// and passes each case of `judged` with evidence for its rule.
+fn clean_beside_the_plain_stand_in(
+    name: &str,
+    choices: Choices,
+    started: impl FnOnce(&covenant::reference::RunningReference),
+    judged: &[(&str, &str)],
+) {
     let rt = runtime();
+    let dir = scratch(&format!("choices-{name}-as-given"));
     let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", Choices::default());
     let (_, report) = run(&dir, &profile);
     let before = findings(&report);
-    let dir = scratch("choices-echo-own-order");
-    let choices = answering(own_key_order);
-    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    let dir = scratch(&format!("choices-{name}"));
+    let (behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    started(&behind);
     let (output, report) = run(&dir, &profile);
     let all = findings(&report);
     assert!(
         rules_at(&all, "must").is_empty(),
-        "{all:#?}\n{}",
+        "{name}: {all:#?}\n{}",
         says(&output)
     );
-    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    assert_eq!(output.status.code(), Some(0), "{name}: {}", says(&output));
     let warned = rules_at(&all, "should");
     assert!(
         warned.is_subset(&rules_at(&before, "should")),
-        "new warnings {warned:?}"
+        "{name}: new warnings {warned:?}"
     );
-    for (case, rule) in [
-        ("echo.quote-fields", "RCV-FIELDS-ECHO"),
-        ("echo.quote-fields", "RCV-ATTACHMENTS-OMITTED"),
-        ("echo.quote-fields", "EVT-ITEM"),
-        ("echo.comment-keeps", "CMT-UPDATE-KEEPS"),
-        ("vat.create-then-get", "VAT-ROUNDTRIP"),
-        ("methods.unlisted-finance", "GEN-UNLISTED-METHOD-BODY"),
-        ("methods.unlisted-banking", "GEN-UNLISTED-METHOD-BODY"),
-    ] {
-        assert_eq!(verdict_of(&report, case), "pass", "{case}");
+    for (case, rule) in judged {
+        assert_eq!(verdict_of(&report, case), "pass", "{name}: {case}");
         assert!(
             evidence(&report, case, rule) > 0,
-            "{case}: {rule} not judged"
+            "{name}: {case}: {rule} not judged"
         );
     }
+}
+
+#[test]
+fn a_target_answering_in_its_own_key_order_fails_nothing_and_warns_nothing_new() {
+    clean_beside_the_plain_stand_in(
+        "echo-own-order",
+        answering(own_key_order),
+        |_| {},
+        &[
+            ("echo.quote-fields", "RCV-FIELDS-ECHO"),
+            ("echo.quote-fields", "RCV-ATTACHMENTS-OMITTED"),
+            ("echo.quote-fields", "EVT-ITEM"),
+            ("echo.comment-keeps", "CMT-UPDATE-KEEPS"),
+            ("vat.create-then-get", "VAT-ROUNDTRIP"),
+            ("methods.unlisted-finance", "GEN-UNLISTED-METHOD-BODY"),
+            ("methods.unlisted-banking", "GEN-UNLISTED-METHOD-BODY"),
+        ],
+    );
 }
 
 /// A method the spec does not list answered with a JSON body that is not the area's.
@@ -1130,44 +1147,23 @@ impl OwnEventOrder {
 
 #[test]
 fn a_target_listing_events_per_organization_in_its_own_order_fails_nothing_and_warns_nothing_new() {
-    let rt = runtime();
-    let dir = scratch("choices-events-as-given");
-    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", Choices::default());
-    let (_, report) = run(&dir, &profile);
-    let before = findings(&report);
-    let dir = scratch("choices-events-own-order");
     let order = OwnEventOrder::new();
-    let (behind, profile) = stand_in(&rt, 4, &dir, "stand-in", order.choices());
-    order.behind.set(behind.base_url()).expect("set once");
-    let (output, report) = run(&dir, &profile);
-    let all = findings(&report);
-    assert!(
-        rules_at(&all, "must").is_empty(),
-        "{all:#?}\n{}",
-        says(&output)
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
-    let warned = rules_at(&all, "should");
-    assert!(
-        warned.is_subset(&rules_at(&before, "should")),
-        "new warnings {warned:?}"
+    let behind = |reference: &covenant::reference::RunningReference| {
+        order.behind.set(reference.base_url()).expect("set once");
+    };
+    clean_beside_the_plain_stand_in(
+        "events-own-order",
+        order.choices(),
+        behind,
+        &[
+            ("tenant.events-of-one-organization", "FIN-TENANT-EVENTS"),
+            ("events.order", "EVT-ORDER-DEFAULT-ASC"),
+            ("events.order", "EVT-ORDER-DESC"),
+            ("events.page-sizes", "EVT-PAGES-FULL"),
+            ("echo.quote-fields", "EVT-ITEM"),
+        ],
     );
     assert!(order.served.load(Ordering::Relaxed) > 0, "no page served");
-    assert!(
-        order.reordered.load(Ordering::Relaxed) > 0,
-        "no list reordered"
-    );
-    for (case, rule) in [
-        ("tenant.events-of-one-organization", "FIN-TENANT-EVENTS"),
-        ("events.order", "EVT-ORDER-DEFAULT-ASC"),
-        ("events.order", "EVT-ORDER-DESC"),
-        ("events.page-sizes", "EVT-PAGES-FULL"),
-        ("echo.quote-fields", "EVT-ITEM"),
-    ] {
-        assert_eq!(verdict_of(&report, case), "pass", "{case}");
-        assert!(
-            evidence(&report, case, rule) > 0,
-            "{case}: {rule} not judged"
-        );
-    }
+    let reordered = order.reordered.load(Ordering::Relaxed);
+    assert!(reordered > 0, "no list reordered");
 }
