@@ -136,6 +136,10 @@ pub struct BankingProfile {
     pub org_header: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization_id: Option<String>,
+    /// A second organization the banking token may name in the organization header (or not),
+    /// for the banking tenant-isolation cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_organization_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -395,6 +399,7 @@ impl Profile {
         if let Some(b) = &self.banking {
             singles.extend([
                 ("banking.organization_id", &b.organization_id),
+                ("banking.other_organization_id", &b.other_organization_id),
                 ("banking.card_id", &b.card_id),
                 ("banking.foreign_card_id", &b.foreign_card_id),
                 ("banking.bank_account_id", &b.bank_account_id),

@@ -309,44 +309,61 @@ fn rules_at<'r>(all: &'r [(String, String, String, String)], level: &str) -> Has
         .collect()
 }
 
-#[test]
-fn a_target_answering_in_its_own_key_order_fails_nothing_and_warns_nothing_new() {
-    let dir = scratch("choices-echo-as-given");
+/// Runs the plain stand-in, then the one making `choices` (`started` is given the reference
+/// behind it before the run): the second fails nothing, gives no warning the plain one did not,
+/// and passes each case of `judged` with evidence for its rule.
+fn clean_beside_the_plain_stand_in(
+    name: &str,
+    choices: Choices,
+    started: impl FnOnce(&covenant::reference::RunningReference),
+    judged: &[(&str, &str)],
+) {
     let rt = runtime();
+    let dir = scratch(&format!("choices-{name}-as-given"));
     let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", Choices::default());
     let (_, report) = run(&dir, &profile);
     let before = findings(&report);
-    let dir = scratch("choices-echo-own-order");
-    let choices = answering(own_key_order);
-    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    let dir = scratch(&format!("choices-{name}"));
+    let (behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    started(&behind);
     let (output, report) = run(&dir, &profile);
     let all = findings(&report);
     assert!(
         rules_at(&all, "must").is_empty(),
-        "{all:#?}\n{}",
+        "{name}: {all:#?}\n{}",
         says(&output)
     );
-    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    assert_eq!(output.status.code(), Some(0), "{name}: {}", says(&output));
     let warned = rules_at(&all, "should");
     assert!(
         warned.is_subset(&rules_at(&before, "should")),
-        "new warnings {warned:?}"
+        "{name}: new warnings {warned:?}"
     );
-    for (case, rule) in [
-        ("echo.quote-fields", "RCV-FIELDS-ECHO"),
-        ("echo.quote-fields", "RCV-ATTACHMENTS-OMITTED"),
-        ("echo.quote-fields", "EVT-ITEM"),
-        ("echo.comment-keeps", "CMT-UPDATE-KEEPS"),
-        ("vat.create-then-get", "VAT-ROUNDTRIP"),
-        ("methods.unlisted-finance", "GEN-UNLISTED-METHOD-BODY"),
-        ("methods.unlisted-banking", "GEN-UNLISTED-METHOD-BODY"),
-    ] {
-        assert_eq!(verdict_of(&report, case), "pass", "{case}");
+    for (case, rule) in judged {
+        assert_eq!(verdict_of(&report, case), "pass", "{name}: {case}");
         assert!(
             evidence(&report, case, rule) > 0,
-            "{case}: {rule} not judged"
+            "{name}: {case}: {rule} not judged"
         );
     }
+}
+
+#[test]
+fn a_target_answering_in_its_own_key_order_fails_nothing_and_warns_nothing_new() {
+    clean_beside_the_plain_stand_in(
+        "echo-own-order",
+        answering(own_key_order),
+        |_| {},
+        &[
+            ("echo.quote-fields", "RCV-FIELDS-ECHO"),
+            ("echo.quote-fields", "RCV-ATTACHMENTS-OMITTED"),
+            ("echo.quote-fields", "EVT-ITEM"),
+            ("echo.comment-keeps", "CMT-UPDATE-KEEPS"),
+            ("vat.create-then-get", "VAT-ROUNDTRIP"),
+            ("methods.unlisted-finance", "GEN-UNLISTED-METHOD-BODY"),
+            ("methods.unlisted-banking", "GEN-UNLISTED-METHOD-BODY"),
+        ],
+    );
 }
 
 /// A method the spec does not list answered with a JSON body that is not the area's.
@@ -816,6 +833,18 @@ fn duplicates_created(seen: &Seen, (status, bytes): Answer) -> Answer {
     (201, control.to_string().into_bytes())
 }
 
+/// Every created velocity control answered with its id in lower case.
+fn id_lowercased(seen: &Seen, (status, bytes): Answer) -> Answer {
+    let created = creates_velocity_control(seen) && (200..300).contains(&status);
+    let Some(mut control) = json_of(&bytes).filter(|_| created) else {
+        return (status, bytes);
+    };
+    if let Some(id) = control["id"].as_str() {
+        control["id"] = json!(id.to_lowercase());
+    }
+    (status, control.to_string().into_bytes())
+}
+
 /// Refuses what a stand-in breaking one rule of classes 6 to 8 refuses on its own.
 fn refuses(seen: &Seen, what: &str) -> Option<Answer> {
     let body = json_of(seen.body).unwrap_or_default();
@@ -876,6 +905,10 @@ fn breaking(what: &'static str) -> Choices {
             answer: Box::new(duplicates_created),
             ..Choices::default()
         },
+        "id-lowercased" => Choices {
+            answer: Box::new(id_lowercased),
+            ..Choices::default()
+        },
         "tag-ids-null" | "fraction" => Choices {
             body: Box::new(move |seen: &Seen| lax_receivables(seen, what)),
             ..Choices::default()
@@ -893,6 +926,7 @@ fn a_target_breaking_one_rule_of_preconditions_ids_spellings_or_leftovers_fails_
     for (what, rule) in [
         ("source", "RCV-BASED-ON-UNKNOWN"),
         ("duplicates", "VC-ID-UNIQUE"),
+        ("id-lowercased", "VC-ID-ECHO"),
         ("upper-case-header", "BANK-ORG-HEADER-UUID-CASE"),
         ("short-segments", "MBX-DOMAIN-ACCEPTED"),
         ("tag-ids-null", "RCV-FIELD-TYPES"),
@@ -923,4 +957,213 @@ fn a_target_truncating_a_fraction_in_an_integer_field_is_warned_never_failed() {
     assert!(!warned.is_empty(), "{all:#?}");
     assert!(warned.iter().all(|f| f.2 == "should"), "{warned:#?}");
     assert!(all.iter().all(|f| f.2 != "must"), "{all:#?}");
+}
+
+// ------------------------------------------------------------ events in an order of its own
+// (issue 29, class 1): a target listing each organization's events in an order of its own where
+// the spec leaves it open passes clean, and its events are still judged per organization.
+
+/// The list events path the stand-in answers itself.
+const EVENTS: &str = "/finops/v1/events";
+/// Pages of the reference read at once to take a list's snapshot.
+const SNAPSHOT_LIMIT: usize = 100;
+
+/// A stand-in's own events list: each first page is answered from a snapshot of the whole list
+/// (read from the reference behind with the request's own parameters and credentials), ordered
+/// the stand-in's way, and paged with tokens of its own. The order keeps what the spec states:
+/// by created_at, ascending unless order=desc (and ascending without sort too, the common
+/// default); created_at is given to the whole second, as a store keeping seconds would, and
+/// events of one second come in an order of the stand-in's own, per organization (a hash of the
+/// organization and the event's id). With sort=updated_at (a time events do not carry) the
+/// reference's order is kept. Whatever the reference refuses is answered as it answered it.
+struct OwnEventOrder {
+    /// The reference behind, known once the stand-in runs.
+    behind: std::sync::OnceLock<String>,
+    http: reqwest::Client,
+    /// Snapshots by number: the items in the stand-in's order and the page size asked.
+    snapshots: Mutex<Vec<(Arc<Vec<Value>>, usize)>>,
+    /// First pages whose order differs from the reference's.
+    reordered: AtomicUsize,
+    /// Pages the stand-in answered itself.
+    served: AtomicUsize,
+}
+
+/// A stable hash of the parts, as hex.
+fn stable_hash(parts: &[&str]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    parts.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The value of `name` in a query string, as sent.
+fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
+impl OwnEventOrder {
+    fn new() -> Arc<OwnEventOrder> {
+        Arc::new(OwnEventOrder {
+            behind: std::sync::OnceLock::new(),
+            http: reqwest::Client::builder()
+                .no_proxy()
+                .build()
+                .expect("a client"),
+            snapshots: Mutex::new(Vec::new()),
+            reordered: AtomicUsize::new(0),
+            served: AtomicUsize::new(0),
+        })
+    }
+
+    fn token(snapshot: usize, offset: usize) -> String {
+        let check = stable_hash(&["own-order", &snapshot.to_string(), &offset.to_string()]);
+        format!("own{snapshot}x{offset}x{check:016x}")
+    }
+
+    /// The snapshot, page size and offset a token of the stand-in's names; `None` for any
+    /// other string.
+    fn redeem(&self, token: &str) -> Option<(usize, Arc<Vec<Value>>, usize, usize)> {
+        let mut parts = token.strip_prefix("own")?.split('x');
+        let snapshot: usize = parts.next()?.parse().ok()?;
+        let offset: usize = parts.next()?.parse().ok()?;
+        if Self::token(snapshot, offset) != token {
+            return None;
+        }
+        let snapshots = self.snapshots.lock().expect("the snapshots");
+        let (items, limit) = snapshots.get(snapshot)?;
+        Some((snapshot, items.clone(), *limit, offset))
+    }
+
+    fn page(&self, snapshot: usize, items: &[Value], limit: usize, offset: usize) -> Answer {
+        self.served.fetch_add(1, Ordering::Relaxed);
+        let end = (offset + limit).min(items.len());
+        let next = (end < items.len()).then(|| Self::token(snapshot, end));
+        let prev = (offset > 0).then(|| Self::token(snapshot, offset.saturating_sub(limit)));
+        let page = json!({"data": items[offset.min(end)..end], "next_pagination_token": next,
+            "prev_pagination_token": prev});
+        (200, page.to_string().into_bytes())
+    }
+
+    /// GET `url` behind with the request's headers: the status and the JSON body.
+    async fn get(&self, seen: &Seen<'_>, url: String) -> (u16, Vec<u8>) {
+        let mut sent = self.http.get(url);
+        for (name, value) in seen.headers {
+            if name != "host" && name != "content-length" {
+                sent = sent.header(name, value);
+            }
+        }
+        let answer = sent.send().await.expect("the reference behind answers");
+        let status = answer.status().as_u16();
+        (status, answer.bytes().await.unwrap_or_default().to_vec())
+    }
+
+    async fn answer(&self, seen: &Seen<'_>) -> Option<Answer> {
+        let query = seen.query.unwrap_or("");
+        if let Some(token) = query_value(query, "pagination_token") {
+            // Another token (a tampered one, one never issued) goes behind, which refuses it.
+            let (snapshot, items, limit, offset) = self.redeem(token)?;
+            return Some(self.page(snapshot, &items, limit, offset));
+        }
+        let behind = self.behind.get().expect("the stand-in runs").clone();
+        // The request as sent, first: what the reference refuses is answered as it answered.
+        let (status, bytes) = self.get(seen, format!("{behind}{EVENTS}?{query}")).await;
+        if !(200..300).contains(&status) {
+            return Some((status, bytes));
+        }
+        let kept: Vec<&str> = query
+            .split('&')
+            .filter(|pair| !pair.starts_with("limit=") && !pair.is_empty())
+            .collect();
+        let mut url = format!("{behind}{EVENTS}?{}", kept.join("&"));
+        url.push_str(&format!("&limit={SNAPSHOT_LIMIT}"));
+        let mut items = Vec::new();
+        for _ in 0..50 {
+            let (status, bytes) = self.get(seen, url.clone()).await;
+            let page = json_of(&bytes).filter(|_| status == 200)?;
+            items.extend(page["data"].as_array().cloned().unwrap_or_default());
+            let Some(next) = page["next_pagination_token"].as_str() else {
+                break;
+            };
+            let next = url::form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>();
+            url = format!("{behind}{EVENTS}?pagination_token={next}");
+        }
+        let as_read: Vec<String> = items.iter().map(|e| e["id"].to_string()).collect();
+        if query_value(query, "sort") != Some("updated_at") {
+            let org = seen
+                .headers
+                .get("x-organization-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            for event in &mut items {
+                if let Some(at) = event["created_at"].as_str().filter(|at| at.len() > 19) {
+                    event["created_at"] = json!(format!("{}Z", &at[..19]));
+                }
+            }
+            let key = |e: &Value| {
+                let at = e["created_at"].as_str().unwrap_or("").to_owned();
+                (at, stable_hash(&[org, e["id"].as_str().unwrap_or("")]))
+            };
+            items.sort_by_key(key);
+            if query_value(query, "order") == Some("desc") {
+                items.reverse();
+            }
+        }
+        let as_served: Vec<String> = items.iter().map(|e| e["id"].to_string()).collect();
+        if as_read != as_served {
+            self.reordered.fetch_add(1, Ordering::Relaxed);
+        }
+        let limit = query_value(query, "limit")
+            .and_then(|l| l.parse::<usize>().ok())
+            .filter(|l| (1..=100).contains(l))
+            .unwrap_or(SNAPSHOT_LIMIT);
+        let items = Arc::new(items);
+        let snapshot = {
+            let mut snapshots = self.snapshots.lock().expect("the snapshots");
+            snapshots.push((items.clone(), limit));
+            snapshots.len() - 1
+        };
+        Some(self.page(snapshot, &items, limit, 0))
+    }
+
+    /// The stand-in's choices: list events answered here, everything else passed through.
+    fn choices(self: &Arc<Self>) -> Choices {
+        let order = self.clone();
+        Choices {
+            reply: Box::new(move |seen: &Seen| {
+                if seen.method != "GET" || seen.path != EVENTS {
+                    return None;
+                }
+                let handle = tokio::runtime::Handle::current();
+                tokio::task::block_in_place(|| handle.block_on(order.answer(seen)))
+            }),
+            ..Choices::default()
+        }
+    }
+}
+
+#[test]
+fn a_target_listing_events_per_organization_in_its_own_order_fails_nothing_and_warns_nothing_new() {
+    let order = OwnEventOrder::new();
+    let behind = |reference: &covenant::reference::RunningReference| {
+        order.behind.set(reference.base_url()).expect("set once");
+    };
+    clean_beside_the_plain_stand_in(
+        "events-own-order",
+        order.choices(),
+        behind,
+        &[
+            ("tenant.events-of-one-organization", "FIN-TENANT-EVENTS"),
+            ("events.order", "EVT-ORDER-DEFAULT-ASC"),
+            ("events.order", "EVT-ORDER-DESC"),
+            ("events.page-sizes", "EVT-PAGES-FULL"),
+            ("echo.quote-fields", "EVT-ITEM"),
+        ],
+    );
+    assert!(order.served.load(Ordering::Relaxed) > 0, "no page served");
+    let reordered = order.reordered.load(Ordering::Relaxed);
+    assert!(reordered > 0, "no list reordered");
 }

@@ -23,6 +23,7 @@ pub enum Need {
     TokenWithoutScope,
     OrgHeader,
     BankingOrg,
+    BankingOtherOrg,
     Card,
     ForeignCard,
     BankAccount,
@@ -31,7 +32,7 @@ pub enum Need {
 
 impl Need {
     /// Every need, in the order above.
-    pub const ALL: [Need; 19] = [
+    pub const ALL: [Need; 20] = [
         Need::FinopsToken,
         Need::FinopsOrg,
         Need::OtherOrg,
@@ -47,6 +48,7 @@ impl Need {
         Need::TokenWithoutScope,
         Need::OrgHeader,
         Need::BankingOrg,
+        Need::BankingOtherOrg,
         Need::Card,
         Need::ForeignCard,
         Need::BankAccount,
@@ -94,6 +96,7 @@ impl Need {
             Need::TokenWithoutScope => b.is_some_and(|b| b.token_without_scope.is_some()),
             Need::OrgHeader => b.is_some_and(|b| b.org_header.is_some()),
             Need::BankingOrg => b.is_some_and(|b| b.organization_id.is_some()),
+            Need::BankingOtherOrg => b.is_some_and(|b| b.other_organization_id.is_some()),
             Need::Card => b.is_some_and(|b| b.card_id.is_some()),
             Need::ForeignCard => b.is_some_and(|b| b.foreign_card_id.is_some()),
             Need::BankAccount => b.is_some_and(|b| b.bank_account_id.is_some()),
@@ -109,6 +112,7 @@ impl Need {
         matches!(
             self,
             Need::OtherOrg
+                | Need::BankingOtherOrg
                 | Need::Quote
                 | Need::Invoice
                 | Need::TokenWithoutScope
@@ -173,6 +177,7 @@ impl Need {
             Need::TokenWithoutScope => "banking.token_without_scope",
             Need::OrgHeader => "banking.org_header",
             Need::BankingOrg => "banking.organization_id",
+            Need::BankingOtherOrg => "banking.other_organization_id",
             Need::Card => "banking.card_id",
             Need::ForeignCard => "banking.foreign_card_id",
             Need::BankAccount => "banking.bank_account_id",

@@ -384,6 +384,11 @@ faults! {
         "create receivable refuses 10 deductions: its limit applied as at most 9";
     IntegerFractionTruncated => "gen-integer-fraction-truncated", "GEN-INTEGER-FRACTION",
         "create receivable reads withholding_tax_rate 100.5 as 100, as a lax binder does";
+    // ------------------------------------------------------------ issue 29, banking tenancy
+    BankTenantIgnored => "bank-tenant-header-ignored", "BANK-TENANT",
+        "the banking area checks the owner of an account or a card against the token's own organization, not the one the organization header names";
+    VelocityOrgFromToken => "vc-org-scope-from-token", "VC-ORG-SCOPE",
+        "an organization-scoped control is scoped to the token's own organization, not the one the organization header names";
 }
 
 impl Fault {

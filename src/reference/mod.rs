@@ -242,6 +242,7 @@ fn profile_of(app: &App, base_url: &str) -> Profile {
             token_without_scope: Some(Secret::new(ids.scopeless_token.clone())),
             org_header: Some(ORG_HEADER.to_owned()),
             organization_id: Some(s(&ids.bank_org)),
+            other_organization_id: Some(s(&ids.foreign_bank_org)),
             card_id: Some(s(&ids.card)),
             foreign_card_id: Some(s(&ids.foreign_card)),
             bank_account_id: Some(s(&ids.bank_account)),

@@ -57,6 +57,8 @@ pub struct Ids {
     pub vat_ids: Vec<Uuid>,
     pub other_vat_id: Uuid,
     pub bank_org: Uuid,
+    /// The second banking organization: the partner's token may act for it through the
+    /// organization header (`banking.other_organization_id`); it owns the foreign card.
     pub foreign_bank_org: Uuid,
     pub card: Uuid,
     pub foreign_card: Uuid,

@@ -17,6 +17,7 @@ mod receivable;
 mod robustness;
 mod spelling;
 mod tenant;
+mod tenant_banking;
 mod transactions;
 mod vat;
 mod velocity;
@@ -45,6 +46,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(velocity::cases());
     cases.extend(invalid::cases());
     cases.extend(tenant::cases());
+    cases.extend(tenant_banking::cases());
     cases.extend(methods::cases());
     cases.extend(echo::cases());
     cases.extend(velocity_ids::cases());

@@ -115,3 +115,28 @@ async fn velocity_control_bodies_and_scopes_are_checked() {
     assert_eq!(none.status, 401);
     assert_eq!(none.get("status"), 401);
 }
+
+#[tokio::test]
+async fn the_token_acts_for_a_second_organization_without_reaching_the_first_ones_account_or_card()
+{
+    let (_s, c) = clean().await;
+    let token = c.bank_token().await;
+    let other = c.bank().other_organization_id.clone().unwrap();
+    let header = c.bank().org_header.clone().unwrap();
+    let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
+    let create = |extra| {
+        let rb = c.banking(Method::POST, path, Some(&token));
+        Ctx::send(rb.header(&header, &other).json(&c.control(extra)))
+    };
+    let own = create(json!({})).await;
+    assert_eq!(own.status, 201, "{}", own.text);
+    assert_eq!(own.get("organizationId"), other.as_str());
+    let card = create(json!({ "cardId": c.card() })).await;
+    assert_eq!(card.status, 403, "{}", card.text);
+    let account = c.bank().bank_account_id.clone().unwrap();
+    let listed = c.tx_raw(&account, "", Some(&token), Some(&other)).await;
+    assert_eq!(listed.status, 404, "{}", listed.text);
+    let stranger = uuid::Uuid::new_v4().to_string();
+    let refused = c.tx_raw(&account, "", Some(&token), Some(&stranger)).await;
+    assert_eq!(refused.status, 403, "any other organization is refused");
+}

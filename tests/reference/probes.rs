@@ -572,6 +572,25 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.quote_created(json!({ "withholding_tax_rate": 100.5 }))
                 .await
         }
+        BankTenantIgnored => {
+            let token = c.bank_token().await;
+            let other = c.bank().other_organization_id.clone().unwrap();
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let listed = c.tx_raw(account, "", Some(&token), Some(&other)).await;
+            listed.status == 200
+                && listed.body()["data"]
+                    .as_array()
+                    .is_some_and(|d| !d.is_empty())
+        }
+        VelocityOrgFromToken => {
+            let token = c.bank_token().await;
+            let other = c.bank().other_organization_id.clone().unwrap();
+            let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
+            let rb = c.banking(Method::POST, path, Some(&token));
+            let rb = rb.header(c.bank().org_header.as_deref().unwrap(), other.as_str());
+            let control = Ctx::send(rb.json(&c.control(json!({})))).await;
+            control.status == 201 && control.get("organizationId") != other.as_str()
+        }
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

@@ -36,11 +36,24 @@ struct Caller {
     header_sent: bool,
 }
 
+impl Caller {
+    /// The organization whose accounts and cards the caller may use: the one it acts for
+    /// (under [`Fault::BankTenantIgnored`], the token's own, whatever the header names).
+    fn owner(&self, app: &App) -> Uuid {
+        if app.faults.has(Fault::BankTenantIgnored) {
+            app.ids.bank_org
+        } else {
+            self.org
+        }
+    }
+}
+
 fn error(app: &App, status: StatusCode, code: Option<&str>, detail: &str, uri: &Uri) -> Response {
     reply::banking_error(&app.faults, status, code, detail, uri.path())
 }
 
-/// The bearer token, then the organization header.
+/// The bearer token, then the organization header: the token acts for its own organization, or
+/// for the second one the header names (a platform's token); any other is refused with 403.
 fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
     let f = &app.faults;
     let auth = headers
@@ -115,7 +128,7 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
         .filter(|v| !upper(v))
         .and_then(parse_uuid)
     {
-        Some(org) if org == own => Ok(caller(own, true)),
+        Some(org) if org == own || org == app.ids.foreign_bank_org => Ok(caller(org, true)),
         Some(_) => Err(error(
             app,
             StatusCode::FORBIDDEN,

@@ -91,7 +91,7 @@ fn list_transactions_inner(
         .db()
         .bank_accounts
         .get(&account)
-        .is_some_and(|a| a.org == caller.org);
+        .is_some_and(|a| a.org == caller.owner(app));
     if !owned {
         if f.has(Fault::UnknownAccountEmpty) {
             return Ok(page_json(app, &[], None, None));

@@ -214,7 +214,9 @@ fn create_control_inner(
                     uri,
                 ))
             }
-            Some(owner) if *owner != caller.org && !f.has(Fault::VelocityForeignCardAccepted) => {
+            Some(owner)
+                if *owner != caller.owner(app) && !f.has(Fault::VelocityForeignCardAccepted) =>
+            {
                 return Err(error(
                     app,
                     StatusCode::FORBIDDEN,
@@ -293,8 +295,13 @@ fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: 
         out.insert("cardId".into(), json!(card));
     }
     let org_hidden = !caller.header_sent && f.has(Fault::VelocityOrgMissingWithoutHeader);
+    // Under its fault, the token's own organization, whatever the header named.
+    let org = match f.has(Fault::VelocityOrgFromToken) {
+        true => app.ids.bank_org,
+        false => caller.org,
+    };
     if (card.is_none() && !org_hidden) || (card.is_some() && f.has(Fault::VelocityBothScopes)) {
-        out.insert("organizationId".into(), json!(caller.org));
+        out.insert("organizationId".into(), json!(org));
     }
     let mcc = c.mcc.as_ref().filter(|_| !f.has(Fault::VelocityMccDropped));
     for (name, value) in [("mcc", mcc), ("mccGroup", c.mcc_group.as_ref())] {
