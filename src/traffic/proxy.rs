@@ -10,6 +10,7 @@
 use super::{Answer, Judge, Observed, Said, KEPT_BODY};
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,15 +36,20 @@ pub struct RunningProxy {
     addr: SocketAddr,
     stop: tokio::sync::oneshot::Sender<()>,
     server: tokio::task::JoinHandle<()>,
-    judging: tokio::task::JoinHandle<Judge>,
+    judging: std::thread::JoinHandle<Judge>,
     shared: Arc<Shared>,
-    done: tokio::sync::oneshot::Sender<()>,
+}
+
+/// What reaches the judge: an exchange, or the word that the proxy has stopped.
+enum Passed {
+    Exchange(Observed),
+    Stopped,
 }
 
 struct Shared {
     client: reqwest::Client,
     base: String,
-    exchanges: mpsc::Sender<Observed>,
+    exchanges: mpsc::Sender<Passed>,
     /// Exchanges passed on while the judge was [`QUEUED`] behind.
     unjudged: std::sync::atomic::AtomicU64,
 }
@@ -51,7 +57,7 @@ struct Shared {
 impl Shared {
     /// Hands an exchange to the judge, or counts it when the judge is too far behind.
     fn judge(&self, seen: Observed) {
-        if self.exchanges.try_send(seen).is_err() {
+        if self.exchanges.try_send(Passed::Exchange(seen)).is_err() {
             self.unjudged
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
@@ -62,7 +68,7 @@ impl Shared {
 /// ended, and `tell` hears what it found as it is found.
 pub async fn start(
     config: ProxyConfig,
-    mut judge: Judge,
+    judge: Judge,
     tell: impl Fn(Vec<Said>) + Send + 'static,
 ) -> std::io::Result<RunningProxy> {
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
@@ -74,32 +80,10 @@ pub async fn start(
         .retry(reqwest::retry::never().max_retries_per_request(0))
         .build()
         .map_err(std::io::Error::other)?;
-    let (exchanges, mut judged) = mpsc::channel::<Observed>(QUEUED);
-    let (done, mut finished) = tokio::sync::oneshot::channel::<()>();
-    let judging = tokio::spawn(async move {
-        let mut closing = false;
-        loop {
-            let seen = if closing {
-                judged.recv().await
-            } else {
-                tokio::select! {
-                    seen = judged.recv() => seen,
-                    _ = &mut finished => {
-                        // What ended before the stop is judged; nothing after it.
-                        closing = true;
-                        judged.close();
-                        judged.recv().await
-                    }
-                }
-            };
-            let Some(seen) = seen else { break };
-            let said = judge.judge(&seen);
-            if !said.is_empty() {
-                tell(said);
-            }
-        }
-        judge
-    });
+    let (exchanges, judged) = mpsc::channel::<Passed>(QUEUED);
+    let judging = std::thread::Builder::new()
+        .name("covenant-judge".to_owned())
+        .spawn(move || judge_all(judged, judge, tell))?;
     let shared = Arc::new(Shared {
         client,
         base: config.target.as_str().trim_end_matches('/').to_owned(),
@@ -111,6 +95,10 @@ pub async fn start(
         .with_state(shared.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(async move {
+        // Each answer leaves at once: no small write waits on Nagle's algorithm for an ACK.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let _ = axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stopped.await;
@@ -123,7 +111,6 @@ pub async fn start(
         server,
         judging,
         shared,
-        done,
     })
 }
 
@@ -144,10 +131,11 @@ impl RunningProxy {
             server.abort();
         }
         // An answer still streaming holds a sender until it ends: judge what came, then stop.
-        let _ = self.done.send(());
-        let mut judge = self
-            .judging
+        let _ = self.shared.exchanges.send(Passed::Stopped).await;
+        let judging = self.judging;
+        let mut judge = tokio::task::spawn_blocking(move || judging.join())
             .await
+            .expect("joining the judge's thread")
             .expect("the judge never panics on what it is given");
         let unjudged = self
             .shared
@@ -156,6 +144,30 @@ impl RunningProxy {
         judge.unjudged(unjudged);
         judge
     }
+}
+
+/// The judge's own thread: judges each exchange in the order it ended until the proxy stops,
+/// then what is still queued, and returns the judge. On a thread of its own rather than a task,
+/// so that judging a burst never holds one of the runtime's workers from forwarding: the
+/// operating system shares the cores between the two, and a client waits for no judging.
+fn judge_all(
+    mut judged: mpsc::Receiver<Passed>,
+    mut judge: Judge,
+    tell: impl Fn(Vec<Said>),
+) -> Judge {
+    while let Some(passed) = judged.blocking_recv() {
+        match passed {
+            Passed::Exchange(seen) => {
+                let said = judge.judge(&seen);
+                if !said.is_empty() {
+                    tell(said);
+                }
+            }
+            // What ended before the stop is judged; nothing after it.
+            Passed::Stopped => judged.close(),
+        }
+    }
+    judge
 }
 
 /// Forwards one request and answers with the target's answer.
