@@ -7,7 +7,6 @@
 //! them, the runner receives them as a list. Cases import this module, never the runner.
 
 mod baseline;
-mod behaviour;
 mod bodies;
 mod context;
 mod evidence;
@@ -21,8 +20,8 @@ mod tamper;
 mod unique;
 mod watch;
 
+pub use crate::check::Behaviour;
 pub use baseline::{Baseline, Variant};
-pub use behaviour::Behaviour;
 pub use bodies::Bodies;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
 pub use evidence::Tally;

@@ -5,6 +5,13 @@
 //! set, and the success schema of the operation. A check names the rule it enforces; the level
 //! (fail or warn) always comes from the catalogue, never from the check. A check never sends a
 //! request and never writes a report.
+//!
+//! [`Behaviour`] (`check::behaviour`) records what a target chose, as the shapes of its answers:
+//! the runner's cases and the judge of real traffic keep one each.
+
+mod behaviour;
+
+pub use behaviour::Behaviour;
 
 use crate::catalogue::Catalogue;
 use crate::client::{Body, Request, Response};

@@ -7,6 +7,9 @@
 //! safe: bounded (distinct shapes per case, fields per shape, name lengths), and made of field
 //! names and JSON types only, never a value of a body (ids, timestamps and generated text differ
 //! between any two targets), but statuses, page sizes and `errorCode`.
+//!
+//! A run's case keeps one in its `CaseCx`; the judge of real traffic keeps one per operation
+//! (`traffic.<operation>`), so that traffic shows what a target chose as a run does.
 
 use crate::client::{Body, Request, Response};
 use crate::schema::{Area, OperationId};
@@ -90,7 +93,7 @@ struct Pending {
     exchange: Option<usize>,
 }
 
-/// The shapes of one case, kept by its `CaseCx`.
+/// The shapes of one case, kept by its `CaseCx` (or by the traffic judge, per operation).
 #[derive(Debug, Default)]
 pub struct Behaviour {
     shapes: Vec<Building>,
