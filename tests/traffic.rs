@@ -721,3 +721,128 @@ fn a_target_with_other_choices_where_the_spec_is_silent_passes_clean() {
     clean_cases(&proxied);
     clean_cases(&checked);
 }
+
+/// A stand-in keeping the contract with choices of its own where the spec is silent: a VAT ID
+/// create answered 200 (the spec states no success status for it), and VAT ID answers with a
+/// field the spec does not list.
+fn silent_chooser() -> Choices {
+    Choices {
+        answer: Box::new(|seen: &Seen, (status, body)| {
+            if !seen.path.contains("/vat-ids") {
+                return (status, body);
+            }
+            let mut json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            if json.is_object() {
+                json["vendor_note"] = json!("kept");
+            }
+            let body = json.to_string().into_bytes();
+            match status {
+                201 if seen.method == axum::http::Method::POST => (200, body),
+                _ => (status, body),
+            }
+        }),
+        ..Choices::default()
+    }
+}
+
+/// The lines of summary.md's section of what the target chose where the spec is silent, up to
+/// the next section; panics where there is none.
+fn silent_section(reports: &Path) -> String {
+    let summary = std::fs::read_to_string(reports.join("summary.md")).expect("summary.md");
+    let start = summary
+        .find("### What this target chose where the spec is silent")
+        .unwrap_or_else(|| panic!("no silent-area section in summary.md:\n{summary}"));
+    let rest = &summary[start..];
+    let end = rest[4..].find("\n##").map_or(rest.len(), |i| i + 4);
+    rest[..end].to_owned()
+}
+
+/// The observation lines of one gap in a silent-area section.
+fn observed(section: &str, gap: &str) -> Vec<String> {
+    let mut lines = section
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("- `{gap}`")))
+        .skip(1);
+    let mut found = Vec::new();
+    for line in lines.by_ref() {
+        if line.starts_with("  - ") {
+            found.push(line.trim_start_matches("  - ").to_owned());
+        } else if line.starts_with("- ") {
+            break;
+        }
+    }
+    found
+}
+
+#[test]
+fn traffic_shows_what_the_target_chose_where_the_spec_is_silent_and_never_fails_it() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-silent");
+    let (_server, profile) = standin::stand_in(&rt, 7, &dir, "stand-in", silent_chooser());
+    let (proxied, checked) = judged(&rt, &dir, &profile, false, &["--strict"]);
+    assert_eq!(proxied.code, Some(0), "{}", proxied.all());
+    clean_cases(&proxied);
+    clean_cases(&checked);
+    for reports in [dir.join("proxy-reports"), dir.join("check-reports")] {
+        let section = silent_section(&reports);
+        let status = observed(&section, "GAP-SUCCESS-STATUS");
+        assert!(
+            status.contains(&"create-vat-id: success status `200` (1 response)".to_owned()),
+            "the VAT ID create's 200, seen once in the traffic:\n{section}"
+        );
+        assert!(
+            status.contains(&"get-vat-id: success status `200` (1 response)".to_owned()),
+            "{section}"
+        );
+        let extra = observed(&section, "GAP-EXTRA-FIELDS");
+        for op in ["create-vat-id", "get-vat-id"] {
+            assert!(
+                extra.contains(&format!(
+                    "{op}: fields beyond the listed ones `vendor_note (string)` (1 response)"
+                )),
+                "{op}'s unlisted field:\n{section}"
+            );
+        }
+        assert!(
+            extra
+                .iter()
+                .any(|l| l.starts_with("update-comment: fields beyond the listed ones `none`")),
+            "the comment, answered as the spec lists it:\n{section}"
+        );
+        // The event pages: two asked for, the first with a limit, full, and a next token.
+        assert!(
+            observed(&section, "GAP-PAGE-SIZES")
+                .contains(&"list-events: limit 2 `full pages` (1 response)".to_owned()),
+            "{section}"
+        );
+        // The example is an exchange the traffic case kept: the client's own request, its
+        // credentials masked.
+        assert!(
+            section.contains("Example, from traffic.") && section.contains("curl"),
+            "{section}"
+        );
+    }
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("proxy-reports/report.json")).expect("report.json"),
+    )
+    .expect("JSON");
+    let create = record["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .find(|c| c["id"] == "traffic.create-vat-id")
+        .expect("the VAT ID create's case");
+    assert_eq!(create["verdict"], "pass");
+    assert_eq!(create["shapes"][0]["status"], 200, "{create}");
+    let chosen = record["silent"]["GAP-SUCCESS-STATUS"]["observations"]
+        .as_array()
+        .expect("the success statuses chosen")
+        .iter()
+        .find(|o| o["operation"] == "create-vat-id")
+        .expect("the VAT ID create's");
+    assert_eq!(chosen["value"], "200", "{chosen}");
+    assert_eq!(
+        chosen["example"]["case"], "traffic.create-vat-id",
+        "{chosen}"
+    );
+}

@@ -62,7 +62,7 @@ struct Key {
 }
 
 /// One shape as it is built.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Building {
     key: Key,
     body: &'static str,
@@ -78,7 +78,7 @@ struct Building {
 
 /// The answer being judged: merged into its shape once the next one arrives (or the case
 /// ends), so that a check judging it a refusal can still name the condition.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Pending {
     key: Key,
     body: &'static str,
@@ -94,7 +94,7 @@ struct Pending {
 }
 
 /// The shapes of one case, kept by its `CaseCx` (or by the traffic judge, per operation).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Behaviour {
     shapes: Vec<Building>,
     pending: Option<Pending>,

@@ -27,6 +27,7 @@ mod sequence;
 mod tally;
 
 use crate::catalogue::Catalogue;
+use crate::check::Behaviour;
 use crate::client::{Body, Request, Response};
 use crate::schema::OperationId;
 use crate::verdict::{Counts, Finding, RunMeta, RunRecord};
@@ -162,6 +163,9 @@ pub struct Judge {
     /// The target's base URL, as the records name it.
     base_url: String,
     cases: BTreeMap<OperationId, tally::Tally>,
+    /// What the target chose, per operation: the shapes of its answers, as a run's cases keep
+    /// them, for the spec owners' section and the behaviour diff.
+    shapes: BTreeMap<OperationId, Behaviour>,
     slips: BTreeMap<OperationId, tally::Tally>,
     pages: sequence::Pages,
     /// Requests to paths the spec does not list, by method and path.
@@ -186,6 +190,7 @@ impl Judge {
             org_header: config.org_header,
             base_url: config.base_url.trim_end_matches('/').to_owned(),
             cases: BTreeMap::new(),
+            shapes: BTreeMap::new(),
             slips: BTreeMap::new(),
             pages: sequence::Pages::default(),
             unlisted: BTreeMap::new(),
@@ -215,11 +220,16 @@ impl Judge {
             Some(answer) => (Some(answer.response()), Some(answer.status)),
             None => (None, None),
         };
+        let shapes = self.shapes.entry(operation).or_default();
+        let mut shaped = false;
         if let (Some(answer), Some(response)) = (&seen.answer, &response) {
             let checked = if answer.cut {
                 request::status_only(self.catalogue, operation, answer.status)
             } else {
-                crate::check::generic(self.catalogue, operation, &seen.request(), response)
+                let request = seen.request();
+                shapes.response(operation, &request, response);
+                shaped = true;
+                crate::check::generic(self.catalogue, operation, &request, response)
             };
             judged.extend(checked.judged);
             findings.extend(checked.findings);
@@ -227,6 +237,9 @@ impl Judge {
             judged.extend(stated.judged);
             findings.extend(stated.findings);
             for slip in &slips {
+                if shaped {
+                    refused_under(shapes, slip, answer.status);
+                }
                 let answered = request::answer_to(self.catalogue, slip, answer.status);
                 judged.extend(answered.judged);
                 findings.extend(answered.findings);
@@ -238,6 +251,11 @@ impl Judge {
                     .judge(self.catalogue, operation, seen, response, clean);
                 judged.extend(paged.judged);
                 findings.extend(paged.findings);
+            }
+        }
+        if shaped && answered_refusal(status) {
+            for slip in &token_slips {
+                shapes.refused_under(&slip.rule);
             }
         }
         let request_line = format!("{} {}", seen.method, seen.path());
@@ -264,18 +282,24 @@ impl Judge {
         }
         // A record is built only where a case keeps it: most exchanges of a long session are not.
         let case = self.cases.entry(operation).or_default();
-        let keep = case.keeps(!findings.is_empty());
+        // The first answer of each status (and kind) is kept too: the example of what the
+        // target chose.
+        let example = shaped && shapes.wants_example();
+        let keep = case.keeps(!findings.is_empty() || example);
         let slipped = !client_findings.is_empty();
         let keep_slip = slipped && self.slips.get(&operation).is_none_or(|t| t.keeps(true));
         let record =
             (keep || keep_slip).then(|| tally::exchange(seen, &self.base_url, &self.secrets));
-        case.add(
+        let kept = case.add(
             record.clone().filter(|_| keep),
             status,
             judged,
             findings,
             seen.duration_ms,
         );
+        if let (Some(index), true) = (kept, shaped) {
+            shapes.kept(index);
+        }
         if slipped {
             let slip = self.slips.entry(operation).or_default();
             slip.add(
@@ -317,7 +341,13 @@ impl Judge {
         let mut cases: Vec<_> = self
             .cases
             .iter()
-            .map(|(op, t)| t.case(*op, false))
+            .map(|(op, t)| {
+                let mut case = t.case(*op, false);
+                if let Some(shapes) = self.shapes.get(op) {
+                    case.shapes = shapes.clone().into_shapes();
+                }
+                case
+            })
             .collect();
         cases.extend(self.slips.iter().map(|(op, t)| t.case(*op, true)));
         if !self.unlisted.is_empty() {
@@ -337,6 +367,24 @@ impl Judge {
     pub fn seen(&self) -> (u64, u64) {
         let judged = self.cases.values().map(|t| t.requests as u64).sum();
         (judged, self.unlisted.values().sum())
+    }
+}
+
+/// Whether an answer is a refusal (4xx): the target's answer to a client's slip, whose status
+/// the spec may leave open.
+fn answered_refusal(status: Option<u16>) -> bool {
+    status.is_some_and(|s| (400..500).contains(&s))
+}
+
+/// Marks the answer to a slip as a refusal under the rule the spec states it by (or, where it
+/// states none, the slip's own rule), as a run's case marks the refusals it provokes: where the
+/// spec names no status, which one the target chose is shown where the spec is silent.
+fn refused_under(shapes: &mut Behaviour, slip: &request::Slip, status: u16) {
+    match slip.answer {
+        request::Expected::Refused(rule) => shapes.refused_under(rule),
+        request::Expected::Status(want, rule) if want >= 400 => shapes.refused_under(rule),
+        _ if answered_refusal(Some(status)) => shapes.refused_under(&slip.finding.rule),
+        _ => {}
     }
 }
 

@@ -34,7 +34,8 @@ impl Tally {
         (self.exchanges.is_empty() || findings) && self.exchanges.len() < KEPT_EXCHANGES
     }
 
-    /// Adds one exchange (its record where [`Tally::keeps`] it).
+    /// Adds one exchange (its record where [`Tally::keeps`] it); returns the record's index
+    /// among the case's exchanges.
     pub fn add(
         &mut self,
         record: Option<Exchange>,
@@ -42,7 +43,7 @@ impl Tally {
         mut judged: Vec<&'static str>,
         findings: Vec<Finding>,
         duration_ms: f64,
-    ) {
+    ) -> Option<usize> {
         self.requests += 1;
         self.duration_ms += duration_ms;
         if let Some(status) = status {
@@ -63,6 +64,7 @@ impl Tally {
                 Some(i) => f.at_exchange(i),
                 None => f,
             }));
+        index
     }
 
     /// The case: `traffic.<operation>`, or for the client's slips `client.<operation>`,
