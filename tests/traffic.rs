@@ -846,3 +846,94 @@ fn traffic_shows_what_the_target_chose_where_the_spec_is_silent_and_never_fails_
         "{chosen}"
     );
 }
+
+/// `covenant compare A B` with its arguments, as said.
+fn compare(a: &Path, b: &Path, extra: &[&str]) -> Said {
+    let output = covenant()
+        .arg("compare")
+        .arg(a.join("report.json"))
+        .arg(b.join("report.json"))
+        .args(extra)
+        .output()
+        .expect("covenant compare runs");
+    Said {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// The lines of a behaviour diff on the console that name a difference.
+fn differences(said: &Said) -> Vec<String> {
+    said.stdout
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn traffic_reports_compare_with_each_other_and_with_a_run_naming_what_each_target_chose() {
+    let rt = runtime();
+    let clean_dir = standin::scratch("traffic-compare-clean");
+    let (_reference, clean_profile) = reference(&rt, &clean_dir, &[]);
+    judged(&rt, &clean_dir, &clean_profile, false, &[]);
+    let silent_dir = standin::scratch("traffic-compare-silent");
+    let (_standin, silent_profile) =
+        standin::stand_in(&rt, 7, &silent_dir, "stand-in", silent_chooser());
+    judged(&rt, &silent_dir, &silent_profile, false, &[]);
+    let (clean, silent) = (
+        clean_dir.join("proxy-reports"),
+        silent_dir.join("check-reports"),
+    );
+    let chosen = [
+        "status, where the spec is silent (GAP-SUCCESS-STATUS): A 201; B 200 (traffic.create-vat-id)",
+        "fields, where the spec is silent (GAP-EXTRA-FIELDS): A no other field; B also vendor_note (string) (traffic.create-vat-id)",
+        "fields, where the spec is silent (GAP-EXTRA-FIELDS): A no other field; B also vendor_note (string) (traffic.get-vat-id)",
+    ];
+
+    // Two traffic reports of two targets: the behaviour diff, naming exactly the choices.
+    let diff_dir = clean_dir.join("diff");
+    let said = compare(
+        &clean,
+        &silent,
+        &[
+            "--fail-on-difference",
+            "--report-dir",
+            diff_dir.to_str().expect("a UTF-8 path"),
+        ],
+    );
+    assert_eq!(said.code, Some(6), "{}", said.all());
+    assert_eq!(differences(&said), chosen, "{}", said.all());
+    let diff_md = std::fs::read_to_string(diff_dir.join("diff.md")).expect("diff.md");
+    assert!(
+        diff_md.contains("(GAP-SUCCESS-STATUS): A 201; B 200, in traffic.create-vat-id")
+            && diff_md.contains("B also vendor\\_note (string), in traffic.get-vat-id"),
+        "{diff_md}"
+    );
+
+    // A run's report beside traffic: compared by operation, over what both saw. The run
+    // provokes refusals and sends bodies no client sent; none of it is a difference.
+    let run = clean_dir.join("run-reports");
+    let output = covenant()
+        .args(["run", "--report-dir"])
+        .arg(&run)
+        .output()
+        .expect("covenant run runs");
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    let said = compare(&run, &silent, &["--fail-on-difference"]);
+    assert_eq!(said.code, Some(6), "{}", said.all());
+    assert_eq!(differences(&said), chosen, "{}", said.all());
+    assert!(
+        said.stdout.contains("note: B is real traffic"),
+        "{}",
+        said.all()
+    );
+    let said = compare(&run, &clean, &["--fail-on-difference"]);
+    assert_eq!(said.code, Some(0), "{}", said.all());
+    assert!(
+        said.stdout.contains("no difference in behaviour"),
+        "a run and the traffic of one contract-keeping behaviour:\n{}",
+        said.all()
+    );
+}

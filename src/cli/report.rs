@@ -6,8 +6,8 @@ use crate::catalogue::Catalogue;
 use crate::console::{note, out};
 use crate::exit::Fatal;
 use crate::report::{
-    behaviour_diff, compare, console, load, merge, write_all, write_compare, BehaviourDiff,
-    ReportError,
+    behaviour_diff, compare, console, is_traffic, load, merge, traffic_diff, write_all,
+    write_compare, BehaviourDiff, ReportError,
 };
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
@@ -53,12 +53,14 @@ pub struct MergeArgs {
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
 /// newly fails. Reports of two targets run with one seed get the behaviour diff instead; two of
-/// one target and one seed (before and after an upgrade) get both.
+/// one target and one seed (before and after an upgrade) get both. A report of real traffic
+/// (`covenant proxy`, `covenant check`) beside a run's gets the behaviour diff by operation.
 pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let old = load(&args.old).map_err(|e| Fatal::Files(e.to_string()))?;
     let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
     let one_seed = old.meta.seed == new.meta.seed;
-    if old.meta.target != new.meta.target && one_seed {
+    let mixed = is_traffic(&old) != is_traffic(&new);
+    if (old.meta.target != new.meta.target && one_seed) || mixed {
         return compare_targets(&old, &new, &args);
     }
     let comparison = compare(&old, &new, Catalogue::embedded());
@@ -74,7 +76,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
         return Ok(code);
     }
     // One target, one seed: where its behaviour changed, also where both runs keep the contract.
-    let mut diff = behaviour_diff(&old, &new, Catalogue::embedded());
+    let mut diff = diff_of(&old, &new);
     diff.a.target = format!("{} (old: {})", diff.a.target, args.old.display());
     diff.b.target = format!("{} (new: {})", diff.b.target, args.new.display());
     out(&format!("\n{}", console::diff(&diff)));
@@ -104,7 +106,7 @@ fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
 /// incomplete, blocked by its profile or short of its coverage gives its own code first, since
 /// its diff may miss what it did not run.
 fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u8, Fatal> {
-    let diff = behaviour_diff(a, b, Catalogue::embedded());
+    let diff = diff_of(a, b);
     out(&console::diff(&diff));
     write_diff(&diff, args)?;
     let own = |run: &RunRecord| match run.verdict() {
@@ -114,6 +116,15 @@ fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u
         _ => RunVerdict::Pass,
     };
     Ok(different(own(a).worse(own(b)).exit_code(), &diff, args))
+}
+
+/// The behaviour diff of two reports: by operation where one is real traffic.
+fn diff_of(a: &RunRecord, b: &RunRecord) -> BehaviourDiff {
+    if is_traffic(a) || is_traffic(b) {
+        traffic_diff(a, b, Catalogue::embedded())
+    } else {
+        behaviour_diff(a, b, Catalogue::embedded())
+    }
 }
 
 /// `covenant merge A.json B.json ... --report-dir DIR`: one set of reports from the shards of

@@ -396,7 +396,7 @@ pub fn behaviour_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Be
     diff
 }
 
-fn side(name: &str, run: &RunRecord) -> Side {
+pub(super) fn side(name: &str, run: &RunRecord) -> Side {
     Side {
         name: name.to_owned(),
         target: run.meta.target.clone(),
@@ -406,7 +406,7 @@ fn side(name: &str, run: &RunRecord) -> Side {
     }
 }
 
-fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
+pub(super) fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
     let mut notes = Vec::new();
     if a.meta.seed != b.meta.seed {
         notes.push(format!(

@@ -25,6 +25,7 @@ mod broken;
 mod compare;
 mod coverage;
 mod diff;
+mod fold;
 mod gaps;
 mod latency;
 mod merge;
@@ -48,6 +49,7 @@ pub use diff::{
     behaviour_diff, Alike, Aspect, BehaviourDiff, Difference, GapDifference, NotCompared,
     OperationDifferences, Side,
 };
+pub use fold::{is_traffic, traffic_diff};
 pub use gaps::{gap_observations, Example, GapObservations, Observation, Subject};
 pub use html::Html;
 pub use json::Json;

@@ -12,8 +12,10 @@
 //! what it must be (a refusal, a 401, a 400, a 422 body of the stated shape).
 //!
 //! The verdicts are a plain [`RunRecord`]: one case per operation seen (`traffic.<operation>`),
-//! holding its first exchange and every exchange with a finding, and the rules it judged as
-//! evidence, so that every report and the rule coverage read it as they read a run; the client's
+//! holding its first exchange, every exchange with a finding and the first of each status, the
+//! rules it judged as evidence, and the shapes of its answers (what the target chose, as a run's
+//! cases record them), so that every report, the rule coverage, the section of what the target
+//! chose where the spec is silent and the behaviour diff read it as they read a run; the client's
 //! slips are cases of their own suite (`client.<operation>`), verdict `known`, so that they are
 //! named in every report and never fail the run, not even under `--strict`.
 //!
@@ -30,7 +32,7 @@ use crate::catalogue::Catalogue;
 use crate::check::Behaviour;
 use crate::client::{Body, Request, Response};
 use crate::schema::OperationId;
-use crate::verdict::{Counts, Finding, RunMeta, RunRecord};
+use crate::verdict::{CaseResult, Counts, Finding, RunMeta, RunRecord};
 use std::collections::BTreeMap;
 
 /// The most bytes of one body covenant keeps to judge; the client gets every byte whatever the
@@ -338,6 +340,17 @@ impl Judge {
 
     /// The verdicts so far, as a run record.
     pub fn record(&self, meta: RunMeta) -> RunRecord {
+        let cases = self.cases();
+        RunRecord {
+            counts: Counts::of(&cases),
+            meta,
+            cases,
+        }
+    }
+
+    /// A case per operation seen, one per operation the client slipped in, and the exchanges
+    /// passed through unjudged.
+    fn cases(&self) -> Vec<CaseResult> {
         let mut cases: Vec<_> = self
             .cases
             .iter()
@@ -356,11 +369,7 @@ impl Judge {
         if self.unjudged > 0 {
             cases.push(tally::unjudged(self.unjudged));
         }
-        RunRecord {
-            counts: Counts::of(&cases),
-            meta,
-            cases,
-        }
+        cases
     }
 
     /// Exchanges judged, and passed through unjudged.
@@ -398,4 +407,88 @@ pub fn is_credential(name: &str) -> bool {
         || name.contains("api-key")
         || name.contains("apikey")
         || name.contains("secret")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const FINANCE: [(&str, &str); 3] = [
+        ("authorization", "Bearer t0ken-of-the-client"),
+        ("x-finops-version", "2026-09-24"),
+        ("x-organization-id", "3fa85f64-5717-4562-b3fc-2c963f66afa6"),
+    ];
+
+    fn seen(method: &str, target: &str, headers: &[(&str, &str)], status: u16) -> Observed {
+        let body = json!({"id": "3fa85f64-5717-4562-b3fc-2c963f66afa7", "value": "DE123456789",
+            "country": "DE", "type": "eu_vat", "vendor_note": "kept"});
+        Observed {
+            method: method.to_owned(),
+            target: target.to_owned(),
+            request_headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            request_body: Vec::new(),
+            answer: Some(Answer {
+                status,
+                headers: vec![("content-type".into(), "application/json".into())],
+                body: body.to_string().into_bytes(),
+                cut: false,
+            }),
+            duration_ms: 1.0,
+        }
+    }
+
+    fn judge() -> Judge {
+        Judge::new(JudgeConfig {
+            base_url: "http://target".into(),
+            org_header: None,
+            secrets: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn each_operations_answers_are_recorded_as_shapes_with_the_first_of_each_status_kept() {
+        let mut j = judge();
+        let get = "/finops/v1/counterparts/c/vat-ids/v";
+        j.judge(&seen("GET", get, &FINANCE, 200));
+        j.judge(&seen("GET", get, &FINANCE, 200));
+        // A client without credentials: the target's refusal is shaped under the rule that
+        // states it, and kept as the example of that status.
+        j.judge(&seen("GET", get, &FINANCE[1..], 401));
+        // Answers too long to keep are judged on their status alone, and shape nothing.
+        let mut cut = seen("GET", get, &FINANCE, 202);
+        cut.answer.as_mut().expect("an answer").cut = true;
+        j.judge(&cut);
+        let cases = j.cases();
+        let case = cases
+            .iter()
+            .find(|c| c.id == "traffic.get-vat-id")
+            .expect("the operation's case");
+        let shapes: Vec<(u16, Option<&str>, u32)> = case
+            .shapes
+            .iter()
+            .map(|s| (s.status, s.condition.as_deref(), s.count))
+            .collect();
+        assert_eq!(
+            shapes,
+            [(200, None, 2), (401, Some("AUTH-FIN-MISSING-401"), 1)]
+        );
+        assert_eq!(case.shapes[0].fields["vendor_note"], "string");
+        // Each shape's example is an exchange the case kept, of its status.
+        for shape in &case.shapes {
+            let example = &case.exchanges[shape.exchange.expect("an example")];
+            assert_eq!(
+                example.response.as_ref().map(|r| r.status),
+                Some(shape.status)
+            );
+        }
+        let slips = cases
+            .iter()
+            .find(|c| c.id == "client.get-vat-id")
+            .expect("the client's slip");
+        assert!(slips.shapes.is_empty(), "the answers are the target's");
+    }
 }
