@@ -412,7 +412,7 @@ pub fn is_credential(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     const FINANCE: [(&str, &str); 3] = [
         ("authorization", "Bearer t0ken-of-the-client"),
@@ -420,25 +420,23 @@ mod tests {
         ("x-organization-id", "3fa85f64-5717-4562-b3fc-2c963f66afa6"),
     ];
 
+    /// An exchange as a HAR file records it.
     fn seen(method: &str, target: &str, headers: &[(&str, &str)], status: u16) -> Observed {
         let body = json!({"id": "3fa85f64-5717-4562-b3fc-2c963f66afa7", "value": "DE123456789",
             "country": "DE", "type": "eu_vat", "vendor_note": "kept"});
-        Observed {
-            method: method.to_owned(),
-            target: target.to_owned(),
-            request_headers: headers
-                .iter()
-                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-                .collect(),
-            request_body: Vec::new(),
-            answer: Some(Answer {
-                status,
-                headers: vec![("content-type".into(), "application/json".into())],
-                body: body.to_string().into_bytes(),
-                cut: false,
-            }),
-            duration_ms: 1.0,
-        }
+        let named = |list: &[(&str, &str)]| -> Vec<Value> {
+            list.iter()
+                .map(|(n, v)| json!({"name": n, "value": v}))
+                .collect()
+        };
+        let entry = json!({"request": {"method": method, "url": format!("http://target{target}"),
+                "headers": named(headers)},
+            "response": {"status": status, "headers": named(&[("content-type", "application/json")]),
+                "content": {"mimeType": "application/json", "text": body.to_string()}},
+            "time": 1.0});
+        let har = json!({"log": {"version": "1.2", "entries": [entry]}});
+        let mut recorded = har::parse(&har.to_string(), None).expect("a HAR");
+        recorded.exchanges.remove(0)
     }
 
     fn judge() -> Judge {
