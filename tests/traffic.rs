@@ -821,6 +821,18 @@ fn traffic_shows_what_the_target_chose_where_the_spec_is_silent_and_never_fails_
             section.contains("Example, from traffic.") && section.contains("curl"),
             "{section}"
         );
+        // The client's host named the proxy: a replay goes to the target by its URL alone.
+        assert!(!section.to_lowercase().contains("-h 'host:"), "{section}");
+        assert!(
+            section.contains("what the traffic showed the target do"),
+            "{section}"
+        );
+        // The profile names the banking header, but this client never sent it: traffic shows
+        // no header name.
+        assert!(
+            observed(&section, "GAP-BANK-ORG-HEADER-NAME").is_empty(),
+            "{section}"
+        );
     }
     let record: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("proxy-reports/report.json")).expect("report.json"),

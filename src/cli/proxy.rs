@@ -224,7 +224,7 @@ fn traffic_counts(record: &RunRecord) -> (usize, usize) {
     let judged = record
         .cases
         .iter()
-        .filter(|c| c.suite == "traffic" && c.operation.is_some())
+        .filter(|c| c.suite == crate::verdict::TRAFFIC_SUITE && c.operation.is_some())
         .map(|c| c.requests)
         .sum();
     let passed = record

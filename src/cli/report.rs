@@ -6,8 +6,8 @@ use crate::catalogue::Catalogue;
 use crate::console::{note, out};
 use crate::exit::Fatal;
 use crate::report::{
-    behaviour_diff, compare, console, is_traffic, load, merge, traffic_diff, write_all,
-    write_compare, BehaviourDiff, ReportError,
+    behaviour_diff, compare, console, load, merge, traffic_diff, write_all, write_compare,
+    BehaviourDiff, ReportError,
 };
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
@@ -59,7 +59,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let old = load(&args.old).map_err(|e| Fatal::Files(e.to_string()))?;
     let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
     let one_seed = old.meta.seed == new.meta.seed;
-    let mixed = is_traffic(&old) != is_traffic(&new);
+    let mixed = old.is_traffic() != new.is_traffic();
     if (old.meta.target != new.meta.target && one_seed) || mixed {
         return compare_targets(&old, &new, &args);
     }
@@ -120,7 +120,7 @@ fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u
 
 /// The behaviour diff of two reports: by operation where one is real traffic.
 fn diff_of(a: &RunRecord, b: &RunRecord) -> BehaviourDiff {
-    if is_traffic(a) || is_traffic(b) {
+    if a.is_traffic() || b.is_traffic() {
         traffic_diff(a, b, Catalogue::embedded())
     } else {
         behaviour_diff(a, b, Catalogue::embedded())

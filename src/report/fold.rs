@@ -15,17 +15,9 @@
 use super::diff::{behaviour_diff, notes, side, BehaviourDiff};
 use crate::catalogue::Catalogue;
 use crate::schema::{self, Registry};
-use crate::verdict::{CaseResult, Counts, RunRecord, Shape, Verdict};
+use crate::verdict::{CaseResult, Counts, RunRecord, Shape, Verdict, TRAFFIC_SUITE};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The suite of the cases real traffic adds up to.
-const TRAFFIC: &str = "traffic";
-
-/// Whether a record is of real traffic, not of a run.
-pub fn is_traffic(run: &RunRecord) -> bool {
-    run.cases.iter().any(|c| c.suite == TRAFFIC)
-}
 
 /// The behaviour diff of two records at least one of which is real traffic: compared by
 /// operation, over what both saw. The sides and notes are the records' own.
@@ -35,7 +27,7 @@ pub fn traffic_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Beha
     diff.b = side("B", b);
     // Traffic has no seed: a client sent what it sent.
     diff.notes = notes(&seedless(a, b), &seedless(b, a));
-    let traffic = match (is_traffic(a), is_traffic(b)) {
+    let traffic = match (a.is_traffic(), b.is_traffic()) {
         (true, true) => "A and B are",
         (true, false) => "A is",
         _ => "B is",
@@ -50,7 +42,7 @@ pub fn traffic_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Beha
 
 /// `run` with the other's seed, where it is traffic (whose seed is no seed).
 fn seedless<'a>(run: &'a RunRecord, other: &RunRecord) -> Cow<'a, RunRecord> {
-    if !is_traffic(run) || run.meta.seed == other.meta.seed {
+    if !run.is_traffic() || run.meta.seed == other.meta.seed {
         return Cow::Borrowed(run);
     }
     let mut owned = run.clone();
@@ -176,8 +168,8 @@ fn present(types: &str) -> String {
 /// would be an observation of the gaps, and no exchange, which no folded shape points to).
 fn folded_case(operation: &str, frame: &CaseResult, shapes: Vec<Shape>) -> CaseResult {
     CaseResult {
-        id: format!("{TRAFFIC}.{operation}"),
-        suite: TRAFFIC.to_owned(),
+        id: format!("{TRAFFIC_SUITE}.{operation}"),
+        suite: TRAFFIC_SUITE.to_owned(),
         operation: Some(operation.to_owned()),
         verdict: Verdict::Pass,
         requests: shapes.iter().map(|s| s.count as usize).sum(),
@@ -232,11 +224,11 @@ mod tests {
         let traffic = record(
             "http://b",
             0,
-            TRAFFIC,
+            TRAFFIC_SUITE,
             "traffic.create-vat-id",
             vec![shape(200, None, &[&listed[..], &["vendor_note"]].concat())],
         );
-        assert!(is_traffic(&traffic) && !is_traffic(&run));
+        assert!(traffic.is_traffic() && !run.is_traffic());
         let diff = traffic_diff(&run, &traffic, Catalogue::embedded());
         let said: Vec<String> = diff.differences.iter().map(ToString::to_string).collect();
         assert_eq!(

@@ -338,13 +338,26 @@ impl Seen {
     }
 
     /// The name the profile gives the banking organization header, shown by the first kept
-    /// banking exchange that carried it.
+    /// banking exchange that carried it. Real traffic says it only where a client sent it: the
+    /// profile names the header, but the traffic is the client's.
     fn org_header(&mut self, run: &RunRecord) {
         let name = run
             .meta
             .profile
             .pointer("/banking/org_header")
             .and_then(|v| v.as_str());
+        let traffic = run.is_traffic();
+        let carried = |case: &crate::verdict::CaseResult, exchange: usize| {
+            !traffic
+                || name.is_some_and(|name| {
+                    case.exchanges.get(exchange).is_some_and(|e| {
+                        e.request
+                            .headers
+                            .iter()
+                            .any(|(h, _)| h.eq_ignore_ascii_case(name))
+                    })
+                })
+        };
         let example = run.cases.iter().find_map(|case| {
             case.shapes
                 .iter()
@@ -352,12 +365,16 @@ impl Seen {
                 .filter(|s| {
                     schema::operation(&s.operation).is_some_and(|o| o.area == Area::Banking)
                 })
-                .find_map(|s| s.exchange)
+                .filter_map(|s| s.exchange)
+                .find(|&exchange| carried(case, exchange))
                 .map(|exchange| Example {
                     case: case.id.clone(),
                     exchange,
                 })
         });
+        if traffic && example.is_none() {
+            return;
+        }
         let banking = run
             .cases
             .iter()

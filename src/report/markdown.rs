@@ -463,8 +463,13 @@ fn silent(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
     );
     let _ = writeln!(
         out,
-        "For spec owners: what the run saw the target do where the spec leaves it open (never \
-         failed on).\n"
+        "For spec owners: what {} the target do where the spec leaves it open (never \
+         failed on).\n",
+        if run.is_traffic() {
+            "the traffic showed"
+        } else {
+            "the run saw"
+        }
     );
     for gap in &gaps {
         let _ = writeln!(out, "- {}: {}", inline_code(&gap.gap), text(&gap.text));

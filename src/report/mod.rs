@@ -49,7 +49,7 @@ pub use diff::{
     behaviour_diff, Alike, Aspect, BehaviourDiff, Difference, GapDifference, NotCompared,
     OperationDifferences, Side,
 };
-pub use fold::{is_traffic, traffic_diff};
+pub use fold::traffic_diff;
 pub use gaps::{gap_observations, Example, GapObservations, Observation, Subject};
 pub use html::Html;
 pub use json::Json;

@@ -6,7 +6,7 @@ use crate::schema::OperationId;
 use crate::secret::redact;
 use crate::verdict::{
     CaseResult, Evidence, Exchange, Finding, RequestRecord, ResponseRecord, StatusSeen, Verdict,
-    CLIENT_SUITE,
+    CLIENT_SUITE, TRAFFIC_SUITE,
 };
 use std::collections::BTreeMap;
 
@@ -74,7 +74,7 @@ impl Tally {
         let (id, suite) = if clients {
             (format!("client.{}", operation.as_str()), CLIENT_SUITE)
         } else {
-            (format!("traffic.{}", operation.as_str()), "traffic")
+            (format!("traffic.{}", operation.as_str()), TRAFFIC_SUITE)
         };
         let findings = self.findings.clone();
         let verdict = if clients {
@@ -161,7 +161,7 @@ pub fn unjudged(total: u64) -> CaseResult {
 fn passed(id: &str, reason: String, total: u64) -> CaseResult {
     CaseResult {
         id: id.to_owned(),
-        suite: "traffic".to_owned(),
+        suite: TRAFFIC_SUITE.to_owned(),
         operation: None,
         rules: Vec::new(),
         verdict: Verdict::Skip,
@@ -207,7 +207,16 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String]) -> Exchange
         ))
         .0
     });
-    let curl = curl_command(&seen.method, &url, &request_headers, body.as_deref());
+    // curl sets these from its URL and body: the client's `host` named the proxy, not the
+    // target, and a replay carrying it would ask the target for another host.
+    let replayed: Vec<(String, String)> = request_headers
+        .iter()
+        .filter(|(name, _)| {
+            !name.eq_ignore_ascii_case("host") && !name.eq_ignore_ascii_case("content-length")
+        })
+        .cloned()
+        .collect();
+    let curl = curl_command(&seen.method, &url, &replayed, body.as_deref());
     let response = seen.answer.as_ref().map(|answer| {
         let (body, truncated) = cut(&redact(&String::from_utf8_lossy(&answer.body), secrets));
         ResponseRecord {

@@ -183,6 +183,9 @@ fn with_final_newline(text: &str) -> String {
 /// `covenant check`): their findings are the client's, never the target's.
 pub const CLIENT_SUITE: &str = "client";
 
+/// The suite of the cases that judge the target's answers in real traffic.
+pub const TRAFFIC_SUITE: &str = "traffic";
+
 /// The result of one case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {

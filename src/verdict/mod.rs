@@ -15,7 +15,7 @@ mod shape;
 
 pub use case::{
     unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
-    Verdict, CLIENT_SUITE,
+    Verdict, CLIENT_SUITE, TRAFFIC_SUITE,
 };
 pub use client::{ClientSlip, CLIENT_TITLE};
 pub use coverage::{CoverageMeasure, CoverageRequirement};

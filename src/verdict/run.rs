@@ -169,6 +169,12 @@ impl RunVerdict {
 }
 
 impl RunRecord {
+    /// Whether the record judges real traffic (`covenant proxy`, `covenant check`) rather than
+    /// a run's own requests: reports then say what the traffic showed, not what the run sent.
+    pub fn is_traffic(&self) -> bool {
+        self.cases.iter().any(|c| c.suite == super::TRAFFIC_SUITE)
+    }
+
     /// A record of `cases` with a minimal meta (seed 1, target `t`), for tests of what reads
     /// records.
     #[cfg(test)]

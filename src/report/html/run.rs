@@ -532,7 +532,12 @@ impl Page {
             self.line("<p>The run saw nothing of the gaps.</p>");
             return;
         }
-        self.line("<p>For spec owners deciding what to specify next: what this target did in each area the spec leaves open, as the run saw it (statuses, field names and types, page sizes, error codes; never a value of a body). Covenant judges none of it.</p>");
+        let seen = if run.is_traffic() {
+            "as the traffic showed it"
+        } else {
+            "as the run saw it"
+        };
+        self.line(format!("<p>For spec owners deciding what to specify next: what this target did in each area the spec leaves open, {seen} (statuses, field names and types, page sizes, error codes; never a value of a body). Covenant judges none of it.</p>"));
         for gap in &gaps {
             self.line(format!(
                 "<section id=\"silent-{id}\"><h3><code>{id}</code> {}</h3>",
