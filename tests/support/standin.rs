@@ -27,6 +27,7 @@ type BodyFn = dyn Fn(&Seen) -> Vec<u8> + Send + Sync;
 type ReplyFn = dyn Fn(&Seen) -> Option<Answer> + Send + Sync;
 type AnswerFn = dyn Fn(&Seen, Answer) -> Answer + Send + Sync;
 type HoldFn = dyn Fn(&Seen) -> Option<std::time::Duration> + Send + Sync;
+type HeadersFn = dyn Fn(&Seen) -> axum::http::HeaderMap + Send + Sync;
 
 /// What the stand-in changes; each part defaults to passing things through.
 pub struct Choices {
@@ -41,6 +42,8 @@ pub struct Choices {
     /// How long a request not replied to waits before it is sent behind: a slow operation,
     /// so that requests sent at once surely meet in flight, however loaded the machine.
     pub hold: Box<HoldFn>,
+    /// The headers sent behind.
+    pub headers: Box<HeadersFn>,
 }
 
 impl Default for Choices {
@@ -51,6 +54,7 @@ impl Default for Choices {
             reply: Box::new(|_| None),
             answer: Box::new(|_, answer| answer),
             hold: Box::new(|_| None),
+            headers: Box::new(|seen| seen.headers.clone()),
         }
     }
 }
@@ -176,7 +180,7 @@ async fn forward(
         .client
         .request(parts.method.clone(), url)
         .body((choices.body)(&seen));
-    for (name, value) in &parts.headers {
+    for (name, value) in &(choices.headers)(&seen) {
         if name != "host" && name != "content-length" {
             sent = sent.header(name, value);
         }
