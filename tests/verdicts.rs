@@ -71,12 +71,21 @@ impl Served {
 
     /// [`Served::run`] with environment variables set (a profile's `token_env`).
     fn run_with_env(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
+        self.launch(profile, &[&["--quiet"], args].concat(), env)
+    }
+
+    /// The run a user sees: the console with its per-case lines (no `--quiet`).
+    fn run_loud(&self) -> Ran {
+        self.launch(&self.profile, &[], &[])
+    }
+
+    fn launch(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
         let path = self.dir.join("profile.toml");
         std::fs::write(&path, profile).expect("write the profile");
         let reports = self.dir.join("reports");
         let _ = std::fs::remove_dir_all(&reports);
         let output = covenant()
-            .args(["run", "--quiet", "--seed", "5", "--profile"])
+            .args(["run", "--seed", "5", "--profile"])
             .arg(&path)
             .arg("--report-dir")
             .arg(&reports)
@@ -407,6 +416,24 @@ fn value_of(profile: &str, key: &str) -> String {
         .and_then(|rest| rest.strip_suffix('"'))
         .unwrap_or_else(|| panic!("no {key} in the profile"))
         .to_owned()
+}
+
+#[test]
+fn one_broken_rule_adds_at_most_80_console_lines_to_a_clean_run() {
+    let clean = Served::start("loud-clean").run_loud();
+    let broken = Served::start_with("loud-broken", &["--fault", "rcv-create-200"]).run_loud();
+    assert_eq!(clean.code(), Some(0), "{}", clean.stdout());
+    assert_eq!(broken.code(), Some(1), "{}", broken.stdout());
+    let (clean, broken) = (clean.stdout(), broken.stdout());
+    let added = broken.lines().count() as i64 - clean.lines().count() as i64;
+    assert!((1..=80).contains(&added), "{added} lines added:\n{broken}");
+    // Each broken rule said once, with its one example to replay: the 201 the creates broke,
+    // and the status set the other creates' 200 broke.
+    assert!(broken.contains("broken rules (2):"), "{broken}");
+    for rule in ["[RCV-CREATE-201] (must)", "[RCV-STATUS-SET] (must)"] {
+        assert_eq!(broken.matches(rule).count(), 1, "{broken}");
+    }
+    assert_eq!(broken.matches("request:  curl").count(), 2, "{broken}");
 }
 
 #[test]
