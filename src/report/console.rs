@@ -121,20 +121,6 @@ fn warnings_by_rule<'a>(
     rules
 }
 
-/// Skipped cases by their reason, in the order first skipped: one cause (a profile key the
-/// target does not know) is said once, with the cases it held back.
-fn skipped_by_reason<'a>(skipped: &[&'a CaseResult]) -> Vec<(&'a str, Vec<String>)> {
-    let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
-    for case in skipped {
-        let reason = case.skip_reason.as_deref().unwrap_or("");
-        match reasons.iter_mut().find(|(r, _)| *r == reason) {
-            Some((_, cases)) => cases.push(case.id.clone()),
-            None => reasons.push((reason, vec![case.id.clone()])),
-        }
-    }
-    reasons
-}
-
 /// The client's slips seen in real traffic, under their own heading: each rule once, with how
 /// many requests broke it, the cases and the first message. They never fail the target.
 fn client_slips(out: &mut String, record: &RunRecord) {
@@ -208,14 +194,10 @@ pub fn summary(record: &RunRecord) -> String {
         }
     }
     client_slips(&mut out, record);
-    let skipped: Vec<&CaseResult> = record
-        .cases
-        .iter()
-        .filter(|c| c.verdict == Verdict::Skip)
-        .collect();
+    let skipped = super::skipped_by_reason(record);
     if !skipped.is_empty() {
         let _ = writeln!(out, "\nskipped:");
-        for (reason, cases) in skipped_by_reason(&skipped) {
+        for (reason, cases) in skipped {
             match cases.as_slice() {
                 [one] => {
                     let _ = writeln!(out, "  {one:<45} {reason}");
@@ -446,14 +428,7 @@ pub fn diff(diff: &BehaviourDiff) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::broken::tests::case;
-
-    fn skipped(id: &str, reason: &str) -> CaseResult {
-        let mut case = case(id, &[]);
-        case.verdict = Verdict::Skip;
-        case.skip_reason = Some(reason.to_owned());
-        case
-    }
+    use crate::report::tests::skipped;
 
     #[test]
     fn skipped_cases_of_one_cause_are_said_once_with_their_count() {

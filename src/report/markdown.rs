@@ -47,7 +47,7 @@ impl Reporter for Markdown {
             broken(run, catalogue),
             section(&|out| cases(out, run, "Errors", |c| errors_apart(run).contains(&c))),
             section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
-            section(&|out| cases(out, run, "Skipped", |c| c.verdict == Verdict::Skip)),
+            section(&|out| skipped(out, run)),
             section(&|out| {
                 cases(
                     out,
@@ -269,6 +269,34 @@ fn cases(out: &mut String, run: &RunRecord, title: &str, wanted: impl Fn(&CaseRe
             "\n…and {} more; see `summary.html`.",
             cases.len() - CASES_SHOWN
         );
+    }
+}
+
+/// The skipped cases, each reason once: a case skipped alone is named with its reason, the
+/// cases of one reason are counted and named after it.
+fn skipped(out: &mut String, run: &RunRecord) {
+    let reasons = super::skipped_by_reason(run);
+    if reasons.is_empty() {
+        return;
+    }
+    let count: usize = reasons.iter().map(|(_, cases)| cases.len()).sum();
+    let _ = writeln!(out, "\n### Skipped ({count})\n");
+    for (reason, cases) in reasons {
+        match cases.as_slice() {
+            [one] => {
+                let _ = writeln!(out, "- **{}**: {}", inline_code(one), text(reason));
+            }
+            many => {
+                let named: Vec<String> = many.iter().map(|c| inline_code(c)).collect();
+                let _ = writeln!(
+                    out,
+                    "- **{} cases**: {}\n  - {}",
+                    many.len(),
+                    text(reason),
+                    super::case_list(&named, CASES_SHOWN)
+                );
+            }
+        }
     }
 }
 

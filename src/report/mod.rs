@@ -59,7 +59,7 @@ pub use markdown::Markdown;
 pub use merge::merge;
 
 use crate::catalogue::Catalogue;
-use crate::verdict::RunRecord;
+use crate::verdict::{RunRecord, Verdict};
 use std::path::{Path, PathBuf};
 
 /// One report format: a finished run in, the text of one file out.
@@ -317,6 +317,21 @@ fn shown_exchange<'a>(
 }
 
 /// `a, b, c and 4 more`.
+/// The skipped cases of a run by their reason, in the order first skipped: one cause (a
+/// profile key the target does not know, a fixture not given) is said once in every format,
+/// with the cases it held back.
+fn skipped_by_reason(run: &RunRecord) -> Vec<(&str, Vec<String>)> {
+    let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
+    for case in run.cases.iter().filter(|c| c.verdict == Verdict::Skip) {
+        let reason = case.skip_reason.as_deref().unwrap_or("no reason recorded");
+        match reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, cases)) => cases.push(case.id.clone()),
+            None => reasons.push((reason, vec![case.id.clone()])),
+        }
+    }
+    reasons
+}
+
 fn case_list(cases: &[String], named: usize) -> String {
     let mut text = cases
         .iter()
@@ -345,5 +360,56 @@ fn plural(n: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::report::broken::tests::case;
+    use crate::verdict::CaseResult;
+
+    /// A case skipped for `reason`.
+    pub(crate) fn skipped(id: &str, reason: &str) -> CaseResult {
+        let mut case = case(id, &[]);
+        case.verdict = Verdict::Skip;
+        case.skip_reason = Some(reason.to_owned());
+        case
+    }
+
+    #[test]
+    fn every_format_says_each_skip_reason_once_with_its_cases() {
+        let key = "the profile does not give finops.other_organization_id (tenancy)";
+        let run = RunRecord::of_cases(vec![
+            skipped("tenant.a", key),
+            skipped("velocity.card-scoped", "the profile has no card_id fixture"),
+            skipped("tenant.b", key),
+            skipped("tenant.c", key),
+        ]);
+        let catalogue = Catalogue::embedded();
+        let md = Markdown.render(&run, catalogue).expect("summary.md");
+        let html = Html.render(&run, catalogue).expect("summary.html");
+        let console = console::summary(&run);
+        for (name, text) in [("md", &md), ("html", &html), ("console", &console)] {
+            assert_eq!(text.matches("(tenancy)").count(), 1, "{name}: {text}");
+            assert!(text.contains("tenant.c"), "{name}: {text}");
+        }
+        assert!(md.contains("### Skipped (4)"), "{md}");
+        assert!(
+            md.contains("- **3 cases**: the profile does not give"),
+            "{md}"
+        );
+        assert!(
+            md.contains("  - `tenant.a`, `tenant.b`, `tenant.c`\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- **`velocity.card-scoped`**: the profile has no card\\_id fixture"),
+            "{md}"
+        );
+        assert!(
+            html.contains("<details><summary>3 cases</summary>"),
+            "{html}"
+        );
     }
 }

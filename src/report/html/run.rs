@@ -609,26 +609,32 @@ impl Page {
         ));
     }
 
+    /// The skipped cases, each reason once with the cases it held back (folded when many).
     fn skipped(&mut self, run: &RunRecord) {
-        let skipped: Vec<&CaseResult> = run
-            .cases
-            .iter()
-            .filter(|c| c.verdict == Verdict::Skip)
-            .collect();
-        self.line(format!(
-            "<h2 id=\"skipped\">Skipped ({})</h2>",
-            skipped.len()
-        ));
-        if skipped.is_empty() {
+        let reasons = super::super::skipped_by_reason(run);
+        let count: usize = reasons.iter().map(|(_, cases)| cases.len()).sum();
+        self.line(format!("<h2 id=\"skipped\">Skipped ({count})</h2>"));
+        if reasons.is_empty() {
             self.line("<p>None.</p>");
             return;
         }
-        self.line("<table><tr><th>case</th><th>reason</th></tr>");
-        for case in skipped {
+        self.line("<table><tr><th>reason</th><th>cases</th></tr>");
+        for (reason, cases) in reasons {
+            let named: Vec<String> = cases
+                .iter()
+                .map(|c| format!("<code>{}</code>", escape(c)))
+                .collect();
+            let cell = match named.as_slice() {
+                [one] => one.clone(),
+                many => format!(
+                    "<details><summary>{} cases</summary>{}</details>",
+                    many.len(),
+                    many.join(", ")
+                ),
+            };
             self.line(format!(
-                "<tr><td><code>{}</code></td><td>{}</td></tr>",
-                escape(&case.id),
-                escape(case.skip_reason.as_deref().unwrap_or("no reason recorded"))
+                "<tr><td>{}</td><td>{cell}</td></tr>",
+                escape(reason)
             ));
         }
         self.line("</table>");
