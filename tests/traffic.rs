@@ -600,6 +600,39 @@ fn comment_answers_breaking_their_status_enum_fail_naming_the_rule() {
         comment.2.contains(&"CMT-STATUS-ENUM".to_owned()),
         "{comment:?}"
     );
+    // The client sent the profile's finance token: the curl names its variable and runs as
+    // printed once it is exported.
+    let summary =
+        std::fs::read_to_string(dir.join("proxy-reports/summary.md")).expect("summary.md");
+    assert!(
+        summary.contains("export `COVENANT_FINOPS_TOKEN` (the profile's `finops.token`)"),
+        "{summary}"
+    );
+    let curl = summary
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("curl ") && l.contains("/comments/"))
+        .expect("summary.md shows the comment's curl");
+    assert!(
+        curl.contains("\"authorization: Bearer $COVENANT_FINOPS_TOKEN\"")
+            && !curl.contains("host:"),
+        "{curl}"
+    );
+    let token = Profile::load(&profile)
+        .expect("the profile")
+        .finops
+        .expect("finops")
+        .token;
+    let replayed = std::process::Command::new("sh")
+        .args(["-c", curl])
+        .env("COVENANT_FINOPS_TOKEN", token.expect("a token").expose())
+        .output()
+        .expect("sh runs");
+    let answer = String::from_utf8_lossy(&replayed.stdout);
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.contains("\"status\":\"ACTIVE\""),
+        "{curl}\n{answer}"
+    );
 }
 
 #[test]
@@ -686,6 +719,19 @@ fn a_page_token_passed_back_without_its_limit_is_the_clients_slip_and_never_fail
     assert!(
         junit.contains("type=\"client\"") && !junit.contains("<failure"),
         "{junit}"
+    );
+    // The banking token came from the token endpoint, not the profile: the slip's curl names
+    // it by the clients' first variable.
+    let slip = report["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["verdict"] == "client"))
+        .expect("the slip's case");
+    let curl = slip["exchanges"][0]["request"]["curl"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        curl.contains("\"authorization: Bearer $COVENANT_CLIENT_TOKEN\""),
+        "{slip}"
     );
 }
 

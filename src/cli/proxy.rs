@@ -81,6 +81,16 @@ impl Setup {
                 .and_then(|p| p.banking.as_ref())
                 .and_then(|b| b.org_header.clone()),
             secrets: profile.map(Profile::secrets).unwrap_or_default(),
+            named: profile
+                .map(|p| {
+                    p.secret_vars()
+                        .into_iter()
+                        .filter_map(|(named, value)| {
+                            value.map(|v| (v.expose().to_owned(), named.var))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 

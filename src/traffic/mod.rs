@@ -30,9 +30,9 @@ mod tally;
 
 use crate::catalogue::Catalogue;
 use crate::check::Behaviour;
-use crate::client::{Body, Request, Response};
+use crate::client::{Body, Request, Response, ShellVars};
 use crate::schema::OperationId;
-use crate::verdict::{CaseResult, Counts, Finding, RunMeta, RunRecord};
+use crate::verdict::{CaseResult, Counts, Finding, RunMeta, RunRecord, CLIENT_TOKEN_VAR};
 use std::collections::BTreeMap;
 
 /// The most bytes of one body covenant keeps to judge; the client gets every byte whatever the
@@ -175,6 +175,10 @@ pub struct Judge {
     /// Exchanges the proxy passed on without judging them (the judge was too far behind).
     unjudged: u64,
     secrets: Vec<String>,
+    /// Each credential a curl names, with its shell variable: the profile's, then the
+    /// clients' in the order first sent.
+    named: Vec<(String, String)>,
+    vars: ShellVars,
 }
 
 /// Where requests go and how the records name them.
@@ -183,6 +187,9 @@ pub struct JudgeConfig {
     pub org_header: Option<String>,
     /// Secrets known before any traffic (the profile's).
     pub secrets: Vec<String>,
+    /// The profile's secrets with the shell variables a curl names them by
+    /// (`Profile::secret_vars`): a client sending one is replayed with its variable.
+    pub named: Vec<(String, String)>,
 }
 
 impl Judge {
@@ -198,6 +205,8 @@ impl Judge {
             unlisted: BTreeMap::new(),
             unjudged: 0,
             secrets: config.secrets,
+            vars: ShellVars::new(config.named.clone()),
+            named: config.named,
         }
     }
 
@@ -290,8 +299,8 @@ impl Judge {
         let keep = case.keeps(!findings.is_empty() || example);
         let slipped = !client_findings.is_empty();
         let keep_slip = slipped && self.slips.get(&operation).is_none_or(|t| t.keeps(true));
-        let record =
-            (keep || keep_slip).then(|| tally::exchange(seen, &self.base_url, &self.secrets));
+        let record = (keep || keep_slip)
+            .then(|| tally::exchange(seen, &self.base_url, &self.secrets, &self.vars));
         let kept = case.add(
             record.clone().filter(|_| keep),
             status,
@@ -326,16 +335,31 @@ impl Judge {
             if !is_credential(name) || value.trim().is_empty() {
                 continue;
             }
-            let mut found = vec![value.trim().to_owned()];
-            if let Some((_, token)) = value.trim().split_once(' ') {
-                found.push(token.trim().to_owned());
+            let secret = credential(name, value);
+            if secret.len() >= 4 && !self.secrets.iter().any(|s| s == secret) {
+                self.secrets.push(secret.to_owned());
             }
-            for secret in found {
-                if secret.len() >= 4 && !self.secrets.contains(&secret) {
-                    self.secrets.push(secret);
-                }
-            }
+            self.name_credential(secret);
         }
+    }
+
+    /// A shell variable for a credential no variable names yet. The clients' are
+    /// `COVENANT_CLIENT_TOKEN`, then `COVENANT_CLIENT_TOKEN_2` and on, in the order sent.
+    fn name_credential(&mut self, token: &str) {
+        if token.len() < 4 || self.named.iter().any(|(known, _)| known == token) {
+            return;
+        }
+        let clients = self
+            .named
+            .iter()
+            .filter(|(_, var)| var.starts_with(CLIENT_TOKEN_VAR))
+            .count();
+        let var = match clients {
+            0 => CLIENT_TOKEN_VAR.to_owned(),
+            n => format!("{CLIENT_TOKEN_VAR}_{}", n + 1),
+        };
+        self.named.push((token.to_owned(), var));
+        self.vars = ShellVars::new(self.named.clone());
     }
 
     /// The verdicts so far, as a run record.
@@ -398,6 +422,16 @@ fn refused_under(shapes: &mut Behaviour, slip: &request::Slip, status: u16) {
 }
 
 /// A header that carries a credential: its value is a secret.
+/// The secret a credential header holds: the token after an `authorization` scheme
+/// (`Bearer`, `Basic`), else the whole value (a cookie, an API key). Masking it masks the header.
+fn credential<'a>(name: &str, value: &'a str) -> &'a str {
+    let value = value.trim();
+    match value.split_once(' ') {
+        Some((_, token)) if name.to_ascii_lowercase().ends_with("authorization") => token.trim(),
+        _ => value,
+    }
+}
+
 pub fn is_credential(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     name == "authorization"
@@ -444,7 +478,47 @@ mod tests {
             base_url: "http://target".into(),
             org_header: None,
             secrets: Vec::new(),
+            named: Vec::new(),
         })
+    }
+
+    #[test]
+    fn a_kept_curl_names_each_credential_by_its_variable_the_profiles_or_the_clients() {
+        let mut j = Judge::new(JudgeConfig {
+            base_url: "http://target".into(),
+            org_header: None,
+            secrets: vec!["profile-token".into()],
+            named: vec![("profile-token".into(), "MY_FIN_TOKEN".into())],
+        });
+        let get = "/finops/v1/counterparts/c/vat-ids/v";
+        let with = |token: &str| {
+            let mut headers = FINANCE.to_vec();
+            headers[0].1 = token;
+            seen("GET", get, &headers, 500)
+        };
+        for token in [
+            "Bearer profile-token",
+            "Bearer t0ken-of-the-client",
+            "Bearer another-client",
+            "Bearer t0ken-of-the-client",
+        ] {
+            j.judge(&with(token));
+        }
+        let cases = j.cases();
+        let curls: Vec<&str> = cases
+            .iter()
+            .flat_map(|c| &c.exchanges)
+            .map(|e| e.request.curl.as_str())
+            .collect();
+        let bearer = |var: &str| format!("\"authorization: Bearer ${var}\"");
+        assert_eq!(curls.len(), 4, "{curls:?}");
+        assert!(curls[0].contains(&bearer("MY_FIN_TOKEN")), "{curls:?}");
+        assert!(curls[1].contains(&bearer("COVENANT_CLIENT_TOKEN")), "{curls:?}");
+        assert!(curls[2].contains(&bearer("COVENANT_CLIENT_TOKEN_2")), "{curls:?}");
+        assert!(curls[3].contains(&bearer("COVENANT_CLIENT_TOKEN")), "{curls:?}");
+        for curl in &curls {
+            assert!(!curl.contains("t0ken") && !curl.contains("another-client"), "{curl}");
+        }
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! What the traffic of one operation adds up to: a case result, as the reports read a run's.
 
 use super::{is_credential, Observed};
-use crate::client::curl_command;
+use crate::client::ShellVars;
 use crate::schema::OperationId;
-use crate::secret::redact;
+use crate::secret::{redact, Redactor};
 use crate::verdict::{
     CaseResult, Evidence, Exchange, Finding, RequestRecord, ResponseRecord, StatusSeen, Verdict,
     CLIENT_SUITE, TRAFFIC_SUITE,
@@ -180,8 +180,9 @@ fn passed(id: &str, reason: String, total: u64) -> CaseResult {
     }
 }
 
-/// The record of one exchange, every secret masked and bodies cut short.
-pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String]) -> Exchange {
+/// The record of one exchange, every secret masked and bodies cut short; its curl names each
+/// credential by the shell variable `vars` gives it, so that it runs as printed.
+pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String], vars: &ShellVars) -> Exchange {
     let headers = |headers: &[(String, String)]| -> Vec<(String, String)> {
         headers
             .iter()
@@ -198,25 +199,29 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String]) -> Exchange
             })
             .collect()
     };
-    let url = redact(&format!("{base_url}{}", seen.target), secrets);
+    let sent_url = format!("{base_url}{}", seen.target);
+    let url = redact(&sent_url, secrets);
     let request_headers = headers(&seen.request_headers);
-    let body = (!seen.request_body.is_empty()).then(|| {
-        cut(&redact(
-            &String::from_utf8_lossy(&seen.request_body),
-            secrets,
-        ))
-        .0
-    });
+    let sent_body = (!seen.request_body.is_empty())
+        .then(|| cut(&String::from_utf8_lossy(&seen.request_body)).0);
+    let body = sent_body.as_deref().map(|b| redact(b, secrets));
     // curl sets these from its URL and body: the client's `host` named the proxy, not the
     // target, and a replay carrying it would ask the target for another host.
-    let replayed: Vec<(String, String)> = request_headers
+    let replayed: Vec<(String, String)> = seen
+        .request_headers
         .iter()
         .filter(|(name, _)| {
             !name.eq_ignore_ascii_case("host") && !name.eq_ignore_ascii_case("content-length")
         })
         .cloned()
         .collect();
-    let curl = curl_command(&seen.method, &url, &replayed, body.as_deref());
+    let curl = vars.curl(
+        &seen.method,
+        &sent_url,
+        &replayed,
+        sent_body.as_deref(),
+        &Redactor::new(secrets),
+    );
     let response = seen.answer.as_ref().map(|answer| {
         let (body, truncated) = cut(&redact(&String::from_utf8_lossy(&answer.body), secrets));
         ResponseRecord {

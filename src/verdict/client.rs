@@ -10,6 +10,11 @@ use super::{CaseResult, Finding, RunRecord, Verdict};
 pub const CLIENT_TITLE: &str = "The client's slips: requests that break what the spec asks of \
                                 clients (they never fail the target)";
 
+/// The shell variable a traffic report's curl names a client's credential by (the first; the
+/// next are `COVENANT_CLIENT_TOKEN_2` and on): covenant never writes the credential, and the
+/// user who exports it can run the curl as printed.
+pub const CLIENT_TOKEN_VAR: &str = "COVENANT_CLIENT_TOKEN";
+
 /// One rule the client broke, as the reports name it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientSlip<'a> {

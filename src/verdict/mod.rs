@@ -17,7 +17,7 @@ pub use case::{
     unified_diff, CaseResult, Counts, Evidence, Finding, Inconclusive, StatusExpected, StatusSeen,
     Verdict, CLIENT_SUITE, TRAFFIC_SUITE,
 };
-pub use client::{ClientSlip, CLIENT_TITLE};
+pub use client::{ClientSlip, CLIENT_TITLE, CLIENT_TOKEN_VAR};
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};

@@ -1,6 +1,6 @@
 //! A whole run: what it was (meta), its cases, and the one verdict every surface states.
 
-use super::{BaselineOutcome, CaseResult, Counts, CoverageRequirement, Pace};
+use super::{BaselineOutcome, CaseResult, Counts, CoverageRequirement, Pace, CLIENT_TOKEN_VAR};
 use crate::exit;
 use serde::{Deserialize, Serialize};
 
@@ -236,7 +236,7 @@ impl RunRecord {
             })
             .map(|e| e.request.curl.as_str())
             .collect();
-        let named: Vec<String> = profile
+        let mut named: Vec<String> = profile
             .secret_vars()
             .into_iter()
             .filter(|(v, _)| {
@@ -261,6 +261,11 @@ impl RunRecord {
                 }
             })
             .collect();
+        named.extend(
+            client_vars(&curls).into_iter().map(|(var, nth)| {
+                format!("{} (the {nth} credential the clients sent)", code(&var))
+            }),
+        );
         (!named.is_empty()).then(|| {
             format!(
                 "To run a curl as printed, export {} first; covenant never writes a secret",
@@ -297,6 +302,55 @@ impl RunRecord {
 }
 
 /// Whether `curl` holds `$VAR` as a whole variable name (not the start of a longer one).
+/// The variables of clients' credentials that `curls` name (`$COVENANT_CLIENT_TOKEN`,
+/// `$COVENANT_CLIENT_TOKEN_2`, ...), each once in the order of their number, with its ordinal.
+fn client_vars(curls: &[&str]) -> Vec<(String, String)> {
+    let pattern = format!("${CLIENT_TOKEN_VAR}");
+    // `${VAR}` read as `$VAR}`: the brace ends the name as any other character would.
+    let curls: Vec<String> = curls.iter().map(|c| c.replace("${", "$")).collect();
+    let mut numbers: Vec<usize> = curls
+        .iter()
+        .flat_map(|curl| {
+            curl.match_indices(pattern.as_str())
+                .map(|(at, _)| &curl[at + pattern.len()..])
+        })
+        .filter_map(|rest| {
+            let name_goes_on =
+                |t: &str| t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            match rest.strip_prefix('_') {
+                Some(n) => {
+                    let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+                    (!name_goes_on(&n[digits.len()..]))
+                        .then(|| digits.parse().ok())
+                        .flatten()
+                }
+                None => (!name_goes_on(rest)).then_some(1),
+            }
+        })
+        .collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+        .into_iter()
+        .map(|n| match n {
+            1 => (CLIENT_TOKEN_VAR.to_owned(), "first".to_owned()),
+            n => (format!("{CLIENT_TOKEN_VAR}_{n}"), ordinal(n)),
+        })
+        .collect()
+}
+
+/// `2` as "2nd", `3` as "3rd", `11` as "11th".
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 fn names_var(curl: &str, plain: &str) -> bool {
     curl.match_indices(plain).any(|(at, _)| {
         !curl[at + plain.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
@@ -322,6 +376,26 @@ pub struct RunRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn client_variables_are_read_from_curls_once_each_in_order_with_their_ordinal() {
+        let curls = [
+            "curl -H \"authorization: Bearer $COVENANT_CLIENT_TOKEN_2\"",
+            "curl -H 'x: a'\"${COVENANT_CLIENT_TOKEN}\"'b' -H \"a: $COVENANT_CLIENT_TOKEN\"",
+            "curl -H \"a: $COVENANT_CLIENT_TOKENS\" -H \"b: $COVENANT_CLIENT_TOKEN_2x\"",
+        ];
+        assert_eq!(
+            client_vars(&curls),
+            [
+                ("COVENANT_CLIENT_TOKEN".to_owned(), "first".to_owned()),
+                ("COVENANT_CLIENT_TOKEN_2".to_owned(), "2nd".to_owned())
+            ]
+        );
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal),
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
+        );
+    }
 
     #[test]
     fn the_worse_of_two_verdicts_follows_the_precedence_of_every_surface() {
