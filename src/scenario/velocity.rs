@@ -343,7 +343,9 @@ async fn duplicate(cx: &mut CaseCx) -> Outcome {
     {
         return Ok(());
     }
-    let response = post(cx, body).await?;
+    // Another control under the same id: an identical body sent again might be taken as a
+    // replay of the first create (idempotent, creating nothing), which the spec does not forbid.
+    let response = post(cx, renamed(body, "second")).await?;
     if cx.expect_refused(
         &response,
         "VC-ID-UNIQUE",
@@ -357,6 +359,13 @@ async fn duplicate(cx: &mut CaseCx) -> Outcome {
         );
     }
     Ok(())
+}
+
+/// `body` with its name suffixed: another control under the same id, never a replay of it.
+pub fn renamed(mut body: Value, suffix: &str) -> Value {
+    let name = body["name"].as_str().unwrap_or("covenant").to_owned();
+    body["name"] = json!(format!("{name} ({suffix})"));
+    body
 }
 
 /// Each optional field sent comes back as sent (only implied by the spec: a `should`).
