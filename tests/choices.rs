@@ -21,7 +21,7 @@ mod standin;
 
 use serde_json::{json, Value};
 use standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -94,23 +94,28 @@ fn reply(seen: &Seen, vat_values: &Mutex<HashSet<String>>) -> Option<Answer> {
     None
 }
 
-/// A lax binder's reading of a request body: numeric strings as numbers, "true" and "false" as
-/// booleans, and null as absent in the bodies the spec describes in prose (optional fields of
-/// velocity controls, comment updates and VAT IDs).
+/// A lax binder's reading of a request body: numeric strings as numbers, "true", "yes" and "on"
+/// (and their opposites) as booleans (Pydantic), a number as a comment's text (Jackson), and
+/// null as absent in the bodies the spec describes in prose (optional fields of velocity
+/// controls, comment updates and VAT IDs).
 fn lax(seen: &Seen) -> Vec<u8> {
     let Some(mut body) = json_of(seen.body) else {
         return seen.body.to_vec();
     };
+    let comment = seen.path.starts_with("/finops/v1/comments/");
     let prose = ["/velocity-controls", "/vat-ids"]
         .iter()
         .any(|end| seen.path.ends_with(end))
-        || seen.path.starts_with("/finops/v1/comments/");
+        || comment;
     if let (true, Value::Object(members)) = (prose, &mut body) {
         members.retain(|_, value| !value.is_null());
     }
+    if let (true, Some(n)) = (comment, body.get("text").filter(|t| t.is_number())) {
+        body["text"] = json!(n.to_string());
+    }
     map_strings(&mut body, "", &|_, s| match s {
-        "true" => Some(json!(true)),
-        "false" => Some(json!(false)),
+        "true" | "yes" | "on" => Some(json!(true)),
+        "false" | "no" | "off" => Some(json!(false)),
         _ => s.parse::<i64>().ok().map(|n| json!(n)),
     });
     body.to_string().into_bytes()
@@ -445,14 +450,35 @@ fn answering(f: fn(&Seen, Answer) -> Answer) -> Choices {
 }
 
 /// A comment updated without reply_to_entity_user_id answered with another user there.
-fn comment_reset(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn comment_reset(seen: &Seen, answer: Answer) -> Answer {
+    comment_untouched(
+        seen,
+        answer,
+        Some(json!("00000000-0000-0000-0000-000000000000")),
+    )
+}
+
+/// An update replacing the comment (as a PUT would): what it does not carry is gone.
+fn comment_replaced(seen: &Seen, answer: Answer) -> Answer {
+    comment_untouched(seen, answer, None)
+}
+
+/// An update's answer with `reply_to_entity_user_id` set to `to` (removed for `None`) when the
+/// update did not carry it.
+fn comment_untouched(seen: &Seen, (status, bytes): Answer, to: Option<Value>) -> Answer {
     let update = seen.method == "PATCH" && seen.path.starts_with("/finops/v1/comments/");
     let sent = json_of(seen.body).unwrap_or_default();
     let Some(mut body) = json_of(&bytes).filter(|_| update && status == 200) else {
         return (status, bytes);
     };
     if sent.get("reply_to_entity_user_id").is_none() {
-        body["reply_to_entity_user_id"] = json!("00000000-0000-0000-0000-000000000000");
+        match (&to, body.as_object_mut()) {
+            (Some(to), _) => body["reply_to_entity_user_id"] = to.clone(),
+            (None, Some(members)) => {
+                members.remove("reply_to_entity_user_id");
+            }
+            (None, None) => {}
+        }
     }
     (status, body.to_string().into_bytes())
 }
@@ -529,18 +555,24 @@ fn a_target_breaking_one_rule_of_writes_read_back_or_unlisted_methods_fails_exac
         );
         assert_eq!(output.status.code(), Some(1), "{name}: {}", says(&output));
     }
-    // The should rule: a warning, and the only new one.
-    let dir = scratch("choices-echo-comment-reset");
-    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", answering(comment_reset));
-    let (output, report) = run(&dir, &profile);
-    let all = findings(&report);
-    assert!(rules_at(&all, "must").is_empty(), "{all:#?}");
-    assert_eq!(
-        rules_at(&all, "should"),
-        HashSet::from(["CMT-UPDATE-KEEPS"]),
-        "{all:#?}"
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    // The should rule: a warning, and the only new one, whether the untouched field comes back
+    // changed or not at all.
+    for (name, choices) in [
+        ("comment-reset", answering(comment_reset)),
+        ("comment-replaced", answering(comment_replaced)),
+    ] {
+        let dir = scratch(&format!("choices-echo-{name}"));
+        let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+        let (output, report) = run(&dir, &profile);
+        let all = findings(&report);
+        assert!(rules_at(&all, "must").is_empty(), "{name}: {all:#?}");
+        assert_eq!(
+            rules_at(&all, "should"),
+            HashSet::from(["CMT-UPDATE-KEEPS"]),
+            "{name}: {all:#?}"
+        );
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", says(&output));
+    }
 }
 
 /// Answers a TRANSACTION velocity control with the usage limit it was given (the spec: "must
@@ -818,6 +850,74 @@ fn source_unchecked(seen: &Seen, (status, bytes): Answer) -> Answer {
     let invoice = json!({"id": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "type": sent["type"],
         "based_on": sent["based_on"]});
     (201, invoice.to_string().into_bytes())
+}
+
+/// A create's body and the answer it had.
+type Answered = (Value, Vec<u8>);
+
+/// A target with two choices the spec leaves open: a credit note only on an issued invoice (an
+/// invoice created through it is a draft, refused as a source with 409; the profile's is
+/// issued), and a velocity control create sent again with the same id and the same body
+/// answered 200 with the control it created (idempotent), while another body under that id is
+/// refused with 409 as the reference refuses it.
+fn drafts_and_replays() -> Choices {
+    let drafts = Arc::new(Mutex::new(HashSet::new()));
+    // Each created control's id, with the body that created it and the answer.
+    let controls: Arc<Mutex<HashMap<String, Answered>>> = Arc::default();
+    Choices {
+        answer: Box::new(move |seen: &Seen, (status, bytes): Answer| {
+            let sent = json_of(seen.body).unwrap_or_default();
+            let ok = (200..300).contains(&status);
+            if seen.method == "POST" && seen.path == "/finops/v1/receivables" {
+                let mut drafts = drafts.lock().expect("the drafts");
+                let source = sent["based_on"].as_str().map(str::to_lowercase);
+                if sent["type"] == "credit_note" && source.is_some_and(|s| drafts.contains(&s)) {
+                    let error =
+                        json!({"error": {"message": "a credit note needs an issued invoice"}});
+                    return (409, error.to_string().into_bytes());
+                }
+                let created = json_of(&bytes).and_then(|b| b["id"].as_str().map(str::to_lowercase));
+                if let (true, true, Some(id)) = (ok, sent["type"] == "invoice", created) {
+                    drafts.insert(id);
+                }
+            } else if creates_velocity_control(seen) {
+                let mut controls = controls.lock().expect("the controls");
+                let id = sent["id"].as_str().unwrap_or_default().to_owned();
+                match controls.get(&id) {
+                    Some((first, created)) if status == 409 && *first == sent => {
+                        return (200, created.clone());
+                    }
+                    None if ok => {
+                        controls.insert(id, (sent, bytes.clone()));
+                    }
+                    _ => {}
+                }
+            }
+            (status, bytes)
+        }),
+        ..Choices::default()
+    }
+}
+
+#[test]
+fn a_target_refusing_draft_sources_and_replaying_identical_creates_fails_nothing_new() {
+    clean_beside_the_plain_stand_in(
+        "drafts-and-replays",
+        drafts_and_replays(),
+        |_| {},
+        &[
+            (
+                "receivable.quote-to-invoice-to-credit-note",
+                "RCV-INVOICE-TO-CREDIT-NOTE",
+            ),
+            (
+                "receivable.forbidden-transitions",
+                "RCV-TRANSITION-UNSUPPORTED",
+            ),
+            ("velocity.duplicate-id", "VC-ID-UNIQUE"),
+            ("velocity.duplicate-id-concurrent", "VC-ID-UNIQUE"),
+        ],
+    );
 }
 
 /// Every duplicate velocity control id the reference refuses, created all the same.
