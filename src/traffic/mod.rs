@@ -513,11 +513,23 @@ mod tests {
         let bearer = |var: &str| format!("\"authorization: Bearer ${var}\"");
         assert_eq!(curls.len(), 4, "{curls:?}");
         assert!(curls[0].contains(&bearer("MY_FIN_TOKEN")), "{curls:?}");
-        assert!(curls[1].contains(&bearer("COVENANT_CLIENT_TOKEN")), "{curls:?}");
-        assert!(curls[2].contains(&bearer("COVENANT_CLIENT_TOKEN_2")), "{curls:?}");
-        assert!(curls[3].contains(&bearer("COVENANT_CLIENT_TOKEN")), "{curls:?}");
+        assert!(
+            curls[1].contains(&bearer("COVENANT_CLIENT_TOKEN")),
+            "{curls:?}"
+        );
+        assert!(
+            curls[2].contains(&bearer("COVENANT_CLIENT_TOKEN_2")),
+            "{curls:?}"
+        );
+        assert!(
+            curls[3].contains(&bearer("COVENANT_CLIENT_TOKEN")),
+            "{curls:?}"
+        );
         for curl in &curls {
-            assert!(!curl.contains("t0ken") && !curl.contains("another-client"), "{curl}");
+            assert!(
+                !curl.contains("t0ken") && !curl.contains("another-client"),
+                "{curl}"
+            );
         }
     }
 
