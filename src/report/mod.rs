@@ -316,7 +316,6 @@ fn shown_exchange<'a>(
     }
 }
 
-/// `a, b, c and 4 more`.
 /// The skipped cases of a run by their reason, in the order first skipped: one cause (a
 /// profile key the target does not know, a fixture not given) is said once in every format,
 /// with the cases it held back.
@@ -332,6 +331,7 @@ fn skipped_by_reason(run: &RunRecord) -> Vec<(&str, Vec<String>)> {
     reasons
 }
 
+/// `a, b, c and 4 more`.
 fn case_list(cases: &[String], named: usize) -> String {
     let mut text = cases
         .iter()

@@ -421,7 +421,6 @@ fn refused_under(shapes: &mut Behaviour, slip: &request::Slip, status: u16) {
     }
 }
 
-/// A header that carries a credential: its value is a secret.
 /// The secret a credential header holds: the token after an `authorization` scheme
 /// (`Bearer`, `Basic`), else the whole value (a cookie, an API key). Masking it masks the header.
 fn credential<'a>(name: &str, value: &'a str) -> &'a str {
@@ -432,6 +431,7 @@ fn credential<'a>(name: &str, value: &'a str) -> &'a str {
     }
 }
 
+/// A header that carries a credential: its value is a secret.
 pub fn is_credential(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     name == "authorization"

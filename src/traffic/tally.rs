@@ -202,9 +202,14 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String], vars: &Shel
     let sent_url = format!("{base_url}{}", seen.target);
     let url = redact(&sent_url, secrets);
     let request_headers = headers(&seen.request_headers);
-    let sent_body = (!seen.request_body.is_empty())
-        .then(|| cut(&String::from_utf8_lossy(&seen.request_body)).0);
-    let body = sent_body.as_deref().map(|b| redact(b, secrets));
+    // Redacted whole, then cut: a secret across the cut is masked, not left half.
+    let body = (!seen.request_body.is_empty()).then(|| {
+        cut(&redact(
+            &String::from_utf8_lossy(&seen.request_body),
+            secrets,
+        ))
+        .0
+    });
     // curl sets these from its URL and body: the client's `host` named the proxy, not the
     // target, and a replay carrying it would ask the target for another host.
     let replayed: Vec<(String, String)> = seen
@@ -219,7 +224,7 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String], vars: &Shel
         &seen.method,
         &sent_url,
         &replayed,
-        sent_body.as_deref(),
+        body.as_deref(),
         &Redactor::new(secrets),
     );
     let response = seen.answer.as_ref().map(|answer| {

@@ -301,7 +301,6 @@ impl RunRecord {
     }
 }
 
-/// Whether `curl` holds `$VAR` as a whole variable name (not the start of a longer one).
 /// The variables of clients' credentials that `curls` name (`$COVENANT_CLIENT_TOKEN`,
 /// `$COVENANT_CLIENT_TOKEN_2`, ...), each once in the order of their number, with its ordinal.
 fn client_vars(curls: &[&str]) -> Vec<(String, String)> {
@@ -351,6 +350,7 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// Whether `curl` holds `$VAR` as a whole variable name (not the start of a longer one).
 fn names_var(curl: &str, plain: &str) -> bool {
     curl.match_indices(plain).any(|(at, _)| {
         !curl[at + plain.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
