@@ -100,7 +100,7 @@ pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<Str
 }
 
 /// One finding for the items a read saw twice.
-fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
+pub(super) fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
     if read.steps.len() > 1 {
         cx.judged(rule);
     }
@@ -153,9 +153,12 @@ pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
         report_end(cx, &read, rules.agree);
         match &baseline {
             None => baseline = Some((limit, read)),
-            Some((base_limit, base)) => {
-                compare_reads(cx, rules, (*base_limit, base), (limit, &read))
-            }
+            Some((base_limit, base)) => compare_reads(
+                cx,
+                rules,
+                (&format!("limit={base_limit}"), base),
+                (&format!("limit={limit}"), &read),
+            ),
         }
     }
     Ok(())
@@ -207,7 +210,14 @@ fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
     }
 }
 
-fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32, &Read)) {
+/// A finding where `other` gives other items than `base`, or in another order, on their
+/// common prefix; each read is named by its query (`limit=100`, `no limit`).
+pub(super) fn compare_reads(
+    cx: &mut CaseCx,
+    rules: &Rules,
+    base: (&str, &Read),
+    other: (&str, &Read),
+) {
     let ((bl, b), (ol, o)) = (base, other);
     let later = skip_new_front(&b.keys, &o.keys);
     cx.judged(rules.agree);
@@ -218,8 +228,8 @@ fn compare_reads(cx: &mut CaseCx, rules: &Rules, base: (u32, &Read), other: (u32
     cx.finding_diff(
         rules.agree,
         format!(
-            "reads at limit={bl} and limit={ol} disagree at item {} ({} against {}); \
-             limit={bl}: {}; limit={ol}: {}; pages at limit={ol}: {}",
+            "reads at {bl} and {ol} disagree at item {} ({} against {}); \
+             {bl}: {}; {ol}: {}; pages at {ol}: {}",
             at + 1,
             b.keys[at],
             later[at],

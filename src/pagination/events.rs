@@ -1,12 +1,13 @@
 //! Cases of list events alone: the order of events, and a token overriding the other query
 //! parameters.
 
-use super::cases::report_end;
-use super::list::{expect_same_items, first_with_next, follow, item_key, query, List, Page};
-use super::read::{read, ReadSpec};
+use super::cases::{report_end, report_repeats};
+use super::list::{expect_same_items, first_with_next, follow, item_key, query, List, Page, Query};
+use super::read::{read, End, Read, ReadSpec};
 use super::{case, ListKind};
 use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use serde_json::Value;
+use std::collections::HashSet;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
@@ -22,6 +23,8 @@ pub(super) fn cases() -> Vec<Case> {
                 "EVT-ORDER-DEFAULT-ASC",
                 "EVT-DEFAULT-SORT-CREATED",
                 "EVT-ORDER-DESC",
+                "EVT-FULL-READ-ENDS",
+                "EVT-PAGE-SIZES-AGREE",
             ],
             6,
             case_fn(|cx| Box::pin(order(cx))),
@@ -50,16 +53,18 @@ struct OrderRead {
     rule: &'static str,
 }
 
+/// The read without sort first: the sorted reads after it must hold every event it saw
+/// (events are only added while the run writes).
 const ORDER_READS: [OrderRead; 3] = [
-    OrderRead {
-        pairs: &[("sort", "created_at"), ("limit", "100")],
-        direction: Direction::Ascending,
-        rule: "EVT-ORDER-DEFAULT-ASC",
-    },
     OrderRead {
         pairs: &[("limit", "100")],
         direction: Direction::Ascending,
         rule: "EVT-DEFAULT-SORT-CREATED",
+    },
+    OrderRead {
+        pairs: &[("sort", "created_at"), ("limit", "100")],
+        direction: Direction::Ascending,
+        rule: "EVT-ORDER-DEFAULT-ASC",
     },
     OrderRead {
         pairs: &[("sort", "created_at"), ("order", "desc"), ("limit", "100")],
@@ -72,6 +77,8 @@ const ORDER_READS: [OrderRead; 3] = [
 /// ascending by created_at (should, the default key is not stated); order=desc: descending.
 async fn order(cx: &mut CaseCx) -> Outcome {
     let list = ListKind::Events.list(cx);
+    let rules = ListKind::Events.rules();
+    let mut unsorted: Option<Read> = None;
     for OrderRead {
         pairs,
         direction,
@@ -81,6 +88,11 @@ async fn order(cx: &mut CaseCx) -> Outcome {
         let q = query(pairs);
         let read = read(cx, &list, &ReadSpec::prefix(q.clone(), ORDER_ITEMS), rule).await?;
         report_end(cx, &read, rule);
+        report_repeats(cx, &read, rules.ends);
+        match &unsorted {
+            Some(base) => report_missing(cx, rules.agree, base, &read, &q),
+            None => unsorted = Some(read.clone()),
+        }
         if read.items.len() > 1 {
             cx.judged(rule);
         }
@@ -108,6 +120,37 @@ async fn order(cx: &mut CaseCx) -> Outcome {
         );
     }
     Ok(())
+}
+
+/// A finding for the events a whole read without sort saw that a whole sorted read after it
+/// did not: the sort orders the same events, it does not drop any. Reads cut short by their
+/// item cap are not compared.
+fn report_missing(cx: &mut CaseCx, rule: &str, base: &Read, sorted: &Read, q: &Query) {
+    if !matches!(base.end, End::Last) || !matches!(sorted.end, End::Last) {
+        return;
+    }
+    cx.judged(rule);
+    let seen: HashSet<&str> = sorted.keys.iter().map(String::as_str).collect();
+    let missing: Vec<&str> = base
+        .keys
+        .iter()
+        .map(String::as_str)
+        .filter(|k| !seen.contains(k))
+        .collect();
+    let Some(first) = missing.first() else {
+        return;
+    };
+    cx.finding(
+        rule,
+        format!(
+            "a whole read with {} misses {} of the {} events a read without sort gave just              before, the first {first}; {}; pages: {}",
+            super::list::describe_query(q),
+            missing.len(),
+            base.keys.len(),
+            sorted.counts(),
+            sorted.trail()
+        ),
+    );
 }
 
 impl Direction {

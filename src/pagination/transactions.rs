@@ -1,9 +1,11 @@
 //! Cases of list bank account transactions alone: the default limit, the previous token, and
 //! the profile's empty account.
 
+use super::cases::compare_reads;
 use super::list::{
-    expect_same_items, fetch, fetch_first, first_with_next, follow, query, Fetched, List, Query,
+    expect_same_items, fetch, first_with_next, follow, keys, query, Fetched, List, Query,
 };
+use super::read::{read, ReadSpec};
 use super::{case, ListKind};
 use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
@@ -13,38 +15,61 @@ pub(super) fn cases() -> Vec<Case> {
         case(
             ListKind::Transactions,
             "transactions.default-limit",
-            &["BPAG-DEFAULT-LIMIT-25"],
-            1,
+            &["BPAG-DEFAULT-LIMIT-25", "BPAG-DEFAULT-ORDER"],
+            14,
             case_fn(|cx| Box::pin(default_limit(cx))),
         ),
         case(
             ListKind::Transactions,
             "transactions.prev-token",
-            &["BPAG-PREV-ROUNDTRIP"],
+            &["BPAG-PREV-ROUNDTRIP", "BPAG-PREV-NULL-FIRST"],
             3,
             case_fn(|cx| Box::pin(prev_token(cx))),
         ),
     ]
 }
 
-/// Without limit, a page holds at most 25 items.
+/// Without limit, no page holds more than 25 items: the token passes the limit on unchanged,
+/// so the default holds on every page of the read, not on the first alone. The read gives the
+/// items a read at limit=100 gives, in its order (none skipped where the default applies).
 async fn default_limit(cx: &mut CaseCx) -> Outcome {
     let rule = "BPAG-DEFAULT-LIMIT-25";
     let list = ListKind::Transactions.list(cx);
-    let page = fetch_first(cx, &list, &Query::new(), rule).await?;
-    if page.items.len() > 25 {
+    let spec = ReadSpec::prefix(Query::new(), DEFAULT_READ_ITEMS);
+    let unlimited = read(cx, &list, &spec, rule).await?;
+    if !unlimited.steps.is_empty() {
+        cx.judged(rule);
+    }
+    if let Some((i, step)) = unlimited
+        .steps
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.items > 25)
+    {
         cx.finding_diff(
             rule,
             format!(
-                "the first page without limit holds {} items; the default limit is 25",
-                page.items.len()
+                "page {} of a read without limit holds {} items; the default limit is 25 and a                  token keeps it; {}; pages: {}",
+                i + 1,
+                step.items,
+                unlimited.counts(),
+                unlimited.trail()
             ),
             "at most 25 items",
-            &format!("{} items", page.items.len()),
+            &format!("{} items", step.items),
         );
     }
+    let rules = ListKind::Transactions.rules();
+    let spec = ReadSpec::prefix(query(&[("limit", "100")]), DEFAULT_READ_ITEMS);
+    let base = read(cx, &list, &spec, rules.agree).await?;
+    compare_reads(cx, rules, ("limit=100", &base), ("no limit", &unlimited));
     Ok(())
 }
+
+/// Items the default-limit case reads, without limit and at limit=100.
+const DEFAULT_READ_ITEMS: usize = 300;
+/// The rule of a first page's previous token.
+const PREV_FIRST: &str = "BPAG-PREV-NULL-FIRST";
 
 /// The previous token of page 2 leads back to page 1's items.
 async fn prev_token(cx: &mut CaseCx) -> Outcome {
@@ -74,6 +99,19 @@ async fn prev_token(cx: &mut CaseCx) -> Outcome {
             page1.items.len()
         )
     });
+    // The page it leads back to is the first page, however it was reached.
+    if keys(&back) == keys(&page1) {
+        cx.judged(PREV_FIRST);
+        if let Some(t) = &back.prev {
+            cx.finding(
+                PREV_FIRST,
+                format!(
+                    "page 1, reached through the previous token of page 2, has a previous token                      ({}) where null was expected",
+                    super::short_hash(t)
+                ),
+            );
+        }
+    }
     Ok(())
 }
 

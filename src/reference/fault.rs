@@ -274,6 +274,8 @@ faults! {
         "the last page of events has a next token that leads back to the first page";
     EventsItemRepeated => "evt-item-repeated-across-pages", "EVT-FULL-READ-ENDS",
         "each page of events after the first repeats the last item of the page before";
+    EventsSortedItemSkipped => "evt-sorted-item-skipped", "EVT-PAGE-SIZES-AGREE",
+        "with sort in the first query, each next page of events skips one item at the boundary";
     EventsItemSkipped => "evt-item-skipped-at-boundary", "EVT-PAGE-SIZES-AGREE",
         "each next page of events skips one item at the page boundary";
     EventsPageShort => "evt-page-short-before-last", "EVT-PAGES-FULL",
@@ -348,6 +350,10 @@ faults! {
         "a transactions pagination token expires one second after it was issued; used later it is refused with 400";
     BankingItemSkipped => "bpag-item-skipped-at-boundary", "BPAG-DEFAULT-ORDER",
         "each next page of transactions skips one item at the page boundary";
+    BankingDefaultLimitFirstPageOnly => "bpag-default-limit-first-page-only", "BPAG-DEFAULT-LIMIT-25",
+        "without limit the first page of transactions holds 25 items, every page after it 50";
+    BankingPrevOnFirstViaToken => "bpag-prev-token-on-first-page-via-token", "BPAG-PREV-NULL-FIRST",
+        "the first page of transactions, reached through a token (page 2's previous token), has a non-null prevPaginationToken";
     BankingPrevWrongPage => "bpag-prev-token-wrong-page", "BPAG-PREV-ROUNDTRIP",
         "the prev token is off by one: from page 2 it gives items 2..limit+1";
     BankingTamperedRestarts => "bpag-tampered-token-restarts", "BPAG-TOKEN-TAMPERED",

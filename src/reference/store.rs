@@ -152,6 +152,8 @@ pub struct EventCursor {
     pub desc: bool,
     pub by_updated: bool,
     pub offset: usize,
+    /// The first query named a sort, for the fault that bends sorted reads.
+    pub sorted: bool,
 }
 
 /// Where a page of transactions starts.
@@ -160,6 +162,8 @@ pub struct TxCursor {
     pub account: Uuid,
     pub limit: usize,
     pub offset: usize,
+    /// The first query gave no limit (the default applies), for the faults that bend it.
+    pub defaulted: bool,
 }
 
 #[derive(Debug, Clone)]

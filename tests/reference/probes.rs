@@ -435,6 +435,18 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         EventsNextCycles => c.full_read(List::Events, 100).await.is_none(),
         EventsItemRepeated => c.item_repeated(List::Events).await,
         EventsItemSkipped => c.item_skipped(List::Events).await,
+        EventsSortedItemSkipped => {
+            let first = c.page(List::Events, "sort=created_at&limit=10").await;
+            let next = first
+                .get(List::Events.next())
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            let mut two = first.ids();
+            two.extend(c.follow(List::Events, &next).await.ids());
+            let unsorted = c.item_skipped(List::Events).await;
+            !unsorted && two != c.page(List::Events, "sort=created_at&limit=20").await.ids()
+        }
         EventsPageShort => {
             let page = c.events("limit=3").await;
             page.ids().len() < 3 && !page.token(List::Events.next()).is_empty()
@@ -522,6 +534,27 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.follow(List::Transactions, &prev).await.ids() != first.ids()
         }
         BankingPrevOnFirst => c.prev_on_first(List::Transactions).await,
+        BankingPrevOnFirstViaToken => {
+            let (_, second) = c.two_pages(List::Transactions, 25).await;
+            let prev = second
+                .get("prevPaginationToken")
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            !c.follow(List::Transactions, &prev)
+                .await
+                .get("prevPaginationToken")
+                .is_null()
+        }
+        BankingDefaultLimitFirstPageOnly => {
+            let first = c.tx("").await;
+            let next = first
+                .get("nextPaginationToken")
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            c.follow(List::Transactions, &next).await.ids().len() > 25
+        }
         BankingEmptyReadEndless => {
             let token = c.bank_token().await;
             let empty = c.bank().empty_bank_account_id.clone().unwrap();

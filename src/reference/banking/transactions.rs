@@ -65,6 +65,7 @@ fn first_tx_cursor(
         account,
         limit,
         offset: 0,
+        defaulted: !q.contains_key("limit"),
     })
 }
 
@@ -121,7 +122,8 @@ fn list_transactions_inner(
             }
         }
     };
-    Ok(transactions_page(app, cursor))
+    let via_token = q.contains_key("pagination_token");
+    Ok(transactions_page(app, cursor, via_token))
 }
 
 /// The page tokens of list transactions.
@@ -133,7 +135,8 @@ fn tokens(app: &App) -> TokenBook<TxCursor> {
     TokenBook::new(app, "transactions", faults, |db| &mut db.tx_cursors)
 }
 
-fn transactions_page(app: &App, cursor: TxCursor) -> Response {
+/// The page `cursor` names; `via_token` when a pagination token led to it.
+fn transactions_page(app: &App, cursor: TxCursor, via_token: bool) -> Response {
     let f = &app.faults;
     let mut db = app.db();
     let total = db
@@ -157,8 +160,20 @@ fn transactions_page(app: &App, cursor: TxCursor) -> Response {
     if total == 0 && f.has(Fault::BankingEmptyReadEndless) {
         plan.next = Some(0);
     }
-    let Neighbours { next, prev } =
-        tokens(app).issue(&mut db, &plan, |offset| TxCursor { offset, ..cursor });
+    if cursor.offset == 0 && via_token && f.has(Fault::BankingPrevOnFirstViaToken) {
+        plan.prev = Some(0);
+    }
+    // The default limit kept for the first page only: the pages its tokens lead to hold twice
+    // as many.
+    let later_limit = match cursor.defaulted && f.has(Fault::BankingDefaultLimitFirstPageOnly) {
+        true => DEFAULT_LIMIT * 2,
+        false => cursor.limit,
+    };
+    let Neighbours { next, prev } = tokens(app).issue(&mut db, &plan, |offset| TxCursor {
+        offset,
+        limit: later_limit,
+        ..cursor
+    });
     let data = db
         .bank_accounts
         .get(&cursor.account)

@@ -100,6 +100,7 @@ fn first_cursor(
         desc,
         by_updated,
         offset: 0,
+        sorted: q.contains_key("sort"),
     })
 }
 
@@ -202,7 +203,8 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
             short: f.has(Fault::EventsPageShort),
             plus_one: f.has(Fault::EventsLimitPlusOne),
             repeat: f.has(Fault::EventsItemRepeated),
-            skip: f.has(Fault::EventsItemSkipped),
+            skip: f.has(Fault::EventsItemSkipped)
+                || (cursor.sorted && f.has(Fault::EventsSortedItemSkipped)),
             cycle: f.has(Fault::EventsNextCycles),
             prev_on_first: f.has(Fault::EventsPrevOnFirst),
             prev_off_by_one: false,
