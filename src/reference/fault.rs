@@ -94,8 +94,12 @@ faults! {
         "a finance request carrying a token issued by the embedded banking token endpoint is served";
     BankFinanceTokenAccepted => "auth-bank-finance-token-accepted", "AUTH-CROSS-BANK-REFUSED",
         "an embedded banking request carrying the finance bearer token is served as the scoped client";
+    BankFinanceTokenAcceptedUnderHeader => "auth-bank-finance-token-accepted-under-header", "AUTH-CROSS-BANK-REFUSED",
+        "an embedded banking request carrying the finance bearer token and the organization header is served as the scoped client";
     ScopeNotRequired => "vc-scope-not-required", "VC-SCOPE-REQUIRED",
         "create velocity control succeeds with a token lacking authorization_control:write:org";
+    ScopeCheckedUnderHeaderOnly => "vc-scope-checked-under-header-only", "VC-SCOPE-REQUIRED",
+        "create velocity control checks the scope only when the organization header is sent: without it (the caller's own organization) a token without the scope creates the control";
     Scope401 => "vc-scope-missing-401", "VC-SCOPE-403",
         "a token lacking the scope is answered 401 instead of 403";
     OrgHeaderMalformedAccepted => "bank-org-header-malformed-accepted", "BANK-ORG-HEADER-MALFORMED-400",

@@ -19,6 +19,20 @@ use serde_json::json;
 /// changes nothing, and a target that wrongly accepts the token then answers 200, where an
 /// account that names nothing would give a 404 that looks like a refusal.
 fn harmless(cx: &CaseCx, operation: OperationId, token: Given) -> Request {
+    let organization = match operation.area() {
+        Area::Finance => Given::Profile,
+        Area::Banking => Given::Omitted,
+    };
+    harmless_under(cx, operation, token, organization)
+}
+
+/// [`harmless`] with the organization header given as `organization`.
+fn harmless_under(
+    cx: &CaseCx,
+    operation: OperationId,
+    token: Given,
+    organization: Given,
+) -> Request {
     let none = absent_uuid("covenant-auth");
     let bodies = Bodies::new(&cx.run);
     let body = match operation {
@@ -44,10 +58,6 @@ fn harmless(cx: &CaseCx, operation: OperationId, token: Given) -> Request {
         _ => vec![none; operation.path_parameters()],
     };
     let values: Vec<&str> = values.iter().map(String::as_str).collect();
-    let organization = match operation.area() {
-        Area::Finance => Given::Profile,
-        Area::Banking => Given::Omitted,
-    };
     let mut call = cx.call(operation).path(&values).token(token);
     if operation == OperationId::ListEvents {
         call = call.query("limit=1");
@@ -120,6 +130,7 @@ pub fn cases() -> Vec<Case> {
                 case_fn(move |cx| Box::pin(cross_area(cx, op))),
             )
             .needs(&[Need::FinopsToken, Need::BankingToken])
+            .requests(2)
             .suite("auth"),
         );
     }
@@ -232,7 +243,7 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         Area::Finance => (banking, "a finance request with the banking area's token"),
         Area::Banking => (finance, "a banking request with the finance token"),
     };
-    let request = harmless(cx, operation, Given::value(token));
+    let request = harmless(cx, operation, Given::value(token.clone()));
     let response = cx.send(operation, request).await?;
     match operation.area() {
         Area::Finance => {
@@ -241,6 +252,18 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         Area::Banking => {
             if cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", what) {
                 cx.expect_refused_with(&response, 401, "AUTH-BANK-401", what);
+            }
+            // The same under the profile's organization header: a target may resolve the
+            // organization before it looks at whose token it was given.
+            if cx
+                .run
+                .banking()
+                .is_some_and(|b| b.org_header.is_some() && b.organization_id.is_some())
+            {
+                let under = harmless_under(cx, operation, Given::value(token), Given::Profile);
+                let response = cx.send(operation, under).await?;
+                let what = format!("{what}, under the organization header");
+                cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", &what);
             }
         }
     }

@@ -91,7 +91,8 @@ pub fn cases() -> Vec<Case> {
             &["VC-SCOPE-REQUIRED", "VC-SCOPE-403"],
             case_fn(|cx| Box::pin(without_scope(cx))),
         )
-        .needs(&[Need::TokenWithoutScope]),
+        .needs(&[Need::TokenWithoutScope])
+        .requests(3),
     ]
 }
 
@@ -432,23 +433,45 @@ fn expect_kept(cx: &mut CaseCx, sent: &Value, control: &Value, fields: &[&str]) 
     );
 }
 
-/// Equal as JSON; numbers by value (5 and 5.0), and a code sent as a string may come back as
-/// the number it spells (the spec gives mcc and mccGroup no type).
+/// A token without `authorization_control:write:org` is refused whatever the control's scope
+/// and however the organization is named: an organization-scoped control under the header, one
+/// without the header (the caller's own organization), and a card-scoped one when the profile
+/// gives a card. The spec requires the scope for creation as such.
 async fn without_scope(cx: &mut CaseCx) -> Outcome {
-    let token = cx.run.banking().and_then(|b| b.token_without_scope.clone());
-    let Some(token) = token else { return Ok(()) };
-    let body = Bodies::new(&cx.run).velocity("noscope");
-    let request = cx
-        .request(OperationId::CreateVelocityControl, &[])
-        .json(body)
-        .with_header("authorization", format!("Bearer {}", token.expose()));
-    let response = cx.send(OP, request).await?;
-    if cx.expect_refused(
-        &response,
-        "VC-SCOPE-REQUIRED",
-        "a token without authorization_control:write:org",
-    ) {
-        cx.expect_refused_with(&response, 403, "VC-SCOPE-403", "a token without the scope");
+    let b = cx.run.banking().cloned().unwrap_or_default();
+    let Some(token) = b.token_without_scope else {
+        return Ok(());
+    };
+    let bodies = Bodies::new(&cx.run);
+    let mut variants = vec![
+        (
+            bodies.velocity("noscope"),
+            Given::Profile,
+            "an organization-scoped control",
+        ),
+        (
+            bodies.velocity("noscope-own"),
+            Given::Omitted,
+            "a control without the organization header",
+        ),
+    ];
+    if let Some(card) = b.card_id {
+        let mut body = bodies.velocity("noscope-card");
+        body["cardId"] = json!(card);
+        variants.push((body, Given::Profile, "a card-scoped control"));
+    }
+    for (body, organization, what) in variants {
+        let request = cx
+            .call(OP)
+            .organization(organization)
+            .request()
+            .json(body)
+            .with_header("authorization", format!("Bearer {}", token.expose()));
+        let response = cx.send(OP, request).await?;
+        let what = format!("{what} with a token without authorization_control:write:org");
+        if cx.expect_refused(&response, "VC-SCOPE-REQUIRED", &what) {
+            cx.expect_refused_with(&response, 403, "VC-SCOPE-403", &what);
+        }
     }
     Ok(())
 }

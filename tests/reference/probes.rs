@@ -139,6 +139,17 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 _ => r.get("status").as_u64() != Some(u64::from(r.status)),
             }
         }
+        ScopeCheckedUnderHeaderOnly => {
+            let token = c.scopeless_token();
+            let own = c.velocity_with(c.control(json!({})), &token).await;
+            let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
+            let org = c.bank().organization_id.clone().unwrap_or_default();
+            let under = c
+                .banking(Method::POST, path, Some(&token))
+                .header(covenant::reference::ORG_HEADER, org)
+                .json(&c.control(json!({})));
+            own.status == 201 && Ctx::send(under).await.status == 403
+        }
         ScopeNotRequired | Scope401 => {
             let token = c.scopeless_token();
             let r = c.velocity_with(c.control(json!({})), &token).await;
@@ -175,6 +186,13 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let account = c.bank().bank_account_id.as_deref().unwrap();
             let token = c.fin().token.as_ref().unwrap().expose();
             c.tx_raw(account, "", Some(token), None).await.status == 200
+        }
+        BankFinanceTokenAcceptedUnderHeader => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let token = c.fin().token.as_ref().unwrap().expose();
+            let org = c.bank().organization_id.clone().unwrap_or_default();
+            let bare = c.tx_raw(account, "", Some(token), None).await.status;
+            bare == 401 && c.tx_raw(account, "", Some(token), Some(&org)).await.status == 200
         }
         ForeignWritesAccepted => {
             let path = format!("/finops/v1/comments/{}", c.comment_id());

@@ -73,8 +73,10 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
                         .iter()
                         .find(|(t, _)| t.starts_with(token) || token.starts_with(t.as_str()))
                         .map(|(_, scoped)| *scoped),
-                    None if f.has(Fault::BankFinanceTokenAccepted)
-                        && token == app.ids.finance_token =>
+                    None if token == app.ids.finance_token
+                        && (f.has(Fault::BankFinanceTokenAccepted)
+                            || (f.has(Fault::BankFinanceTokenAcceptedUnderHeader)
+                                && headers.contains_key(ORG_HEADER))) =>
                     {
                         Some(true)
                     }

@@ -177,7 +177,9 @@ fn create_control_inner(
 ) -> Reply {
     let f = &app.faults;
     let caller = gate(app, headers, uri)?;
-    if !caller.scoped && !f.has(Fault::ScopeNotRequired) {
+    let unchecked = f.has(Fault::ScopeNotRequired)
+        || (!caller.header_sent && f.has(Fault::ScopeCheckedUnderHeaderOnly));
+    if !caller.scoped && !unchecked {
         let detail = format!("the token lacks the scope {WRITE_SCOPE}");
         let err = if f.has(Fault::Scope401) {
             error(
