@@ -1,12 +1,13 @@
 //! The cases both lists share: full read, page sizes, out-of-range limits, token reuse and
-//! tampered tokens. Each reports under its list's [`Rules`]; the catalogue gives the level.
+//! tampered tokens. Each reports under its list's [`Rules`](super::Rules); the catalogue gives
+//! the level.
 
 use super::list::{
     expect_same_items, expect_same_keys, fetch, fetch_first, first_with_next, follow, keys, query,
     Fetched,
 };
-use super::read::{diff_window, prefix_mismatch, read, skip_new_front, End, Read, ReadSpec};
-use super::{ListKind, Rules};
+use super::read::{compare_reads, read, End, Read, ReadSpec};
+use super::ListKind;
 use crate::case::{Abort, CaseCx, Outcome, StoredPage};
 use futures_util::future::join_all;
 use std::time::Instant;
@@ -208,38 +209,6 @@ fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
             ),
         );
     }
-}
-
-/// A finding where `other` gives other items than `base`, or in another order, on their
-/// common prefix; each read is named by its query (`limit=100`, `no limit`).
-pub(super) fn compare_reads(
-    cx: &mut CaseCx,
-    rules: &Rules,
-    base: (&str, &Read),
-    other: (&str, &Read),
-) {
-    let ((bl, b), (ol, o)) = (base, other);
-    let later = skip_new_front(&b.keys, &o.keys);
-    cx.judged(rules.agree);
-    let Some(at) = prefix_mismatch(&b.keys, later) else {
-        return;
-    };
-    let (expected, actual) = diff_window(&b.keys, later, at);
-    cx.finding_diff(
-        rules.agree,
-        format!(
-            "reads at {bl} and {ol} disagree at item {} ({} against {}); \
-             {bl}: {}; {ol}: {}; pages at {ol}: {}",
-            at + 1,
-            b.keys[at],
-            later[at],
-            b.counts(),
-            o.counts(),
-            o.trail()
-        ),
-        &expected,
-        &actual,
-    );
 }
 
 /// Each out-of-range limit is refused with a 4xx (should); one that is answered never brings

@@ -291,6 +291,38 @@ pub fn diff_window(expected: &[String], actual: &[String], at: usize) -> (String
     (lines(expected), lines(actual))
 }
 
+/// A finding where `other` gives other items than `base`, or in another order, on their
+/// common prefix; each read is named by its query (`limit=100`, `no limit`).
+pub(super) fn compare_reads(
+    cx: &mut CaseCx,
+    rules: &super::Rules,
+    base: (&str, &Read),
+    other: (&str, &Read),
+) {
+    let ((bl, b), (ol, o)) = (base, other);
+    let later = skip_new_front(&b.keys, &o.keys);
+    cx.judged(rules.agree);
+    let Some(at) = prefix_mismatch(&b.keys, later) else {
+        return;
+    };
+    let (expected, actual) = diff_window(&b.keys, later, at);
+    cx.finding_diff(
+        rules.agree,
+        format!(
+            "reads at {bl} and {ol} disagree at item {} ({} against {}); \
+             {bl}: {}; {ol}: {}; pages at {ol}: {}",
+            at + 1,
+            b.keys[at],
+            later[at],
+            b.counts(),
+            o.counts(),
+            o.trail()
+        ),
+        &expected,
+        &actual,
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,10 @@
 //! Cases of list bank account transactions alone: the default limit, the previous token, and
 //! the profile's empty account.
 
-use super::cases::compare_reads;
 use super::list::{
     expect_same_items, fetch, first_with_next, follow, keys, query, Fetched, List, Query,
 };
-use super::read::{read, ReadSpec};
+use super::read::{compare_reads, read, ReadSpec};
 use super::{case, ListKind};
 use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
