@@ -143,7 +143,8 @@ fn report_missing(cx: &mut CaseCx, rule: &str, base: &Read, sorted: &Read, q: &Q
     cx.finding(
         rule,
         format!(
-            "a whole read with {} misses {} of the {} events a read without sort gave just              before, the first {first}; {}; pages: {}",
+            "a whole read with {} misses {} of the {} events a read without sort gave just \
+             before, the first {first}; {}; pages: {}",
             super::list::describe_query(q),
             missing.len(),
             base.keys.len(),

@@ -48,7 +48,8 @@ async fn default_limit(cx: &mut CaseCx) -> Outcome {
         cx.finding_diff(
             rule,
             format!(
-                "page {} of a read without limit holds {} items; the default limit is 25 and a                  token keeps it; {}; pages: {}",
+                "page {} of a read without limit holds {} items; the default limit is 25 and a \
+                 token keeps it; {}; pages: {}",
                 i + 1,
                 step.items,
                 unlimited.counts(),
