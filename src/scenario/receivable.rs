@@ -230,6 +230,14 @@ impl Source {
         }
     }
 
+    /// The profile key naming a document of this kind.
+    fn key(self) -> &'static str {
+        match self {
+            Source::Quote => "finops.quote_id",
+            Source::Invoice => "finops.invoice_id",
+        }
+    }
+
     /// The profile's document of this kind (`finops.quote_id`, `finops.invoice_id`).
     fn fixture(self, cx: &CaseCx) -> Option<String> {
         let f = cx.run.finops()?;
@@ -261,8 +269,10 @@ async fn transition(cx: &mut CaseCx, source: Source, fresh: &str) -> Result<Opti
             .and_then(Value::as_str)
             .map(str::to_owned));
     };
+    // Refused too, the profile's document may be the cause: the message names its key.
     let what = format!(
-        "{what} (the profile's, after one this run had just created was refused with {})",
+        "{what} (the profile's {}, after one this run had just created was refused with {})",
+        source.key(),
         response.status
     );
     let body = Bodies::new(&cx.run).based_on(kind, &fixture);
