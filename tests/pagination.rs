@@ -503,6 +503,26 @@ fn short_pages_before_the_last_fail_events_and_pass_transactions() {
         &record,
         &[("events.page-sizes", Verdict::Fail, "EVT-PAGES-FULL")],
     );
+    // The finding shows the page it names, to replay: page 1 of its read is a first query.
+    let c = case(&record, "events.page-sizes");
+    let f = c
+        .findings
+        .iter()
+        .find(|f| f.rule == "EVT-PAGES-FULL")
+        .expect("the finding");
+    let limit = f
+        .message
+        .split("limit=")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .expect("the read's limit");
+    let url = &c.exchanges[f.exchange.expect("an exchange")].request.url;
+    assert!(f.message.starts_with("page 1 of a read"), "{}", f.message);
+    assert!(
+        url.ends_with(&format!("?limit={limit}")) && !url.contains("pagination_token"),
+        "{url} for {}",
+        f.message
+    );
     for id in PAGINATION_CASES
         .iter()
         .filter(|id| id.starts_with("transactions."))

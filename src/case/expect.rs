@@ -31,6 +31,26 @@ impl CaseCx {
         self.push(f);
     }
 
+    /// [`CaseCx::finding`] about the exchange recorded at `exchange` (the page of a read that
+    /// broke the rule), not the last one; the last one where it was not kept.
+    pub fn finding_at(&mut self, exchange: Option<usize>, rule: &str, message: impl Into<String>) {
+        let f = check::finding(self.run.catalogue, rule, message);
+        self.push(Finding { exchange, ..f });
+    }
+
+    /// [`CaseCx::finding_diff`] about the exchange recorded at `exchange`.
+    pub fn finding_diff_at(
+        &mut self,
+        exchange: Option<usize>,
+        rule: &str,
+        message: impl Into<String>,
+        expected: &str,
+        actual: &str,
+    ) {
+        let f = check::finding(self.run.catalogue, rule, message).with_diff(expected, actual);
+        self.push(Finding { exchange, ..f });
+    }
+
     /// Records that the current response was judged against `rule` (and held, unless a finding
     /// says otherwise): the evidence the rule coverage counts. The `expect_*` helpers and
     /// [`CaseCx::ensure`] record it themselves; a check written as `if broken { finding }` calls

@@ -145,8 +145,9 @@ pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     });
     let mut baseline: Option<(u32, Read)> = None;
     for (limit, (part, read)) in PAGE_SIZES.into_iter().zip(join_all(reads).await) {
+        let offset = cx.exchanges.len();
         cx.join(part);
-        let read = read?;
+        let read = read?.rebased(offset);
         report_oversize(cx, &read, limit, rules.limit_max);
         if let Some(rule) = rules.full_pages {
             report_short(cx, &read, limit, rule);
@@ -172,7 +173,8 @@ fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
         cx.judged(rule);
     }
     if let Some((i, step)) = read.steps.iter().enumerate().find(|(_, s)| s.items > max) {
-        cx.finding(
+        cx.finding_at(
+            step.exchange,
             rule,
             format!(
                 "page {} of a read at limit={limit} holds {} items; {}; pages: {}",
@@ -198,7 +200,8 @@ fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
         cx.judged(rule);
     }
     if let Some((i, step)) = short {
-        cx.finding(
+        cx.finding_at(
+            step.exchange,
             rule,
             format!(
                 "page {} of a read at limit={limit} holds {} items and has a next page; {}; pages: {}",

@@ -51,6 +51,9 @@ pub struct Step {
     pub items: usize,
     pub next: Option<String>,
     pub prev: Option<String>,
+    /// The case's record of the exchange that fetched the page (none when it was not kept), so
+    /// that a finding about this page shows this page's request and answer.
+    pub exchange: Option<usize>,
 }
 
 /// Why a read stopped.
@@ -92,6 +95,15 @@ pub struct Read {
 }
 
 impl Read {
+    /// The read as the case it was made in records it after being joined to another at
+    /// `offset` (a read made in a forked part, [`CaseCx::join`]ed).
+    pub fn rebased(mut self, offset: usize) -> Read {
+        for step in &mut self.steps {
+            step.exchange = step.exchange.map(|i| i + offset);
+        }
+        self
+    }
+
     /// `3 pages read, 250 items seen`.
     pub fn counts(&self) -> String {
         format!(
@@ -131,6 +143,7 @@ pub async fn read(
             break;
         }
         let query = list.with_token(&spec.query, token.as_deref());
+        let kept = cx.exchanges.len();
         let page = match fetch(cx, list, &query).await? {
             Fetched::Page(page) => page,
             Fetched::Refused(response) if token.is_none() => {
@@ -163,6 +176,7 @@ pub async fn read(
             items: page.items.len(),
             next: page.next.clone(),
             prev: page.prev.clone(),
+            exchange: (cx.exchanges.len() > kept).then(|| cx.exchanges.len() - 1),
         });
         let Some(next) = page.next else {
             read.end = End::Last;
@@ -410,6 +424,7 @@ mod tests {
                 items: 7,
                 next: (i < 19).then(|| format!("secret-token-{}", i + 1)),
                 prev: None,
+                exchange: None,
             })
             .collect();
         let t = trail(&steps);

@@ -45,7 +45,8 @@ async fn default_limit(cx: &mut CaseCx) -> Outcome {
         .enumerate()
         .find(|(_, s)| s.items > 25)
     {
-        cx.finding_diff(
+        cx.finding_diff_at(
+            step.exchange,
             rule,
             format!(
                 "page {} of a read without limit holds {} items; the default limit is 25 and a \
