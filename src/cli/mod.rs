@@ -35,7 +35,7 @@ use std::process::ExitCode;
         "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n",
         "Run `covenant run` with no target to test the embedded reference implementation, or point\n",
         "it at your implementation with `--target URL --profile FILE`.\n\n",
-        "Exit codes (README.md and src/exit.rs hold the same table):\n",
+        "Exit codes (README.md and crates/contract/src/exit.rs hold the same table):\n",
         "  0  no failure (with --strict, no warning either)\n",
         "  1  failures: run: a failure or an error of a case, or a warning under --strict; \
          compare: something newly fails; selftest: a fault undetected or a check \

@@ -1,0 +1,18 @@
+//! The contract of the Finance Operations and Embedded Banking Partner API as data: what every
+//! other crate of covenant reads and none may change.
+//!
+//! It holds the rule catalogue, the JSON Schemas and the operations table, the target profile,
+//! and verdicts as plain serialisable data, with the exit codes that name how a command ended.
+//! It does no I/O toward a target and knows neither the engine that judges nor the reference
+//! that serves: both depend on it, never the other way round.
+
+/// The rule catalogue (`cases/rules.toml`): every normative statement with a stable id.
+pub mod catalogue;
+/// Exit codes and the errors that end a command, documented in one place.
+pub mod exit;
+/// The target profile (TOML): base URL, credentials, fixtures.
+pub mod profile;
+/// The contract as data: JSON Schemas and the operations.
+pub mod schema;
+/// Verdicts, findings and exchanges as plain data.
+pub mod verdict;

@@ -1,0 +1,429 @@
+//! A whole run: what it was (meta), its cases, and the one verdict every surface states.
+
+use super::{BaselineOutcome, CaseResult, Counts, CoverageRequirement, Pace, CLIENT_TOKEN_VAR};
+use crate::exit;
+use serde::{Deserialize, Serialize};
+
+/// What a run was: enough to reproduce it (without secrets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    pub covenant_version: String,
+    pub seed: u64,
+    pub target: String,
+    /// The profile with secrets redacted.
+    pub profile: serde_json::Value,
+    /// RFC 3339 timestamps.
+    pub started_at: String,
+    pub finished_at: String,
+    pub duration_ms: f64,
+    pub cases_per_operation: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Set when the run stopped early (interrupt, deadline, request budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
+    /// Faults switched on in an embedded reference (self-test runs only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+    /// `--strict`: warnings count as failures.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
+    /// Fixtures of the profile that the target showed to be wrong at their first use, each
+    /// naming its profile key and what the target answered; the cases that needed them were
+    /// blocked, not judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profile_problems: Vec<String>,
+    /// `--require-coverage`: the coverage the run had to reach.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage_required: Vec<CoverageRequirement>,
+    /// Each requirement the run fell short of, in a sentence that names what lacked evidence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage_short: Vec<String>,
+    /// How the target's rate limits paced the run; absent when it refused no request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pace: Option<Pace>,
+    /// The baseline of known failures the run was judged with (`--baseline`), and what it held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineOutcome>,
+}
+
+/// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
+/// it. In order of precedence: a broken `must` rule is a failure whatever else happened (a
+/// profile problem beside it is named too); a profile problem makes every other verdict
+/// untrustworthy; a run that did not test what it
+/// planned is incomplete, never a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunVerdict {
+    /// Every judged case held; nothing warned (or warnings allowed).
+    Pass,
+    /// Only `should` rules were broken (without `--strict`).
+    PassWithWarnings,
+    /// A `must` rule was broken, or a `should` rule under `--strict`.
+    Fail,
+    /// Some case could not reach a verdict (the target gave no usable answer); nothing failed.
+    Error,
+    /// The run was interrupted, hit its deadline or request budget, or planned or ran no case.
+    Incomplete,
+    /// The profile does not fit the target: a fixture or credential it names is wrong.
+    ProfileProblem,
+    /// Nothing failed, but the run judged less of the contract than `--require-coverage`
+    /// asks: it proves too little to pass.
+    CoverageShort,
+    /// Nothing new failed, but entries of the baseline of known failures hold rules the target
+    /// no longer breaks: the gate fails until they are removed, so that a fixed rule cannot
+    /// break again unseen.
+    StaleBaseline,
+}
+
+impl RunVerdict {
+    /// The word every surface uses.
+    pub fn headline(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "PASS",
+            RunVerdict::PassWithWarnings => "PASS with warnings",
+            RunVerdict::Fail => "FAILED",
+            RunVerdict::Error => "ERROR",
+            RunVerdict::Incomplete => "INCOMPLETE",
+            RunVerdict::ProfileProblem => "PROFILE PROBLEM",
+            RunVerdict::CoverageShort => "COVERAGE SHORT",
+            RunVerdict::StaleBaseline => "STALE BASELINE",
+        }
+    }
+
+    /// The verdict in a sentence, for the head of a report.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "PASS: no rule of the contract is broken",
+            RunVerdict::PassWithWarnings => {
+                "PASS with warnings: no rule of the contract is broken; some conventions the spec \
+                 does not state are not kept"
+            }
+            RunVerdict::Fail => "FAILED: the target breaks the contract",
+            RunVerdict::Error => "ERROR: some cases could not reach a verdict",
+            RunVerdict::Incomplete => "INCOMPLETE: the run did not test all it planned",
+            RunVerdict::ProfileProblem => {
+                "PROFILE PROBLEM: the profile does not fit the target; fix it and run again"
+            }
+            RunVerdict::CoverageShort => {
+                "COVERAGE SHORT: no rule of the contract is broken, but the run judged less of it \
+                 than --require-coverage asks"
+            }
+            RunVerdict::StaleBaseline => {
+                "STALE BASELINE: nothing new is broken, but the baseline of known failures holds \
+                 rules the target no longer breaks; remove those entries"
+            }
+        }
+    }
+
+    /// A short lower-case name, as in the JSON report (`pass`, `incomplete`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunVerdict::Pass => "pass",
+            RunVerdict::PassWithWarnings => "pass_with_warnings",
+            RunVerdict::Fail => "fail",
+            RunVerdict::Error => "error",
+            RunVerdict::Incomplete => "incomplete",
+            RunVerdict::ProfileProblem => "profile_problem",
+            RunVerdict::CoverageShort => "coverage_short",
+            RunVerdict::StaleBaseline => "stale_baseline",
+        }
+    }
+
+    /// The worse of two verdicts, in the precedence above: a run with two targets states the
+    /// worse of its two.
+    pub fn worse(self, other: RunVerdict) -> RunVerdict {
+        let rank = |v: RunVerdict| match v {
+            RunVerdict::Pass => 0,
+            RunVerdict::PassWithWarnings => 1,
+            RunVerdict::CoverageShort => 2,
+            RunVerdict::StaleBaseline => 3,
+            RunVerdict::Error => 4,
+            RunVerdict::Incomplete => 5,
+            RunVerdict::ProfileProblem => 6,
+            RunVerdict::Fail => 7,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// Whether the run proves the target keeps the contract (as far as it was tested).
+    pub fn passed(self) -> bool {
+        matches!(self, RunVerdict::Pass | RunVerdict::PassWithWarnings)
+    }
+
+    /// The exit code of a run (or a merged run) with this verdict (see `crate::exit`).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            RunVerdict::Pass | RunVerdict::PassWithWarnings => exit::SUCCESS,
+            RunVerdict::Fail | RunVerdict::Error => exit::FAILURES,
+            RunVerdict::ProfileProblem => exit::USAGE,
+            RunVerdict::CoverageShort => exit::COVERAGE,
+            RunVerdict::StaleBaseline => exit::STALE_BASELINE,
+            RunVerdict::Incomplete => exit::INCOMPLETE,
+        }
+    }
+}
+
+impl RunRecord {
+    /// Whether the record judges real traffic (`covenant proxy`, `covenant check`) rather than
+    /// a run's own requests: reports then say what the traffic showed, not what the run sent.
+    pub fn is_traffic(&self) -> bool {
+        self.cases.iter().any(|c| c.suite == super::TRAFFIC_SUITE)
+    }
+
+    /// A record of `cases` with a minimal meta (seed 1, target `t`), for tests of what reads
+    /// records (the engine's unit tests build theirs with it, across the crate boundary).
+    #[doc(hidden)]
+    pub fn of_cases(cases: Vec<CaseResult>) -> RunRecord {
+        let meta = serde_json::from_value(serde_json::json!({
+            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
+            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
+            "duration_ms": 1.0, "cases_per_operation": 1
+        }))
+        .expect("a meta");
+        RunRecord {
+            counts: Counts::of(&cases),
+            meta,
+            cases,
+        }
+    }
+
+    /// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
+    pub fn incomplete(&self) -> Option<String> {
+        if let Some(why) = &self.meta.interrupted {
+            return Some(format!("the run stopped early: {why}"));
+        }
+        if self.cases.is_empty() {
+            return Some(
+                "no case was planned: check --filter, --skip, --shard and --read-only".to_owned(),
+            );
+        }
+        let c = &self.counts;
+        if c.skip == self.cases.len() {
+            return Some(
+                "no case ran: every planned case was skipped (see the reasons)".to_owned(),
+            );
+        }
+        (c.skip + c.inconclusive == self.cases.len()).then(|| {
+            "nothing was judged: every case was skipped or blocked by its baseline".to_owned()
+        })
+    }
+
+    /// The one line each report gives before its curls: the shell variables they name in
+    /// place of secrets, each with the profile key whose value it must hold; `None` when no
+    /// curl of the run names one.
+    pub fn curl_exports(&self) -> Option<String> {
+        self.curl_exports_with(&|name| name.to_owned())
+    }
+
+    /// [`RunRecord::curl_exports`] with each variable and profile key rendered by `code` (as
+    /// a Markdown code span, say); the rest of the sentence is plain words.
+    pub fn curl_exports_with(&self, code: &dyn Fn(&str) -> String) -> Option<String> {
+        let profile: crate::profile::Profile =
+            serde_json::from_value(self.meta.profile.clone()).unwrap_or_default();
+        // The curls reports print: those of the exchanges that show a finding.
+        let curls: Vec<&str> = self
+            .cases
+            .iter()
+            .flat_map(|c| {
+                c.findings
+                    .iter()
+                    .filter_map(|f| c.exchanges.get(f.exchange?))
+            })
+            .map(|e| e.request.curl.as_str())
+            .collect();
+        let mut named: Vec<String> = profile
+            .secret_vars()
+            .into_iter()
+            .filter(|(v, _)| {
+                let (plain, braced) = (format!("${}", v.var), format!("${{{}}}", v.var));
+                curls
+                    .iter()
+                    .any(|c| c.contains(&braced) || names_var(c, &plain))
+            })
+            .map(|(v, _)| {
+                let fetched = v.key == "banking.token"
+                    && profile
+                        .banking
+                        .as_ref()
+                        .is_some_and(|b| b.token.is_none() && b.oauth.is_some());
+                match fetched {
+                    true => format!(
+                        "{} (a banking access token {} gives)",
+                        code(&v.var),
+                        code("[banking.oauth]")
+                    ),
+                    false => format!("{} (the profile's {})", code(&v.var), code(v.key)),
+                }
+            })
+            .collect();
+        named.extend(
+            client_vars(&curls).into_iter().map(|(var, nth)| {
+                format!("{} (the {nth} credential the clients sent)", code(&var))
+            }),
+        );
+        (!named.is_empty()).then(|| {
+            format!(
+                "To run a curl as printed, export {} first; covenant never writes a secret",
+                named.join(", ")
+            )
+        })
+    }
+
+    /// The verdict of the run (see [`RunVerdict`] for the precedence).
+    pub fn verdict(&self) -> RunVerdict {
+        let c = &self.counts;
+        // A broken `must` rule in a case the profile did not block stands apart from the
+        // profile's problem: a breach found is never hidden behind it.
+        if c.fail > 0 {
+            RunVerdict::Fail
+        } else if !self.meta.profile_problems.is_empty() {
+            RunVerdict::ProfileProblem
+        } else if self.meta.strict && c.warn > 0 {
+            RunVerdict::Fail
+        } else if self.incomplete().is_some() {
+            RunVerdict::Incomplete
+        } else if c.error > 0 {
+            RunVerdict::Error
+        } else if self.meta.baseline.as_ref().is_some_and(|b| b.stale_fails()) {
+            RunVerdict::StaleBaseline
+        } else if !self.meta.coverage_short.is_empty() {
+            RunVerdict::CoverageShort
+        } else if c.warn > 0 {
+            RunVerdict::PassWithWarnings
+        } else {
+            RunVerdict::Pass
+        }
+    }
+}
+
+/// The variables of clients' credentials that `curls` name (`$COVENANT_CLIENT_TOKEN`,
+/// `$COVENANT_CLIENT_TOKEN_2`, ...), each once in the order of their number, with its ordinal.
+fn client_vars(curls: &[&str]) -> Vec<(String, String)> {
+    let pattern = format!("${CLIENT_TOKEN_VAR}");
+    // `${VAR}` read as `$VAR}`: the brace ends the name as any other character would.
+    let curls: Vec<String> = curls.iter().map(|c| c.replace("${", "$")).collect();
+    let mut numbers: Vec<usize> = curls
+        .iter()
+        .flat_map(|curl| {
+            curl.match_indices(pattern.as_str())
+                .map(|(at, _)| &curl[at + pattern.len()..])
+        })
+        .filter_map(|rest| {
+            let name_goes_on =
+                |t: &str| t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            match rest.strip_prefix('_') {
+                Some(n) => {
+                    let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+                    (!name_goes_on(&n[digits.len()..]))
+                        .then(|| digits.parse().ok())
+                        .flatten()
+                }
+                None => (!name_goes_on(rest)).then_some(1),
+            }
+        })
+        .collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+        .into_iter()
+        .map(|n| match n {
+            1 => (CLIENT_TOKEN_VAR.to_owned(), "first".to_owned()),
+            n => (format!("{CLIENT_TOKEN_VAR}_{n}"), ordinal(n)),
+        })
+        .collect()
+}
+
+/// `2` as "2nd", `3` as "3rd", `11` as "11th".
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Whether `curl` holds `$VAR` as a whole variable name (not the start of a longer one).
+fn names_var(curl: &str, plain: &str) -> bool {
+    curl.match_indices(plain).any(|(at, _)| {
+        !curl[at + plain.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// A shard as [`RunMeta::shard`] holds it, `K/N` with 1 <= K <= N (the K-th of N parts of one
+/// run), as `(K, N)`; `None` for anything else.
+pub fn parse_shard(text: &str) -> Option<(u32, u32)> {
+    let (k, n) = text.split_once('/')?;
+    let (k, n) = (k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?);
+    (1..=n).contains(&k).then_some((k, n))
+}
+
+/// A whole run: the JSON report is this, serialised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub meta: RunMeta,
+    pub counts: Counts,
+    pub cases: Vec<CaseResult>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_variables_are_read_from_curls_once_each_in_order_with_their_ordinal() {
+        let curls = [
+            "curl -H \"authorization: Bearer $COVENANT_CLIENT_TOKEN_2\"",
+            "curl -H 'x: a'\"${COVENANT_CLIENT_TOKEN}\"'b' -H \"a: $COVENANT_CLIENT_TOKEN\"",
+            "curl -H \"a: $COVENANT_CLIENT_TOKENS\" -H \"b: $COVENANT_CLIENT_TOKEN_2x\"",
+        ];
+        assert_eq!(
+            client_vars(&curls),
+            [
+                ("COVENANT_CLIENT_TOKEN".to_owned(), "first".to_owned()),
+                ("COVENANT_CLIENT_TOKEN_2".to_owned(), "2nd".to_owned())
+            ]
+        );
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal),
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
+        );
+    }
+
+    #[test]
+    fn the_worse_of_two_verdicts_follows_the_precedence_of_every_surface() {
+        use RunVerdict::*;
+        assert_eq!(Pass.worse(PassWithWarnings), PassWithWarnings);
+        assert_eq!(Fail.worse(Incomplete), Fail);
+        assert_eq!(Incomplete.worse(Error), Incomplete);
+        assert_eq!(CoverageShort.worse(Error), Error);
+        assert_eq!(Fail.worse(ProfileProblem), Fail);
+        assert_eq!(Incomplete.worse(ProfileProblem), ProfileProblem);
+        assert_eq!(Pass.worse(Pass), Pass);
+    }
+
+    #[test]
+    fn a_failure_beside_a_profile_problem_fails_the_run_and_alone_the_problem_stops_it() {
+        let case = |verdict: &str| -> CaseResult {
+            serde_json::from_value(serde_json::json!({
+                "id": format!("c.{verdict}"), "suite": "c", "rules": [], "verdict": verdict,
+                "findings": [], "exchanges": [], "duration_ms": 1.0
+            }))
+            .expect("a case")
+        };
+        let mut run = RunRecord::of_cases(vec![case("pass"), case("skip")]);
+        run.meta.profile_problems = vec!["finops.comment_ids: 404".into()];
+        assert_eq!(run.verdict(), RunVerdict::ProfileProblem);
+        let mut failed = RunRecord::of_cases(vec![case("fail"), case("skip")]);
+        failed.meta.profile_problems = run.meta.profile_problems.clone();
+        assert_eq!(failed.verdict(), RunVerdict::Fail);
+        assert_eq!(failed.verdict().exit_code(), crate::exit::FAILURES);
+    }
+}

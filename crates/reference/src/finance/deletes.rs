@@ -1,0 +1,89 @@
+//! Delete tag (detaching it from receivables) and delete counterpart bank account.
+
+use super::{gate_org, merge, not_found, owns, path_uuid, Reply};
+use crate::fault::Fault;
+use crate::reply::{self};
+use crate::store::App;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde_json::json;
+use std::sync::Arc;
+
+pub async fn delete_tag(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(tag): Path<String>,
+) -> Response {
+    merge(delete_tag_inner(&app, &headers, &tag))
+}
+
+fn delete_tag_inner(app: &App, headers: &HeaderMap, tag: &str) -> Reply {
+    let org = gate_org(app, headers)?;
+    let id = path_uuid(app, "tag_id", tag)?;
+    let f = &app.faults;
+    let mut db = app.db();
+    let exists = db.tags.get(&id).is_some_and(|owner| owns(app, *owner, org))
+        && !f.has(Fault::TagDeleteNotFound);
+    if !exists {
+        drop(db);
+        return if f.has(Fault::TagDeleteIdempotent) {
+            Ok(reply::no_content())
+        } else {
+            Err(not_found(app, "tag"))
+        };
+    }
+    db.tags.remove(&id);
+    for r in db.receivables.values_mut().filter(|r| r.org == org) {
+        r.tag_ids.retain(|t| *t != id);
+    }
+    db.record(org, "tag", "tag.deleted", json!({ "id": id }));
+    Ok(reply::no_content())
+}
+
+pub async fn delete_bank_account(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path((counterpart, account)): Path<(String, String)>,
+) -> Response {
+    merge(delete_bank_account_inner(
+        &app,
+        &headers,
+        &counterpart,
+        &account,
+    ))
+}
+
+fn delete_bank_account_inner(
+    app: &App,
+    headers: &HeaderMap,
+    counterpart: &str,
+    account: &str,
+) -> Reply {
+    let org = gate_org(app, headers)?;
+    let counterpart_id = path_uuid(app, "counterpart_id", counterpart)?;
+    let account_id = path_uuid(app, "bank_account_id", account)?;
+    let f = &app.faults;
+    let mut db = app.db();
+    let removed = !f.has(Fault::BankAccountDeleteNotFound)
+        && db
+            .counterparts
+            .get_mut(&counterpart_id)
+            .filter(|c| owns(app, c.org, org))
+            .is_some_and(|c| c.bank_accounts.remove(&account_id));
+    if !removed {
+        drop(db);
+        return if f.has(Fault::BankAccountDeleteIdempotent) {
+            Ok(reply::no_content())
+        } else {
+            Err(not_found(app, "counterpart bank account"))
+        };
+    }
+    db.record(
+        org,
+        "counterpart_bank_account",
+        "counterpart_bank_account.deleted",
+        json!({ "id": account_id, "counterpart_id": counterpart_id }),
+    );
+    Ok(reply::no_content())
+}

@@ -1,0 +1,377 @@
+//! Create receivable: quote and invoice bodies, and based-on creation with its transitions.
+
+use super::{gate_org, merge, not_found, owns, parse_body, Reply};
+use crate::fault::{Fault, FaultSet};
+use crate::receivable::{self, parse_uuid, Create};
+use crate::reply::{self};
+use crate::store::{rfc3339, App, Receivable, ReceivableKind};
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+pub async fn create_receivable(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    merge(create_receivable_inner(&app, &headers, &body))
+}
+
+fn create_receivable_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Reply {
+    let org = gate_org(app, headers)?;
+    let value = parse_body(app, body)?;
+    let today = OffsetDateTime::now_utc().date();
+    let create = receivable::validate(&app.faults, &value, today).map_err(|problems| {
+        if app.faults.has(Fault::Validation400) {
+            let msg = problems
+                .first()
+                .map(|p| p.msg.as_str())
+                .unwrap_or("invalid body");
+            reply::finance_error(&app.faults, StatusCode::BAD_REQUEST, msg)
+        } else {
+            reply::validation(&app.faults, &problems)
+        }
+    })?;
+    match create {
+        Create::New {
+            kind,
+            counterpart_id,
+            body,
+        } => create_new(app, org, kind, counterpart_id, body),
+        Create::BasedOn {
+            kind,
+            based_on,
+            tag_ids,
+        } => create_based_on(app, org, kind, based_on, tag_ids),
+    }
+}
+
+fn create_new(
+    app: &App,
+    org: Uuid,
+    kind: ReceivableKind,
+    counterpart_id: Uuid,
+    body: Map<String, Value>,
+) -> Reply {
+    let mut db = app.db();
+    let Some(counterpart) = db
+        .counterparts
+        .get(&counterpart_id)
+        .filter(|c| owns(app, c.org, org))
+    else {
+        return Err(not_found(app, "counterpart"));
+    };
+    let counterpart_name = counterpart.name.clone();
+    let id = db.uuid();
+    let at = db.now();
+    let record = Receivable {
+        org,
+        kind,
+        counterpart_id,
+        currency: body
+            .get("currency")
+            .and_then(Value::as_str)
+            .unwrap_or("EUR")
+            .to_owned(),
+        line_items: body.get("line_items").cloned().unwrap_or_else(|| json!([])),
+        tag_ids: uuids(body.get("tag_ids")),
+        document_id: String::new(),
+    };
+    db.record(
+        org,
+        "receivable",
+        &format!("receivable.{}.created", kind.as_str()),
+        json!({ "id": id }),
+    );
+    db.receivables.insert(id, record.clone());
+    drop(db);
+    let source = Source {
+        body: &body,
+        based_on: None,
+    };
+    Ok(created(
+        app,
+        &render_receivable(app, id, &record, &counterpart_name, at, &source),
+    ))
+}
+
+fn uuids(value: Option<&Value>) -> Vec<Uuid> {
+    value
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().and_then(parse_uuid))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether a based-on creation from `source` to `target` is supported.
+fn transition_allowed(app: &App, source: ReceivableKind, target: ReceivableKind) -> bool {
+    let f = &app.faults;
+    match (source, target) {
+        (ReceivableKind::Quote, ReceivableKind::Invoice) => !f.has(Fault::QuoteToInvoiceRefused),
+        (ReceivableKind::Invoice, ReceivableKind::CreditNote) => {
+            !f.has(Fault::InvoiceToCreditNoteRefused)
+        }
+        (ReceivableKind::Quote, ReceivableKind::CreditNote) => {
+            f.has(Fault::UnsupportedTransitionAllowed)
+        }
+        (ReceivableKind::Invoice, ReceivableKind::Invoice) => {
+            f.has(Fault::InvoiceFromInvoiceAllowed)
+        }
+        _ => false,
+    }
+}
+
+fn create_based_on(
+    app: &App,
+    org: Uuid,
+    kind: Option<ReceivableKind>,
+    based_on: Uuid,
+    tag_ids: Vec<Uuid>,
+) -> Reply {
+    let mut db = app.db();
+    let anywhere = app.faults.has(Fault::BasedOnForeignAccepted);
+    let source = match db
+        .receivables
+        .get(&based_on)
+        .filter(|r| r.org == org || anywhere)
+    {
+        Some(r) => r.clone(),
+        None if app.faults.has(Fault::BasedOnUnknownAccepted) => Receivable {
+            org,
+            kind: ReceivableKind::Quote,
+            counterpart_id: app.ids.counterpart,
+            currency: "EUR".to_owned(),
+            line_items: json!([]),
+            tag_ids: Vec::new(),
+            document_id: String::new(),
+        },
+        None => return Err(not_found(app, "based_on document")),
+    };
+    let target = kind.unwrap_or(match source.kind {
+        ReceivableKind::Quote => ReceivableKind::Invoice,
+        _ => ReceivableKind::CreditNote,
+    });
+    if !transition_allowed(app, source.kind, target) {
+        let status = if app.faults.has(Fault::StatusOutsideSet) {
+            StatusCode::PRECONDITION_FAILED
+        } else if app.faults.has(Fault::Transition400) {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::CONFLICT
+        };
+        let msg = format!(
+            "a {} cannot be created from a {}",
+            target.as_str(),
+            source.kind.as_str()
+        );
+        return Err(reply::finance_error(&app.faults, status, &msg));
+    }
+    let counterpart_name = db
+        .counterparts
+        .get(&source.counterpart_id)
+        .map(|c| c.name.clone())
+        .unwrap_or_default();
+    let id = db.uuid();
+    let at = db.now();
+    let record = Receivable {
+        kind: target,
+        tag_ids,
+        document_id: String::new(),
+        ..source.clone()
+    };
+    db.record(
+        org,
+        "receivable",
+        &format!("receivable.{}.created", target.as_str()),
+        json!({ "id": id, "based_on": based_on }),
+    );
+    db.receivables.insert(id, record.clone());
+    drop(db);
+    let body = Map::new();
+    let origin = Source {
+        body: &body,
+        based_on: Some((based_on, source.document_id.as_str())),
+    };
+    Ok(created(
+        app,
+        &render_receivable(app, id, &record, &counterpart_name, at, &origin),
+    ))
+}
+
+/// Where a receivable's echoed fields come from.
+struct Source<'a> {
+    body: &'a Map<String, Value>,
+    based_on: Option<(Uuid, &'a str)>,
+}
+
+/// The receivable response: every quote response field the spec lists, in its order, then
+/// type, status and tag_ids. Invoices and credit notes (whose shapes are not shown) use the
+/// same fields.
+fn render_receivable(
+    app: &App,
+    id: Uuid,
+    r: &Receivable,
+    counterpart_name: &str,
+    at: OffsetDateTime,
+    src: &Source,
+) -> Value {
+    let f = &app.faults;
+    let echo = |name: &str| src.body.get(name).cloned().unwrap_or(Value::Null);
+    let at = rfc3339(at);
+    let currency = if f.has(Fault::CurrencyNotEchoed) {
+        r.currency.to_lowercase()
+    } else {
+        r.currency.clone()
+    };
+    let (based_on, based_on_document_id) = match src.based_on {
+        Some((id, doc)) => (
+            json!(id),
+            if doc.is_empty() {
+                Value::Null
+            } else {
+                json!(doc)
+            },
+        ),
+        None => (Value::Null, Value::Null),
+    };
+    let mut out = Map::new();
+    let mut put = |k: &str, v: Value| {
+        out.insert(k.to_owned(), v);
+    };
+    put("id", json!(id));
+    put("created_at", json!(at));
+    if !f.has(Fault::QuoteResponseMissingField) {
+        put("updated_at", json!(at));
+    }
+    let attachments = match echo("attachments") {
+        Value::Null if f.has(Fault::OmittedAttachmentsDefaulted) => {
+            json!([{ "file_id": app.ids.entity_user, "include_in_email": false }])
+        }
+        given => given,
+    };
+    put("attachments", attachments);
+    put("bank_account_id", echo("bank_account_id"));
+    put("bank_account_snapshot", Value::Null);
+    put("bank_account_type", echo("bank_account_type"));
+    put("based_on", based_on);
+    put("based_on_document_id", based_on_document_id);
+    put("comment", Value::Null);
+    put(
+        "commercial_condition_description",
+        echo("commercial_condition_description"),
+    );
+    put("counterpart_billing_address", Value::Null);
+    put("counterpart_shipping_address", Value::Null);
+    put(
+        "counterpart_business_type",
+        echo("counterpart_business_type"),
+    );
+    put("counterpart_contact", Value::Null);
+    put("counterpart_external_reference", Value::Null);
+    put("counterpart_id", json!(r.counterpart_id));
+    put("counterpart_name", json!(counterpart_name));
+    put("counterpart_tax_id", Value::Null);
+    put("counterpart_type", json!("organization"));
+    put("counterpart_vat_id", Value::Null);
+    put("currency", json!(currency));
+    put(
+        "deduction_amount",
+        if f.has(Fault::DeductionAmountNegative) {
+            json!(-1)
+        } else {
+            Value::Null
+        },
+    );
+    put("deduction_memo", Value::Null);
+    put(
+        "deductions",
+        src.body
+            .get("deductions")
+            .filter(|v| v.is_array())
+            .cloned()
+            .unwrap_or_else(|| json!([])),
+    );
+    put("discount", echo("discount"));
+    put("discounted_subtotal", json!(subtotal(&r.line_items)));
+    put("document_id", echo("document_id"));
+    put("document_rendering", echo("document_rendering"));
+    put("due_date", Value::Null);
+    put(
+        "entity",
+        json!({ "type": "organization", "name": "Covenant Reference Ltd" }),
+    );
+    put(
+        "entity_address",
+        json!({ "country": "DE", "city": "Berlin", "line1": "Musterstrasse 1", "postal_code": "10115" }),
+    );
+    put(
+        "entity_bank_account",
+        if f.has(Fault::EntityBankAccountSet) {
+            json!({ "iban": "DE89370400440532013000" })
+        } else {
+            Value::Null
+        },
+    );
+    put("entity_user_id", json!(app.ids.entity_user));
+    put("entity_vat_id", Value::Null);
+    put("expiry_date", expiry_date(f, echo("expiry_date")));
+    put("file_language", json!("en"));
+    put("file_url", Value::Null);
+    if f.has(Fault::QuoteFooterDropped) {
+        put("footer", Value::Null);
+    } else {
+        put("footer", echo("footer"));
+    }
+    put("issue_date", Value::Null);
+    put("line_items", r.line_items.clone());
+    put("memo", echo("memo"));
+    put("type", json!(r.kind.as_str()));
+    put("status", json!("draft"));
+    put("tag_ids", json!(r.tag_ids));
+    Value::Object(out)
+}
+
+/// The quote's expiry_date as it was given, or as DD/MM/YYYY under its fault.
+fn expiry_date(f: &FaultSet, given: Value) -> Value {
+    match given.as_str().map(|d| d.split('-').collect::<Vec<_>>()) {
+        Some(parts) if f.has(Fault::QuoteExpiryDateNotIso) && parts.len() == 3 => {
+            json!(format!("{}/{}/{}", parts[2], parts[1], parts[0]))
+        }
+        _ => given,
+    }
+}
+
+/// Total of quantity times price over the line items, in minor units; 0 where not computable.
+fn subtotal(line_items: &Value) -> i64 {
+    let items = line_items.as_array().map(Vec::as_slice).unwrap_or_default();
+    items
+        .iter()
+        .map(|item| {
+            let quantity = item.get("quantity").and_then(Value::as_f64).unwrap_or(0.0);
+            let price = item
+                .pointer("/product/price/value")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0);
+            quantity * price
+        })
+        .sum::<f64>()
+        .clamp(0.0, 9.0e15) as i64
+}
+
+/// 201 with the receivable (200 under `rcv-create-200`).
+fn created(app: &App, body: &Value) -> Response {
+    let status = if app.faults.has(Fault::Create200) {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
+    reply::json(status, body)
+}

@@ -1,0 +1,26 @@
+//! Covenant's integration tests, in one test binary so that it links once: the real binary and
+//! the real reference server over HTTP, as a stranger would use them. `support` holds what the
+//! tests share (the command builder, stand-in servers, scratch directories).
+
+mod support;
+
+mod baseline;
+mod choices;
+mod ci_docs;
+mod cli;
+mod coverage;
+mod differential;
+mod faults;
+mod hostile;
+mod hostile_fuzz;
+mod late;
+mod ledger;
+mod pace;
+mod pagination;
+mod progress;
+mod reference;
+mod report;
+mod runner;
+mod schemas;
+mod traffic;
+mod verdicts;

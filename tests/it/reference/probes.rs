@@ -1,0 +1,698 @@
+//! For every fault, a probe that sees the deviation with the fault on and does not see it on
+//! the clean server. The probe is one exhaustive `match`, so a new fault without a probe does
+//! not compile.
+
+use super::client::{client, is_uuid, server, without, Ctx, List, Resp};
+use covenant::reference::{Fault, FaultSet};
+use reqwest::Method;
+use serde_json::json;
+use std::sync::Arc;
+
+/// Whether the deviation of `fault` is visible on the server behind `c`.
+async fn probe(c: &Ctx, fault: Fault) -> bool {
+    use Fault::*;
+    let created = |r: &Resp| r.status == 201;
+    let long = |n: usize| "x".repeat(n);
+    match fault {
+        NonJsonBody => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            let r = c.get_vat(&id, c.org()).await;
+            r.status == 200 && r.json.is_none()
+        }
+        JsonAsTextPlain => c.events("").await.content_type.starts_with("text/plain"),
+        MailboxIdNotUuid => !is_uuid(c.mailbox("example.com").await.get("id")),
+        ServerErrorOnValidRequest => c.events("order=desc").await.status >= 500,
+        UnparseableBodyAsEmpty => {
+            let path = format!("/finops/v1/comments/{}", c.fin().comment_ids[0]);
+            let rb = c.finance(Method::PATCH, &path).body("{oops");
+            Ctx::send(rb).await.status == 200
+        }
+        ServerErrorOnUnparseableBody => {
+            let rb = c
+                .finance(Method::POST, "/finops/v1/receivables")
+                .body("{oops");
+            Ctx::send(rb).await.status >= 500
+        }
+        UsageLimitBelowMinusOneAccepted => c.control_created(json!({ "usageLimit": -5 })).await,
+        MemoRejected => {
+            c.receivable(c.quote(json!({ "memo": "Thanks!" })))
+                .await
+                .status
+                == 422
+        }
+        LimitTenPercentTight => !c.quote_created(json!({ "trade_name": long(255) })).await,
+        LengthInUtf16Units => {
+            !c.quote_created(json!({ "trade_name": "𝄞".repeat(255) }))
+                .await
+        }
+        LengthInBytes => !created(
+            &c.create_vat(json!({ "value": "é".repeat(32), "country": "DE", "type": "eu_vat" }))
+                .await,
+        ),
+        ListedValueRefused => !created(
+            &c.create_vat(json!({ "value": "1", "country": "ZW", "type": "eu_vat" }))
+                .await,
+        ),
+        // Unlisted methods, writes read back (issue 29, classes 3 and 4).
+        JsonWithoutContentType => {
+            let r = c.events("").await;
+            r.status == 200 && r.content_type.is_empty() && r.json.is_some()
+        }
+        UnlistedMethodHtml | UnlistedMethodBareBody => {
+            let r = Ctx::send(c.finance(Method::GET, "/finops/v1/receivables")).await;
+            match fault {
+                UnlistedMethodHtml => r.content_type.starts_with("text/html"),
+                _ => r.json.is_some() && !r.body()["error"]["message"].is_string(),
+            }
+        }
+        QuoteFooterDropped | OmittedAttachmentsDefaulted => {
+            let r = c.receivable(c.quote(json!({ "footer": "Thanks" }))).await;
+            match fault {
+                QuoteFooterDropped => r.get("footer") != "Thanks",
+                _ => r
+                    .get("attachments")
+                    .as_array()
+                    .is_some_and(|a| !a.is_empty()),
+            }
+        }
+        CommentUntouchedReset => {
+            let user = c.fin().entity_user_id.clone().unwrap();
+            let both = json!({ "text": "one", "reply_to_entity_user_id": user });
+            c.patch_comment(c.comment_id(), both).await;
+            let r = c
+                .patch_comment(c.comment_id(), json!({ "text": "two" }))
+                .await;
+            r.get("reply_to_entity_user_id") != user.as_str()
+        }
+        VatCreateValueTruncated => c.vat().await.get("value") != "GB123456789",
+        WrittenEventTimeNotDateTime => {
+            c.vat().await;
+            let r = c.events("limit=1&sort=created_at&order=desc").await;
+            let at = r.get("data")[0]["created_at"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            !at.contains('T')
+        }
+        FinMissingTokenAccepted | FinMissingToken403 | FinErrorBodyFlat => {
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .header("x-organization-id", c.org());
+            let r = Ctx::send(rb).await;
+            match fault {
+                FinMissingTokenAccepted => r.status == 200,
+                FinMissingToken403 => r.status == 403,
+                _ => !r.body()["error"]["message"].is_string(),
+            }
+        }
+        FinInvalidTokenAccepted => {
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .bearer_auth("guess")
+                .header("x-organization-id", c.org());
+            Ctx::send(rb).await.status == 200
+        }
+        FinTokenPrefixAccepted => {
+            let token = c.fin().token.as_ref().unwrap().expose();
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .bearer_auth(format!("{token}x"))
+                .header("x-organization-id", c.org());
+            Ctx::send(rb).await.status == 200
+        }
+        BankTokenComparedByPrefix => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let truncated = &token[..token.len() - 1];
+            c.tx_raw(account, "", Some(truncated), None).await.status == 200
+        }
+        BankMissingTokenAccepted
+        | BankInvalidToken403
+        | BankErrorTitleMissing
+        | BankErrorStatus400 => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let r = c.tx_raw(account, "", None, None).await;
+            match fault {
+                BankMissingTokenAccepted => r.status == 200,
+                BankInvalidToken403 => r.status == 403,
+                BankErrorTitleMissing => !r.has("title"),
+                _ => r.get("status").as_u64() != Some(u64::from(r.status)),
+            }
+        }
+        ScopeCheckedUnderHeaderOnly => {
+            let token = c.scopeless_token();
+            let own = c.velocity_with(c.control(json!({})), &token).await;
+            let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
+            let org = c.bank().organization_id.clone().unwrap_or_default();
+            let under = c
+                .banking(Method::POST, path, Some(&token))
+                .header(covenant::reference::ORG_HEADER, org)
+                .json(&c.control(json!({})));
+            own.status == 201 && Ctx::send(under).await.status == 403
+        }
+        ScopeNotRequired | Scope401 => {
+            let token = c.scopeless_token();
+            let r = c.velocity_with(c.control(json!({})), &token).await;
+            (fault == ScopeNotRequired && r.status == 201) || (fault == Scope401 && r.status == 401)
+        }
+        OrgHeaderMalformedAccepted => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            c.tx_raw(account, "", Some(&token), Some("org-1"))
+                .await
+                .status
+                == 200
+        }
+        OrgHeaderEmptyAsAbsent => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            c.tx_raw(account, "", Some(&token), Some("")).await.status == 200
+        }
+        OrgHeaderRequired => c.tx("").await.status == 400,
+        OrgIsolationBroken => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            c.get_vat(&id, c.other_org()).await.status == 200
+        }
+        MailboxRequiresOrgHeader => c.mailbox("example.org").await.status == 400,
+        FinBankingTokenAccepted => {
+            let token = c.bank_token().await;
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .header("x-organization-id", c.org())
+                .bearer_auth(token);
+            Ctx::send(rb).await.status == 200
+        }
+        BankFinanceTokenAccepted => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let token = c.fin().token.as_ref().unwrap().expose();
+            c.tx_raw(account, "", Some(token), None).await.status == 200
+        }
+        BankFinanceTokenAcceptedUnderHeader => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let token = c.fin().token.as_ref().unwrap().expose();
+            let org = c.bank().organization_id.clone().unwrap_or_default();
+            let bare = c.tx_raw(account, "", Some(token), None).await.status;
+            bare == 401 && c.tx_raw(account, "", Some(token), Some(&org)).await.status == 200
+        }
+        ForeignWritesAccepted => {
+            let path = format!("/finops/v1/comments/{}", c.comment_id());
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::PATCH, &path, c.other_org(), version);
+            Ctx::send(rb.json(&json!({ "text": "foreign" })))
+                .await
+                .status
+                == 200
+        }
+        EventsOfEveryOrganization => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            let path = "/finops/v1/events?limit=100&sort=created_at&order=desc";
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::GET, path, c.other_org(), version);
+            Ctx::send(rb).await.text.contains(&id)
+        }
+        VersionMalformedAccepted => {
+            let rb = c.finance_as(Method::GET, "/finops/v1/events", c.org(), "v2");
+            Ctx::send(rb).await.status == 200
+        }
+        EventsPathWithoutV1 => c.events("").await.status == 404,
+        MixedShapeAccepted => c.invoice_created(json!({ "based_on": c.quote_id() })).await,
+        UnknownPropsAccepted => c.quote_created(json!({ "colour": "red" })).await,
+        UnknownPropsAcceptedBasedOn => {
+            let body = json!({ "type": "invoice", "based_on": c.quote_id(), "colour": "red" });
+            created(&c.receivable(body).await)
+        }
+        InvoiceFieldInQuoteAccepted => c.quote_created(json!({ "purchase_order": "PO-1" })).await,
+        QuoteFieldInInvoiceAccepted => {
+            c.invoice_created(json!({ "expiry_date": "2030-01-01" }))
+                .await
+        }
+        TypeUnchecked => c.quote_created(json!({ "type": "bill" })).await,
+        CurrencyAnyString => created(&c.receivable(c.quote(json!({ "currency": "euro" }))).await),
+        CurrencyOptional => created(&c.receivable(without(c.quote(json!({})), "currency")).await),
+        BasedOnTypeOptional => created(&c.receivable(json!({ "based_on": c.quote_id() })).await),
+        FieldTypesLoose => c.quote_created(json!({ "tax_exempt": "yes" })).await,
+        NullFooterRejected => {
+            c.receivable(c.quote(json!({ "footer": null })))
+                .await
+                .status
+                == 422
+        }
+        AttachmentsEmptyAccepted => c.quote_created(json!({ "attachments": [] })).await,
+        BankAccountTypeAny => {
+            c.quote_created(json!({ "bank_account_type": "SAVINGS" }))
+                .await
+        }
+        BusinessTypeMaxIgnored => {
+            c.quote_created(json!({ "counterpart_business_type": long(51) }))
+                .await
+        }
+        DeductionsMaxIgnored => {
+            c.quote_created(json!({ "deductions": vec![json!({}); 11] }))
+                .await
+        }
+        DocumentIdLenIgnored => c.quote_created(json!({ "document_id": "" })).await,
+        OptionalIdsUnchecked => c.quote_created(json!({ "project_id": "not-a-uuid" })).await,
+        DocumentIdMaxIgnored => c.quote_created(json!({ "document_id": long(101) })).await,
+        QuoteExpiryDateNotIso => {
+            let quote = c.quote(json!({ "expiry_date": "2026-12-31" }));
+            c.receivable(quote).await.get("expiry_date") == "31/12/2026"
+        }
+        TradeNameMaxIgnored => c.quote_created(json!({ "trade_name": long(256) })).await,
+        WithholdingRangeIgnored => {
+            c.quote_created(json!({ "withholding_tax_rate": 10001 }))
+                .await
+        }
+        ExpiryDateUnchecked => c.quote_created(json!({ "expiry_date": "next week" })).await,
+        QuoteAcceptUrlUnchecked => {
+            c.quote_created(json!({ "quote_accept_page_url": "not a url" }))
+                .await
+        }
+        FulfillmentDateUnchecked => {
+            c.invoice_created(json!({ "fulfillment_date": "soon" }))
+                .await
+        }
+        FulfillmentDatePastRejected => {
+            c.receivable(c.invoice(json!({ "fulfillment_date": "2020-01-01" })))
+                .await
+                .status
+                == 422
+        }
+        PaymentUrlLenIgnored => {
+            let url = format!("https://pay.example.com/{}", long(2084 - 24));
+            c.invoice_created(json!({ "payment_page_url": url })).await
+        }
+        PurchaseOrderMaxIgnored => {
+            c.invoice_created(json!({ "purchase_order": long(101) }))
+                .await
+        }
+        PaymentTermsUnchecked => {
+            let terms = json!({ "payment_terms": { "term_final": { "end_date": "eventually" } } });
+            created(&c.receivable(c.invoice(terms)).await)
+        }
+        Create200 => c.receivable(c.quote(json!({}))).await.status == 200,
+        StatusOutsideSet | Transition400 | UnsupportedTransitionAllowed => {
+            let s = c.based_on("credit_note", c.quote_id()).await.status;
+            match fault {
+                StatusOutsideSet => ![201, 400, 401, 403, 404, 405, 409, 422, 500].contains(&s),
+                Transition400 => s == 400,
+                _ => s == 201,
+            }
+        }
+        QuoteResponseMissingField
+        | EntityBankAccountSet
+        | DeductionAmountNegative
+        | CurrencyNotEchoed => {
+            let r = c.receivable(c.quote(json!({}))).await;
+            match fault {
+                QuoteResponseMissingField => !r.has("updated_at"),
+                EntityBankAccountSet => !r.get("entity_bank_account").is_null(),
+                DeductionAmountNegative => {
+                    r.get("deduction_amount").as_i64().is_some_and(|n| n < 0)
+                }
+                _ => r.get("currency") != "EUR",
+            }
+        }
+        QuoteToInvoiceRefused => !created(&c.based_on("invoice", c.quote_id()).await),
+        InvoiceToCreditNoteRefused => !created(&c.based_on("credit_note", c.invoice_id()).await),
+        BasedOnUnknownAccepted => created(
+            &c.based_on("invoice", &uuid::Uuid::new_v4().to_string())
+                .await,
+        ),
+        Validation400 => {
+            c.receivable(c.quote(json!({ "colour": "red" })))
+                .await
+                .status
+                == 400
+        }
+        Fin422LocString => {
+            let r = c.receivable(c.quote(json!({ "colour": "red" }))).await;
+            r.status == 422 && r.body()["detail"][0]["loc"].is_string()
+        }
+        VatValueMaxIgnored => created(
+            &c.create_vat(json!({ "value": long(33), "country": "DE", "type": "eu_vat" }))
+                .await,
+        ),
+        VatCountryAny => created(
+            &c.create_vat(json!({ "value": "1", "country": "XX", "type": "eu_vat" }))
+                .await,
+        ),
+        VatTypeAny => created(
+            &c.create_vat(json!({ "value": "1", "country": "DE", "type": "xx_vat" }))
+                .await,
+        ),
+        VatResponseTypeMissing => !c.vat().await.has("type"),
+        VatCounterpartWrong => c.vat().await.get("counterpart_id") != c.counterpart(),
+        VatGetReturnsFirst | VatTypeLost => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            let r = c.get_vat(&id, c.org()).await;
+            match fault {
+                VatGetReturnsFirst => r.get("id") != id.as_str(),
+                _ => r.get("type") != "gb_vat",
+            }
+        }
+        VatGetUnknown200 => {
+            c.get_vat(&uuid::Uuid::new_v4().to_string(), c.org())
+                .await
+                .status
+                == 200
+        }
+        CommentDatesNotDateTime | CommentStatusUppercase | CommentUpdateNotApplied => {
+            let r = c
+                .patch_comment(c.comment_id(), json!({ "text": "Updated by the probe" }))
+                .await;
+            match fault {
+                CommentDatesNotDateTime => !r.get("created_at").is_string(),
+                CommentStatusUppercase => {
+                    !["active", "deleted"].contains(&r.get("status").as_str().unwrap_or(""))
+                }
+                _ => r.get("text") != "Updated by the probe",
+            }
+        }
+        CommentTypesUnchecked => {
+            let body = json!({ "reply_to_entity_user_id": "someone" });
+            c.patch_comment(c.comment_id(), body).await.status == 200
+        }
+        CommentTextTrimmed => {
+            let r = c
+                .patch_comment(c.comment_id(), json!({ "text": "  padded\n" }))
+                .await;
+            r.get("text") != "  padded\n"
+        }
+        CommentUnknown200 => {
+            let id = uuid::Uuid::new_v4().to_string();
+            c.patch_comment(&id, json!({ "text": "x" })).await.status == 200
+        }
+        DomainSegmentEdgesUnchecked => created(&c.mailbox("a-.example").await),
+        DomainLaterSegmentsLoose => created(&c.mailbox("mail.-x.example").await),
+        DomainCharsetUnchecked => created(&c.mailbox("under_score.example").await),
+        MailboxDedicatedIpMissing => !c.mailbox("example.net").await.has("dedicated_ip"),
+        DnsIsActiveString => {
+            let r = c.mailbox("example.net").await;
+            !r.get("dns_records")["sending_dns_records"][0]["is_active"].is_boolean()
+        }
+        DomainNotEchoed => c.mailbox("example.net").await.get("domain") != "example.net",
+        TagDeleteNotFound => c.delete_tag(0).await.status == 404,
+        TagDeleteIdempotent => {
+            c.delete_tag(1).await;
+            c.delete_tag(1).await.status == 204
+        }
+        BankAccountDeleteNotFound => c.delete_bank_account(0).await.status == 404,
+        BankAccountDeleteIdempotent => {
+            c.delete_bank_account(1).await;
+            c.delete_bank_account(1).await.status == 204
+        }
+        EventsPrevKeyMissing => !c.events("limit=5").await.has("prev_pagination_token"),
+        EventDescriptionMissing => c.events("limit=5").await.get("data")[0]
+            .get("description")
+            .is_none(),
+        EventObjectTypeOutsideEnum => {
+            let r = c.events("limit=100").await;
+            r.get("data")
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["object_type"] == "vat_id")
+        }
+        EventsLimitPlusOne => c.events("limit=10").await.ids().len() > 10,
+        EventsLimitClamped => c.events("limit=0").await.status == 200,
+        EventsOrderUnknownIgnored => c.events("order=sideways").await.status == 200,
+        EventsDefaultDesc | EventsDefaultSortUpdated | EventsDescIgnored => {
+            let query = match fault {
+                EventsDefaultDesc => "limit=100&sort=created_at",
+                EventsDefaultSortUpdated => "limit=100",
+                _ => "limit=100&order=desc&sort=created_at",
+            };
+            let r = c.events(query).await;
+            let times: Vec<&str> = r
+                .get("data")
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["created_at"].as_str().unwrap())
+                .collect();
+            let ascending = times.windows(2).all(|w| w[0] < w[1]);
+            if fault == EventsDescIgnored {
+                ascending
+            } else {
+                !ascending
+            }
+        }
+        EventsTokenHonoursParams => {
+            let first = c.events("limit=10").await;
+            let t = first
+                .get("next_pagination_token")
+                .as_str()
+                .unwrap()
+                .to_owned();
+            c.events(&format!("pagination_token={t}&limit=5"))
+                .await
+                .ids()
+                .len()
+                != 10
+        }
+        EventsNextCycles => c.full_read(List::Events, 100).await.is_none(),
+        EventsItemRepeated => c.item_repeated(List::Events).await,
+        EventsItemSkipped => c.item_skipped(List::Events).await,
+        EventsSortedItemSkipped => {
+            let first = c.page(List::Events, "sort=created_at&limit=10").await;
+            let next = first
+                .get(List::Events.next())
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            let mut two = first.ids();
+            two.extend(c.follow(List::Events, &next).await.ids());
+            let unsorted = c.item_skipped(List::Events).await;
+            !unsorted && two != c.page(List::Events, "sort=created_at&limit=20").await.ids()
+        }
+        EventsPageShort => {
+            let page = c.events("limit=3").await;
+            page.ids().len() < 3 && !page.token(List::Events.next()).is_empty()
+        }
+        EventsPrevOnFirst => c.prev_on_first(List::Events).await,
+        EventsTokenSingleUse => c.token_single_use(List::Events).await,
+        EventsTamperedRestarts => c.events("pagination_token=bm90LWlzc3VlZA").await.status == 200,
+        VelocityCreate200 => c.velocity(c.control(json!({}))).await.status == 200,
+        VelocityCreatedAtMissing => !c.velocity(c.control(json!({}))).await.has("createdAt"),
+        VelocityBothScopes | VelocityCardDropped => {
+            let r = c.velocity(c.control(json!({ "cardId": c.card() }))).await;
+            match fault {
+                VelocityBothScopes => r.has("organizationId") && r.has("cardId"),
+                _ => r.get("cardId") != c.card(),
+            }
+        }
+        VelocityOrgMissingWithoutHeader => {
+            !c.velocity(c.control(json!({}))).await.has("organizationId")
+        }
+        VelocityForeignCardAccepted => {
+            let card = c.bank().foreign_card_id.as_deref().unwrap();
+            c.control_created(json!({ "cardId": card })).await
+        }
+        VelocityActiveDefaultTrue => c.velocity(c.control(json!({}))).await.get("active") == true,
+        VelocityTransactionUsageAccepted => {
+            let body = c.control(json!({ "velocityWindow": "TRANSACTION", "usageLimit": 5 }));
+            created(&c.velocity(body).await)
+        }
+        VelocityTransactionUnlimitedAccepted => {
+            let body = c.control(json!({ "velocityWindow": "TRANSACTION", "usageLimit": -1 }));
+            created(&c.velocity(body).await)
+        }
+        VelocityTimesWithoutOffset => {
+            let control = c.velocity(c.control(json!({}))).await;
+            control
+                .get("createdAt")
+                .as_str()
+                .is_some_and(|at| !at.ends_with('Z'))
+        }
+        VelocityUnlimitedRejected => {
+            c.velocity(c.control(json!({ "usageLimit": -1 })))
+                .await
+                .status
+                == 400
+        }
+        VelocityWindowAny => c.control_created(json!({ "velocityWindow": "HOUR" })).await,
+        VelocityAmountString => {
+            c.control_created(json!({ "amountLimit": "a thousand" }))
+                .await
+        }
+        VelocityCurrencyUnchecked => c.control_created(json!({ "currencyCode": "EURO" })).await,
+        VelocityDuplicateAccepted | VelocityDuplicate400 => {
+            let body = c.control(json!({}));
+            c.velocity(body.clone()).await;
+            let s = c.velocity(body).await.status;
+            (fault == VelocityDuplicateAccepted && s == 201)
+                || (fault == VelocityDuplicate400 && s == 400)
+        }
+        VelocityIdGenerated => {
+            let body = c.control(json!({}));
+            c.velocity(body.clone()).await.get("id") != &body["id"]
+        }
+        VelocityAmountMajorUnits => {
+            c.velocity(c.control(json!({}))).await.get("amountLimit") != 150000
+        }
+        VelocityMccDropped => {
+            let r = c.velocity(c.control(json!({ "mcc": "5411" }))).await;
+            r.get("mcc") != "5411"
+        }
+        BankingSnakeCaseTokens => !c.tx("").await.has("nextPaginationToken"),
+        BankingDefaultLimit30 => c.tx("").await.ids().len() != 25,
+        BankingLimit101Served => c.tx("limit=101").await.ids().len() > 100,
+        BankingLimit100Refused => c.tx("limit=100").await.status == 400,
+        BankingLimitClamped => c.tx("limit=500").await.status == 200,
+        BankingNextCycles => c.full_read(List::Transactions, 100).await.is_none(),
+        BankingItemRepeated => c.item_repeated(List::Transactions).await,
+        BankingItemSkipped => c.item_skipped(List::Transactions).await,
+        BankingPrevWrongPage => {
+            let (first, second) = c.two_pages(List::Transactions, 25).await;
+            let prev = second
+                .get("prevPaginationToken")
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            c.follow(List::Transactions, &prev).await.ids() != first.ids()
+        }
+        BankingPrevOnFirst => c.prev_on_first(List::Transactions).await,
+        BankingPrevOnFirstViaToken => {
+            let (_, second) = c.two_pages(List::Transactions, 25).await;
+            let prev = second
+                .get("prevPaginationToken")
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            !c.follow(List::Transactions, &prev)
+                .await
+                .get("prevPaginationToken")
+                .is_null()
+        }
+        BankingDefaultLimitFirstPageOnly => {
+            let first = c.tx("").await;
+            let next = first
+                .get("nextPaginationToken")
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            c.follow(List::Transactions, &next).await.ids().len() > 25
+        }
+        BankingEmptyReadEndless => {
+            let token = c.bank_token().await;
+            let empty = c.bank().empty_bank_account_id.clone().unwrap();
+            let page = c.tx_raw(&empty, "", Some(&token), None).await;
+            !page.get("nextPaginationToken").is_null()
+        }
+        BankingTokenSingleUse => c.token_single_use(List::Transactions).await,
+        BankingTokenExpires => c.token_expires(List::Transactions).await,
+        BankingTamperedRestarts => c.tx("pagination_token=eyJvZmZzZXQiOjB9").await.status == 200,
+        // ------------------------------------------------------------ issue 29, classes 5 to 8
+        BasedOnForeignAccepted => {
+            let body = json!({ "type": "invoice", "based_on": c.quote_id() });
+            let path = "/finops/v1/receivables";
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::POST, path, c.other_org(), version);
+            created(&Ctx::send(rb.json(&body)).await)
+        }
+        InvoiceFromInvoiceAllowed => created(&c.based_on("invoice", c.invoice_id()).await),
+        VelocityDuplicateRace => {
+            let body = c.control(json!({}));
+            let (a, b) = tokio::join!(c.velocity(body.clone()), c.velocity(body));
+            created(&a) && created(&b)
+        }
+        VelocityIdUniquePerScope => {
+            let body = c.control(json!({}));
+            c.velocity(body.clone()).await;
+            let mut card = body;
+            card["cardId"] = json!(c.card());
+            created(&c.velocity(card).await)
+        }
+        VelocityIdLowercased => {
+            let body = c.control(json!({ "id": c.unique("Vc-MixedCase") }));
+            c.velocity(body.clone()).await.get("id") != &body["id"]
+        }
+        OrgHeaderUpperCaseRejected => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let org = c.bank().organization_id.as_deref().unwrap().to_uppercase();
+            c.tx_raw(account, "", Some(&token), Some(&org)).await.status == 400
+        }
+        DomainShortSegmentsRejected => !created(&c.mailbox("a.example.com").await),
+        TagIdsNullAccepted => c.quote_created(json!({ "tag_ids": null })).await,
+        DeductionsTenRefused => {
+            !c.quote_created(json!({ "deductions": vec![json!({}); 10] }))
+                .await
+        }
+        IntegerFractionTruncated => {
+            c.quote_created(json!({ "withholding_tax_rate": 100.5 }))
+                .await
+        }
+        BankTenantIgnored => {
+            let token = c.bank_token().await;
+            let other = c.bank().other_organization_id.clone().unwrap();
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let listed = c.tx_raw(account, "", Some(&token), Some(&other)).await;
+            listed.status == 200
+                && listed.body()["data"]
+                    .as_array()
+                    .is_some_and(|d| !d.is_empty())
+        }
+        VelocityOrgFromToken => {
+            let token = c.bank_token().await;
+            let other = c.bank().other_organization_id.clone().unwrap();
+            let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
+            let rb = c.banking(Method::POST, path, Some(&token));
+            let rb = rb.header(c.bank().org_header.as_deref().unwrap(), other.as_str());
+            let control = Ctx::send(rb.json(&c.control(json!({})))).await;
+            control.status == 201 && control.get("organizationId") != other.as_str()
+        }
+        UnknownAccountEmpty => {
+            let token = c.bank_token().await;
+            c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)
+                .await
+                .status
+                == 200
+        }
+    }
+}
+
+/// Runs the probe of `fault` against a server with that fault and a clean one.
+async fn probe_pair(fault: Fault, http: reqwest::Client) -> Result<(), String> {
+    let faulty = server(FaultSet::only(fault)).await;
+    let clean = server(FaultSet::none()).await;
+    let on = probe(&Ctx::new(&faulty, http.clone()), fault).await;
+    let off = probe(&Ctx::new(&clean, http), fault).await;
+    faulty.shutdown().await;
+    clean.shutdown().await;
+    match (on, off) {
+        (true, false) => Ok(()),
+        (false, _) => Err(format!("{fault}: deviation not seen with the fault on")),
+        (true, true) => Err(format!("{fault}: deviation seen on the clean server")),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fault_is_observable_and_absent_on_the_clean_server() {
+    let http = client();
+    let gate = Arc::new(tokio::sync::Semaphore::new(16));
+    let mut set = tokio::task::JoinSet::new();
+    for fault in Fault::all() {
+        let (http, gate) = (http.clone(), gate.clone());
+        let fault = *fault;
+        set.spawn(async move {
+            let _permit = gate.acquire().await.expect("the semaphore stays open");
+            probe_pair(fault, http).await
+        });
+    }
+    let mut failures = Vec::new();
+    let mut done = 0;
+    while let Some(result) = set.join_next().await {
+        done += 1;
+        if let Err(e) = result.expect("a probe does not panic") {
+            failures.push(e);
+        }
+    }
+    assert_eq!(done, Fault::all().len(), "a probe for every fault");
+    assert!(
+        failures.is_empty(),
+        "{} of {done}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

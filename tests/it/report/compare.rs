@@ -1,0 +1,252 @@
+//! `covenant compare` on prepared reports, through the real binary.
+
+use super::sample;
+use covenant::catalogue::Level;
+use covenant::verdict::{Counts, Finding, RunRecord, Verdict};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn write_report(dir: &Path, name: &str, run: &RunRecord) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(run).unwrap()).unwrap();
+    path
+}
+
+fn covenant(args: &[&std::ffi::OsStr]) -> Output {
+    crate::support::covenant()
+        .args(args)
+        .output()
+        .expect("the covenant binary runs")
+}
+
+fn compare(old: &Path, new: &Path, report_dir: Option<&Path>) -> (i32, String, String) {
+    let mut args = vec!["compare".as_ref(), old.as_os_str(), new.as_os_str()];
+    if let Some(dir) = report_dir {
+        args.push("--report-dir".as_ref());
+        args.push(dir.as_os_str());
+    }
+    let out = covenant(&args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The sample with the failure fixed.
+fn fixed_run() -> RunRecord {
+    let mut run = sample::run();
+    let case = &mut run.cases[1];
+    case.findings.clear();
+    case.verdict = Verdict::Pass;
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+/// The fixed run, where the passing case now fails, one case is gone and one is new.
+fn regressed_run() -> RunRecord {
+    let mut run = fixed_run();
+    let case = &mut run.cases[0];
+    case.findings = vec![Finding::new(
+        "RCV-CREATE-201",
+        Level::Must,
+        "answered 200, not 201",
+    )];
+    case.verdict = Verdict::Fail;
+    run.cases.remove(3);
+    let mut added = run.cases[2].clone();
+    added.id = "vat-id.create".to_owned();
+    added.findings.clear();
+    added.verdict = Verdict::Pass;
+    run.cases.push(added);
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+fn section<'a>(stdout: &'a str, title: &str) -> &'a str {
+    let start = stdout
+        .find(&format!("\n{title} ("))
+        .unwrap_or_else(|| panic!("no section {title} in:\n{stdout}"));
+    let rest = &stdout[start + 1..];
+    let end = rest.find("\n\n").unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[test]
+fn newly_failing_case_exits_1_and_is_listed_with_the_fix() {
+    let dir = sample::scratch_dir("compare-regressed");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &regressed_run());
+    let out_dir = dir.join("out");
+
+    let (code, stdout, stderr) = compare(&old, &new, Some(&out_dir));
+
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let newly = section(&stdout, "newly failing");
+    assert!(
+        newly.contains(
+            "receivable.quote-minimal: pass -> fail (RCV-CREATE-201: answered 200, not 201)"
+        ),
+        "{newly}"
+    );
+    let fixed = section(&stdout, "fixed");
+    assert!(
+        fixed.contains("receivable.unknown-property: fail -> pass"),
+        "{fixed}"
+    );
+    assert!(section(&stdout, "still failing").contains("events.list-limit: error -> error"));
+    assert!(section(&stdout, "cases added").contains("vat-id.create: absent -> pass"));
+    assert!(section(&stdout, "cases removed").contains("velocity.card-scoped: skip -> absent"));
+    let rules = section(&stdout, "rule verdicts changed");
+    assert!(rules.contains("RCV-CREATE-201: pass -> fail"), "{rules}");
+    assert!(rules.contains("RCV-UNKNOWN-PROPS: fail -> pass"), "{rules}");
+
+    let markdown = sample::read(&out_dir.join("compare.md"));
+    assert!(markdown.starts_with("## Covenant compare: ❌ 1 newly failing"));
+    let json: serde_json::Value =
+        serde_json::from_str(&sample::read(&out_dir.join("compare.json"))).unwrap();
+    assert_eq!(json["newly_failing"][0]["id"], "receivable.quote-minimal");
+    assert_eq!(json["fixed"][0]["id"], "receivable.unknown-property");
+}
+
+#[test]
+fn only_fixed_cases_exit_0() {
+    let dir = sample::scratch_dir("compare-fixed");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &fixed_run());
+
+    let (code, stdout, stderr) = compare(&old, &new, None);
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(section(&stdout, "newly failing").starts_with("newly failing (0):"));
+    assert!(section(&stdout, "fixed").contains("receivable.unknown-property: fail -> pass"));
+}
+
+#[test]
+fn malformed_report_is_a_usage_error_naming_file_and_line() {
+    let dir = sample::scratch_dir("compare-malformed");
+    let good = write_report(&dir, "good.json", &sample::run());
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        "{\n  \"meta\": {\n    \"seed\": \"not a number\"\n  }\n}\n",
+    )
+    .unwrap();
+
+    let (code, _, stderr) = compare(&good, &bad, None);
+
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:3:", bad.display())),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn missing_report_is_a_usage_error_naming_the_file() {
+    let dir = sample::scratch_dir("compare-missing");
+    let good = write_report(&dir, "good.json", &sample::run());
+    let missing = dir.join("nowhere.json");
+
+    let (code, _, stderr) = compare(&missing, &good, None);
+
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("nowhere.json"), "{stderr}");
+}
+
+/// The fixed run, where the passing case (the only one covering RCV-CREATE-201) and the failing
+/// one are skipped now.
+fn skipped_run() -> RunRecord {
+    let mut run = fixed_run();
+    for case in &mut run.cases[..2] {
+        case.verdict = Verdict::Skip;
+        case.skip_reason = Some("deadline of 1 s reached (--deadline): not run".to_owned());
+        case.findings.clear();
+        case.evidence.clear();
+        case.statuses.clear();
+    }
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+#[test]
+fn cases_newly_skipped_and_rules_newly_not_run_are_listed_with_the_reason_and_exit_0() {
+    let dir = sample::scratch_dir("compare-skipped");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &skipped_run());
+    let out_dir = dir.join("out");
+
+    let (code, stdout, stderr) = compare(&old, &new, Some(&out_dir));
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let skipped = section(&stdout, "newly skipped");
+    assert!(
+        skipped.starts_with("newly skipped (2):")
+            && skipped.contains(
+                "receivable.quote-minimal: pass -> skip (deadline of 1 s reached (--deadline): not run)"
+            )
+            && skipped.contains("receivable.unknown-property: fail -> skip"),
+        "{skipped}"
+    );
+    assert!(
+        !section(&stdout, "fixed").contains("receivable.unknown-property"),
+        "a failure that no longer runs is not fixed:\n{stdout}"
+    );
+    let rules = section(&stdout, "rules newly not run");
+    assert!(rules.contains("RCV-CREATE-201: pass -> skipped"), "{rules}");
+    assert!(
+        rules.contains("RCV-UNKNOWN-PROPS: fail -> skipped"),
+        "{rules}"
+    );
+    assert!(
+        !rules.contains("VEL-CARD-SCOPE"),
+        "skipped in both runs: {rules}"
+    );
+
+    let markdown = sample::read(&out_dir.join("compare.md"));
+    assert!(
+        markdown.starts_with(
+            "## Covenant compare: ✅ nothing newly fails; coverage lost: 2 cases newly skipped, 2 rules newly not run"
+        ),
+        "{markdown}"
+    );
+    assert!(markdown.contains("### newly skipped (2)"), "{markdown}");
+    assert!(
+        markdown.contains("### Rules newly not run (2)"),
+        "{markdown}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&sample::read(&out_dir.join("compare.json"))).unwrap();
+    assert_eq!(json["newly_skipped"][0]["id"], "receivable.quote-minimal");
+    assert_eq!(
+        json["newly_skipped"][0]["why"],
+        "deadline of 1 s reached (--deadline): not run"
+    );
+    let lost = json["newly_not_run"]
+        .as_array()
+        .and_then(|rules| rules.iter().find(|r| r["rule"] == "RCV-CREATE-201"))
+        .unwrap_or_else(|| panic!("RCV-CREATE-201 not in {}", json["newly_not_run"]));
+    assert_eq!(
+        (&lost["old"], &lost["new"]),
+        (&"pass".into(), &"skipped".into())
+    );
+}
+
+#[test]
+fn a_case_skipped_in_both_runs_is_not_newly_skipped() {
+    let dir = sample::scratch_dir("compare-still-skipped");
+    let old = write_report(&dir, "old.json", &sample::run());
+    let new = write_report(&dir, "new.json", &fixed_run());
+
+    let (code, stdout, stderr) = compare(&old, &new, None);
+
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        section(&stdout, "newly skipped").starts_with("newly skipped (0):"),
+        "{stdout}"
+    );
+    assert!(
+        section(&stdout, "rules newly not run").starts_with("rules newly not run (0):"),
+        "{stdout}"
+    );
+}

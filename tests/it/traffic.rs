@@ -1,0 +1,993 @@
+//! Real traffic judged through the real binary: an ordinary client's requests through
+//! `covenant proxy` to references over HTTP (clean, with a fault, and a stand-in with other
+//! choices where the spec is silent), ended with SIGINT; and the same exchanges recorded as a
+//! HAR file, judged by `covenant check` to the same verdicts.
+
+use crate::support::standin;
+
+use crate::support::covenant;
+use covenant::profile::Profile;
+use covenant::reference::{start, FaultSet, ReferenceConfig, RunningReference};
+use serde_json::{json, Value};
+use standin::{runtime, says, Choices, Seen};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A reference with `faults`, and the path of its profile.
+fn reference(
+    rt: &tokio::runtime::Runtime,
+    dir: &Path,
+    faults: &[&str],
+) -> (RunningReference, PathBuf) {
+    let faults: Vec<String> = faults.iter().map(|f| (*f).to_owned()).collect();
+    let server = rt
+        .block_on(start(ReferenceConfig {
+            seed: 7,
+            faults: FaultSet::from_names(&faults).expect("known faults"),
+            ..ReferenceConfig::default()
+        }))
+        .expect("the reference starts");
+    let path = dir.join("target.toml");
+    std::fs::write(&path, server.profile().to_toml()).expect("write the profile");
+    (server, path)
+}
+
+/// `covenant proxy` running, its output gathered as it comes.
+struct Proxy {
+    child: Child,
+    url: String,
+    stdout: Arc<Mutex<String>>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+/// What a command said and how it ended.
+struct Said {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Said {
+    fn all(&self) -> String {
+        format!(
+            "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn proxy(profile: &Path, reports: &Path, extra: &[&str]) -> Proxy {
+    let mut child = covenant()
+        .args(["proxy", "--listen", "127.0.0.1:0", "--profile"])
+        .arg(profile)
+        .arg("--report-dir")
+        .arg(reports)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("covenant proxy starts");
+    let stdout = Arc::new(Mutex::new(String::new()));
+    let lines = BufReader::new(child.stdout.take().expect("stdout"));
+    let gathered = stdout.clone();
+    std::thread::spawn(move || {
+        for line in lines.lines().map_while(Result::ok) {
+            let mut text = gathered.lock().expect("the output");
+            text.push_str(&line);
+            text.push('\n');
+        }
+    });
+    let mut errors = child.stderr.take().expect("stderr");
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = errors.read_to_string(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let url = loop {
+        let text = stdout.lock().expect("the output").clone();
+        if let Some(rest) = text.split("listening on ").nth(1) {
+            break rest.split(',').next().expect("an address").to_owned();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the proxy never said where it listens: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Proxy {
+        child,
+        url,
+        stdout,
+        stderr,
+    }
+}
+
+impl Proxy {
+    /// SIGINT, then what it said until it exited.
+    fn interrupt(mut self) -> Said {
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let status = self.child.wait().expect("the proxy exits");
+        let stderr = self.stderr.join().expect("stderr read");
+        // The reader ends with the pipe; give it a moment to take the last lines.
+        std::thread::sleep(Duration::from_millis(100));
+        let stdout = self.stdout.lock().expect("the output").clone();
+        Said {
+            code: status.code(),
+            stdout,
+            stderr,
+        }
+    }
+}
+
+/// One exchange as the client had it: what a HAR entry holds.
+struct Had {
+    method: String,
+    url: String,
+    headers: Vec<(String, String)>,
+    body: Option<String>,
+    status: u16,
+    response_headers: Vec<(String, String)>,
+    response_body: String,
+}
+
+/// An ordinary client of the API, keeping every exchange it had.
+struct Client {
+    http: reqwest::Client,
+    base: String,
+    profile: Profile,
+    had: Vec<Had>,
+    bank_token: Option<String>,
+}
+
+enum Payload {
+    None,
+    Json(Value),
+    Form(Vec<(&'static str, String)>),
+}
+
+impl Client {
+    fn new(base: &str, profile: &Profile) -> Client {
+        Client {
+            http: reqwest::Client::new(),
+            base: base.to_owned(),
+            profile: profile.clone(),
+            had: Vec::new(),
+            bank_token: None,
+        }
+    }
+
+    fn finance(&self) -> Vec<(String, String)> {
+        let f = self.profile.finops.as_ref().expect("finops");
+        vec![
+            (
+                "authorization".into(),
+                format!("Bearer {}", f.token.as_ref().expect("a token").expose()),
+            ),
+            (
+                "x-finops-version".into(),
+                self.profile.finops_version().to_owned(),
+            ),
+            (
+                "x-organization-id".into(),
+                f.organization_id.clone().expect("an org"),
+            ),
+        ]
+    }
+
+    fn banking(&self) -> Vec<(String, String)> {
+        let token = self.bank_token.clone().expect("a banking token");
+        vec![("authorization".into(), format!("Bearer {token}"))]
+    }
+
+    async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: Vec<(String, String)>,
+        payload: Payload,
+    ) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+        let mut request = self.http.request(method.clone(), &url);
+        let mut sent = headers.clone();
+        for (name, value) in &headers {
+            request = request.header(name, value);
+        }
+        let body = match payload {
+            Payload::None => None,
+            Payload::Json(json) => {
+                sent.push(("content-type".into(), "application/json".into()));
+                request = request.header("content-type", "application/json");
+                Some(json.to_string())
+            }
+            Payload::Form(pairs) => {
+                let text = url::form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(pairs)
+                    .finish();
+                sent.push((
+                    "content-type".into(),
+                    "application/x-www-form-urlencoded".into(),
+                ));
+                request = request.header("content-type", "application/x-www-form-urlencoded");
+                Some(text)
+            }
+        };
+        if let Some(body) = &body {
+            request = request.body(body.clone());
+        }
+        let answer = request.send().await.expect("the proxy answers");
+        let status = answer.status().as_u16();
+        let response_headers = answer
+            .headers()
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_str().unwrap_or("").to_owned()))
+            .collect();
+        let text = answer.text().await.expect("a body");
+        self.had.push(Had {
+            method: method.to_string(),
+            url,
+            headers: sent,
+            body,
+            status,
+            response_headers,
+            response_body: text.clone(),
+        });
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// Events read over two pages, a VAT ID created and read, a comment updated, a velocity
+    /// control created, transactions read by token (passed back with its `limit`, or, for a
+    /// careless client, without it).
+    async fn ordinary(&mut self, careless: bool) {
+        let finance = self.finance();
+        let (status, page) = self
+            .send(
+                "GET",
+                "/finops/v1/events?limit=2",
+                finance.clone(),
+                Payload::None,
+            )
+            .await;
+        assert_eq!(status, 200, "{page}");
+        let token = page["next_pagination_token"]
+            .as_str()
+            .expect("a second page of events")
+            .to_owned();
+        let next = format!("/finops/v1/events?pagination_token={}", encode(&token));
+        assert_eq!(
+            self.send("GET", &next, finance.clone(), Payload::None)
+                .await
+                .0,
+            200
+        );
+
+        let f = self.profile.finops.clone().expect("finops");
+        let counterpart = f.counterpart_id.clone().expect("a counterpart");
+        let vat = json!({"value": "DE123456789", "country": "DE", "type": "eu_vat"});
+        let path = format!("/finops/v1/counterparts/{counterpart}/vat-ids");
+        let (status, created) = self
+            .send("POST", &path, finance.clone(), Payload::Json(vat))
+            .await;
+        assert!((200..300).contains(&status), "{created}");
+        let id = created["id"].as_str().expect("a VAT ID id").to_owned();
+        assert_eq!(
+            self.send(
+                "GET",
+                &format!("{path}/{id}"),
+                finance.clone(),
+                Payload::None
+            )
+            .await
+            .0,
+            200
+        );
+
+        let comment = f.comment_ids.first().expect("a comment").clone();
+        let text = json!({"text": "Updated by an ordinary client"});
+        self.send(
+            "PATCH",
+            &format!("/finops/v1/comments/{comment}"),
+            finance,
+            Payload::Json(text),
+        )
+        .await;
+
+        let b = self.profile.banking.clone().expect("banking");
+        let oauth = b.oauth.clone().expect("oauth");
+        let form = vec![
+            ("grant_type", "client_credentials".to_owned()),
+            ("client_id", oauth.client_id.clone()),
+            (
+                "client_secret",
+                oauth
+                    .client_secret
+                    .as_ref()
+                    .expect("a secret")
+                    .expose()
+                    .to_owned(),
+            ),
+            ("scope", oauth.scope.clone().unwrap_or_default()),
+        ];
+        let (status, token) = self
+            .send("POST", "/oauth/token", Vec::new(), Payload::Form(form))
+            .await;
+        assert_eq!(status, 200, "{token}");
+        self.bank_token = Some(
+            token["access_token"]
+                .as_str()
+                .expect("an access token")
+                .to_owned(),
+        );
+
+        let control = json!({"id": "traffic-control-1", "amountLimit": 50000, "currencyCode": "EUR",
+            "name": "Team travel", "velocityWindow": "MONTH", "usageLimit": 20});
+        let path = "/embedded-banking/v1/authorization-controls/velocity-controls";
+        let (status, created) = self
+            .send("POST", path, self.banking(), Payload::Json(control))
+            .await;
+        assert_eq!(status, 201, "{created}");
+
+        let account = b.bank_account_id.clone().expect("a bank account");
+        let list = format!("/embedded-banking/v1/bank-accounts/{account}/transactions");
+        let (status, page) = self
+            .send(
+                "GET",
+                &format!("{list}?limit=2"),
+                self.banking(),
+                Payload::None,
+            )
+            .await;
+        assert_eq!(status, 200, "{page}");
+        let token = encode(
+            page["nextPaginationToken"]
+                .as_str()
+                .expect("a second page of transactions"),
+        );
+        let next = if careless {
+            format!("{list}?pagination_token={token}")
+        } else {
+            format!("{list}?limit=2&pagination_token={token}")
+        };
+        assert_eq!(
+            self.send("GET", &next, self.banking(), Payload::None)
+                .await
+                .0,
+            200
+        );
+    }
+
+    /// Every secret the client holds.
+    fn secrets(&self) -> Vec<String> {
+        let mut secrets = self.profile.secrets();
+        secrets.extend(self.bank_token.clone());
+        secrets
+    }
+
+    /// The exchanges as a HAR 1.2 file, as mitmproxy writes one.
+    fn har(&self, path: &Path) {
+        let pairs = |headers: &[(String, String)]| -> Vec<Value> {
+            headers
+                .iter()
+                .map(|(n, v)| json!({"name": n, "value": v}))
+                .collect()
+        };
+        let entries: Vec<Value> = self
+            .had
+            .iter()
+            .map(|h| {
+                let mut request = json!({"method": h.method, "url": h.url, "httpVersion": "HTTP/1.1",
+                    "headers": pairs(&h.headers), "queryString": [], "cookies": [],
+                    "headersSize": -1, "bodySize": h.body.as_ref().map_or(0, String::len)});
+                if let Some(body) = &h.body {
+                    request["postData"] = json!({"mimeType": "application/json", "text": body});
+                }
+                json!({"startedDateTime": "2026-11-25T10:00:00.000Z", "time": 1.5, "request": request,
+                    "response": {"status": h.status, "statusText": "", "httpVersion": "HTTP/1.1",
+                        "headers": pairs(&h.response_headers), "cookies": [],
+                        "content": {"size": h.response_body.len(), "mimeType": "application/json",
+                            "text": h.response_body},
+                        "redirectURL": "", "headersSize": -1, "bodySize": h.response_body.len()},
+                    "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}})
+            })
+            .collect();
+        let har = json!({"log": {"version": "1.2", "creator": {"name": "covenant tests", "version": "1"},
+            "entries": entries}});
+        std::fs::write(path, serde_json::to_string_pretty(&har).expect("JSON"))
+            .expect("write the HAR");
+    }
+}
+
+fn encode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+/// `covenant check FILE.har` of the client's exchanges.
+fn check(har: &Path, profile: &Path, reports: &Path, extra: &[&str]) -> Said {
+    let output = covenant()
+        .arg("check")
+        .arg(har)
+        .arg("--profile")
+        .arg(profile)
+        .arg("--report-dir")
+        .arg(reports)
+        .args(extra)
+        .output()
+        .expect("covenant check runs");
+    assert!(
+        output.status.code().is_some(),
+        "covenant check ended by a signal: {}",
+        says(&output)
+    );
+    Said {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Each case's id, verdict and the rules of its findings, from a JSON report.
+fn verdicts(reports: &Path) -> BTreeSet<(String, String, Vec<String>)> {
+    let text = std::fs::read_to_string(reports.join("report.json")).expect("report.json written");
+    let record: Value = serde_json::from_str(&text).expect("JSON");
+    record["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|case| {
+            let mut rules: Vec<String> = case["findings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|f| f["rule"].as_str().unwrap_or("").to_owned())
+                .collect();
+            rules.sort();
+            rules.dedup();
+            let id = case["id"].as_str().unwrap_or("").to_owned();
+            (id, case["verdict"].as_str().unwrap_or("").to_owned(), rules)
+        })
+        .collect()
+}
+
+/// No secret in what was said, nor in any report written.
+fn no_secret(secrets: &[String], said: &[&Said], reports: &[&Path]) {
+    for secret in secrets {
+        for s in said {
+            assert!(
+                !s.stdout.contains(secret.as_str()) && !s.stderr.contains(secret.as_str()),
+                "a secret in the output:\n{}",
+                s.all()
+            );
+        }
+        for dir in reports {
+            for entry in std::fs::read_dir(dir).expect("the reports") {
+                let path = entry.expect("an entry").path();
+                let text = std::fs::read_to_string(&path).expect("a report");
+                assert!(
+                    !text.contains(secret.as_str()),
+                    "a secret in {}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// The ordinary client's traffic through the proxy to `profile`'s target, and through `covenant
+/// check` as HAR: both said, and their verdicts, which must agree.
+fn judged(
+    rt: &tokio::runtime::Runtime,
+    dir: &Path,
+    profile: &Path,
+    careless: bool,
+    extra: &[&str],
+) -> (Said, Said) {
+    let live = dir.join("proxy-reports");
+    let running = proxy(profile, &live, extra);
+    let loaded = Profile::load(profile).expect("the profile");
+    let mut client = Client::new(&running.url, &loaded);
+    rt.block_on(client.ordinary(careless));
+    let proxied = running.interrupt();
+    for file in ["junit.xml", "report.json", "summary.html", "summary.md"] {
+        assert!(
+            live.join(file).is_file(),
+            "{file} not written:\n{}",
+            proxied.all()
+        );
+    }
+    let har = dir.join("traffic.har");
+    client.har(&har);
+    let recorded = dir.join("check-reports");
+    let checked = check(&har, profile, &recorded, extra);
+    assert_eq!(
+        proxied.code,
+        checked.code,
+        "proxy:\n{}\ncheck:\n{}",
+        proxied.all(),
+        checked.all()
+    );
+    assert_eq!(
+        verdicts(&live),
+        verdicts(&recorded),
+        "the HAR of the traffic is judged as the traffic was"
+    );
+    no_secret(
+        &client.secrets(),
+        &[&proxied, &checked],
+        &[&live, &recorded],
+    );
+    (proxied, checked)
+}
+
+fn clean_cases(said: &Said) {
+    assert!(
+        !said.stdout.contains("FAIL ")
+            && !said.stdout.contains("WARN ")
+            && !said.stdout.contains("CLIENT "),
+        "{}",
+        said.all()
+    );
+}
+
+#[test]
+fn an_ordinary_clients_traffic_to_a_target_keeping_the_contract_passes_and_is_reported() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-clean");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let (proxied, checked) = judged(&rt, &dir, &profile, false, &[]);
+    assert_eq!(proxied.code, Some(0), "{}", proxied.all());
+    clean_cases(&proxied);
+    clean_cases(&checked);
+    let seen = verdicts(&dir.join("proxy-reports"));
+    for case in [
+        "traffic.list-events",
+        "traffic.create-vat-id",
+        "traffic.get-vat-id",
+        "traffic.update-comment",
+        "traffic.create-velocity-control",
+        "traffic.list-transactions",
+    ] {
+        assert!(
+            seen.contains(&(case.to_owned(), "pass".to_owned(), Vec::new())),
+            "{case} not passed: {seen:?}"
+        );
+    }
+    assert!(
+        seen.iter()
+            .any(|(id, verdict, _)| id == "traffic.unlisted" && verdict == "skip"),
+        "the token request is passed through, counted: {seen:?}"
+    );
+    let summary =
+        std::fs::read_to_string(dir.join("proxy-reports/summary.md")).expect("summary.md");
+    assert!(summary.contains("PASS"), "{summary}");
+}
+
+#[test]
+fn comment_answers_breaking_their_status_enum_fail_naming_the_rule() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-fault");
+    let (_server, profile) = reference(&rt, &dir, &["cmt-status-uppercase"]);
+    let (proxied, checked) = judged(&rt, &dir, &profile, false, &[]);
+    assert_eq!(proxied.code, Some(1), "{}", proxied.all());
+    for said in [&proxied, &checked] {
+        assert!(
+            said.stdout
+                .contains("FAIL CMT-STATUS-ENUM PATCH /finops/v1/comments/"),
+            "{}",
+            said.all()
+        );
+    }
+    let seen = verdicts(&dir.join("proxy-reports"));
+    let comment = seen
+        .iter()
+        .find(|(id, _, _)| id == "traffic.update-comment")
+        .expect("the comment's case");
+    assert_eq!(comment.1, "fail");
+    assert!(
+        comment.2.contains(&"CMT-STATUS-ENUM".to_owned()),
+        "{comment:?}"
+    );
+    // The client sent the profile's finance token: the curl names its variable and runs as
+    // printed once it is exported.
+    let summary =
+        std::fs::read_to_string(dir.join("proxy-reports/summary.md")).expect("summary.md");
+    assert!(
+        summary.contains("export `COVENANT_FINOPS_TOKEN` (the profile's `finops.token`)"),
+        "{summary}"
+    );
+    let curl = summary
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("curl ") && l.contains("/comments/"))
+        .expect("summary.md shows the comment's curl");
+    assert!(
+        curl.contains("\"authorization: Bearer $COVENANT_FINOPS_TOKEN\"")
+            && !curl.contains("host:"),
+        "{curl}"
+    );
+    let token = Profile::load(&profile)
+        .expect("the profile")
+        .finops
+        .expect("finops")
+        .token;
+    let replayed = std::process::Command::new("sh")
+        .args(["-c", curl])
+        .env("COVENANT_FINOPS_TOKEN", token.expect("a token").expose())
+        .output()
+        .expect("sh runs");
+    let answer = String::from_utf8_lossy(&replayed.stdout);
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.contains("\"status\":\"ACTIVE\""),
+        "{curl}\n{answer}"
+    );
+}
+
+#[test]
+fn a_page_token_passed_back_without_its_limit_is_the_clients_slip_and_never_fails_the_target() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-careless");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let (proxied, checked) = judged(&rt, &dir, &profile, true, &["--strict"]);
+    assert_eq!(
+        proxied.code,
+        Some(0),
+        "not even --strict fails the target for the client's slip:\n{}",
+        proxied.all()
+    );
+    for said in [&proxied, &checked] {
+        assert!(
+            said.stdout
+                .contains("CLIENT BPAG-TOKEN-OPAQUE GET /embedded-banking/v1/bank-accounts/"),
+            "{}",
+            said.all()
+        );
+        assert!(
+            said.stdout.contains("without its limit (limit=2)"),
+            "{}",
+            said.all()
+        );
+        assert!(!said.stdout.contains("FAIL "), "{}", said.all());
+        // The summary names it under the client's own heading, with its count: no broken rule
+        // of the target, no known failure.
+        assert!(
+            said.stdout.contains(
+                "\nthe client's slips: requests that break what the spec asks of clients (they \
+                 never fail the target):\n  [BPAG-TOKEN-OPAQUE] 1 request in \
+                 client.list-transactions: "
+            ),
+            "{}",
+            said.all()
+        );
+        assert!(
+            said.stdout.contains(", 1 with the client's slips;")
+                && said.stdout.contains("covenant: PASS."),
+            "{}",
+            said.all()
+        );
+        assert!(
+            !said.stdout.contains("broken rules") && !said.stdout.contains("known"),
+            "{}",
+            said.all()
+        );
+    }
+    let seen = verdicts(&dir.join("proxy-reports"));
+    let slip = (
+        "client.list-transactions".to_owned(),
+        "client".to_owned(),
+        vec!["BPAG-TOKEN-OPAQUE".to_owned()],
+    );
+    assert!(seen.contains(&slip), "{seen:?}");
+    assert!(
+        seen.contains(&(
+            "traffic.list-transactions".to_owned(),
+            "pass".to_owned(),
+            Vec::new()
+        )),
+        "{seen:?}"
+    );
+    let summary =
+        std::fs::read_to_string(dir.join("proxy-reports/summary.md")).expect("summary.md");
+    assert!(
+        summary.contains("### The client's slips: requests that break what the spec asks of clients (they never fail the target) (1)")
+            && summary.contains("BPAG-TOKEN-OPAQUE"),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains("Broken rules") && !summary.contains("Known"),
+        "the client's slip is no broken rule of the target, nor a known failure:\n{summary}"
+    );
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("proxy-reports/report.json")).expect("report.json"),
+    )
+    .expect("JSON");
+    assert_eq!(report["counts"]["client"], 1, "{}", report["counts"]);
+    assert_eq!(report["counts"]["fail"], 0, "{}", report["counts"]);
+    let junit = std::fs::read_to_string(dir.join("proxy-reports/junit.xml")).expect("junit.xml");
+    assert!(
+        junit.contains("type=\"client\"") && !junit.contains("<failure"),
+        "{junit}"
+    );
+    // The banking token came from the token endpoint, not the profile: the slip's curl names
+    // it by the clients' first variable.
+    let slip = report["cases"]
+        .as_array()
+        .and_then(|cases| cases.iter().find(|c| c["verdict"] == "client"))
+        .expect("the slip's case");
+    let curl = slip["exchanges"][0]["request"]["curl"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        curl.contains("\"authorization: Bearer $COVENANT_CLIENT_TOKEN\""),
+        "{slip}"
+    );
+}
+
+/// A contract-keeping target with other choices where the spec is silent: a VAT ID create
+/// answered 200 instead of 201, VAT ID and comment answers with a field the spec does not list.
+#[test]
+fn a_target_with_other_choices_where_the_spec_is_silent_passes_clean() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-choices");
+    let choices = Choices {
+        answer: Box::new(|seen: &Seen, (status, body)| {
+            let vat = seen.path.contains("/vat-ids");
+            let comment = seen.path.starts_with("/finops/v1/comments/");
+            let mut json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            if (vat || comment) && json.is_object() {
+                json["vendor_note"] = json!("kept");
+            }
+            let body = if json.is_null() {
+                body
+            } else {
+                json.to_string().into_bytes()
+            };
+            match status {
+                201 if vat && seen.method == axum::http::Method::POST => (200, body),
+                _ => (status, body),
+            }
+        }),
+        ..Choices::default()
+    };
+    let (_server, profile) = standin::stand_in(&rt, 7, &dir, "stand-in", choices);
+    let (proxied, checked) = judged(&rt, &dir, &profile, false, &["--strict"]);
+    assert_eq!(proxied.code, Some(0), "{}", proxied.all());
+    clean_cases(&proxied);
+    clean_cases(&checked);
+}
+
+/// A stand-in keeping the contract with choices of its own where the spec is silent: a VAT ID
+/// create answered 200 (the spec states no success status for it), and VAT ID answers with a
+/// field the spec does not list.
+fn silent_chooser() -> Choices {
+    Choices {
+        answer: Box::new(|seen: &Seen, (status, body)| {
+            if !seen.path.contains("/vat-ids") {
+                return (status, body);
+            }
+            let mut json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            if json.is_object() {
+                json["vendor_note"] = json!("kept");
+            }
+            let body = json.to_string().into_bytes();
+            match status {
+                201 if seen.method == axum::http::Method::POST => (200, body),
+                _ => (status, body),
+            }
+        }),
+        ..Choices::default()
+    }
+}
+
+/// The lines of summary.md's section of what the target chose where the spec is silent, up to
+/// the next section; panics where there is none.
+fn silent_section(reports: &Path) -> String {
+    let summary = std::fs::read_to_string(reports.join("summary.md")).expect("summary.md");
+    let start = summary
+        .find("### What this target chose where the spec is silent")
+        .unwrap_or_else(|| panic!("no silent-area section in summary.md:\n{summary}"));
+    let rest = &summary[start..];
+    let end = rest[4..].find("\n##").map_or(rest.len(), |i| i + 4);
+    rest[..end].to_owned()
+}
+
+/// The observation lines of one gap in a silent-area section.
+fn observed(section: &str, gap: &str) -> Vec<String> {
+    let mut lines = section
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("- `{gap}`")))
+        .skip(1);
+    let mut found = Vec::new();
+    for line in lines.by_ref() {
+        if line.starts_with("  - ") {
+            found.push(line.trim_start_matches("  - ").to_owned());
+        } else if line.starts_with("- ") {
+            break;
+        }
+    }
+    found
+}
+
+#[test]
+fn traffic_shows_what_the_target_chose_where_the_spec_is_silent_and_never_fails_it() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-silent");
+    let (_server, profile) = standin::stand_in(&rt, 7, &dir, "stand-in", silent_chooser());
+    let (proxied, checked) = judged(&rt, &dir, &profile, false, &["--strict"]);
+    assert_eq!(proxied.code, Some(0), "{}", proxied.all());
+    clean_cases(&proxied);
+    clean_cases(&checked);
+    for reports in [dir.join("proxy-reports"), dir.join("check-reports")] {
+        let section = silent_section(&reports);
+        let status = observed(&section, "GAP-SUCCESS-STATUS");
+        assert!(
+            status.contains(&"create-vat-id: success status `200` (1 response)".to_owned()),
+            "the VAT ID create's 200, seen once in the traffic:\n{section}"
+        );
+        assert!(
+            status.contains(&"get-vat-id: success status `200` (1 response)".to_owned()),
+            "{section}"
+        );
+        let extra = observed(&section, "GAP-EXTRA-FIELDS");
+        for op in ["create-vat-id", "get-vat-id"] {
+            assert!(
+                extra.contains(&format!(
+                    "{op}: fields beyond the listed ones `vendor_note (string)` (1 response)"
+                )),
+                "{op}'s unlisted field:\n{section}"
+            );
+        }
+        assert!(
+            extra
+                .iter()
+                .any(|l| l.starts_with("update-comment: fields beyond the listed ones `none`")),
+            "the comment, answered as the spec lists it:\n{section}"
+        );
+        // The event pages: two asked for, the first with a limit, full, and a next token.
+        assert!(
+            observed(&section, "GAP-PAGE-SIZES")
+                .contains(&"list-events: limit 2 `full pages` (1 response)".to_owned()),
+            "{section}"
+        );
+        // The example is an exchange the traffic case kept: the client's own request, its
+        // credentials masked.
+        assert!(
+            section.contains("Example, from traffic.") && section.contains("curl"),
+            "{section}"
+        );
+        // The client's host named the proxy: a replay goes to the target by its URL alone.
+        assert!(!section.to_lowercase().contains("-h 'host:"), "{section}");
+        assert!(
+            section.contains("what the traffic showed the target do"),
+            "{section}"
+        );
+        // The profile names the banking header, but this client never sent it: traffic shows
+        // no header name.
+        assert!(
+            observed(&section, "GAP-BANK-ORG-HEADER-NAME").is_empty(),
+            "{section}"
+        );
+    }
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("proxy-reports/report.json")).expect("report.json"),
+    )
+    .expect("JSON");
+    let create = record["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .find(|c| c["id"] == "traffic.create-vat-id")
+        .expect("the VAT ID create's case");
+    assert_eq!(create["verdict"], "pass");
+    assert_eq!(create["shapes"][0]["status"], 200, "{create}");
+    let chosen = record["silent"]["GAP-SUCCESS-STATUS"]["observations"]
+        .as_array()
+        .expect("the success statuses chosen")
+        .iter()
+        .find(|o| o["operation"] == "create-vat-id")
+        .expect("the VAT ID create's");
+    assert_eq!(chosen["value"], "200", "{chosen}");
+    assert_eq!(
+        chosen["example"]["case"], "traffic.create-vat-id",
+        "{chosen}"
+    );
+}
+
+/// `covenant compare A B` with its arguments, as said.
+fn compare(a: &Path, b: &Path, extra: &[&str]) -> Said {
+    let output = covenant()
+        .arg("compare")
+        .arg(a.join("report.json"))
+        .arg(b.join("report.json"))
+        .args(extra)
+        .output()
+        .expect("covenant compare runs");
+    Said {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// The lines of a behaviour diff on the console that name a difference.
+fn differences(said: &Said) -> Vec<String> {
+    said.stdout
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn traffic_reports_compare_with_each_other_and_with_a_run_naming_what_each_target_chose() {
+    let rt = runtime();
+    let clean_dir = standin::scratch("traffic-compare-clean");
+    let (_reference, clean_profile) = reference(&rt, &clean_dir, &[]);
+    judged(&rt, &clean_dir, &clean_profile, false, &[]);
+    let silent_dir = standin::scratch("traffic-compare-silent");
+    let (_standin, silent_profile) =
+        standin::stand_in(&rt, 7, &silent_dir, "stand-in", silent_chooser());
+    judged(&rt, &silent_dir, &silent_profile, false, &[]);
+    let (clean, silent) = (
+        clean_dir.join("proxy-reports"),
+        silent_dir.join("check-reports"),
+    );
+    let chosen = [
+        "status, where the spec is silent (GAP-SUCCESS-STATUS): A 201; B 200 (traffic.create-vat-id)",
+        "fields, where the spec is silent (GAP-EXTRA-FIELDS): A no other field; B also vendor_note (string) (traffic.create-vat-id)",
+        "fields, where the spec is silent (GAP-EXTRA-FIELDS): A no other field; B also vendor_note (string) (traffic.get-vat-id)",
+    ];
+
+    // Two traffic reports of two targets: the behaviour diff, naming exactly the choices.
+    let diff_dir = clean_dir.join("diff");
+    let said = compare(
+        &clean,
+        &silent,
+        &[
+            "--fail-on-difference",
+            "--report-dir",
+            diff_dir.to_str().expect("a UTF-8 path"),
+        ],
+    );
+    assert_eq!(said.code, Some(6), "{}", said.all());
+    assert_eq!(differences(&said), chosen, "{}", said.all());
+    let diff_md = std::fs::read_to_string(diff_dir.join("diff.md")).expect("diff.md");
+    assert!(
+        diff_md.contains("(GAP-SUCCESS-STATUS): A 201; B 200, in traffic.create-vat-id")
+            && diff_md.contains("B also vendor\\_note (string), in traffic.get-vat-id"),
+        "{diff_md}"
+    );
+
+    // A run's report beside traffic: compared by operation, over what both saw. The run
+    // provokes refusals and sends bodies no client sent; none of it is a difference.
+    let run = clean_dir.join("run-reports");
+    let output = covenant()
+        .args(["run", "--report-dir"])
+        .arg(&run)
+        .output()
+        .expect("covenant run runs");
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    let said = compare(&run, &silent, &["--fail-on-difference"]);
+    assert_eq!(said.code, Some(6), "{}", said.all());
+    assert_eq!(differences(&said), chosen, "{}", said.all());
+    assert!(
+        said.stdout.contains("note: B is real traffic"),
+        "{}",
+        said.all()
+    );
+    let said = compare(&run, &clean, &["--fail-on-difference"]);
+    assert_eq!(said.code, Some(0), "{}", said.all());
+    assert!(
+        said.stdout.contains("no difference in behaviour"),
+        "a run and the traffic of one contract-keeping behaviour:\n{}",
+        said.all()
+    );
+}
