@@ -7,7 +7,8 @@
 //! their answers; the case's task builds them and parses the answers, so the CPU work happens
 //! beside the requests in flight rather than between them.
 
-use super::{Response, SendError, Target};
+use super::{Response, SendError};
+use std::future::Future;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, Mutex};
 
@@ -32,14 +33,20 @@ pub(super) struct Lanes {
 const QUEUE: usize = 1024;
 
 impl Lanes {
-    /// Starts `n` lanes sending through `direct` (the same client, without lanes). `None`
-    /// outside a tokio runtime, where requests are then sent directly.
-    pub(super) fn start(direct: Arc<Target>, n: usize) -> Option<Lanes> {
+    /// Starts `n` lanes, each sending its requests with `execute` (the client's own send, at
+    /// the run's pace: a request and its endpoint in, the answer out). `None` outside a tokio
+    /// runtime, where requests are then sent directly.
+    pub(super) fn start<E, F>(n: usize, execute: E) -> Option<Lanes>
+    where
+        E: Fn(reqwest::RequestBuilder, String) -> F + Send + Sync + 'static,
+        F: Future<Output = Outcome> + Send + 'static,
+    {
         let handle = tokio::runtime::Handle::try_current().ok()?;
         let (jobs, queue) = mpsc::channel(QUEUE);
         let queue = Arc::new(Mutex::new(queue));
+        let execute = Arc::new(execute);
         for _ in 0..n.max(1) {
-            handle.spawn(lane(direct.clone(), queue.clone()));
+            handle.spawn(lane(execute.clone(), queue.clone()));
         }
         Some(Lanes { jobs })
     }
@@ -68,7 +75,11 @@ impl Lanes {
     }
 }
 
-async fn lane(target: Arc<Target>, queue: Arc<Mutex<mpsc::Receiver<Job>>>) {
+async fn lane<E, F>(execute: Arc<E>, queue: Arc<Mutex<mpsc::Receiver<Job>>>)
+where
+    E: Fn(reqwest::RequestBuilder, String) -> F,
+    F: Future<Output = Outcome>,
+{
     loop {
         let job = queue.lock().await.recv().await;
         let Some(job) = job else {
@@ -78,7 +89,7 @@ async fn lane(target: Arc<Target>, queue: Arc<Mutex<mpsc::Receiver<Job>>>) {
             // The case that queued it has ended (cut short): nothing to send it for.
             continue;
         }
-        let outcome = target.execute(job.request, &job.endpoint).await;
+        let outcome = execute(job.request, job.endpoint).await;
         let _ = job.reply.send(outcome);
     }
 }

@@ -28,6 +28,5 @@ pub use config::{TargetConfig, TargetError};
 pub use curl::{curl_command, redact, SecretFinder, ShellVars};
 pub use limit::{Budget, Halt};
 pub use pace::{DEFAULT_MAX_REFUSAL, MAX_PAUSE};
-pub use record::Sent;
-pub use send::Target;
+pub use send::{Sent, Target};
 pub use wire::{snippet, Body, Request, Response, SendError};

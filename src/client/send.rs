@@ -4,11 +4,13 @@
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
 use super::pace::{Admission, Pacer, Refusal};
+use super::record::{record_request, record_response};
 use super::retry_after::{rate_limit, rate_limit_of};
 use super::wire::header_map;
 use super::{
-    curl, lanes, Body, Budget, Halt, Request, Response, SendError, Sent, TargetConfig, TargetError,
+    curl, lanes, Body, Budget, Halt, Request, Response, SendError, TargetConfig, TargetError,
 };
+use crate::verdict::Exchange;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -24,7 +26,7 @@ const URL_CACHE: usize = 512;
 /// The client for one target.
 pub struct Target {
     client: reqwest::Client,
-    pub(super) config: TargetConfig,
+    config: TargetConfig,
     /// When requests may start: `--rate`, and the pauses and pace the target's rate limits ask.
     pacer: Arc<Pacer>,
     budget: Arc<Budget>,
@@ -34,7 +36,19 @@ pub struct Target {
     /// every URL afresh cost a twentieth of a run.
     urls: Mutex<HashMap<String, Url>>,
     /// `config.secrets`, looked for in one pass.
-    pub(super) redactor: Arc<curl::Redactor>,
+    redactor: Arc<curl::Redactor>,
+}
+
+/// What [`Target::send`] knows of an exchange besides its outcome: enough to record it later.
+#[derive(Debug)]
+pub struct Sent {
+    pub duration_ms: f64,
+    /// Retries made before the outcome, rate-limit answers sent again included.
+    pub retries: u32,
+    /// The last rate-limit answer when the run stopped before one came through (the outcome is
+    /// then [`SendError::Stopped`]) or the request was refused for `--max-refusal`
+    /// ([`SendError::Refused`]).
+    rate_limited: Option<Response>,
 }
 
 impl Target {
@@ -88,7 +102,13 @@ impl Target {
             urls: Mutex::default(),
             redactor,
         });
-        let lanes = max_in_flight.and_then(|n| lanes::Lanes::start(direct.clone(), n));
+        let lanes = max_in_flight.and_then(|n| {
+            let direct = direct.clone();
+            lanes::Lanes::start(n, move |request, key| {
+                let direct = direct.clone();
+                async move { direct.execute(request, &key).await }
+            })
+        });
         Ok(Arc::new(Target {
             lanes,
             ..direct.same()
@@ -306,6 +326,31 @@ impl Target {
         (sent, outcome)
     }
 
+    /// The record of an exchange [`Target::send`] made, with secrets redacted.
+    pub fn exchange(
+        &self,
+        request: &Request,
+        sent: &Sent,
+        outcome: &Result<Response, SendError>,
+    ) -> Exchange {
+        let response = outcome.as_ref().ok().or(sent.rate_limited.as_ref());
+        let url = self
+            .url(&request.path)
+            .map(|u| u.to_string())
+            .unwrap_or_else(|_| request.path.clone());
+        let redactor = &self.redactor;
+        Exchange {
+            request: record_request(request, &url, redactor, &self.config.shell_vars),
+            response: response.map(|r| record_response(r, redactor)),
+            error: outcome
+                .as_ref()
+                .err()
+                .map(|e| self.redactor.redact(&e.to_string())),
+            duration_ms: sent.duration_ms,
+            retries: sent.retries,
+        }
+    }
+
     /// A read of the preflight: paced, bounded and redacted like any request, but never
     /// retried and not counted against `--max-requests`, the cases' budget (like the
     /// reachability probe and the OAuth token request). Only a safe method is sent.
@@ -399,7 +444,7 @@ impl Target {
 
     /// Sends a built request at the run's pace and reads its answer, unparsed; bounded by
     /// `--timeout` once it leaves. A lane runs this: a pause holds every lane.
-    pub(super) async fn execute(
+    async fn execute(
         &self,
         builder: reqwest::RequestBuilder,
         key: &str,

@@ -1,7 +1,6 @@
 //! What a baseline of known failures did to a run (`covenant run --baseline`), as the record
 //! keeps it for every surface.
 
-use super::{CaseResult, RunRecord};
 use serde::{Deserialize, Serialize};
 
 /// The baseline a run was judged with, and what came of it.
@@ -93,52 +92,5 @@ impl BaselineOutcome {
         );
         lines.extend(self.expired.iter().map(|e| format!("expired: {e}")));
         lines
-    }
-}
-
-impl RunRecord {
-    /// The known failures of the run, one entry per rule in rule id order.
-    pub fn known_by_rule(&self) -> Vec<KnownRule> {
-        let mut by_rule: std::collections::BTreeMap<&str, KnownRule> = Default::default();
-        for case in &self.cases {
-            for finding in &case.findings {
-                let Some(reason) = &finding.known else {
-                    continue;
-                };
-                let entry = by_rule.entry(&finding.rule).or_insert_with(|| KnownRule {
-                    rule: finding.rule.clone(),
-                    reason: reason.clone(),
-                    cases: Vec::new(),
-                });
-                if entry.cases.last() != Some(&case.id) {
-                    entry.cases.push(case.id.clone());
-                }
-            }
-        }
-        by_rule.into_values().collect()
-    }
-}
-
-impl CaseResult {
-    /// Why a known case is not a failure: the rules the baseline holds, and its reasons.
-    pub fn known_sentence(&self) -> String {
-        let mut known: Vec<(&str, &str, usize)> = Vec::new();
-        for f in &self.findings {
-            let Some(reason) = f.known.as_deref() else {
-                continue;
-            };
-            match known.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
-                Some(seen) => seen.2 += 1,
-                None => known.push((&f.rule, reason, 1)),
-            }
-        }
-        let named: Vec<String> = known
-            .iter()
-            .map(|(rule, reason, n)| match n {
-                1 => format!("{rule} ({reason})"),
-                n => format!("{rule} in {n} responses ({reason})"),
-            })
-            .collect();
-        format!("known failure, held by the baseline: {}", named.join("; "))
     }
 }

@@ -1,6 +1,9 @@
 //! A whole run: what it was (meta), its cases, and the one verdict every surface states.
 
-use super::{BaselineOutcome, CaseResult, Counts, CoverageRequirement, Pace, CLIENT_TOKEN_VAR};
+use super::{
+    BaselineOutcome, CaseResult, ClientSlip, Counts, CoverageRequirement, KnownRule, Pace, Verdict,
+    CLIENT_TOKEN_VAR,
+};
 use crate::exit;
 use serde::{Deserialize, Serialize};
 
@@ -299,6 +302,51 @@ impl RunRecord {
             RunVerdict::Pass
         }
     }
+
+    /// The known failures of the run, one entry per rule in rule id order.
+    pub fn known_by_rule(&self) -> Vec<KnownRule> {
+        let mut by_rule: std::collections::BTreeMap<&str, KnownRule> = Default::default();
+        for case in &self.cases {
+            for finding in &case.findings {
+                let Some(reason) = &finding.known else {
+                    continue;
+                };
+                let entry = by_rule.entry(&finding.rule).or_insert_with(|| KnownRule {
+                    rule: finding.rule.clone(),
+                    reason: reason.clone(),
+                    cases: Vec::new(),
+                });
+                if entry.cases.last() != Some(&case.id) {
+                    entry.cases.push(case.id.clone());
+                }
+            }
+        }
+        by_rule.into_values().collect()
+    }
+
+    /// The client's slips of the run, one entry per rule in the order the run first saw them.
+    pub fn client_slips(&self) -> Vec<ClientSlip<'_>> {
+        let mut slips: Vec<ClientSlip<'_>> = Vec::new();
+        for case in self.cases.iter().filter(|c| c.verdict == Verdict::Client) {
+            for finding in &case.findings {
+                match slips.iter_mut().find(|s| s.rule == finding.rule) {
+                    Some(slip) => {
+                        slip.requests += 1;
+                        if !slip.cases.contains(&case.id) {
+                            slip.cases.push(case.id.clone());
+                        }
+                    }
+                    None => slips.push(ClientSlip {
+                        rule: finding.rule.clone(),
+                        requests: 1,
+                        cases: vec![case.id.clone()],
+                        first: (case, finding),
+                    }),
+                }
+            }
+        }
+        slips
+    }
 }
 
 /// The variables of clients' credentials that `curls` name (`$COVENANT_CLIENT_TOKEN`,
@@ -376,6 +424,8 @@ pub struct RunRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Level;
+    use crate::verdict::Finding;
 
     #[test]
     fn client_variables_are_read_from_curls_once_each_in_order_with_their_ordinal() {
@@ -395,6 +445,52 @@ mod tests {
             [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal),
             ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
         );
+    }
+
+    fn client_case(id: &str, verdict: Verdict, rules: &[&str]) -> CaseResult {
+        let findings: Vec<Finding> = rules
+            .iter()
+            .map(|r| Finding::new(r, Level::Must, format!("{r} slipped")))
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "id": id, "suite": "client", "rules": [], "verdict": verdict,
+            "findings": findings, "exchanges": [], "duration_ms": 0.0
+        }))
+        .expect("a case")
+    }
+
+    #[test]
+    fn the_clients_slips_are_counted_per_rule_and_never_fail_the_run() {
+        let run = RunRecord::of_cases(vec![
+            client_case("traffic.list-transactions", Verdict::Pass, &[]),
+            client_case(
+                "client.list-transactions",
+                Verdict::Client,
+                &["A", "B", "A"],
+            ),
+            client_case("client.list-events", Verdict::Client, &["A"]),
+        ]);
+        assert_eq!((run.counts.client, run.counts.fail), (2, 0));
+        assert_eq!(run.counts.total(), 3);
+        assert_eq!(run.verdict(), RunVerdict::Pass);
+        assert_eq!(run.verdict().exit_code(), crate::exit::SUCCESS);
+        let slips = run.client_slips();
+        let said: Vec<(&str, usize, usize)> = slips
+            .iter()
+            .map(|s| (s.rule.as_str(), s.requests, s.cases.len()))
+            .collect();
+        assert_eq!(said, [("A", 3, 2), ("B", 1, 1)]);
+        assert_eq!(slips[0].first.1.message, "A slipped");
+    }
+
+    #[test]
+    fn a_clients_slip_is_serialised_as_client() {
+        let case = client_case("client.list-events", Verdict::Client, &["A"]);
+        let json = serde_json::to_value(&case).expect("JSON");
+        assert_eq!(json["verdict"], "client");
+        assert_eq!(Verdict::Client.as_str(), "client");
+        let back: CaseResult = serde_json::from_value(json).expect("read back");
+        assert_eq!(back.verdict, Verdict::Client);
     }
 
     #[test]
