@@ -207,8 +207,8 @@ fn terminal_width() -> usize {
         .unwrap_or(80)
 }
 
-/// A pipe for output another part of the program prints by path (libtest-mimic's per-case
-/// lines, given as its log file): a thread passes what it reads to [`relay`], so that those
+/// A pipe for output another part of the program prints by path (the runner's per-case lines,
+/// `runner::execute`): a thread passes what it reads to [`relay`], so that those
 /// lines and the status line share the terminal without mixing.
 pub struct Relay {
     path: String,

@@ -23,7 +23,7 @@ pub(super) struct Line {
 pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Progress>) -> bool {
     let relayed = progress.as_ref().and_then(Progress::stdout_file);
     let mut sink: Box<dyn Write> = match relayed
-        .and_then(|(path, _)| std::fs::OpenOptions::new().append(true).open(path).ok())
+        .and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok())
     {
         Some(file) => Box::new(file),
         None => Box::new(std::io::stdout()),

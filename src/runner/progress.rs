@@ -4,7 +4,7 @@
 //! It appears only once a run has taken [`SHOW_AFTER`], so that a fast run prints what it always
 //! did, and only when stderr is a terminal (or `--progress always`); it never writes to stdout.
 //! On a terminal it is redrawn in place at most ten times a second; when stdout is that terminal
-//! too, libtest-mimic's per-case lines go through a pipe ([`Relay`]) that erases the progress
+//! too, the per-case lines (`runner::execute`) go through a pipe ([`Relay`]) that erases the progress
 //! line before each of them, and with no such pipe (a platform without one) no line is shown
 //! rather than a broken one. Off a terminal (`--progress always` in a CI log) it is a plain line
 //! every [`PLAIN_EVERY`].
@@ -95,15 +95,10 @@ impl Progress {
         }
     }
 
-    /// Where the per-case lines must be written for the line to stay apart from them (with the
-    /// colours stdout would have had), when stdout shares its terminal.
-    pub fn stdout_file(&self) -> Option<(String, libtest_mimic::ColorSetting)> {
-        let relay = self.relay.as_ref()?;
-        let colours = match anstream::AutoStream::choice(&std::io::stdout()) {
-            anstream::ColorChoice::Never => libtest_mimic::ColorSetting::Never,
-            _ => libtest_mimic::ColorSetting::Always,
-        };
-        Some((relay.path().to_owned(), colours))
+    /// Where the per-case lines must be written for the line to stay apart from them, when
+    /// stdout shares its terminal.
+    pub fn stdout_file(&self) -> Option<String> {
+        Some(self.relay.as_ref()?.path().to_owned())
     }
 
     /// Once every per-case line is written and their writer closed: relays what is left, then
