@@ -64,6 +64,7 @@ fn keep(case: &Case, s: &Selection) -> bool {
         && !s.skip.iter().any(|p| id.contains(p.as_str()))
         && !(s.read_only && case.writes)
         && s.shard.is_none_or(|shard| shard.contains(shard_key))
+        && s.ids.as_ref().is_none_or(|ids| ids.contains(id))
 }
 
 /// What `--dry-run` prints: each case, whether it runs, the requests it sends and the fixtures
