@@ -3,8 +3,10 @@
 //! It runs the whole suite against the embedded reference clean, then, once per deliberate
 //! fault (several at once, each server on its own port), only the cases that judge the rule the
 //! fault breaks: those that declare it, and those that judged a response against it in the
-//! clean run (the generic checks judge every response). So PIT runs only the tests that cover a
-//! mutation. It asks two questions: is every fault detected by its own cases (a finding on the
+//! clean run. The generic checks judge every response, so for a rule of theirs only the cases
+//! that sent a request on a route where the clean reference asked about the fault are kept (its
+//! sites, `reference::Asked`): so PIT runs only the tests that reach a mutation. It asks two
+//! questions: is every fault detected by its own cases (a finding on the
 //! rule the fault breaks), and is every check of the catalogue made to fail by some fault. A
 //! fault its cases miss is a failure of the self-test, never retried on the whole suite.
 //! Everything goes over HTTP through the reference's profile, exactly as a run against a
@@ -15,7 +17,8 @@ use crate::case::Case;
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
-use crate::runner::Audience;
+use crate::runner::{Audience, Sites};
+use crate::schema::OperationId;
 use crate::settings::RunSettings;
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;
@@ -116,11 +119,12 @@ pub fn run(settings: &SelftestSettings) -> Result<SelftestRecord, Fatal> {
 pub async fn selftest(settings: &SelftestSettings) -> Result<SelftestRecord, Fatal> {
     let start = Instant::now();
     let cases = settings.cases;
-    let (plan, clean) = run_plan(reference_settings(None, cases)).await?;
+    let clean = run_plan(reference_settings(None, cases)).await?;
+    let (plan, sites, clean) = (clean.cases, clean.sites, clean.results);
     let permits = Arc::new(tokio::sync::Semaphore::new(settings.jobs.max(1)));
     let mut tasks = Vec::new();
     for fault in slow_first(&settings.faults) {
-        let chosen = judging(fault.rule(), &plan, &clean);
+        let chosen = judging(fault, &plan, &clean, &sites);
         let permits = permits.clone();
         tasks.push(tokio::spawn(async move {
             if chosen.is_empty() {
@@ -129,7 +133,7 @@ pub async fn selftest(settings: &SelftestSettings) -> Result<SelftestRecord, Fat
             let _permit = permits.acquire_owned().await;
             let mut run = reference_settings(Some(fault), cases);
             run.selection.ids = Some(chosen.clone());
-            run_plan(run).await.map(|(_, results)| (fault, results))
+            run_plan(run).await.map(|ran| (fault, ran.results))
         }));
     }
     let mut runs = Vec::new();
@@ -185,13 +189,33 @@ fn slow_first(faults: &[Fault]) -> Vec<Fault> {
     order
 }
 
-/// The cases that judge `rule`, by the clean run: those that declare it, and those that judged
-/// a response against it; with the earlier cases whose results a late one uses, without which
-/// it would be skipped.
-pub fn judging(rule: &str, plan: &[Case], clean: &[CaseResult]) -> BTreeSet<String> {
+/// The cases that judge the rule `fault` breaks, by the clean run: those that declare it, and
+/// those that judged a response against it; for a rule of the generic checks (judged on every
+/// response), only those of the latter that sent a request on one of the fault's `sites`. With
+/// the earlier cases whose results a late one uses, without which it would be skipped.
+pub fn judging(
+    fault: Fault,
+    plan: &[Case],
+    clean: &[CaseResult],
+    sites: &Sites,
+) -> BTreeSet<String> {
+    let rule = fault.rule();
+    let routes: Option<BTreeSet<String>> = sites
+        .get(&fault)
+        .filter(|_| generic(rule))
+        .filter(|routes| !routes.contains("?"))
+        .map(|routes| routes.iter().map(|r| template(r)).collect());
+    let reaches = |case: &CaseResult| {
+        routes
+            .as_ref()
+            .is_none_or(|routes| case_routes(case).any(|r| routes.contains(&template(r))))
+    };
     let mut chosen: BTreeSet<String> = clean
         .iter()
-        .filter(|c| c.rules.iter().any(|r| r == rule) || c.evidence.iter().any(|e| e.rule == rule))
+        .filter(|c| {
+            c.rules.iter().any(|r| r == rule)
+                || (c.evidence.iter().any(|e| e.rule == rule) && reaches(c))
+        })
         .map(|c| c.id.clone())
         .collect();
     let earlier: Vec<String> = plan
@@ -201,6 +225,39 @@ pub fn judging(rule: &str, plan: &[Case], clean: &[CaseResult]) -> BTreeSet<Stri
         .collect();
     chosen.extend(earlier);
     chosen
+}
+
+/// Whether the generic checks judge `rule` (on every response).
+fn generic(rule: &str) -> bool {
+    Catalogue::embedded()
+        .rules
+        .iter()
+        .any(|r| r.id == rule && r.checks.iter().any(|c| c.starts_with("generic:")))
+}
+
+/// A path template with its parameters unnamed (`/a/{}/b`): the router and `operations.json`
+/// may name them differently.
+fn template(path: &str) -> String {
+    path.split('/')
+        .map(|segment| {
+            if segment.starts_with('{') {
+                "{}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The path templates of the operations a case sent a request to.
+fn case_routes(case: &CaseResult) -> impl Iterator<Item = &'static str> + '_ {
+    case.statuses.iter().filter_map(|seen| {
+        OperationId::ALL
+            .into_iter()
+            .find(|op| op.as_str() == seen.operation)
+            .map(|op| op.operation().path.as_str())
+    })
 }
 
 /// The settings of one self-test run against a reference with at most one fault on: the
@@ -216,8 +273,16 @@ fn reference_settings(fault: Option<Fault>, cases: u32) -> RunSettings {
     settings
 }
 
-/// Runs the plan of `settings`: its cases, and their results.
-async fn run_plan(settings: RunSettings) -> Result<(Vec<Case>, Vec<CaseResult>), Fatal> {
+/// What one self-test run gave: its plan, its results, and where the reference asked about
+/// each fault.
+struct Run {
+    cases: Vec<Case>,
+    results: Vec<CaseResult>,
+    sites: Sites,
+}
+
+/// Runs the plan of `settings`.
+async fn run_plan(settings: RunSettings) -> Result<Run, Fatal> {
     let planned = crate::runner::plan(&settings).await?;
     let cases = planned.cases.clone();
     let ran = planned.run(Audience::Program).await;
@@ -227,13 +292,17 @@ async fn run_plan(settings: RunSettings) -> Result<(Vec<Case>, Vec<CaseResult>),
         .next()
         .map(|record| record.cases)
         .unwrap_or_default();
-    Ok((cases, results))
+    Ok(Run {
+        cases,
+        results,
+        sites: ran.sites,
+    })
 }
 
 /// One run of the whole suite against a reference with at most one fault on (see
 /// [`reference_settings`]).
 pub async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResult>, Fatal> {
-    Ok(run_plan(reference_settings(fault, cases)).await?.1)
+    Ok(run_plan(reference_settings(fault, cases)).await?.results)
 }
 
 /// The `--token-age` a fault's run needs. Tokens that expire a second after they are issued
@@ -398,6 +467,72 @@ pub fn render(record: &SelftestRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// A clean result of a case that declares `rules`, judged `judged` and sent to `operation`.
+    fn result(id: &str, rules: &[&str], judged: &[&str], operation: &str) -> CaseResult {
+        serde_json::from_value(json!({
+            "id": id, "suite": "s", "rules": rules, "verdict": "pass", "findings": [],
+            "exchanges": [], "duration_ms": 1.0,
+            "evidence": judged.iter().map(|r| json!({"rule": r, "responses": 1})).collect::<Vec<_>>(),
+            "statuses": [{"operation": operation, "status": 200, "count": 1}],
+        }))
+        .expect("a case result")
+    }
+
+    fn case(id: &str) -> Case {
+        Case::new(
+            id,
+            OperationId::ListEvents,
+            &[],
+            crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
+        )
+    }
+
+    #[test]
+    fn a_generic_rule_keeps_the_cases_that_reach_the_fault_and_those_that_declare_it() {
+        let clean = [
+            result("vat.get", &[], &["GEN-JSON-BODY"], "get-vat-id"),
+            result("events.read", &[], &["GEN-JSON-BODY"], "list-events"),
+            result("json.declared", &["GEN-JSON-BODY"], &[], "list-events"),
+            result("vat.other", &[], &["VAT-RESPONSE"], "get-vat-id"),
+        ];
+        let plan: Vec<Case> = clean.iter().map(|c| case(&c.id)).collect();
+        let route = "/finops/v1/counterparts/{cp}/vat-ids/{id}".to_owned();
+        let sites = Sites::from([(Fault::NonJsonBody, BTreeSet::from([route]))]);
+        let chosen = judging(Fault::NonJsonBody, &plan, &clean, &sites);
+        assert_eq!(
+            chosen,
+            BTreeSet::from(["vat.get".into(), "json.declared".into()])
+        );
+        // Without a site (never asked, or asked outside a route), every judging case runs.
+        let everywhere = Sites::from([(Fault::NonJsonBody, BTreeSet::from(["?".to_owned()]))]);
+        for sites in [Sites::new(), everywhere] {
+            let chosen = judging(Fault::NonJsonBody, &plan, &clean, &sites);
+            assert_eq!(chosen.len(), 3, "{chosen:?}");
+        }
+    }
+
+    #[test]
+    fn a_rule_of_its_own_keeps_every_case_that_judged_it_with_the_cases_a_late_one_uses() {
+        let clean = [
+            result("vat.read-back", &[], &["VAT-ROUNDTRIP"], "list-events"),
+            result("vat.early", &[], &[], "create-vat-id"),
+            result("vat.late", &["VAT-ROUNDTRIP"], &[], "get-vat-id"),
+            result("vat.unrelated", &[], &["VAT-RESPONSE"], "get-vat-id"),
+        ];
+        let plan = vec![
+            case("vat.read-back"),
+            case("vat.early"),
+            case("vat.late").late(&["vat.early"]),
+            case("vat.unrelated"),
+        ];
+        let fault = Fault::VatCreateValueTruncated;
+        let sites = Sites::from([(fault, BTreeSet::from(["/elsewhere".to_owned()]))]);
+        let chosen = judging(fault, &plan, &clean, &sites);
+        let want = ["vat.read-back", "vat.early", "vat.late"];
+        assert_eq!(chosen, want.iter().map(|s| s.to_string()).collect());
+    }
 
     #[test]
     fn case_checks_cover_their_prefix_only() {
