@@ -481,12 +481,7 @@ mod tests {
     }
 
     fn case(id: &str) -> Case {
-        Case::new(
-            id,
-            OperationId::ListEvents,
-            &[],
-            crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
-        )
+        Case::idle(id)
     }
 
     #[test]

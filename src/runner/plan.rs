@@ -111,17 +111,10 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::OperationId;
     use crate::settings::Shard;
 
-    /// A case of this id that does nothing.
     fn case(id: &str) -> Case {
-        Case::new(
-            id,
-            OperationId::ListEvents,
-            &[],
-            crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
-        )
+        Case::idle(id)
     }
 
     #[test]
