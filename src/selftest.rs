@@ -1,15 +1,24 @@
 //! The self-test: prove that every check can fail.
 //!
-//! It runs the whole suite against the embedded reference clean, then once per deliberate fault
-//! (several at once, each server on its own port), and asks two questions: is every fault
-//! detected (a finding on the rule the fault breaks), and is every check of the catalogue made to
-//! fail by some fault. Everything goes over HTTP through the reference's profile, exactly as a
-//! run against a stranger's server: the self-test knows which fault is on, the suite does not.
+//! It runs the whole suite against the embedded reference clean, then, once per deliberate
+//! fault (several at once, each server on its own port), only the cases that judge the rule the
+//! fault breaks: those that declare it, and those that judged a response against it in the
+//! clean run. The generic checks judge every response, so for a rule of theirs only the cases
+//! that sent a request on a route where the clean reference asked about the fault are kept (its
+//! sites, `reference::Asked`): so PIT runs only the tests that reach a mutation. It asks two
+//! questions: is every fault detected by its own cases (a finding on the
+//! rule the fault breaks), and is every check of the catalogue made to fail by some fault. A
+//! fault its cases miss is a failure of the self-test, never retried on the whole suite.
+//! Everything goes over HTTP through the reference's profile, exactly as a run against a
+//! stranger's server: the self-test knows which fault is on, the suite does not. Every run has
+//! the same seed, so a fault's cases draw the payloads they draw in the clean run.
 
+use crate::case::Case;
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
-use crate::runner::Audience;
+use crate::runner::{Audience, Sites};
+use crate::schema::OperationId;
 use crate::settings::RunSettings;
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;
@@ -21,6 +30,38 @@ use std::time::{Duration, Instant};
 /// Seed of every self-test run, so that the self-test is reproducible.
 const SEED: u64 = 1;
 
+/// What the self-test is asked to do: plain values, as `covenant selftest` builds them from
+/// its flags and a test builds them by hand.
+#[derive(Debug, Clone)]
+pub struct SelftestSettings {
+    /// The faults to run, each alone on its own server.
+    pub faults: Vec<Fault>,
+    /// Generated cases per operation in each run.
+    pub cases: u32,
+    /// Faults run at once.
+    pub jobs: usize,
+    /// A chosen subset of the faults: the unproven-check verdict, which only means something
+    /// over all faults, is left out.
+    pub partial: bool,
+}
+
+impl Default for SelftestSettings {
+    /// The full self-test, as `covenant selftest` runs it without flags.
+    fn default() -> SelftestSettings {
+        SelftestSettings {
+            faults: Fault::all().to_vec(),
+            cases: DEFAULT_CASES,
+            jobs: DEFAULT_JOBS,
+            partial: false,
+        }
+    }
+}
+
+/// Generated cases per operation in each self-test run, by default.
+pub const DEFAULT_CASES: u32 = 10;
+/// Faults run at once, by default.
+pub const DEFAULT_JOBS: usize = 4;
+
 /// What one fault's run showed.
 #[derive(Debug, Clone, Serialize)]
 pub struct FaultOutcome {
@@ -31,6 +72,8 @@ pub struct FaultOutcome {
     pub by: Vec<String>,
     /// Cases with findings on other rules only.
     pub also: Vec<String>,
+    /// The cases run against the fault: those that judge its rule, in the suite's order.
+    pub cases: Vec<String>,
 }
 
 /// The self-test's record, written as `selftest.json`.
@@ -38,6 +81,8 @@ pub struct FaultOutcome {
 pub struct SelftestRecord {
     pub seed: u64,
     pub cases_per_operation: u32,
+    /// Cases of the clean run: the whole suite.
+    pub clean_cases: usize,
     pub clean_failures: Vec<String>,
     pub clean_warnings: Vec<String>,
     pub faults: Vec<FaultOutcome>,
@@ -45,6 +90,8 @@ pub struct SelftestRecord {
     pub mutation_score: f64,
     /// Catalogue checks that no fault made fail.
     pub unproven_checks: Vec<String>,
+    /// Cases run in all, the clean run's included.
+    pub case_runs: usize,
     pub duration_ms: f64,
 }
 
@@ -57,23 +104,36 @@ impl SelftestRecord {
     }
 }
 
-/// Runs the clean reference and each fault; `partial` (a chosen subset of faults) skips the
-/// unproven-check verdict, which only means something over all faults.
-pub async fn selftest(
-    faults: &[Fault],
-    cases: u32,
-    jobs: usize,
-    partial: bool,
-) -> Result<SelftestRecord, Fatal> {
+/// Runs the self-test on a runtime of its own (two worker threads): for a caller that has none,
+/// such as a test.
+pub fn run(settings: &SelftestSettings) -> Result<SelftestRecord, Fatal> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))?
+        .block_on(selftest(settings))
+}
+
+/// Runs the clean reference, then each fault against the cases that judge its rule.
+pub async fn selftest(settings: &SelftestSettings) -> Result<SelftestRecord, Fatal> {
     let start = Instant::now();
-    let clean = run_reference(None, cases).await?;
-    let permits = Arc::new(tokio::sync::Semaphore::new(jobs.max(1)));
+    let cases = settings.cases;
+    let clean = run_plan(reference_settings(None, cases)).await?;
+    let (plan, sites, clean) = (clean.cases, clean.sites, clean.results);
+    let permits = Arc::new(tokio::sync::Semaphore::new(settings.jobs.max(1)));
     let mut tasks = Vec::new();
-    for fault in faults {
-        let (fault, permits) = (*fault, permits.clone());
+    for fault in slow_first(&settings.faults) {
+        let chosen = judging(fault, &plan, &clean, &sites);
+        let permits = permits.clone();
         tasks.push(tokio::spawn(async move {
+            if chosen.is_empty() {
+                return Ok((fault, Vec::new()));
+            }
             let _permit = permits.acquire_owned().await;
-            run_reference(Some(fault), cases).await.map(|r| (fault, r))
+            let mut run = reference_settings(Some(fault), cases);
+            run.selection.ids = Some(chosen.clone());
+            run_plan(run).await.map(|ran| (fault, ran.results))
         }));
     }
     let mut runs = Vec::new();
@@ -83,9 +143,12 @@ pub async fn selftest(
             .map_err(|e| Fatal::Startup(format!("a self-test run panicked: {e}")))??;
         runs.push(run);
     }
+    // The record keeps the faults in the order asked.
+    runs.sort_by_key(|(fault, ..)| settings.faults.iter().position(|f| f == fault));
+    let case_runs = clean.len() + runs.iter().map(|(_, r)| r.len()).sum::<usize>();
     let outcomes: Vec<FaultOutcome> = runs.iter().map(|(f, cases)| outcome(*f, cases)).collect();
     let detected = outcomes.iter().filter(|o| o.detected).count();
-    let unproven = if partial {
+    let unproven = if settings.partial {
         Vec::new()
     } else {
         unproven_checks(Catalogue::embedded(), &runs)
@@ -102,6 +165,7 @@ pub async fn selftest(
     Ok(SelftestRecord {
         seed: SEED,
         cases_per_operation: cases,
+        clean_cases: clean.len(),
         clean_failures,
         clean_warnings: pick(Verdict::Warn),
         mutation_score: if outcomes.is_empty() {
@@ -112,30 +176,133 @@ pub async fn selftest(
         detected,
         faults: outcomes,
         unproven_checks: unproven,
+        case_runs,
         duration_ms: start.elapsed().as_secs_f64() * 1000.0,
     })
 }
 
-/// One run of the suite against a reference with at most one fault on: the default run's
-/// settings at the self-test's seed, `cases` generated per operation, eight cases at once,
-/// adjusted for the fault by [`token_age`].
-pub async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResult>, Fatal> {
+/// The faults in the order their runs start: those whose run waits (see [`token_age`]) first,
+/// so that the wait passes beside the other runs rather than after them.
+fn slow_first(faults: &[Fault]) -> Vec<Fault> {
+    let mut order = faults.to_vec();
+    order.sort_by_key(|f| token_age(Some(*f)).is_none());
+    order
+}
+
+/// The cases that judge the rule `fault` breaks, by the clean run: those that declare it, and
+/// those that judged a response against it; for a rule of the generic checks (judged on every
+/// response), only those of the latter that sent a request on one of the fault's `sites`. With
+/// the earlier cases whose results a late one uses, without which it would be skipped.
+pub fn judging(
+    fault: Fault,
+    plan: &[Case],
+    clean: &[CaseResult],
+    sites: &Sites,
+) -> BTreeSet<String> {
+    let rule = fault.rule();
+    let routes: Option<BTreeSet<String>> = sites
+        .get(&fault)
+        .filter(|_| generic(rule))
+        .filter(|routes| !routes.contains("?"))
+        .map(|routes| routes.iter().map(|r| template(r)).collect());
+    let reaches = |case: &CaseResult| {
+        routes
+            .as_ref()
+            .is_none_or(|routes| case_routes(case).any(|r| routes.contains(&template(r))))
+    };
+    let mut chosen: BTreeSet<String> = clean
+        .iter()
+        .filter(|c| {
+            c.rules.iter().any(|r| r == rule)
+                || (c.evidence.iter().any(|e| e.rule == rule) && reaches(c))
+        })
+        .map(|c| c.id.clone())
+        .collect();
+    let earlier: Vec<String> = plan
+        .iter()
+        .filter(|c| chosen.contains(&c.id))
+        .flat_map(|c| c.after.iter().cloned())
+        .collect();
+    chosen.extend(earlier);
+    chosen
+}
+
+/// Whether the generic checks judge `rule` (on every response).
+fn generic(rule: &str) -> bool {
+    Catalogue::embedded()
+        .rules
+        .iter()
+        .any(|r| r.id == rule && r.checks.iter().any(|c| c.starts_with("generic:")))
+}
+
+/// A path template with its parameters unnamed (`/a/{}/b`): the router and `operations.json`
+/// may name them differently.
+fn template(path: &str) -> String {
+    path.split('/')
+        .map(|segment| {
+            if segment.starts_with('{') {
+                "{}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The path templates of the operations a case sent a request to.
+fn case_routes(case: &CaseResult) -> impl Iterator<Item = &'static str> + '_ {
+    case.statuses.iter().filter_map(|seen| {
+        OperationId::ALL
+            .into_iter()
+            .find(|op| op.as_str() == seen.operation)
+            .map(|op| op.operation().path.as_str())
+    })
+}
+
+/// The settings of one self-test run against a reference with at most one fault on: the
+/// default run's settings at the self-test's seed, `cases` generated per operation, eight cases
+/// at once, adjusted for the fault by [`token_age`], and no report directory (the self-test
+/// keeps the records itself).
+fn reference_settings(fault: Option<Fault>, cases: u32) -> RunSettings {
     let faults = fault.map_or_else(FaultSet::none, FaultSet::only);
     let mut settings = RunSettings::new(SEED, faults);
     settings.generation.cases_per_operation = cases;
     settings.token_age = token_age(fault);
-    // The self-test keeps the records itself: no report directory.
     settings.report_dir = None;
-    let ran = crate::runner::plan(&settings)
-        .await?
-        .run(Audience::Program)
-        .await;
-    Ok(ran
+    settings
+}
+
+/// What one self-test run gave: its plan, its results, and where the reference asked about
+/// each fault.
+struct Run {
+    cases: Vec<Case>,
+    results: Vec<CaseResult>,
+    sites: Sites,
+}
+
+/// Runs the plan of `settings`.
+async fn run_plan(settings: RunSettings) -> Result<Run, Fatal> {
+    let planned = crate::runner::plan(&settings).await?;
+    let cases = planned.cases.clone();
+    let ran = planned.run(Audience::Program).await;
+    let results = ran
         .records
         .into_iter()
         .next()
         .map(|record| record.cases)
-        .unwrap_or_default())
+        .unwrap_or_default();
+    Ok(Run {
+        cases,
+        results,
+        sites: ran.sites,
+    })
+}
+
+/// One run of the whole suite against a reference with at most one fault on (see
+/// [`reference_settings`]).
+pub async fn run_reference(fault: Option<Fault>, cases: u32) -> Result<Vec<CaseResult>, Fatal> {
+    Ok(run_plan(reference_settings(fault, cases)).await?.results)
 }
 
 /// The `--token-age` a fault's run needs. Tokens that expire a second after they are issued
@@ -149,7 +316,7 @@ pub fn token_age(fault: Option<Fault>) -> Option<Duration> {
     }
 }
 
-/// Whether and by which cases a fault was detected in its run.
+/// Whether and by which of the cases that ran a fault was detected in its run.
 pub fn outcome(fault: Fault, cases: &[CaseResult]) -> FaultOutcome {
     let rule = fault.rule();
     let mut by = Vec::new();
@@ -167,6 +334,7 @@ pub fn outcome(fault: Fault, cases: &[CaseResult]) -> FaultOutcome {
         detected: !by.is_empty(),
         by,
         also,
+        cases: cases.iter().map(|c| c.id.clone()).collect(),
     }
 }
 
@@ -236,13 +404,14 @@ pub fn render(record: &SelftestRecord) -> String {
     let _ = writeln!(out, "{:<45} {:<30} {:<9} by", "fault", "rule", "detected");
     for o in &record.faults {
         let by = if o.by.is_empty() {
+            let list = |ids: &[String]| match ids {
+                [] => "none".to_owned(),
+                ids => ids.join(", "),
+            };
             format!(
-                "(other findings: {})",
-                if o.also.is_empty() {
-                    "none".to_owned()
-                } else {
-                    o.also.join(", ")
-                }
+                "(cases run: {}; other findings: {})",
+                list(&o.cases),
+                list(&o.also)
             )
         } else {
             o.by.join(", ")
@@ -277,13 +446,14 @@ pub fn render(record: &SelftestRecord) -> String {
     }
     let _ = writeln!(
         out,
-        "mutation score: {}/{} faults detected ({:.1}%); {} unproven checks; clean run: {} failures, {} warnings; {:.1} s",
+        "mutation score: {}/{} faults detected ({:.1}%); {} unproven checks; clean run: {} failures, {} warnings; {} case runs; {:.1} s",
         record.detected,
         record.faults.len(),
         record.mutation_score * 100.0,
         record.unproven_checks.len(),
         record.clean_failures.len(),
         record.clean_warnings.len(),
+        record.case_runs,
         record.duration_ms / 1000.0
     );
     let _ = writeln!(
@@ -297,6 +467,67 @@ pub fn render(record: &SelftestRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// A clean result of a case that declares `rules`, judged `judged` and sent to `operation`.
+    fn result(id: &str, rules: &[&str], judged: &[&str], operation: &str) -> CaseResult {
+        serde_json::from_value(json!({
+            "id": id, "suite": "s", "rules": rules, "verdict": "pass", "findings": [],
+            "exchanges": [], "duration_ms": 1.0,
+            "evidence": judged.iter().map(|r| json!({"rule": r, "responses": 1})).collect::<Vec<_>>(),
+            "statuses": [{"operation": operation, "status": 200, "count": 1}],
+        }))
+        .expect("a case result")
+    }
+
+    fn case(id: &str) -> Case {
+        Case::idle(id)
+    }
+
+    #[test]
+    fn a_generic_rule_keeps_the_cases_that_reach_the_fault_and_those_that_declare_it() {
+        let clean = [
+            result("vat.get", &[], &["GEN-JSON-BODY"], "get-vat-id"),
+            result("events.read", &[], &["GEN-JSON-BODY"], "list-events"),
+            result("json.declared", &["GEN-JSON-BODY"], &[], "list-events"),
+            result("vat.other", &[], &["VAT-RESPONSE"], "get-vat-id"),
+        ];
+        let plan: Vec<Case> = clean.iter().map(|c| case(&c.id)).collect();
+        let route = "/finops/v1/counterparts/{cp}/vat-ids/{id}".to_owned();
+        let sites = Sites::from([(Fault::NonJsonBody, BTreeSet::from([route]))]);
+        let chosen = judging(Fault::NonJsonBody, &plan, &clean, &sites);
+        assert_eq!(
+            chosen,
+            BTreeSet::from(["vat.get".into(), "json.declared".into()])
+        );
+        // Without a site (never asked, or asked outside a route), every judging case runs.
+        let everywhere = Sites::from([(Fault::NonJsonBody, BTreeSet::from(["?".to_owned()]))]);
+        for sites in [Sites::new(), everywhere] {
+            let chosen = judging(Fault::NonJsonBody, &plan, &clean, &sites);
+            assert_eq!(chosen.len(), 3, "{chosen:?}");
+        }
+    }
+
+    #[test]
+    fn a_rule_of_its_own_keeps_every_case_that_judged_it_with_the_cases_a_late_one_uses() {
+        let clean = [
+            result("vat.read-back", &[], &["VAT-ROUNDTRIP"], "list-events"),
+            result("vat.early", &[], &[], "create-vat-id"),
+            result("vat.late", &["VAT-ROUNDTRIP"], &[], "get-vat-id"),
+            result("vat.unrelated", &[], &["VAT-RESPONSE"], "get-vat-id"),
+        ];
+        let plan = vec![
+            case("vat.read-back"),
+            case("vat.early"),
+            case("vat.late").late(&["vat.early"]),
+            case("vat.unrelated"),
+        ];
+        let fault = Fault::VatCreateValueTruncated;
+        let sites = Sites::from([(fault, BTreeSet::from(["/elsewhere".to_owned()]))]);
+        let chosen = judging(fault, &plan, &clean, &sites);
+        let want = ["vat.read-back", "vat.early", "vat.late"];
+        assert_eq!(chosen, want.iter().map(|s| s.to_string()).collect());
+    }
 
     #[test]
     fn case_checks_cover_their_prefix_only() {

@@ -114,6 +114,9 @@ pub struct Selection {
     /// Leave the hand-written scenarios out (generated, pagination and generic checks stay).
     pub generated_only: bool,
     pub shard: Option<Shard>,
+    /// Keep only the cases of exactly these ids (the self-test's cases of one fault); all when
+    /// none. Unlike `filter`, an id never matches another that contains it.
+    pub ids: Option<std::collections::BTreeSet<String>>,
 }
 
 /// How the run treats the target's network: bounds, credentials of TLS, retries.

@@ -138,6 +138,17 @@ impl Case {
         self.suite = suite.to_owned();
         self
     }
+
+    /// A case of this id that sends nothing and passes: a plan's placeholder in tests.
+    #[cfg(test)]
+    pub fn idle(id: &str) -> Case {
+        Case::new(
+            id,
+            OperationId::ListEvents,
+            &[],
+            case_fn(|_| Box::pin(async { Ok(()) })),
+        )
+    }
 }
 
 /// Makes a [`CaseFn`] of a closure, e.g. `case_fn(|cx| Box::pin(my_case(cx)))`.

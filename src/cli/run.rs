@@ -210,6 +210,7 @@ impl RunArgs {
             read_only: self.read_only,
             generated_only: self.generated_only,
             shard,
+            ids: None,
         };
         run.network = Network {
             timeout,

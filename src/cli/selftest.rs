@@ -4,17 +4,17 @@
 use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::reference::Fault;
-use crate::selftest::{render, selftest};
+use crate::selftest::{self, render, SelftestSettings};
 use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct SelftestArgs {
     /// Faults run at once, each on its own server.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = selftest::DEFAULT_JOBS)]
     pub jobs: usize,
     /// Generated cases per operation in each run.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = selftest::DEFAULT_CASES)]
     pub cases: u32,
     /// Only these faults (repeatable).
     #[arg(long = "fault", value_name = "NAME")]
@@ -26,10 +26,14 @@ pub struct SelftestArgs {
 
 /// `covenant selftest`.
 pub fn selftest_command(args: SelftestArgs) -> Result<u8, Fatal> {
-    let faults = chosen_faults(&args.faults)?;
+    let settings = SelftestSettings {
+        faults: chosen_faults(&args.faults)?,
+        cases: args.cases,
+        jobs: args.jobs,
+        partial: !args.faults.is_empty(),
+    };
     let runtime = super::runtime(Some(2))?;
-    let partial = !args.faults.is_empty();
-    let record = runtime.block_on(selftest(&faults, args.cases, args.jobs, partial))?;
+    let record = runtime.block_on(selftest::selftest(&settings))?;
     out(&render(&record));
     let path = args.report_dir.join("selftest.json");
     std::fs::create_dir_all(&args.report_dir)

@@ -22,4 +22,4 @@ mod schedule;
 mod setup;
 mod stop;
 
-pub use run::{plan, Audience, Planned, Ran};
+pub use run::{plan, Audience, Planned, Ran, Sites};

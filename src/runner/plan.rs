@@ -64,6 +64,7 @@ fn keep(case: &Case, s: &Selection) -> bool {
         && !s.skip.iter().any(|p| id.contains(p.as_str()))
         && !(s.read_only && case.writes)
         && s.shard.is_none_or(|shard| shard.contains(shard_key))
+        && s.ids.as_ref().is_none_or(|ids| ids.contains(id))
 }
 
 /// What `--dry-run` prints: each case, whether it runs, the requests it sends and the fixtures
@@ -110,17 +111,10 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::OperationId;
     use crate::settings::Shard;
 
-    /// A case of this id that does nothing.
     fn case(id: &str) -> Case {
-        Case::new(
-            id,
-            OperationId::ListEvents,
-            &[],
-            crate::case::case_fn(|_| Box::pin(async { Ok(()) })),
-        )
+        Case::idle(id)
     }
 
     #[test]

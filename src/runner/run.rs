@@ -12,6 +12,7 @@ use super::progress::{Progress, Size};
 use super::record::{record, Timing};
 use super::results::output_closed;
 use super::schedule::{schedule, Observer};
+pub use super::setup::Sites;
 use super::setup::{prepare, Prepared};
 use crate::baseline::{Baseline, Gate};
 use crate::case::Case;
@@ -49,6 +50,10 @@ pub struct Ran {
     pub records: Vec<RunRecord>,
     /// Every target's secrets, to keep out of every report and line.
     pub secrets: Vec<String>,
+    /// The embedded reference's faults, each with the routes of the requests during which it
+    /// was asked about (the first target's; none for a target of the user's): the self-test's
+    /// coverage.
+    pub sites: Sites,
 }
 
 /// Checks that the reports can be written, prepares the target (both targets of a differential
@@ -236,10 +241,16 @@ impl Planned {
         // Two references of one seed share their secrets: each is looked for once.
         secrets.sort();
         secrets.dedup();
+        let mut sites = Vec::new();
         for target in targets {
-            target.shutdown().await;
+            sites.push(target.shutdown().await);
         }
-        Ran { records, secrets }
+        let sites = sites.into_iter().next().unwrap_or_default();
+        Ran {
+            records,
+            secrets,
+            sites,
+        }
     }
 }
 

@@ -19,12 +19,20 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    pub async fn shutdown(self) {
-        if let Some(reference) = self.reference {
-            reference.shutdown().await;
-        }
+    /// Stops the embedded reference, if the target is one, giving the routes on which each of
+    /// its faults was asked about (`reference::Asked`); none for a target of the user's.
+    pub async fn shutdown(self) -> Sites {
+        let Some(reference) = self.reference else {
+            return Sites::new();
+        };
+        let sites = reference.sites();
+        reference.shutdown().await;
+        sites
     }
 }
+
+/// The routes on which each fault of the embedded reference was asked about.
+pub type Sites = std::collections::BTreeMap<reference::Fault, std::collections::BTreeSet<String>>;
 
 /// Resolves the target and credentials of a run.
 pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {

@@ -5,7 +5,9 @@
 //! observable by a black-box client holding only the profile; it never depends on special
 //! headers or on state shared between servers.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 macro_rules! faults {
     ($($variant:ident => $name:literal, $rule:literal, $desc:literal;)*) => {
@@ -463,9 +465,11 @@ impl FaultSet {
         self.bits[i / 64] |= 1 << (i % 64);
     }
 
-    /// Whether this fault is switched on.
+    /// Whether this fault is switched on. Asked while a request is served, it notes the
+    /// request's route as a site of the fault (see [`Asked`]), whether the fault is on or not.
     #[inline]
     pub fn has(&self, fault: Fault) -> bool {
+        let _ = SITE.try_with(|(asked, route)| asked.note(fault, route));
         let i = fault as usize;
         self.bits[i / 64] & (1 << (i % 64)) != 0
     }
@@ -477,6 +481,40 @@ impl FaultSet {
     /// The faults switched on, in declaration order.
     pub fn iter(&self) -> impl Iterator<Item = Fault> + '_ {
         ALL.iter().copied().filter(|f| self.has(*f))
+    }
+}
+
+tokio::task_local! {
+    /// The route of the request being served, and where its server notes the faults asked.
+    static SITE: (Asked, String);
+}
+
+/// Where each fault was asked about while a server served requests: the route templates (as
+/// the router names them) of the requests during which a handler asked `faults.has(fault)`,
+/// whether the fault was on or not. A clean server's record says which requests can meet a
+/// fault at all, as a coverage run tells a mutation tester which tests reach a mutation; the
+/// self-test reads it. A fault asked outside any route (the fallback for unknown paths) is
+/// noted under `?`.
+#[derive(Debug, Clone, Default)]
+pub struct Asked(Arc<Mutex<BTreeMap<Fault, BTreeSet<String>>>>);
+
+impl Asked {
+    /// Runs `serve` (the serving of one request on `route`) noting the faults it asks about.
+    pub async fn serve<F: std::future::Future>(&self, route: String, serve: F) -> F::Output {
+        SITE.scope((self.clone(), route), serve).await
+    }
+
+    fn note(&self, fault: Fault, route: &str) {
+        let mut sites = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = sites.entry(fault).or_default();
+        if !routes.contains(route) {
+            routes.insert(route.to_owned());
+        }
+    }
+
+    /// The routes on which each fault was asked about so far.
+    pub fn sites(&self) -> BTreeMap<Fault, BTreeSet<String>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 

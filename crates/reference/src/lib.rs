@@ -22,13 +22,14 @@ mod reply;
 mod store;
 
 pub use banking::ORG_HEADER;
-pub use fault::{render_list, Fault, FaultSet, UnknownFault};
+pub use fault::{render_list, Asked, Fault, FaultSet, UnknownFault};
 pub use gateway::Gateway;
 pub use page::TOKEN_LIFETIME;
 pub use store::TRANSACTION_COUNT;
 
-use axum::extract::State;
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::Uri;
+use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::{delete, get, patch, post};
 use axum::Router;
@@ -62,6 +63,7 @@ pub struct RunningReference {
     profile: Profile,
     stop: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
+    asked: Asked,
 }
 
 impl RunningReference {
@@ -77,6 +79,11 @@ impl RunningReference {
     /// A complete profile for this server: credentials and fixture ids.
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// The routes on which each fault was asked about so far (see [`Asked`]).
+    pub fn sites(&self) -> std::collections::BTreeMap<Fault, std::collections::BTreeSet<String>> {
+        self.asked.sites()
     }
 
     /// Stops accepting, lets requests in flight finish (at most one second), then returns.
@@ -105,7 +112,8 @@ pub async fn start(config: ReferenceConfig) -> std::io::Result<RunningReference>
     let app = Arc::new(store::seed(config.seed, config.faults));
     let profile = profile_of(&app, &format!("http://{addr}"));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let mut router = router(app);
+    let asked = Asked::default();
+    let mut router = router(app).layer(axum::middleware::from_fn_with_state(asked.clone(), site));
     if let Some(gateway) = gateway::Gateway::new(config.latency, config.rate_limit) {
         router = router.layer(axum::middleware::from_fn_with_state(gateway, gateway::pass));
     }
@@ -121,7 +129,19 @@ pub async fn start(config: ReferenceConfig) -> std::io::Result<RunningReference>
         profile,
         stop,
         task,
+        asked,
     })
+}
+
+/// Serves a request noting the faults its handler asks about under its route (`?` for the
+/// fallback of unknown paths).
+async fn site(State(asked): State<Asked>, request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("?", |p| p.as_str())
+        .to_owned();
+    asked.serve(route, next.run(request)).await
 }
 
 fn router(app: Arc<App>) -> Router {
