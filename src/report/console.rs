@@ -13,8 +13,8 @@ use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict
 use std::fmt::Write;
 
 /// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
-fn coverage_line(record: &RunRecord) -> String {
-    let measured = measure(record, Catalogue::embedded());
+fn coverage_line(record: &RunRecord, catalogue: &Catalogue) -> String {
+    let measured = measure(record, catalogue);
     let share = |measure: CoverageMeasure| {
         measured
             .iter()
@@ -42,9 +42,9 @@ const NAMED: usize = 6;
 
 /// Each broken rule once: id, level, statement, counts, the first example (message, diff,
 /// request, response) and the other cases on one folded line.
-pub fn broken(record: &RunRecord) -> String {
+fn broken(record: &RunRecord, catalogue: &Catalogue) -> String {
     let mut out = String::new();
-    let groups = broken_rules(record, Catalogue::embedded());
+    let groups = broken_rules(record, catalogue);
     let errors = errors_apart(record);
     if groups.is_empty() && errors.is_empty() {
         return out;
@@ -168,8 +168,13 @@ fn cut(text: &str, max: usize) -> String {
 
 /// The closing summary: the broken rules, each warning, the skipped cases, the counts.
 pub fn summary(record: &RunRecord) -> String {
+    summary_with(record, Catalogue::embedded())
+}
+
+/// [`summary`] against a given catalogue (tests use a small, fixed one).
+pub fn summary_with(record: &RunRecord, catalogue: &Catalogue) -> String {
     let c = &record.counts;
-    let mut out = broken(record);
+    let mut out = broken(record, catalogue);
     let warned: Vec<&CaseResult> = record
         .cases
         .iter()
@@ -300,7 +305,7 @@ pub fn summary(record: &RunRecord) -> String {
             let _ = writeln!(out, "{line}");
         }
     }
-    let _ = writeln!(out, "{}", coverage_line(record));
+    let _ = writeln!(out, "{}", coverage_line(record, catalogue));
     for short in &record.meta.coverage_short {
         let _ = writeln!(out, "coverage short of --require-coverage: {short}");
     }
