@@ -1,32 +1,24 @@
 //! The console format: what covenant prints on the terminal. For a run, each failed case's
 //! message under libtest-mimic's "failures:" and the closing summary; for `covenant compare`,
-//! what changed; for two targets, the behaviour diff. It renders plain data and never prints:
-//! the command line decides where the text goes.
+//! what changed; for two targets, the behaviour diff. It lays out the views of
+//! [`super::view`] and never prints: the command line decides where the text goes.
 
-use super::broken::{broken_rules, count_sentence, errors_apart};
 use super::case_list;
 use super::compare::Comparison;
-use super::coverage::measure;
 use super::diff::BehaviourDiff;
+use super::view::{count_sentence, gap_line, what, CompareView, DiffView, RunView};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
 
 /// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
-fn coverage_line(record: &RunRecord) -> String {
-    let measured = measure(record, Catalogue::embedded());
-    let share = |measure: CoverageMeasure| {
-        measured
-            .iter()
-            .find(|m| m.measure == measure)
-            .map_or_else(String::new, |m| format!("{}/{}", m.got, m.of))
-    };
+fn coverage_line(view: &RunView<'_>) -> String {
     format!(
         "coverage: {} must and {} should rules with evidence; {} stated statuses seen \
          (summary.html has the matrix)",
-        share(CoverageMeasure::Must),
-        share(CoverageMeasure::Should),
-        share(CoverageMeasure::Status)
+        view.share(CoverageMeasure::Must),
+        view.share(CoverageMeasure::Should),
+        view.share(CoverageMeasure::Status)
     )
 }
 
@@ -42,18 +34,17 @@ const NAMED: usize = 6;
 
 /// Each broken rule once: id, level, statement, counts, the first example (message, diff,
 /// request, response) and the other cases on one folded line.
-pub fn broken(record: &RunRecord) -> String {
+fn broken(view: &RunView<'_>) -> String {
     let mut out = String::new();
-    let groups = broken_rules(record, Catalogue::embedded());
-    let errors = errors_apart(record);
+    let (groups, errors) = (&view.broken, &view.errors);
     if groups.is_empty() && errors.is_empty() {
         return out;
     }
     let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
-    if let Some(exports) = record.curl_exports().filter(|_| !groups.is_empty()) {
+    if let Some(exports) = view.record.curl_exports().filter(|_| !groups.is_empty()) {
         let _ = writeln!(out, "{exports}.");
     }
-    for group in &groups {
+    for group in groups {
         let _ = writeln!(
             out,
             "\n[{}] ({}) {}",
@@ -81,8 +72,7 @@ pub fn broken(record: &RunRecord) -> String {
             }
         }
         if group.cases.len() > 1 {
-            let others: Vec<String> = group.cases[1..].to_vec();
-            let _ = writeln!(out, "  also in: {}", case_list(&others, NAMED));
+            let _ = writeln!(out, "  also in: {}", case_list(&group.cases[1..], NAMED));
         }
     }
     if !errors.is_empty() {
@@ -168,116 +158,127 @@ fn cut(text: &str, max: usize) -> String {
 
 /// The closing summary: the broken rules, each warning, the skipped cases, the counts.
 pub fn summary(record: &RunRecord) -> String {
-    let c = &record.counts;
-    let mut out = broken(record);
+    summary_with(record, Catalogue::embedded())
+}
+
+/// [`summary`] against a given catalogue (tests use a small, fixed one).
+pub fn summary_with(record: &RunRecord, catalogue: &Catalogue) -> String {
+    let view = RunView::new(record, catalogue);
+    let mut out = broken(&view);
+    warnings(&mut out, record);
+    client_slips(&mut out, record);
+    skipped(&mut out, &view);
+    inconclusive(&mut out, record);
+    known(&mut out, record);
+    closing(&mut out, &view);
+    out
+}
+
+fn warnings(out: &mut String, record: &RunRecord) {
     let warned: Vec<&CaseResult> = record
         .cases
         .iter()
         .filter(|c| c.verdict == Verdict::Warn)
         .collect();
-    if !warned.is_empty() {
+    if warned.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nwarnings (rules the spec does not state; they do not fail the run):"
+    );
+    for (rule, first, cases) in warnings_by_rule(&warned) {
         let _ = writeln!(
             out,
-            "\nwarnings (rules the spec does not state; they do not fail the run):"
+            "  [{rule}] in {}: {}: {}",
+            super::plural(cases.len(), "case"),
+            first.0,
+            first.1
         );
-        for (rule, first, cases) in warnings_by_rule(&warned) {
-            let _ = writeln!(
-                out,
-                "  [{rule}] in {}: {}: {}",
-                super::plural(cases.len(), "case"),
-                first.0,
-                first.1
-            );
-            if cases.len() > 1 {
-                let _ = writeln!(out, "    also in: {}", case_list(&cases[1..], NAMED));
+        if cases.len() > 1 {
+            let _ = writeln!(out, "    also in: {}", case_list(&cases[1..], NAMED));
+        }
+    }
+}
+
+fn skipped(out: &mut String, view: &RunView<'_>) {
+    if view.skipped.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nskipped:");
+    for skipped in &view.skipped {
+        let reason = skipped.reason;
+        match skipped.cases.as_slice() {
+            [one] => {
+                let _ = writeln!(out, "  {one:<45} {reason}");
+            }
+            many => {
+                let _ = writeln!(out, "  {} cases: {reason}", many.len());
+                let _ = writeln!(out, "    {}", case_list(many, NAMED));
             }
         }
     }
-    client_slips(&mut out, record);
-    let skipped = super::skipped_by_reason(record);
-    if !skipped.is_empty() {
-        let _ = writeln!(out, "\nskipped:");
-        for (reason, cases) in skipped {
-            match cases.as_slice() {
-                [one] => {
-                    let _ = writeln!(out, "  {one:<45} {reason}");
-                }
-                many => {
-                    let _ = writeln!(out, "  {} cases: {reason}", many.len());
-                    let _ = writeln!(out, "    {}", case_list(many, NAMED));
-                }
-            }
-        }
-    }
+}
+
+fn inconclusive(out: &mut String, record: &RunRecord) {
     let blocked: Vec<&CaseResult> = record
         .cases
         .iter()
         .filter(|c| !c.inconclusive.is_empty())
         .collect();
-    if !blocked.is_empty() {
-        let _ = writeln!(
-            out,
-            "\ninconclusive (variants not judged: the baseline they are judged beside was refused):"
-        );
-        for case in blocked {
-            for i in &case.inconclusive {
-                let _ = writeln!(out, "  {:<45} {}", case.id, i.sentence());
-            }
+    if blocked.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\ninconclusive (variants not judged: the baseline they are judged beside was refused):"
+    );
+    for case in blocked {
+        for i in &case.inconclusive {
+            let _ = writeln!(out, "  {:<45} {}", case.id, i.sentence());
         }
     }
+}
+
+fn known(out: &mut String, record: &RunRecord) {
     let known = record.known_by_rule();
-    if let Some(baseline) = record.meta.baseline.as_ref().filter(|_| !known.is_empty()) {
-        let _ = writeln!(
-            out,
-            "\nknown failures (held by the baseline {}; they do not fail the run):",
-            baseline.file
-        );
-        for k in known {
-            let _ = writeln!(
-                out,
-                "  {:<45} {} case(s), {}: {}",
-                k.rule,
-                k.cases.len(),
-                k.reason,
-                k.cases.join(", ")
-            );
-        }
-    }
-    let verdict = record.verdict();
-    // Under --strict a warned case is a failed one: the line never says FAILED with 0 failed.
-    let (failed, warned) = match record.meta.strict {
-        true if c.warn > 0 => (
-            format!(
-                "{} failed ({} of them warnings under --strict)",
-                c.fail + c.warn,
-                c.warn
-            ),
-            String::new(),
-        ),
-        _ => (format!("{} failed", c.fail), format!(", {} warned", c.warn)),
+    let Some(baseline) = record.meta.baseline.as_ref().filter(|_| !known.is_empty()) else {
+        return;
     };
     let _ = writeln!(
         out,
-        "\ncovenant: {}. {} passed, {failed}{warned}, {} errors, {} skipped, {} inconclusive{}{}; {} requests in {:.2} s (seed {})",
-        verdict.headline(),
-        c.pass,
-        c.error,
-        c.skip,
-        c.inconclusive,
-        match c.known {
-            0 => String::new(),
-            n => format!(", {n} known"),
-        },
-        match c.client {
-            0 => String::new(),
-            n => format!(", {n} with the client's slips"),
-        },
-        c.requests,
+        "\nknown failures (held by the baseline {}; they do not fail the run):",
+        baseline.file
+    );
+    for k in known {
+        let _ = writeln!(
+            out,
+            "  {:<45} {} case(s), {}: {}",
+            k.rule,
+            k.cases.len(),
+            k.reason,
+            k.cases.join(", ")
+        );
+    }
+}
+
+/// The verdict and the counts sentence, then what stands beside them: the profile's problems,
+/// the baseline, the coverage, the pace.
+fn closing(out: &mut String, view: &RunView<'_>) {
+    let record = view.record;
+    let tally = &view.tally;
+    let _ = writeln!(
+        out,
+        "\ncovenant: {}. {}; {}, {} in {:.2} s (seed {})",
+        view.verdict.headline(),
+        tally.parts.join(", "),
+        tally.cases,
+        tally.requests,
         record.meta.duration_ms / 1000.0,
         record.meta.seed
     );
     if !record.meta.profile_problems.is_empty() {
-        let beside = match verdict {
+        let beside = match view.verdict {
             RunVerdict::Fail => "; the failures above stand apart from it",
             _ => "",
         };
@@ -289,18 +290,15 @@ pub fn summary(record: &RunRecord) -> String {
             let _ = writeln!(out, "  - {problem}");
         }
     }
-    match verdict {
-        RunVerdict::Fail if c.fail == 0 => {
-            let _ = writeln!(out, "--strict: the warnings above count as failures");
-        }
-        _ => {}
+    if view.failed_by_strict() {
+        let _ = writeln!(out, "--strict: the warnings above count as failures");
     }
     if let Some(baseline) = &record.meta.baseline {
         for line in baseline.lines() {
             let _ = writeln!(out, "{line}");
         }
     }
-    let _ = writeln!(out, "{}", coverage_line(record));
+    let _ = writeln!(out, "{}", coverage_line(view));
     for short in &record.meta.coverage_short {
         let _ = writeln!(out, "coverage short of --require-coverage: {short}");
     }
@@ -313,35 +311,31 @@ pub fn summary(record: &RunRecord) -> String {
             .unanswered_sentence()
             .map(|s| writeln!(out, "pace: {s}"));
     }
-    out
 }
 
 /// What `covenant compare` prints.
 pub fn compare(comparison: &Comparison) -> String {
-    let (old, new) = (&comparison.old, &comparison.new);
+    let view = CompareView::new(comparison);
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "old: {} (seed {}, {})\nnew: {} (seed {}, {})",
-        old.verdict.as_str(),
-        old.seed,
-        old.target,
-        new.verdict.as_str(),
-        new.seed,
-        new.target
-    );
-    for note in &comparison.notes {
+    for side in &view.sides.rows {
+        let _ = writeln!(
+            out,
+            "{}: {} (seed {}, {})",
+            side.name, side.verdict, side.seed, side.target
+        );
+    }
+    for note in view.notes {
         let _ = writeln!(out, "note: {note}");
     }
-    for (title, cases) in comparison.case_lists() {
+    for (title, cases) in &view.cases {
         let _ = writeln!(out, "\n{title} ({}):", cases.len());
         for case in cases {
             let _ = writeln!(out, "  {case}");
         }
     }
-    for (title, rules) in comparison.rule_lists() {
+    for (title, rules) in &view.rules {
         let _ = writeln!(out, "\n{title} ({}):", rules.len());
-        for rule in rules {
+        for rule in *rules {
             let _ = writeln!(
                 out,
                 "  {}: {} -> {}",
@@ -372,59 +366,55 @@ const SHOWN: usize = 40;
 /// What the console prints of a behaviour diff: the headline, then the differences by
 /// operation (the first [`SHOWN`] of them).
 pub fn diff(diff: &BehaviourDiff) -> String {
+    let view = DiffView::new(diff);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "behaviour diff (seed {}): A = {}, B = {}: {}",
-        diff.a.seed,
-        diff.a.target,
-        diff.b.target,
-        diff.headline()
+        diff.a.seed, diff.a.target, diff.b.target, view.headline
     );
-    for note in &diff.notes {
+    for note in view.notes {
         let _ = writeln!(out, "note: {note}");
     }
     let mut shown = 0;
-    for group in diff.grouped() {
-        let _ = writeln!(out, "{}:", group.operation);
-        for alike in group.alike {
+    for operation in &view.operations {
+        let _ = writeln!(out, "{}:", operation.operation);
+        for fact in &operation.facts {
             shown += 1;
             if shown > SHOWN {
                 break;
             }
-            let d = &alike.difference;
+            let d = &fact.difference;
             let _ = writeln!(
                 out,
                 "  {}: A {}; B {} ({})",
-                alike.what(),
+                what(fact),
                 cut_value(&d.a),
                 cut_value(&d.b),
-                case_list(&alike.cases, 3)
+                case_list(&fact.cases, 3)
             );
         }
     }
     if shown > SHOWN {
         let _ = writeln!(out, "  … and more: see diff.md or diff.json");
     }
-    let gaps = diff.gaps_apart();
-    if !gaps.is_empty() {
+    if !view.gaps.is_empty() {
         let _ = writeln!(out, "where the spec is silent, the two chose differently:");
-        for gap in gaps {
-            let _ = writeln!(out, "  {}", cut_value(&gap.to_string()));
+        for gap in &view.gaps {
+            let _ = writeln!(out, "  {}", cut_value(&gap_line(gap)));
         }
     }
-    if !diff.not_compared.is_empty() {
-        let cases: Vec<String> = diff.not_compared.iter().map(|n| n.case.clone()).collect();
+    if !view.not_compared.is_empty() {
+        let cases: Vec<String> = view.not_compared.iter().map(|n| n.case.clone()).collect();
         let _ = writeln!(
             out,
             "not compared: {} cases ({})",
-            diff.not_compared.len(),
+            view.not_compared.len(),
             case_list(&cases, 3)
         );
     }
     out
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

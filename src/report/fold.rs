@@ -230,7 +230,11 @@ mod tests {
         );
         assert!(traffic.is_traffic() && !run.is_traffic());
         let diff = traffic_diff(&run, &traffic, Catalogue::embedded());
-        let said: Vec<String> = diff.differences.iter().map(ToString::to_string).collect();
+        let said: Vec<String> = diff
+            .differences
+            .iter()
+            .map(|d| format!("{}: A {}; B {}", d.aspect.as_str(), d.a, d.b))
+            .collect();
         assert_eq!(
             said,
             [

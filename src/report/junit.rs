@@ -6,7 +6,7 @@
 //! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
-use super::broken::{broken_rules, case_rules, lead_rule, BrokenRule, MORE_NAMED};
+use super::view::{broken_rules, case_rules, lead_rule, BrokenRule, MORE_NAMED};
 use super::{plural, shown_exchange, ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
@@ -321,7 +321,7 @@ fn without_root_skipped(xml: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::broken::tests::case;
+    use crate::report::view::failed_case as case;
 
     #[test]
     fn a_failure_message_leads_with_the_more_specific_rule_and_names_each_rule_once() {

@@ -4,14 +4,15 @@
 //! reports alone.
 //!
 //! What a product holds is worked out once, by a module that renders nothing ([`compare()`],
-//! [`behaviour_diff`], the coverage, the gap observations, the latency). Each output format is
-//! one module that renders every product it has a file or a text for, with one signature per
-//! product: the run through [`Reporter`], `compare(&Comparison) -> String` and
-//! `diff(&BehaviourDiff) -> String`.
+//! [`behaviour_diff`], the coverage, the gap observations, the latency), and what it says, once,
+//! by its [`view`] (the counts sentence, the broken rules, the skipped cases by reason, the two
+//! runs side by side, the diff's English). Each output format is one module that lays out every
+//! view it has a file or a text for, with one signature per product: the run through
+//! [`Reporter`], `compare(&Comparison) -> String` and `diff(&BehaviourDiff) -> String`.
 //!
 //! | format | run | compare | diff |
 //! |---|---|---|---|
-//! | [`console`] | `summary`, `broken` | `compare` | `diff` |
+//! | [`console`] | `summary` | `compare` | `diff` |
 //! | [`junit`] | `junit.xml` | | |
 //! | [`json`] | `report.json` | `compare.json` | `diff.json` |
 //! | [`html`] | `summary.html` | | `diff.html` |
@@ -21,7 +22,6 @@
 //! record. Everything a reporter writes passes through [`redact`] first, so a secret that
 //! slipped into a body or header never reaches a file, whatever the format escapes.
 
-mod broken;
 mod compare;
 mod coverage;
 mod diff;
@@ -31,15 +31,14 @@ mod latency;
 mod merge;
 mod redact;
 
+pub mod view;
+
 pub mod console;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 
-pub use broken::{
-    broken_rules, case_rules, count_sentence, errors_apart, lead_rule, BrokenRule, CaseRule,
-};
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
@@ -57,9 +56,12 @@ pub use junit::Junit;
 pub use latency::{latency_by_operation, Latency};
 pub use markdown::Markdown;
 pub use merge::merge;
+pub use view::{
+    broken_rules, case_rules, count_sentence, errors_apart, lead_rule, BrokenRule, CaseRule,
+};
 
 use crate::catalogue::Catalogue;
-use crate::verdict::{RunRecord, Verdict};
+use crate::verdict::RunRecord;
 use std::path::{Path, PathBuf};
 
 /// One report format: a finished run in, the text of one file out.
@@ -316,21 +318,6 @@ fn shown_exchange<'a>(
     }
 }
 
-/// The skipped cases of a run by their reason, in the order first skipped: one cause (a
-/// profile key the target does not know, a fixture not given) is said once in every format,
-/// with the cases it held back.
-fn skipped_by_reason(run: &RunRecord) -> Vec<(&str, Vec<String>)> {
-    let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
-    for case in run.cases.iter().filter(|c| c.verdict == Verdict::Skip) {
-        let reason = case.skip_reason.as_deref().unwrap_or("no reason recorded");
-        match reasons.iter_mut().find(|(r, _)| *r == reason) {
-            Some((_, cases)) => cases.push(case.id.clone()),
-            None => reasons.push((reason, vec![case.id.clone()])),
-        }
-    }
-    reasons
-}
-
 /// `a, b, c and 4 more`.
 fn case_list(cases: &[String], named: usize) -> String {
     let mut text = cases
@@ -366,8 +353,8 @@ fn plural(n: usize, noun: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::report::broken::tests::case;
-    use crate::verdict::CaseResult;
+    use crate::report::view::failed_case as case;
+    use crate::verdict::{CaseResult, Verdict};
 
     /// A case skipped for `reason`.
     pub(crate) fn skipped(id: &str, reason: &str) -> CaseResult {

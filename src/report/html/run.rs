@@ -9,20 +9,16 @@
 //! fragment, so a link such as `summary.html#case-x`
 //! lands on it open. Every piece of text from the record or the catalogue is escaped.
 
-use super::{case_anchor, escape};
+use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::{Catalogue, Level};
-use crate::report::broken::{broken_rules, case_rules, count_sentence, BrokenRule, MORE_NAMED};
-use crate::report::coverage::{
-    measure, rule_coverage, status_counts, status_coverage, RuleCoverage, RuleEvidence, RuleStatus,
-};
-use crate::report::gaps::gap_observations;
+use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
-use crate::report::{plural, shown_exchange, ReportError, Reporter};
+use crate::report::view::{case_rules, count_sentence, BrokenRule, RunView, MORE_NAMED};
+use crate::report::{plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
     CLIENT_TITLE,
 };
-use std::fmt::Write;
 
 /// `summary.html`.
 pub struct Html;
@@ -33,34 +29,59 @@ impl Reporter for Html {
     }
 
     fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
-        let mut page = Page::default();
-        page.head();
-        page.banner(run);
-        page.broken(run, catalogue);
-        page.cases_section(run, "failures", "Failures and errors by case", |v| {
-            matches!(v, Verdict::Fail | Verdict::Error)
-        });
-        page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn);
-        if run.cases.iter().any(|c| c.verdict == Verdict::Known) {
-            page.cases_section(run, "known", crate::report::KNOWN_TITLE, |v| {
-                v == Verdict::Known
-            });
-        }
-        if run.cases.iter().any(|c| c.verdict == Verdict::Client) {
-            page.cases_section(run, "client", CLIENT_TITLE, |v| v == Verdict::Client);
-        }
-        page.coverage(run, catalogue);
-        page.gaps(catalogue);
-        page.silent(run, catalogue);
-        page.latency(run);
-        page.pace(run);
-        page.skipped(run);
-        page.inconclusive(run);
-        page.all_cases(run);
-        page.tail();
-        Ok(page.out)
+        let view = RunView::new(run, catalogue);
+        let view = &view;
+        let has = |verdict: Verdict| run.cases.iter().any(|c| c.verdict == verdict);
+        let slots: [(&str, String); 16] = [
+            ("style", STYLE.to_owned()),
+            ("script", SCRIPT.to_owned()),
+            ("banner", slot(|page| page.banner(view))),
+            ("broken", slot(|page| page.broken(view))),
+            (
+                "failures",
+                slot(|page| {
+                    page.cases_section(run, "failures", "Failures and errors by case", |v| {
+                        matches!(v, Verdict::Fail | Verdict::Error)
+                    })
+                }),
+            ),
+            (
+                "warnings",
+                slot(|page| {
+                    page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn)
+                }),
+            ),
+            (
+                "known",
+                slot(|page| {
+                    if has(Verdict::Known) {
+                        page.cases_section(run, "known", KNOWN_TITLE, |v| v == Verdict::Known);
+                    }
+                }),
+            ),
+            (
+                "client",
+                slot(|page| {
+                    if has(Verdict::Client) {
+                        page.cases_section(run, "client", CLIENT_TITLE, |v| v == Verdict::Client);
+                    }
+                }),
+            ),
+            ("coverage", slot(|page| page.coverage(view))),
+            ("gaps", slot(|page| page.gaps(view))),
+            ("silent", slot(|page| page.silent(view))),
+            ("latency", slot(|page| page.latency(run))),
+            ("pace", slot(|page| page.pace(run))),
+            ("skipped", slot(|page| page.skipped(view))),
+            ("inconclusive", slot(|page| page.inconclusive(run))),
+            ("all_cases", slot(|page| page.all_cases(run))),
+        ];
+        Ok(fill(PAGE, &slots))
     }
 }
+
+/// The page's skeleton: its head, the order of its sections, its script.
+const PAGE: &str = include_str!("run.html");
 
 /// The page's style sheet.
 const STYLE: &str = include_str!("run.css");
@@ -73,25 +94,22 @@ struct Page {
     out: String,
 }
 
+/// What `write` puts on a page of its own: one slot of the skeleton.
+fn slot(write: impl FnOnce(&mut Page)) -> String {
+    let mut page = Page::default();
+    write(&mut page);
+    page.out
+}
+
 impl Page {
     fn line(&mut self, text: impl AsRef<str>) {
         self.out.push_str(text.as_ref());
         self.out.push('\n');
     }
 
-    fn head(&mut self) {
-        self.line("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">");
-        self.line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
-        self.line("<title>Covenant conformance report</title>");
-        self.line(format!("<style>\n{STYLE}</style>\n</head>\n<body>"));
-    }
-
-    fn tail(&mut self) {
-        self.line(format!("<script>\n{SCRIPT}</script>\n</body>\n</html>"));
-    }
-
-    fn banner(&mut self, run: &RunRecord) {
-        let verdict = run.verdict();
+    fn banner(&mut self, view: &RunView<'_>) {
+        let run = view.record;
+        let verdict = view.verdict;
         let class = match verdict {
             RunVerdict::Pass => "pass",
             RunVerdict::PassWithWarnings
@@ -107,7 +125,7 @@ impl Page {
             verdict.as_str(),
             verdict.sentence()
         ));
-        if run.meta.strict && run.counts.fail == 0 && verdict == RunVerdict::Fail {
+        if view.failed_by_strict() {
             self.line(
                 "<p class=\"warn\">Run with <code>--strict</code>: warnings count as failures.</p>",
             );
@@ -253,8 +271,8 @@ impl Page {
     }
 
     /// Each broken rule once: statement, counts, the first example, the other cases folded.
-    fn broken(&mut self, run: &RunRecord, catalogue: &Catalogue) {
-        let groups = broken_rules(run, catalogue);
+    fn broken(&mut self, view: &RunView<'_>) {
+        let groups = &view.broken;
         self.line(format!(
             "<h2 id=\"broken\">Broken rules ({})</h2>",
             groups.len()
@@ -263,7 +281,7 @@ impl Page {
             self.line("<p>None.</p>");
         }
         let mut ids: Vec<String> = Vec::new();
-        for group in &groups {
+        for group in groups {
             let mut id = format!("broken-{}", group.rule);
             if ids.contains(&id) {
                 id = format!("{id}-{}", ids.len() + 1);
@@ -398,33 +416,33 @@ impl Page {
         }
     }
 
-    fn coverage(&mut self, run: &RunRecord, catalogue: &Catalogue) {
-        let coverage = rule_coverage(run, catalogue);
-        let counts = status_counts(&coverage);
+    fn coverage(&mut self, view: &RunView<'_>) {
         self.line(format!(
             "<h2 id=\"coverage\">Rule coverage ({} rules)</h2>",
-            coverage.len()
+            view.coverage.len()
         ));
-        let summary: Vec<String> = RuleStatus::ALL
+        let summary: Vec<String> = view
+            .rule_counts
             .iter()
-            .filter_map(|s| counts.get(s).map(|n| format!("{n} {}", s.as_str())))
+            .map(|(s, n)| format!("{n} {}", s.as_str()))
             .collect();
         self.line(format!("<p>{}</p>", summary.join(" · ")));
-        self.measures(run, catalogue);
+        self.measures(view);
         self.line("<p>Evidence: the responses judged against a rule, and the cases that judged them (passed / warned / failed). Not run: no response was judged against the rule in this run.</p>");
         self.line("<table id=\"coverage-matrix\"><tr><th>rule</th><th>level</th><th>status</th><th>statement</th><th>evidence</th><th>cases</th></tr>");
-        for row in &coverage {
+        for row in &view.coverage {
             self.coverage_row(row);
         }
         self.line("</table>");
-        self.statuses(run);
+        self.statuses(view);
     }
 
     /// The share of rules and statuses with evidence, beside what `--require-coverage` asked.
-    fn measures(&mut self, run: &RunRecord, catalogue: &Catalogue) {
+    fn measures(&mut self, view: &RunView<'_>) {
+        let run = view.record;
         let required = &run.meta.coverage_required;
         self.line("<table id=\"coverage-measures\"><tr><th>measure</th><th>with evidence</th><th>required</th></tr>");
-        for m in measure(run, catalogue) {
+        for m in &view.measures {
             let asked = required.iter().find(|r| r.measure == m.measure);
             let (class, asked) = match asked {
                 Some(r) if m.reaches(r.percent) => ("pass", format!("{}% (met)", r.percent)),
@@ -457,8 +475,8 @@ impl Page {
         } else {
             format!(
                 "{} in {} ({} / {} / {})",
-                crate::report::plural(e.responses as usize, "response"),
-                crate::report::plural(e.cases, "case"),
+                plural(e.responses as usize, "response"),
+                plural(e.cases, "case"),
                 e.passed,
                 e.warned,
                 e.failed
@@ -478,11 +496,11 @@ impl Page {
     }
 
     /// Per operation, the statuses the spec states against those the run saw.
-    fn statuses(&mut self, run: &RunRecord) {
+    fn statuses(&mut self, view: &RunView<'_>) {
         self.line("<h2 id=\"statuses\">Status coverage</h2>");
         self.line("<p>Per operation: the statuses the spec states (2xx: a success whose status is not shown), those the run set out to provoke, those it saw (with their responses), and the stated ones no response showed.</p>");
         self.line("<table id=\"status-coverage\"><tr><th>operation</th><th>stated</th><th>provoked</th><th>seen</th><th>stated, never seen</th></tr>");
-        for op in status_coverage(run) {
+        for op in &view.statuses {
             let seen: Vec<String> = op
                 .observed
                 .iter()
@@ -504,13 +522,13 @@ impl Page {
         self.line("</table>");
     }
 
-    fn gaps(&mut self, catalogue: &Catalogue) {
+    fn gaps(&mut self, view: &RunView<'_>) {
         self.line(format!(
             "<h2 id=\"gaps\">What the spec leaves open ({})</h2>",
-            crate::report::plural(catalogue.gaps.len(), "gap")
+            plural(view.gaps.len(), "gap")
         ));
         self.line("<p>The specification says these are not shown; covenant never fails a target on them.</p>\n<ul>");
-        for gap in &catalogue.gaps {
+        for gap in view.gaps {
             self.line(format!(
                 "<li><code>{}</code> ({}) {}</li>",
                 escape(&gap.id),
@@ -522,11 +540,11 @@ impl Page {
     }
 
     /// For spec owners: per gap, what the target chose there, with one exchange that shows it.
-    fn silent(&mut self, run: &RunRecord, catalogue: &Catalogue) {
-        let gaps = gap_observations(run, catalogue);
+    fn silent(&mut self, view: &RunView<'_>) {
+        let (run, gaps) = (view.record, &view.silent);
         self.line(format!(
             "<h2 id=\"silent\">What this target chose where the spec is silent ({})</h2>",
-            crate::report::plural(gaps.len(), "gap")
+            plural(gaps.len(), "gap")
         ));
         if gaps.is_empty() {
             self.line("<p>The run saw nothing of the gaps.</p>");
@@ -538,7 +556,7 @@ impl Page {
             "as the run saw it"
         };
         self.line(format!("<p>For spec owners deciding what to specify next: what this target did in each area the spec leaves open, {seen} (statuses, field names and types, page sizes, error codes; never a value of a body). Covenant judges none of it.</p>"));
-        for gap in &gaps {
+        for gap in gaps {
             self.line(format!(
                 "<section id=\"silent-{id}\"><h3><code>{id}</code> {}</h3>",
                 escape(&gap.text),
@@ -610,17 +628,17 @@ impl Page {
     }
 
     /// The skipped cases, each reason once with the cases it held back (folded when many).
-    fn skipped(&mut self, run: &RunRecord) {
-        let reasons = super::super::skipped_by_reason(run);
-        let count: usize = reasons.iter().map(|(_, cases)| cases.len()).sum();
+    fn skipped(&mut self, view: &RunView<'_>) {
+        let count = view.skipped_count();
         self.line(format!("<h2 id=\"skipped\">Skipped ({count})</h2>"));
-        if reasons.is_empty() {
+        if view.skipped.is_empty() {
             self.line("<p>None.</p>");
             return;
         }
         self.line("<table><tr><th>reason</th><th>cases</th></tr>");
-        for (reason, cases) in reasons {
-            let named: Vec<String> = cases
+        for skipped in &view.skipped {
+            let named: Vec<String> = skipped
+                .cases
                 .iter()
                 .map(|c| format!("<code>{}</code>", escape(c)))
                 .collect();
@@ -634,7 +652,7 @@ impl Page {
             };
             self.line(format!(
                 "<tr><td>{}</td><td>{cell}</td></tr>",
-                escape(reason)
+                escape(skipped.reason)
             ));
         }
         self.line("</table>");
@@ -761,34 +779,10 @@ fn case_link(id: &str, verdict: Verdict) -> String {
     }
 }
 
-/// A unified diff with added, removed and hunk lines marked for colour.
-fn diff_html(diff: &str) -> String {
-    let mut out = String::new();
-    for line in diff.lines() {
-        let class = if line.starts_with("+++") || line.starts_with("---") {
-            ""
-        } else if line.starts_with('+') {
-            "add"
-        } else if line.starts_with('-') {
-            "del"
-        } else if line.starts_with("@@") {
-            "hunk"
-        } else {
-            ""
-        };
-        if class.is_empty() {
-            let _ = writeln!(out, "{}", escape(line));
-        } else {
-            let _ = writeln!(out, "<span class=\"{class}\">{}</span>", escape(line));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::broken::tests::case;
+    use crate::report::view::failed_case as case;
 
     #[test]
     fn each_broken_rule_is_a_section_and_a_case_says_each_rule_once() {

@@ -1,8 +1,7 @@
 //! `covenant compare` on prepared reports, through the real binary.
 
 use super::sample;
-use covenant::catalogue::Level;
-use covenant::verdict::{Counts, Finding, RunRecord, Verdict};
+use covenant::verdict::{Counts, RunRecord, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -33,36 +32,6 @@ fn compare(old: &Path, new: &Path, report_dir: Option<&Path>) -> (i32, String, S
     )
 }
 
-/// The sample with the failure fixed.
-fn fixed_run() -> RunRecord {
-    let mut run = sample::run();
-    let case = &mut run.cases[1];
-    case.findings.clear();
-    case.verdict = Verdict::Pass;
-    run.counts = Counts::of(&run.cases);
-    run
-}
-
-/// The fixed run, where the passing case now fails, one case is gone and one is new.
-fn regressed_run() -> RunRecord {
-    let mut run = fixed_run();
-    let case = &mut run.cases[0];
-    case.findings = vec![Finding::new(
-        "RCV-CREATE-201",
-        Level::Must,
-        "answered 200, not 201",
-    )];
-    case.verdict = Verdict::Fail;
-    run.cases.remove(3);
-    let mut added = run.cases[2].clone();
-    added.id = "vat-id.create".to_owned();
-    added.findings.clear();
-    added.verdict = Verdict::Pass;
-    run.cases.push(added);
-    run.counts = Counts::of(&run.cases);
-    run
-}
-
 fn section<'a>(stdout: &'a str, title: &str) -> &'a str {
     let start = stdout
         .find(&format!("\n{title} ("))
@@ -76,7 +45,7 @@ fn section<'a>(stdout: &'a str, title: &str) -> &'a str {
 fn newly_failing_case_exits_1_and_is_listed_with_the_fix() {
     let dir = sample::scratch_dir("compare-regressed");
     let old = write_report(&dir, "old.json", &sample::run());
-    let new = write_report(&dir, "new.json", &regressed_run());
+    let new = write_report(&dir, "new.json", &sample::regressed());
     let out_dir = dir.join("out");
 
     let (code, stdout, stderr) = compare(&old, &new, Some(&out_dir));
@@ -113,7 +82,7 @@ fn newly_failing_case_exits_1_and_is_listed_with_the_fix() {
 fn only_fixed_cases_exit_0() {
     let dir = sample::scratch_dir("compare-fixed");
     let old = write_report(&dir, "old.json", &sample::run());
-    let new = write_report(&dir, "new.json", &fixed_run());
+    let new = write_report(&dir, "new.json", &sample::fixed());
 
     let (code, stdout, stderr) = compare(&old, &new, None);
 
@@ -157,7 +126,7 @@ fn missing_report_is_a_usage_error_naming_the_file() {
 /// The fixed run, where the passing case (the only one covering RCV-CREATE-201) and the failing
 /// one are skipped now.
 fn skipped_run() -> RunRecord {
-    let mut run = fixed_run();
+    let mut run = sample::fixed();
     for case in &mut run.cases[..2] {
         case.verdict = Verdict::Skip;
         case.skip_reason = Some("deadline of 1 s reached (--deadline): not run".to_owned());
@@ -236,7 +205,7 @@ fn cases_newly_skipped_and_rules_newly_not_run_are_listed_with_the_reason_and_ex
 fn a_case_skipped_in_both_runs_is_not_newly_skipped() {
     let dir = sample::scratch_dir("compare-still-skipped");
     let old = write_report(&dir, "old.json", &sample::run());
-    let new = write_report(&dir, "new.json", &fixed_run());
+    let new = write_report(&dir, "new.json", &sample::fixed());
 
     let (code, stdout, stderr) = compare(&old, &new, None);
 

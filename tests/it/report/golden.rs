@@ -99,3 +99,35 @@ fn html_escapes_text_from_the_target() {
         "the page must not load anything"
     );
 }
+
+/// The console's closing summary of the fixed run, what `covenant run` prints last.
+#[test]
+fn the_console_summary_matches_its_golden_file() {
+    let text = covenant::report::console::summary_with(&sample::run(), &sample::catalogue());
+    check_golden("console.txt", &normalise(&text));
+}
+
+/// `covenant compare` of the fixed run and a regressed one: the console's text, `compare.md`
+/// and `compare.json`.
+#[test]
+fn every_format_of_a_compare_matches_its_golden_file() {
+    use covenant::report::{compare, console, json, markdown};
+    let comparison = compare(&sample::run(), &sample::regressed(), &sample::catalogue());
+    check_golden("compare.txt", &console::compare(&comparison));
+    check_golden("compare.md", &markdown::compare(&comparison));
+    check_golden("compare.json", &json::compare(&comparison));
+}
+
+/// The behaviour diff of the fixed run and another target's: the console's text, `diff.md`,
+/// `diff.html` and `diff.json`.
+#[test]
+fn every_format_of_a_diff_matches_its_golden_file() {
+    use covenant::report::{behaviour_diff, console, html, json, markdown};
+    let catalogue = sample::catalogue();
+    let diff = behaviour_diff(&sample::run(), &sample::other_target(), &catalogue);
+    assert!(!diff.is_empty(), "the sample targets differ");
+    check_golden("diff.txt", &console::diff(&diff));
+    check_golden("diff.md", &markdown::diff(&diff));
+    check_golden("diff.html", &html::diff(&diff));
+    check_golden("diff.json", &json::diff(&diff));
+}

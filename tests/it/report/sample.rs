@@ -434,3 +434,49 @@ pub fn run_with_client_slip() -> RunRecord {
     run.counts = Counts::of(&run.cases);
     run
 }
+
+/// The sample with the failure fixed.
+pub fn fixed() -> RunRecord {
+    let mut run = run();
+    let case = &mut run.cases[1];
+    case.findings.clear();
+    case.verdict = Verdict::Pass;
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+/// The fixed run, where the passing case now fails, one case is gone and one is new.
+pub fn regressed() -> RunRecord {
+    let mut run = fixed();
+    let case = &mut run.cases[0];
+    case.findings = vec![Finding::new(
+        "RCV-CREATE-201",
+        Level::Must,
+        "answered 200, not 201",
+    )];
+    case.verdict = Verdict::Fail;
+    run.cases.remove(3);
+    let mut added = run.cases[2].clone();
+    added.id = "vat-id.create".to_owned();
+    added.findings.clear();
+    added.verdict = Verdict::Pass;
+    run.cases.push(added);
+    run.counts = Counts::of(&run.cases);
+    run
+}
+
+/// The sample run as another target answered it (same seed and plan): the quote is created with
+/// a 200 and an extra field, and the skipped case ran.
+pub fn other_target() -> RunRecord {
+    let mut run = run();
+    run.meta.target = "http://localhost:9999".to_owned();
+    let created = &mut run.cases[0];
+    for shape in &mut created.shapes {
+        shape.status = 200;
+        shape.fields.insert("total".to_owned(), "number".to_owned());
+    }
+    run.cases[3].verdict = Verdict::Pass;
+    run.cases[3].skip_reason = None;
+    run.counts = Counts::of(&run.cases);
+    run
+}

@@ -4,8 +4,8 @@
 //! broken by responses a more specific rule (one with fewer responses) already showed is named
 //! under that rule, not shown again. `report.json` keeps every finding: this view renders none.
 
-use super::shown_exchange;
 use crate::catalogue::{Catalogue, Level};
+use crate::report::shown_exchange;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -176,8 +176,8 @@ pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
         } else {
             "broken"
         },
-        super::plural(broken.cases.len(), "case"),
-        super::plural(broken.responses, "response")
+        crate::report::plural(broken.cases.len(), "case"),
+        crate::report::plural(broken.responses, "response")
     );
     if !broken.also.is_empty() {
         text.push_str(&format!(
@@ -188,7 +188,7 @@ pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
     if broken.shown_elsewhere > 0 {
         text.push_str(&format!(
             "; {} more under a more specific rule",
-            super::plural(broken.shown_elsewhere, "response")
+            crate::report::plural(broken.shown_elsewhere, "response")
         ));
     }
     text

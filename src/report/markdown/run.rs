@@ -1,22 +1,12 @@
-//! The Markdown format, sized for a pull-request comment. `summary.md` of a run: verdict and
-//! counts, each broken rule once (statement, counts, the first example), errors, warnings, rule coverage counts,
-//! spec gaps, and what the target chose where the spec is silent. `compare.md` of two runs, and
-//! `diff.md` of two targets.
-//!
-//! Text from the record is escaped so that a hostile body cannot restructure the comment, and
-//! long lists are cut; past 65 536 bytes (GitHub refuses longer comments) the least important
-//! parts are left out, with a note saying so; the HTML and the JSON have the rest.
+//! `summary.md`: a run's verdict and counts, each broken rule once (statement, counts, the first
+//! example), errors, warnings, rule coverage counts, spec gaps, and what the target chose where
+//! the spec is silent, laid out from the run's view.
 
-use super::broken::{broken_rules, count_sentence, errors_apart};
-use super::compare::Comparison;
-use super::coverage::{
-    measure, rule_coverage, status_counts, status_coverage, OperationStatuses, RuleCoverage,
-    RuleStatus,
-};
-use super::diff::{BehaviourDiff, COMPARED};
-use super::gaps::gap_observations;
-use super::{capitalised, case_list, plural, ReportError, Reporter};
+use super::{cut_lines, fence_for, inline_code, text};
 use crate::catalogue::{Catalogue, Level};
+use crate::report::coverage::{OperationStatuses, RuleCoverage, RuleStatus};
+use crate::report::view::{count_sentence, RunView};
+use crate::report::{case_list, plural, ReportError, Reporter, KNOWN_TITLE};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
 
@@ -34,6 +24,8 @@ impl Reporter for Markdown {
     }
 
     fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+        let view = RunView::new(run, catalogue);
+        let view = &view;
         let section = |write: &dyn Fn(&mut String)| {
             let mut out = String::new();
             write(&mut out);
@@ -41,13 +33,13 @@ impl Reporter for Markdown {
         };
         let sections: Vec<Vec<String>> = vec![
             section(&|out| {
-                verdict(out, run);
+                verdict(out, view);
                 pace(out, run);
             }),
-            broken(run, catalogue),
-            section(&|out| cases(out, run, "Errors", |c| errors_apart(run).contains(&c))),
+            broken(view),
+            section(&|out| cases(out, run, "Errors", |c| view.errors.contains(&c))),
             section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
-            section(&|out| skipped(out, run)),
+            section(&|out| skipped(out, view)),
             section(&|out| {
                 cases(
                     out,
@@ -56,15 +48,11 @@ impl Reporter for Markdown {
                     |c| c.verdict == Verdict::Inconclusive,
                 )
             }),
-            section(&|out| {
-                cases(out, run, super::KNOWN_TITLE, |c| {
-                    c.verdict == Verdict::Known
-                })
-            }),
+            section(&|out| cases(out, run, KNOWN_TITLE, |c| c.verdict == Verdict::Known)),
             section(&|out| cases(out, run, CLIENT_TITLE, |c| c.verdict == Verdict::Client)),
-            section(&|out| coverage(out, run, catalogue)),
-            section(&|out| gaps(out, catalogue)),
-            section(&|out| silent(out, run, catalogue)),
+            section(&|out| coverage(out, view)),
+            section(&|out| gaps(out, view)),
+            section(&|out| silent(out, view)),
         ];
         Ok(fit(sections, LIMIT))
     }
@@ -103,17 +91,17 @@ fn fit(sections: Vec<Vec<String>>, limit: usize) -> String {
 }
 
 /// Each broken rule once: its statement, counts, the first example, the other cases.
-fn broken(run: &RunRecord, catalogue: &Catalogue) -> Vec<String> {
-    let groups = broken_rules(run, catalogue);
+fn broken(view: &RunView<'_>) -> Vec<String> {
+    let groups = &view.broken;
     if groups.is_empty() {
         return Vec::new();
     }
     let mut head = format!("\n### Broken rules ({})\n", groups.len());
-    if let Some(exports) = run.curl_exports_with(&inline_code) {
+    if let Some(exports) = view.record.curl_exports_with(&inline_code) {
         let _ = writeln!(head, "\n{exports}.");
     }
     let mut parts = vec![head];
-    for group in &groups {
+    for group in groups {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -156,9 +144,9 @@ fn broken(run: &RunRecord, catalogue: &Catalogue) -> Vec<String> {
 /// Case ids named on the line of the other cases of a broken rule.
 const NAMED: usize = 8;
 
-fn verdict(out: &mut String, run: &RunRecord) {
-    let c = &run.counts;
-    let verdict = run.verdict();
+fn verdict(out: &mut String, view: &RunView<'_>) {
+    let run = view.record;
+    let verdict = view.verdict;
     let mark = match verdict {
         RunVerdict::Pass | RunVerdict::PassWithWarnings => "✅",
         RunVerdict::Fail => "❌",
@@ -166,7 +154,7 @@ fn verdict(out: &mut String, run: &RunRecord) {
         RunVerdict::Incomplete | RunVerdict::CoverageShort | RunVerdict::StaleBaseline => "⚪",
     };
     let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
-    if run.meta.strict && c.fail == 0 && verdict == RunVerdict::Fail {
+    if view.failed_by_strict() {
         let _ = writeln!(out, "Run with `--strict`: warnings count as failures.\n");
     }
     if let Some(why) = run.incomplete() {
@@ -182,25 +170,14 @@ fn verdict(out: &mut String, run: &RunRecord) {
         }
         let _ = writeln!(out);
     }
+    let tally = &view.tally;
     let _ = writeln!(
         out,
-        "**{} failed**, {}, {}, {} passed, {} skipped, {} inconclusive{}{}: {}, {}.\n",
-        c.fail,
-        plural(c.error, "error"),
-        plural(c.warn, "warning"),
-        c.pass,
-        c.skip,
-        c.inconclusive,
-        match c.known {
-            0 => String::new(),
-            n => format!(", {n} known"),
-        },
-        match c.client {
-            0 => String::new(),
-            n => format!(", {n} with the client's slips"),
-        },
-        plural(c.total(), "case"),
-        plural(c.requests, "request"),
+        "**{}**, {}: {}, {}.\n",
+        tally.parts[0],
+        tally.parts[1..].join(", "),
+        tally.cases,
+        tally.requests,
     );
     let m = &run.meta;
     let _ = writeln!(
@@ -274,17 +251,15 @@ fn cases(out: &mut String, run: &RunRecord, title: &str, wanted: impl Fn(&CaseRe
 
 /// The skipped cases, each reason once: a case skipped alone is named with its reason, the
 /// cases of one reason are counted and named after it.
-fn skipped(out: &mut String, run: &RunRecord) {
-    let reasons = super::skipped_by_reason(run);
-    if reasons.is_empty() {
+fn skipped(out: &mut String, view: &RunView<'_>) {
+    if view.skipped.is_empty() {
         return;
     }
-    let count: usize = reasons.iter().map(|(_, cases)| cases.len()).sum();
-    let _ = writeln!(out, "\n### Skipped ({count})\n");
-    for (reason, cases) in reasons {
-        match cases.as_slice() {
+    let _ = writeln!(out, "\n### Skipped ({})\n", view.skipped_count());
+    for skipped in &view.skipped {
+        match skipped.cases.as_slice() {
             [one] => {
-                let _ = writeln!(out, "- **{}**: {}", inline_code(one), text(reason));
+                let _ = writeln!(out, "- **{}**: {}", inline_code(one), text(skipped.reason));
             }
             many => {
                 let named: Vec<String> = many.iter().map(|c| inline_code(c)).collect();
@@ -292,8 +267,8 @@ fn skipped(out: &mut String, run: &RunRecord) {
                     out,
                     "- **{} cases**: {}\n  - {}",
                     many.len(),
-                    text(reason),
-                    super::case_list(&named, CASES_SHOWN)
+                    text(skipped.reason),
+                    case_list(&named, CASES_SHOWN)
                 );
             }
         }
@@ -348,17 +323,14 @@ fn finding_entry(out: &mut String, finding: &Finding) {
     }
 }
 
-fn coverage(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
-    let coverage = rule_coverage(run, catalogue);
-    let counts = status_counts(&coverage);
-    let _ = writeln!(out, "\n### Rule coverage ({} rules)\n", coverage.len());
+fn coverage(out: &mut String, view: &RunView<'_>) {
+    let _ = writeln!(out, "\n### Rule coverage ({} rules)\n", view.coverage.len());
     let _ = writeln!(out, "| status | rules |\n|---|---:|");
-    for status in RuleStatus::ALL {
-        if let Some(n) = counts.get(&status) {
-            let _ = writeln!(out, "| {} | {n} |", status.as_str());
-        }
+    for (status, n) in &view.rule_counts {
+        let _ = writeln!(out, "| {} | {n} |", status.as_str());
     }
-    let broken: Vec<String> = coverage
+    let broken: Vec<String> = view
+        .coverage
         .iter()
         .filter(|r| matches!(r.status, RuleStatus::Fail | RuleStatus::Warn))
         .map(|r| format!("{} ({})", inline_code(&r.rule.id), r.status.as_str()))
@@ -366,14 +338,16 @@ fn coverage(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
     if !broken.is_empty() {
         let _ = writeln!(out, "\nRules broken: {}.", broken.join(", "));
     }
-    measures(out, run, catalogue);
-    unproven(out, &coverage);
-    statuses(out, run);
+    measures(out, view);
+    unproven(out, &view.coverage);
+    statuses(out, &view.statuses);
 }
 
 /// The share of rules and statuses with evidence, and each `--require-coverage` shortfall.
-fn measures(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
-    let shares: Vec<String> = measure(run, catalogue)
+fn measures(out: &mut String, view: &RunView<'_>) {
+    let run = view.record;
+    let shares: Vec<String> = view
+        .measures
         .iter()
         .map(|m| {
             let asked = run
@@ -435,9 +409,9 @@ fn unproven(out: &mut String, coverage: &[RuleCoverage<'_>]) {
 
 /// Per operation, stated statuses against those seen; only operations with a stated status
 /// never seen get a row.
-fn statuses(out: &mut String, run: &RunRecord) {
-    let ops: Vec<OperationStatuses> = status_coverage(run)
-        .into_iter()
+fn statuses(out: &mut String, statuses: &[OperationStatuses]) {
+    let ops: Vec<&OperationStatuses> = statuses
+        .iter()
         .filter(|op| !op.missing.is_empty())
         .collect();
     if ops.is_empty() {
@@ -461,26 +435,26 @@ fn statuses(out: &mut String, run: &RunRecord) {
     }
 }
 
-fn gaps(out: &mut String, catalogue: &Catalogue) {
-    if catalogue.gaps.is_empty() {
+fn gaps(out: &mut String, view: &RunView<'_>) {
+    if view.gaps.is_empty() {
         return;
     }
     let _ = writeln!(
         out,
         "\n<details><summary>What the spec leaves open ({}; never failed on)</summary>\n",
-        plural(catalogue.gaps.len(), "gap")
+        plural(view.gaps.len(), "gap")
     );
-    for gap in &catalogue.gaps {
+    for gap in view.gaps {
         let _ = writeln!(out, "- {}: {}", inline_code(&gap.id), text(&gap.text));
     }
     let _ = writeln!(out, "\n</details>");
 }
 
 /// For spec owners: per gap, what the target chose there, and one exchange that shows it.
-fn silent(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
+fn silent(out: &mut String, view: &RunView<'_>) {
     /// Observations listed per gap before the rest are counted.
     const SHOWN: usize = 12;
-    let gaps = gap_observations(run, catalogue);
+    let (run, gaps) = (view.record, &view.silent);
     if gaps.is_empty() {
         return;
     }
@@ -493,13 +467,9 @@ fn silent(out: &mut String, run: &RunRecord, catalogue: &Catalogue) {
         out,
         "For spec owners: what {} the target do where the spec leaves it open (never \
          failed on).\n",
-        if run.is_traffic() {
-            "the traffic showed"
-        } else {
-            "the run saw"
-        }
+        view.seen_by()
     );
-    for gap in &gaps {
+    for gap in gaps {
         let _ = writeln!(out, "- {}: {}", inline_code(&gap.gap), text(&gap.text));
         for o in gap.observations.iter().take(SHOWN) {
             let _ = writeln!(
@@ -558,191 +528,6 @@ fn example(out: &mut String, case: &str, exchange: &Exchange) {
     );
 }
 
-/// Text safe in a Markdown paragraph or list item: one line, Markdown and HTML characters
-/// escaped.
-pub(super) fn text(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        match c {
-            '\n' | '\r' => out.push(' '),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A code span that holds any text: the fence is longer than any run of backticks inside.
-fn inline_code(raw: &str) -> String {
-    let one_line = raw.replace(['\n', '\r'], " ");
-    let ticks = "`".repeat(longest_backtick_run(&one_line) + 1);
-    if one_line.starts_with('`') || one_line.ends_with('`') {
-        format!("{ticks} {one_line} {ticks}")
-    } else {
-        format!("{ticks}{one_line}{ticks}")
-    }
-}
-
-/// A code fence longer than any run of backticks in `body`, at least three.
-fn fence_for(body: &str) -> String {
-    "`".repeat((longest_backtick_run(body) + 1).max(3))
-}
-
-fn longest_backtick_run(text: &str) -> usize {
-    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
-}
-
-fn cut_lines(text: &str, max: usize) -> String {
-    let total = text.lines().count();
-    let mut shown: String = text.lines().take(max).collect::<Vec<_>>().join("\n");
-    if total > max {
-        let _ = write!(shown, "\n… {} more lines", total - max);
-    }
-    shown
-}
-
-/// `compare.md`, for a pull-request comment.
-pub fn compare(comparison: &Comparison) -> String {
-    let mut out = String::new();
-    let mut headline = if comparison.regressed() {
-        format!("❌ {} newly failing", comparison.newly_failing.len())
-    } else {
-        "✅ nothing newly fails".to_owned()
-    };
-    if !comparison.newly_skipped.is_empty() || !comparison.newly_not_run.is_empty() {
-        let _ = write!(
-            headline,
-            "; coverage lost: {} cases newly skipped, {} rules newly not run",
-            comparison.newly_skipped.len(),
-            comparison.newly_not_run.len()
-        );
-    }
-    let _ = writeln!(out, "## Covenant compare: {headline}\n");
-    let _ = writeln!(
-        out,
-        "| | verdict | seed | pass | warn | fail | error | skip | inconclusive |\n|---|---|---|---:|---:|---:|---:|---:|---:|"
-    );
-    for (name, run) in [("old", &comparison.old), ("new", &comparison.new)] {
-        let c = &run.counts;
-        let _ = writeln!(
-            out,
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            run.verdict.as_str(),
-            run.seed,
-            c.pass,
-            c.warn,
-            c.fail,
-            c.error,
-            c.skip,
-            c.inconclusive
-        );
-    }
-    for note in &comparison.notes {
-        let _ = writeln!(out, "\n> {note}");
-    }
-    for (title, cases) in comparison.case_lists() {
-        if cases.is_empty() {
-            continue;
-        }
-        let _ = writeln!(out, "\n### {title} ({})\n", cases.len());
-        for case in cases {
-            let _ = writeln!(out, "- {}", case.to_string().replace('|', "\\|"));
-        }
-    }
-    for (title, rules) in comparison.rule_lists() {
-        if rules.is_empty() {
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "\n### {} ({})\n\n| rule | old | new |\n|---|---|---|",
-            capitalised(title),
-            rules.len()
-        );
-        for rule in rules {
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} |",
-                rule.rule,
-                rule.old.as_str(),
-                rule.new.as_str()
-            );
-        }
-    }
-    out
-}
-
-/// `diff.md`: both verdicts, then the differences by operation, the gaps chosen differently
-/// and the cases not compared.
-pub fn diff(diff: &BehaviourDiff) -> String {
-    let mut out = String::new();
-    let mark = if diff.is_empty() { "✅" } else { "🔀" };
-    let _ = writeln!(
-        out,
-        "## Covenant behaviour diff: {mark} {}\n",
-        diff.headline()
-    );
-    let _ = writeln!(
-        out,
-        "| | target | verdict | pass | warn | fail | error | skip |\n|---|---|---|---:|---:|---:|---:|---:|"
-    );
-    for side in [&diff.a, &diff.b] {
-        let c = &side.counts;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            side.name,
-            inline_code(&side.target),
-            side.verdict.as_str(),
-            c.pass,
-            c.warn,
-            c.fail,
-            c.error,
-            c.skip
-        );
-    }
-    let _ = writeln!(out, "\nSeed `{}`. {COMPARED}", diff.a.seed);
-    for note in &diff.notes {
-        let _ = writeln!(out, "\n> {}", text(note));
-    }
-    for group in diff.grouped() {
-        let _ = writeln!(out, "\n### {}\n", inline_code(&group.operation));
-        for alike in group.alike {
-            let _ = writeln!(
-                out,
-                "- {}, in {}",
-                text(&alike.to_string()),
-                text(&case_list(&alike.cases, 5))
-            );
-        }
-    }
-    let gaps = diff.gaps_apart();
-    if !gaps.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n### Where the spec is silent, the two chose differently\n"
-        );
-        for gap in gaps {
-            let _ = writeln!(out, "- {}", text(&gap.to_string()));
-        }
-    }
-    if !diff.not_compared.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n<details><summary>Not compared ({})</summary>\n",
-            diff.not_compared.len()
-        );
-        for n in &diff.not_compared {
-            let _ = writeln!(out, "- {}: {}", inline_code(&n.case), text(&n.why));
-        }
-        let _ = writeln!(out, "\n</details>");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -788,22 +573,5 @@ mod tests {
             .expect("rendered");
         assert!(text.contains("`RULE-1` (must)"));
         assert!(!text.contains("left out to keep this under"));
-    }
-
-    #[test]
-    fn inline_code_survives_backticks() {
-        assert_eq!(inline_code("a`b"), "``a`b``");
-        assert_eq!(inline_code("`x"), "`` `x ``");
-    }
-
-    #[test]
-    fn fence_outgrows_backticks_in_the_body() {
-        assert_eq!(fence_for("no ticks"), "```");
-        assert_eq!(fence_for("has ```` four"), "`````");
-    }
-
-    #[test]
-    fn text_cannot_open_a_link_or_a_heading() {
-        assert_eq!(text("# [x](y)\n<b>"), "\\# \\[x\\](y) \\<b\\>");
     }
 }

@@ -1,347 +1,14 @@
-//! The behaviour diff: where two targets, run with one seed and one plan, answered differently,
-//! case by case (status, body, set of fields, field types, page sizes, error codes) and gap by gap
-//! (what each chose where the spec is silent).
-//!
-//! Both may keep the contract: the diff judges nothing, it shows where a replacement (or a new
-//! version) behaves otherwise. It reads the shapes each case recorded, never a value of a body,
-//! so generated ids, timestamps and texts are never differences. One module serves `covenant run
-//! --profile A --profile B` and `covenant compare` of two saved reports alike.
+//! The behaviour diff worked out: two records compared case by case, over the shapes of their
+//! answers (never a value), and gap by gap. What each side answered is said as a short value
+//! (`201`, `also x (number)`, `limit 25: short 24`); the report's views word the rest.
 
-use super::gaps::{gap_observations, Subject};
+use super::{Aspect, BehaviourDiff, Difference, GapDifference, NotCompared, Side};
 use crate::catalogue::Catalogue;
+use crate::report::gaps::{gap_observations, Subject};
 use crate::schema;
-use crate::verdict::{CaseResult, Counts, Fill, PageFill, RunRecord, RunVerdict, Shape, Verdict};
-use serde::Serialize;
+use crate::verdict::{CaseResult, Fill, PageFill, RunRecord, Shape, Verdict};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
-
-/// What the diff compares, as the files of a diff say it.
-pub const COMPARED: &str = "Only statuses, bodies' kinds, field names and types, page sizes and error codes are compared: never a value, so generated ids and timestamps are never differences.";
-
-/// Where two runs of one plan against two targets answered differently.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BehaviourDiff {
-    pub a: Side,
-    pub b: Side,
-    /// Per case, ordered by operation (as in `operations.json`), then case.
-    pub differences: Vec<Difference>,
-    /// Gaps where the two chose differently, in the catalogue's order.
-    pub gaps: Vec<GapDifference>,
-    /// Cases not compared: run against one target only, or skipped or errored on one.
-    pub not_compared: Vec<NotCompared>,
-    /// What limits the comparison (different seeds, an incomplete run).
-    pub notes: Vec<String>,
-}
-
-/// One of the two runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Side {
-    /// `A` or `B`.
-    pub name: String,
-    pub target: String,
-    pub seed: u64,
-    pub verdict: RunVerdict,
-    pub counts: Counts,
-}
-
-/// What of an answer differed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Aspect {
-    /// The statuses answered.
-    Status,
-    /// The kind of body (empty, an object, not JSON).
-    Body,
-    /// The set of top-level fields.
-    Fields,
-    /// The JSON types of a field both answered.
-    Types,
-    /// The set of a page's item fields.
-    ItemFields,
-    /// The JSON types of an item field both answered.
-    ItemTypes,
-    /// How full pages were under a limit.
-    PageSizes,
-    /// A banking error's `errorCode`s.
-    ErrorCodes,
-}
-
-impl Aspect {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Aspect::Status => "status",
-            Aspect::Body => "body",
-            Aspect::Fields => "fields",
-            Aspect::Types => "field types",
-            Aspect::ItemFields => "item fields",
-            Aspect::ItemTypes => "item field types",
-            Aspect::PageSizes => "page sizes",
-            Aspect::ErrorCodes => "errorCode",
-        }
-    }
-}
-
-/// One way one case's answers from one operation differed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Difference {
-    pub operation: String,
-    pub case: String,
-    /// What the request asked for, where the operation has kinds (`quote`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// The condition the request was made to break (a rule id), for refusals.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub condition: Option<String>,
-    pub aspect: Aspect,
-    /// The field, for field types.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// What A answered, and B.
-    pub a: String,
-    pub b: String,
-}
-
-impl Difference {
-    /// What differed: `field types of x (quote) under RULE`.
-    pub fn what(&self) -> String {
-        let mut what = self.aspect.as_str().to_owned();
-        if let Some(field) = &self.field {
-            let _ = write!(what, " of {field}");
-        }
-        if let Some(kind) = &self.kind {
-            let _ = write!(what, " ({kind})");
-        }
-        if let Some(condition) = &self.condition {
-            let _ = write!(what, " under {condition}");
-        }
-        what
-    }
-
-    /// The same fact, maybe of another case, kind or condition: said once, with them all.
-    fn same_fact(&self, other: &Difference) -> bool {
-        (&self.operation, self.aspect, &self.field, &self.a, &self.b)
-            == (
-                &other.operation,
-                other.aspect,
-                &other.field,
-                &other.a,
-                &other.b,
-            )
-    }
-}
-
-/// `status (quote) under RULE: A 201; B 200`.
-impl std::fmt::Display for Difference {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: A {}; B {}", self.what(), self.a, self.b)
-    }
-}
-
-/// The differences of one operation, each fact once.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OperationDifferences {
-    pub operation: String,
-    pub alike: Vec<Alike>,
-}
-
-/// One fact (what differed, and what each answered), and everywhere it showed: the cases, the
-/// kinds of request, the conditions refusals were judged under, and the gaps of the spec it
-/// falls in (said here, not again among the gaps).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Alike {
-    pub difference: Difference,
-    pub cases: Vec<String>,
-    pub kinds: Vec<String>,
-    pub conditions: Vec<String>,
-    pub gaps: Vec<String>,
-}
-
-/// Conditions named on a line before the rest are counted.
-const CONDITIONS_NAMED: usize = 3;
-
-impl Alike {
-    /// What differed: `status (quote, invoice) under RULE-A, RULE-B and 3 more`.
-    pub fn what(&self) -> String {
-        let d = &self.difference;
-        let mut what = d.aspect.as_str().to_owned();
-        if let Some(field) = &d.field {
-            let _ = write!(what, " of {field}");
-        }
-        if !self.kinds.is_empty() {
-            let _ = write!(what, " ({})", self.kinds.join(", "));
-        }
-        if !self.conditions.is_empty() {
-            let _ = write!(
-                what,
-                " under {}",
-                super::case_list(&self.conditions, CONDITIONS_NAMED)
-            );
-        }
-        if !self.gaps.is_empty() {
-            let _ = write!(
-                what,
-                ", where the spec is silent ({})",
-                self.gaps.join(", ")
-            );
-        }
-        what
-    }
-
-    fn add(&mut self, d: &Difference) {
-        for (list, item) in [
-            (&mut self.cases, Some(&d.case)),
-            (&mut self.kinds, d.kind.as_ref()),
-            (&mut self.conditions, d.condition.as_ref()),
-        ] {
-            if let Some(item) = item.filter(|i| !list.contains(i)) {
-                list.push(item.clone());
-            }
-        }
-    }
-}
-
-/// `status (quote) under RULE: A 201; B 200`.
-impl std::fmt::Display for Alike {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let d = &self.difference;
-        write!(f, "{}: A {}; B {}", self.what(), d.a, d.b)
-    }
-}
-
-/// A gap where the two targets chose differently.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GapDifference {
-    pub gap: String,
-    #[serde(flatten)]
-    pub subject: Subject,
-    pub what: String,
-    /// What each target showed (`none` when it showed nothing of it).
-    pub a: Vec<String>,
-    pub b: Vec<String>,
-}
-
-/// `GAP-X: operation, what: A one; B other`.
-impl std::fmt::Display for GapDifference {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: {}, {}: A {}; B {}",
-            self.gap,
-            self.subject,
-            self.what,
-            listed(&self.a),
-            listed(&self.b)
-        )
-    }
-}
-
-/// A case whose answers were not compared, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NotCompared {
-    pub case: String,
-    pub why: String,
-}
-
-impl BehaviourDiff {
-    /// Whether the two targets answered alike, as far as both ran.
-    pub fn is_empty(&self) -> bool {
-        self.differences.is_empty() && self.gaps.is_empty()
-    }
-
-    /// One line for a console: how many differences, where.
-    pub fn headline(&self) -> String {
-        if self.is_empty() {
-            return "no difference in behaviour".to_owned();
-        }
-        let grouped = self.grouped();
-        let facts: usize = grouped.iter().map(|o| o.alike.len()).sum();
-        let cases: BTreeSet<&str> = self.differences.iter().map(|d| d.case.as_str()).collect();
-        let mut line = format!(
-            "{} in {} over {}",
-            super::plural(facts, "difference"),
-            super::plural(cases.len(), "case"),
-            super::plural(grouped.len(), "operation"),
-        );
-        let apart = self.gaps_apart().len();
-        if apart > 0 {
-            let choices = super::plural(apart, "other choice");
-            let _ = write!(line, "; {choices} where the spec is silent");
-        }
-        line
-    }
-
-    /// Each fact once, by operation: differences alike but for their case, kind or condition
-    /// as one, with the gaps of the spec that say the same fact.
-    pub fn grouped(&self) -> Vec<OperationDifferences> {
-        let mut operations: Vec<OperationDifferences> = Vec::new();
-        for d in &self.differences {
-            if operations.last().is_none_or(|o| o.operation != d.operation) {
-                operations.push(OperationDifferences {
-                    operation: d.operation.clone(),
-                    alike: Vec::new(),
-                });
-            }
-            let groups = &mut operations.last_mut().expect("pushed above").alike;
-            let at = match groups.iter().position(|g| g.difference.same_fact(d)) {
-                Some(at) => at,
-                None => {
-                    groups.push(Alike {
-                        difference: d.clone(),
-                        cases: Vec::new(),
-                        kinds: Vec::new(),
-                        conditions: Vec::new(),
-                        gaps: Vec::new(),
-                    });
-                    groups.len() - 1
-                }
-            };
-            groups[at].add(d);
-            for gap in self.gaps.iter().filter(|g| restates(g, d)) {
-                if !groups[at].gaps.contains(&gap.gap) {
-                    groups[at].gaps.push(gap.gap.clone());
-                }
-            }
-        }
-        operations
-    }
-
-    /// The gaps chosen differently that no difference already says.
-    pub fn gaps_apart(&self) -> Vec<&GapDifference> {
-        self.gaps
-            .iter()
-            .filter(|g| !self.differences.iter().any(|d| restates(g, d)))
-            .collect()
-    }
-}
-
-/// Whether a gap difference says what a difference of answers says: the same operation, kind
-/// and condition, the same aspect of the answers.
-fn restates(gap: &GapDifference, d: &Difference) -> bool {
-    let s = &gap.subject;
-    let same_place = s.operation.as_deref() == Some(d.operation.as_str())
-        && (s.kind.is_none() || s.kind == d.kind)
-        && (s.condition.is_none() || s.condition == d.condition);
-    let aspect = match gap.what.as_str() {
-        "success status" | "answered with" => Some(Aspect::Status),
-        "body on success" => Some(Aspect::Body),
-        "errorCode" => Some(Aspect::ErrorCodes),
-        "item fields" | "item fields beyond the listed ones" => Some(Aspect::ItemFields),
-        w if w.starts_with("fields beyond") => Some(Aspect::Fields),
-        w if w.starts_with("limit ") => Some(Aspect::PageSizes),
-        _ => None,
-    };
-    same_place && aspect == Some(d.aspect)
-}
-
-/// Values as one phrase; `none` for no value.
-pub fn listed(values: &[String]) -> String {
-    if values.is_empty() {
-        "none".to_owned()
-    } else {
-        values.join("; ")
-    }
-}
 
 /// Compares the runs of two targets case by case and gap by gap.
 pub fn behaviour_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> BehaviourDiff {
@@ -396,7 +63,7 @@ pub fn behaviour_diff(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Be
     diff
 }
 
-pub(super) fn side(name: &str, run: &RunRecord) -> Side {
+pub(in crate::report) fn side(name: &str, run: &RunRecord) -> Side {
     Side {
         name: name.to_owned(),
         target: run.meta.target.clone(),
@@ -406,7 +73,7 @@ pub(super) fn side(name: &str, run: &RunRecord) -> Side {
     }
 }
 
-pub(super) fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
+pub(in crate::report) fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
     let mut notes = Vec::new();
     if a.meta.seed != b.meta.seed {
         notes.push(format!(
@@ -797,7 +464,7 @@ fn gap_differences(a: &RunRecord, b: &RunRecord, catalogue: &Catalogue) -> Vec<G
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::RunMeta;
+    use crate::verdict::{Counts, RunMeta};
 
     fn shape(operation: &str, status: u16, fields: &[(&str, &str)], count: u32) -> Shape {
         Shape {
@@ -913,11 +580,11 @@ mod tests {
                 (Aspect::Fields, "no other field", "also x (number)")
             ]
         );
-        assert!(
-            d.headline()
-                .starts_with("2 differences in 1 case over 1 operation"),
-            "{}",
-            d.headline()
+        let grouped = d.grouped();
+        assert_eq!(
+            (grouped.len(), grouped[0].alike.len()),
+            (1, 2),
+            "{grouped:?}"
         );
     }
 
@@ -1002,13 +669,20 @@ mod tests {
         });
         let grouped = d.grouped();
         assert_eq!(grouped[0].alike.len(), 1);
+        let fact = &grouped[0].alike[0];
         assert_eq!(
-            grouped[0].alike[0].to_string(),
-            "status (invoice, quote) under R-2, R-1, where the spec is silent \
-             (GAP-STATUS-MAPPING): A 422; B 400"
+            (&fact.kinds[..], &fact.conditions[..], &fact.gaps[..]),
+            (
+                &["invoice".to_owned(), "quote".to_owned()][..],
+                &["R-2".to_owned(), "R-1".to_owned()][..],
+                &["GAP-STATUS-MAPPING".to_owned()][..]
+            )
+        );
+        assert_eq!(
+            (fact.difference.a.as_str(), fact.difference.b.as_str()),
+            ("422", "400")
         );
         assert!(d.gaps_apart().is_empty(), "said with the difference");
-        assert_eq!(d.headline(), "1 difference in 1 case over 1 operation");
     }
 
     #[test]

@@ -1,0 +1,142 @@
+//! A run's counts, as every report says them: the counts sentence of a run's summary, and the
+//! table of two runs side by side that a compare and a diff open with.
+
+use crate::report::plural;
+use crate::verdict::{Counts, RunVerdict};
+
+/// A run's counts as one sentence: what failed first, then errors, warnings, passes, skips and
+/// the cases not judged; then how many cases and requests in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// `1 failed`, `2 errors`, `1 warning`, `3 passed`, …: the counts, each said once.
+    pub parts: Vec<String>,
+    /// `6 cases`.
+    pub cases: String,
+    /// `12 requests`.
+    pub requests: String,
+}
+
+impl Tally {
+    /// The counts of a run; under `--strict` the warnings are said among the failures (a run
+    /// never reads FAILED with 0 failed).
+    pub fn of(c: &Counts, strict: bool) -> Tally {
+        let strict_warnings = strict && c.warn > 0;
+        let mut parts = vec![if strict_warnings {
+            format!(
+                "{} failed ({} of them warnings under --strict)",
+                c.fail + c.warn,
+                c.warn
+            )
+        } else {
+            format!("{} failed", c.fail)
+        }];
+        parts.push(plural(c.error, "error"));
+        if !strict_warnings {
+            parts.push(plural(c.warn, "warning"));
+        }
+        parts.push(format!("{} passed", c.pass));
+        parts.push(format!("{} skipped", c.skip));
+        parts.push(format!("{} inconclusive", c.inconclusive));
+        if c.known > 0 {
+            parts.push(format!("{} known", c.known));
+        }
+        if c.client > 0 {
+            parts.push(format!("{} with the client's slips", c.client));
+        }
+        Tally {
+            parts,
+            cases: plural(c.total(), "case"),
+            requests: plural(c.requests, "request"),
+        }
+    }
+}
+
+/// The columns of [`Sides`], after the name of each side.
+pub const SIDE_COLUMNS: [&str; 9] = [
+    "target",
+    "verdict",
+    "seed",
+    "pass",
+    "warn",
+    "fail",
+    "error",
+    "skip",
+    "inconclusive",
+];
+
+/// Two runs side by side (old and new of a compare, A and B of a diff): one row each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sides {
+    pub rows: Vec<SideRow>,
+}
+
+/// One run of [`Sides`]: its name, then a value per column of [`SIDE_COLUMNS`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideRow {
+    pub name: String,
+    pub target: String,
+    pub verdict: &'static str,
+    pub seed: u64,
+    /// pass, warn, fail, error, skip, inconclusive.
+    pub counts: [usize; 6],
+}
+
+impl Sides {
+    /// One row per run: its name, target, seed, verdict and counts.
+    pub fn of<'a>(
+        runs: impl IntoIterator<Item = (&'a str, &'a str, u64, RunVerdict, &'a Counts)>,
+    ) -> Sides {
+        let rows = runs
+            .into_iter()
+            .map(|(name, target, seed, verdict, c)| SideRow {
+                name: name.to_owned(),
+                target: target.to_owned(),
+                verdict: verdict.as_str(),
+                seed,
+                counts: [c.pass, c.warn, c.fail, c.error, c.skip, c.inconclusive],
+            })
+            .collect();
+        Sides { rows }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(fail: usize, warn: usize) -> Counts {
+        Counts {
+            pass: 2,
+            fail,
+            warn,
+            requests: 9,
+            ..Counts::default()
+        }
+    }
+
+    #[test]
+    fn the_counts_sentence_says_failures_first_and_errors_in_the_plural() {
+        let tally = Tally::of(&counts(1, 1), false);
+        assert_eq!(
+            tally.parts.join(", "),
+            "1 failed, 0 errors, 1 warning, 2 passed, 0 skipped, 0 inconclusive"
+        );
+        assert_eq!(
+            (tally.cases.as_str(), tally.requests.as_str()),
+            ("4 cases", "9 requests")
+        );
+    }
+
+    #[test]
+    fn under_strict_the_warnings_are_said_among_the_failures() {
+        let tally = Tally::of(&counts(0, 2), true);
+        assert_eq!(
+            tally.parts[0],
+            "2 failed (2 of them warnings under --strict)"
+        );
+        assert!(!tally
+            .parts
+            .iter()
+            .any(|p| p.contains("warning") && !p.contains("failed")));
+    }
+}
