@@ -22,12 +22,11 @@ pub(super) struct Line {
 /// before every line was written.
 pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Progress>) -> bool {
     let relayed = progress.as_ref().and_then(Progress::stdout_file);
-    let mut sink: Box<dyn Write> = match relayed
-        .and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok())
-    {
-        Some(file) => Box::new(file),
-        None => Box::new(std::io::stdout()),
-    };
+    let mut sink: Box<dyn Write> =
+        match relayed.and_then(|path| std::fs::OpenOptions::new().append(true).open(path).ok()) {
+            Some(file) => Box::new(file),
+            None => Box::new(std::io::stdout()),
+        };
     let mut shown = true;
     if !settings.quiet {
         shown = writeln!(sink, "\nrunning {}", plural(lines.len(), "case")).is_ok();

@@ -4,21 +4,19 @@
 //! reference's profile; `covenant selftest` does the same from the command line.
 
 use covenant::reference::Fault;
-use covenant::selftest::selftest;
+use covenant::selftest::{run, SelftestSettings};
 
 #[test]
 fn the_suite_detects_every_fault_and_every_check_can_fail() {
-    let record = crate::support::standin::runtime()
-        .block_on(selftest(Fault::all(), 5, 4, false))
-        .expect("the self-test runs");
+    let record = run(&SelftestSettings::default()).expect("the self-test runs");
     let missed: Vec<String> = record
         .faults
         .iter()
         .filter(|outcome| !outcome.detected)
         .map(|outcome| {
             format!(
-                "{} ({}) went undetected; other findings in: {:?}",
-                outcome.fault, outcome.rule, outcome.also
+                "{} ({}) went undetected by {:?}; other findings in: {:?}",
+                outcome.fault, outcome.rule, outcome.cases, outcome.also
             )
         })
         .collect();
