@@ -17,7 +17,8 @@
 //! length, so that a target refusing those characters at any length is not taken for one that
 //! counts bytes.
 
-use super::{Abort, CaseCx, Outcome};
+use super::context::{Abort, CaseCx, Outcome};
+use super::request::Outgoing;
 use crate::client::{snippet, Body, Request, Response};
 use crate::schema::OperationId;
 
@@ -63,7 +64,7 @@ pub struct Variant {
 /// How a request of the group was answered: accepted, or refused with this answer.
 type Answer = Result<(), String>;
 
-impl CaseCx {
+impl Baseline {
     /// Sends `baseline`, then (when it was accepted) every variant, several at once, and judges
     /// each variant beside its baseline: accepted, a pass; refused beside an accepted baseline,
     /// a finding on the variant's rule; refused beside a refused one, inconclusive. A refused
@@ -71,22 +72,22 @@ impl CaseCx {
     /// variants are moved onto that one; when all are refused, every variant of the group is
     /// blocked and not sent. A 404 on a baseline that a fixture of the profile explains blocks
     /// the case instead.
-    pub async fn judge_beside(
-        &mut self,
+    pub async fn judge(
+        self,
+        cx: &mut CaseCx,
         operation: OperationId,
-        baseline: Baseline,
         mut variants: Vec<Variant>,
     ) -> Outcome {
         let Baseline {
             what,
             request,
             alternatives,
-        } = baseline;
-        let response = self.send_baseline(operation, request.clone()).await?;
+        } = self;
+        let response = send_baseline(cx, operation, request.clone()).await?;
         let mut accepted = response.is_success().then(|| what.clone());
         let (first_answer, first_exchange) =
-            (answer_of(&response), self.exchanges.len().checked_sub(1));
-        if accepted.is_none() && self.blame_profile(&response) {
+            (answer_of(&response), cx.exchanges.len().checked_sub(1));
+        if accepted.is_none() && cx.blame_profile(&response) {
             return Ok(());
         }
         let mut refused_too = Vec::new();
@@ -94,13 +95,13 @@ impl CaseCx {
             if accepted.is_some() {
                 break;
             }
-            let response = self.send_baseline(operation, other.clone()).await?;
+            let response = send_baseline(cx, operation, other.clone()).await?;
             if response.is_success() {
                 for variant in &mut variants {
                     variant.request = rebase(&variant.request, &request, &other);
                 }
                 accepted = Some(other_what);
-            } else if self.blame_profile(&response) {
+            } else if cx.blame_profile(&response) {
                 return Ok(());
             } else {
                 refused_too.push(other_what);
@@ -112,7 +113,7 @@ impl CaseCx {
                 false => format!("{what} (and {}, refused too)", refused_too.join(", ")),
             };
             for variant in variants {
-                self.inconclusive(
+                cx.inconclusive(
                     variant.rule,
                     &blocked_by,
                     &first_answer,
@@ -135,7 +136,7 @@ impl CaseCx {
             shapes.push((variant.what, variant.rule, variant.beside));
             requests.push((index, variant.request));
         }
-        self.send_each(operation, requests.into_iter(), |cx, index, _, response| {
+        cx.send_each(operation, requests.into_iter(), |cx, index, _, response| {
             let (variant, rule, beside) = &shapes[index];
             let answer = judge_variant(
                 cx,
@@ -149,19 +150,19 @@ impl CaseCx {
         })
         .await
     }
+}
 
-    /// Sends a baseline, its exchange kept whatever its answer (it is the diagnosis of a
-    /// refusal).
-    async fn send_baseline(
-        &mut self,
-        operation: OperationId,
-        request: Request,
-    ) -> Result<Response, Abort> {
-        let keep_all = std::mem::replace(&mut self.keep_all, true);
-        let response = self.send(operation, request).await;
-        self.keep_all = keep_all;
-        response
-    }
+/// Sends a baseline, its exchange kept whatever its answer (it is the diagnosis of a
+/// refusal).
+async fn send_baseline(
+    cx: &mut CaseCx,
+    operation: OperationId,
+    request: Request,
+) -> Result<Response, Abort> {
+    let keep_all = std::mem::replace(&mut cx.keep_all, true);
+    let response = cx.send(Outgoing { operation, request }).await;
+    cx.keep_all = keep_all;
+    response
 }
 
 /// `variant` moved from the baseline `from` onto the baseline `to`: the top-level fields of its

@@ -1,7 +1,8 @@
 //! Valid request bodies built from the profile's fixtures: the starting point of every scenario
 //! and of every hand-written invalid body.
 
-use super::RunCx;
+use super::run::RunCx;
+use crate::schema::OperationId;
 use serde_json::{json, Value};
 
 /// Builds bodies for one run.
@@ -14,12 +15,16 @@ impl<'a> Bodies<'a> {
         Bodies { run }
     }
 
-    fn fin(&self, pick: impl Fn(&crate::profile::FinopsProfile) -> Option<&String>) -> String {
+    /// The profile's value for `field` of a valid body of `op`, where the operations table
+    /// says the field names a fixture (`x-body-fixtures`); empty where the profile gives none.
+    pub fn fixture_of(&self, op: OperationId, field: &str) -> String {
+        let fields = &op.operation().body_fixtures;
+        let key = fields.iter().find(|f| f.field == field);
+        let key = key.expect("the field names a fixture in operations.json");
         self.run
-            .finops()
-            .and_then(pick)
-            .cloned()
+            .fixture(&key.fixture)
             .unwrap_or_default()
+            .to_owned()
     }
 
     pub fn currency(&self) -> String {
@@ -39,7 +44,7 @@ impl<'a> Bodies<'a> {
                 "measure_unit": { "name": "unit" }
             },
             "quantity": 2,
-            "vat_rate_id": self.fin(|f| f.vat_rate_id.as_ref()),
+            "vat_rate_id": self.fixture_of(OperationId::CreateReceivable, "vat_rate_id"),
         })
     }
 
@@ -49,7 +54,7 @@ impl<'a> Bodies<'a> {
             "type": "quote",
             "currency": self.currency(),
             "line_items": [self.line_item()],
-            "counterpart_id": self.fin(|f| f.counterpart_id.as_ref()),
+            "counterpart_id": self.fixture_of(OperationId::CreateReceivable, "counterpart_id"),
         })
     }
 

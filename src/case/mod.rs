@@ -10,8 +10,6 @@ mod baseline;
 mod bodies;
 mod context;
 mod evidence;
-mod expect;
-mod need;
 mod request;
 mod run;
 mod safety;
@@ -21,19 +19,20 @@ mod unique;
 mod watch;
 
 pub use crate::check::Behaviour;
+/// What a case needs of the profile: a fixture of the profile's table.
+pub use crate::profile::Fixture as Need;
 pub use baseline::{Baseline, Variant};
 pub use bodies::Bodies;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
 pub use evidence::Tally;
-pub use need::Need;
-pub use request::{Call, Given};
+pub use request::{Call, Given, Outgoing};
 pub use run::RunCx;
 pub use stash::{StoredPage, TokenStash};
 pub use tamper::Tamper;
 pub use unique::{absent_uuid, run_tag, unique_code};
 pub use watch::FixtureWatch;
 
-use crate::schema::OperationId;
+use crate::schema::{Area, OperationId};
 use std::sync::Arc;
 
 /// What the generator draws from: the same seed gives the same payloads in the same order.
@@ -79,6 +78,8 @@ pub struct Case {
 }
 
 impl Case {
+    /// A case of `operation`, which needs what a request of it needs (see
+    /// [`Need::of_operation`]); the methods below say where the case's requests differ.
     pub fn new(id: &str, operation: OperationId, rules: &[&'static str], run: CaseFn) -> Case {
         let suite = id.split('.').next().unwrap_or(id).to_owned();
         Case {
@@ -86,7 +87,7 @@ impl Case {
             suite,
             operation: Some(operation),
             rules: rules.to_vec(),
-            needs: Vec::new(),
+            needs: Need::of_operation(operation),
             writes: false,
             still: false,
             late: false,
@@ -97,8 +98,96 @@ impl Case {
         }
     }
 
+    /// Needs these fixtures too, beyond what the operations table says of its requests.
     pub fn needs(mut self, needs: &[Need]) -> Case {
-        self.needs.extend_from_slice(needs);
+        for need in needs {
+            self.add(*need);
+        }
+        self
+    }
+
+    fn add(&mut self, need: Need) {
+        if !self.needs.contains(&need) {
+            self.needs.push(need);
+        }
+    }
+
+    /// Also sends requests of `op`: needs what they need.
+    pub fn also(mut self, op: OperationId) -> Case {
+        for need in Need::of_operation(op) {
+            self.add(need);
+        }
+        self
+    }
+
+    /// Sends no credential of the profile (a missing or made-up token): needs nothing of it.
+    pub fn anonymous(mut self) -> Case {
+        self.needs.clear();
+        self
+    }
+
+    /// Sends only the profile's token, on ids that name nothing: needs its token alone.
+    pub fn token_only(mut self) -> Case {
+        self.needs.retain(|need| need.is_token());
+        self
+    }
+
+    /// Needs the token of `area` too (a token sent to the other area).
+    pub fn with_token(mut self, area: Area) -> Case {
+        self.add(Need::token_of(area));
+        self
+    }
+
+    /// Names ids of its own (that name nothing, or that it made) where the operation's path and
+    /// body take the profile's: needs the token and the organization alone.
+    pub fn naming_nothing(mut self) -> Case {
+        self.needs
+            .retain(|need| need.is_token() || need.is_organization());
+        self
+    }
+
+    /// Sends the area's organization header under the name the profile gives it.
+    pub fn org_header(mut self) -> Case {
+        let header = self.organization_header();
+        if let Some(key) = header.and_then(|p| p.name_from_profile.as_deref()) {
+            self.add(Need::of_key(key).expect("x-name-from-profile is a fixture key"));
+        }
+        self
+    }
+
+    /// Names the profile's organization in the area's organization header.
+    pub fn own_organization(self) -> Case {
+        self.organization_from(|p| p.fixture.as_deref())
+    }
+
+    /// Names the profile's other organization in the area's organization header (tenant
+    /// isolation).
+    pub fn other_organization(self) -> Case {
+        self.organization_from(|p| p.other_fixture.as_deref())
+    }
+
+    fn organization_from(mut self, key: fn(&crate::schema::Param) -> Option<&str>) -> Case {
+        self = self.org_header();
+        if let Some(key) = self.organization_header().and_then(key) {
+            self.add(Need::of_key(key).expect("an organization header's keys are fixture keys"));
+        }
+        self
+    }
+
+    fn organization_header(&self) -> Option<&'static crate::schema::Param> {
+        let op = self.operation?;
+        op.organization().or_else(|| op.area().organization())
+    }
+
+    /// Sends bodies that name every fixture the table lists for them, the optional ones too
+    /// (a card-scoped velocity control).
+    pub fn full_body(mut self) -> Case {
+        let Some(op) = self.operation else {
+            return self;
+        };
+        for field in &op.operation().body_fixtures {
+            self.add(Need::of_key(&field.fixture).expect("x-body-fixtures names fixture keys"));
+        }
         self
     }
 

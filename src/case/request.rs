@@ -2,14 +2,17 @@
 //! (`schemas/operations.json`): the profile fixture that fills each path parameter and header
 //! (`x-fixture`), and the Authorization its security scheme asks for. This is the one place that
 //! chooses a request's fixtures and headers; a case overrides the token, the organization or the
-//! path values through [`Call`], never by naming the headers itself. A case for every operation
-//! is a loop over [`OperationId::ALL`] with [`RunCx::call`] and [`Need::of_operation`].
+//! path values through [`Call`], never by naming the headers itself. A request carries its
+//! operation ([`Outgoing`]) to the one `send`, so that a case names the operation once. A case
+//! for every operation is a loop over [`OperationId::ALL`] with `CaseCx::call` and
+//! [`Fixture::of_operation`](crate::profile::Fixture::of_operation).
 
-use super::{CaseCx, Need, RunCx};
+use super::run::RunCx;
 use crate::client::Request;
-use crate::profile::Profile;
-use crate::schema::{self, OperationId, ParamLocation, Security};
+use crate::schema::{self, OperationId, ParamLocation};
 use reqwest::Method;
+use serde_json::Value;
+use std::sync::Arc;
 
 /// A credential of a request: the profile's, none at all, or one the case gives.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -31,7 +34,7 @@ impl Given {
 /// Authorization from the table, each of which a case may override.
 #[derive(Clone)]
 pub struct Call<'r> {
-    run: &'r RunCx,
+    run: Run<'r>,
     op: OperationId,
     /// The values of path parameters no fixture fills (ids the case made, deletable fixtures
     /// the ledger handed out), in order.
@@ -44,7 +47,54 @@ pub struct Call<'r> {
     organization: Given,
 }
 
+/// The run a request is built for: shared, so that a case can send the request it builds
+/// without a borrow of itself, or borrowed (the preflight).
+#[derive(Clone)]
+enum Run<'r> {
+    Shared(Arc<RunCx>),
+    Borrowed(&'r RunCx),
+}
+
+impl std::ops::Deref for Run<'_> {
+    type Target = RunCx;
+    fn deref(&self) -> &RunCx {
+        match self {
+            Run::Shared(run) => run,
+            Run::Borrowed(run) => run,
+        }
+    }
+}
+
+impl Call<'static> {
+    /// A request of `op` of the run `run`, with the profile's fixtures and credentials.
+    pub fn new(run: Arc<RunCx>, op: OperationId) -> Call<'static> {
+        Call::of(Run::Shared(run), op)
+    }
+}
+
 impl<'r> Call<'r> {
+    /// [`Call::new`] on a borrowed run.
+    pub fn borrowed(run: &'r RunCx, op: OperationId) -> Call<'r> {
+        Call::of(Run::Borrowed(run), op)
+    }
+
+    fn of(run: Run<'r>, op: OperationId) -> Call<'r> {
+        Call {
+            run,
+            op,
+            ids: Vec::new(),
+            path: None,
+            query: None,
+            token: Given::Profile,
+            organization: Given::Profile,
+        }
+    }
+
+    /// The operation it is a request of.
+    pub fn operation(&self) -> OperationId {
+        self.op
+    }
+
     /// The values of the path parameters no fixture fills, in order (an id the case made).
     pub fn ids(mut self, ids: &[&str]) -> Self {
         self.ids = ids.iter().map(|s| (*s).to_owned()).collect();
@@ -86,7 +136,7 @@ impl<'r> Call<'r> {
     /// The request: method, path, and the headers the operation takes, in the order of the
     /// table, Authorization before the organization header.
     pub fn request(self) -> Request {
-        let run = self.run;
+        let run = &*self.run;
         let operation = self.op.operation();
         let values = match &self.path {
             Some(values) => values.clone(),
@@ -104,11 +154,7 @@ impl<'r> Call<'r> {
             Given::Value(token) => Some(token.as_str()),
         };
         let mut bearer = token.map(|t| format!("Bearer {t}"));
-        let area_org = OperationId::ALL
-            .into_iter()
-            .filter(|op| op.area() == operation.area)
-            .flat_map(|op| &op.operation().parameters)
-            .find(|p| p.is_organization());
+        let area_org = operation.area.organization();
         let own_org = operation.parameters.iter().any(|p| p.is_organization());
         let given_org = match (&self.organization, own_org) {
             (Given::Value(_), false) => area_org,
@@ -147,117 +193,74 @@ impl<'r> Call<'r> {
     }
 }
 
-impl RunCx {
-    /// A request of `op` built from the table: see [`Call`].
-    pub fn call(&self, op: OperationId) -> Call<'_> {
-        Call {
-            run: self,
-            op,
-            ids: Vec::new(),
-            path: None,
-            query: None,
-            token: Given::Profile,
-            organization: Given::Profile,
-        }
+/// A request of one operation, ready to send: what `CaseCx::send` takes, so that the operation
+/// a request is judged under is the one it was built for.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub operation: OperationId,
+    pub request: Request,
+}
+
+impl Outgoing {
+    /// With a JSON body.
+    pub fn json(mut self, body: Value) -> Outgoing {
+        self.request = self.request.json(body);
+        self
     }
 
-    /// The request of `op` with the profile's credentials and `values` as its path.
-    pub fn request(&self, op: OperationId, values: &[&str]) -> Request {
-        self.call(op).path(values).request()
+    /// With a body of raw bytes.
+    pub fn raw(mut self, bytes: impl Into<Vec<u8>>, content_type: Option<&str>) -> Outgoing {
+        self.request = self.request.raw(bytes, content_type);
+        self
     }
 
-    /// The values of `op`'s path parameters: the profile's fixtures where the table names one
-    /// (empty where the profile gives none: the case needs it, see [`Need::of_operation`]), and
-    /// `ids` in order for the others (ids the case made, fixtures the ledger handed out).
-    pub fn path_values(&self, op: OperationId, ids: &[String]) -> Vec<String> {
-        let mut ids = ids.iter();
-        let path = op.operation().parameters.iter();
-        path.filter(|p| p.location == ParamLocation::Path)
-            .map(|param| {
-                let fixture = param.fixture.as_deref().filter(|k| !consumable(k));
-                match fixture {
-                    Some(key) => self.fixture(key).unwrap_or_default().to_owned(),
-                    None => ids.next().cloned().unwrap_or_default(),
-                }
-            })
-            .collect()
+    /// With one more header.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Outgoing {
+        self.request = self.request.header(name, value);
+        self
     }
 
-    /// The profile value a fixture key of the table names (see [`fixture`]).
-    pub fn fixture(&self, key: &str) -> Option<&str> {
-        fixture(&self.profile, key)
+    /// With this header in place of any of the same name.
+    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Outgoing {
+        self.request = self.request.with_header(name, value);
+        self
     }
+}
 
-    /// The profile's token for an operation with this security scheme.
-    fn token(&self, security: &Security) -> Option<&str> {
-        match security {
-            Security::Bearer => self.finops_token(),
-            Security::OAuth2ClientCredentials { .. } => {
-                self.banking_token.as_ref().map(|t| t.expose())
-            }
+impl From<Call<'_>> for Outgoing {
+    fn from(call: Call<'_>) -> Outgoing {
+        let operation = call.op;
+        Outgoing {
+            operation,
+            request: call.request(),
         }
     }
 }
 
-impl CaseCx {
-    /// The request of `op` with `values` as its path (see [`RunCx::request`]).
-    pub fn request(&self, op: OperationId, values: &[&str]) -> Request {
-        self.run.request(op, values)
+impl Call<'_> {
+    /// The request, ready to send with a JSON body.
+    pub fn json(self, body: Value) -> Outgoing {
+        Outgoing::from(self).json(body)
     }
 
-    /// A request of `op` built from the table (see [`Call`]).
-    pub fn call(&self, op: OperationId) -> Call<'_> {
-        self.run.call(op)
+    /// The request, ready to send with a body of raw bytes.
+    pub fn raw(self, bytes: impl Into<Vec<u8>>, content_type: Option<&str>) -> Outgoing {
+        Outgoing::from(self).raw(bytes, content_type)
     }
-}
 
-impl Need {
-    /// What a request of `op` needs from the profile, as the table says: its token, the
-    /// organization where the operation requires one, and the fixtures of its path.
-    pub fn of_operation(op: OperationId) -> Vec<Need> {
-        let operation = op.operation();
-        let token = match operation.security {
-            Security::Bearer => Need::FinopsToken,
-            Security::OAuth2ClientCredentials { .. } => Need::BankingToken,
-        };
-        let mut needs = vec![token];
-        let params = &operation.parameters;
-        let organization = params.iter().filter(|p| p.required && p.is_organization());
-        let path = params.iter().filter(|p| p.location == ParamLocation::Path);
-        let fixtures = organization
-            .chain(path)
-            .filter_map(|p| Need::of_key(p.fixture.as_deref()?));
-        for need in fixtures {
-            if !needs.contains(&need) {
-                needs.push(need);
-            }
+    /// The request, ready to send with this header in place of any of the same name.
+    pub fn with_header(self, name: &str, value: impl Into<String>) -> Outgoing {
+        Outgoing::from(self).with_header(name, value)
+    }
+
+    /// The request of its operation as `request` has it (a request the case changed after
+    /// building it).
+    pub fn as_built(self, request: Request) -> Outgoing {
+        Outgoing {
+            operation: self.op,
+            request,
         }
-        needs
     }
-}
-
-/// The profile value a fixture key of the table names (the first of a list): the small Rust
-/// half of the table. `None` when the profile gives none, and for the deletable lists, which the
-/// fixture ledger hands out.
-fn fixture<'p>(profile: &'p Profile, key: &str) -> Option<&'p str> {
-    let f = profile.finops.as_ref();
-    let b = profile.banking.as_ref();
-    match key {
-        "finops.version" => Some(profile.finops_version()),
-        "finops.organization_id" => f?.organization_id.as_deref(),
-        "finops.other_organization_id" => f?.other_organization_id.as_deref(),
-        "finops.counterpart_id" => f?.counterpart_id.as_deref(),
-        "finops.comment_ids" => f?.comment_ids.first().map(String::as_str),
-        "banking.org_header" => b?.org_header.as_deref(),
-        "banking.organization_id" => b?.organization_id.as_deref(),
-        "banking.bank_account_id" => b?.bank_account_id.as_deref(),
-        _ => None,
-    }
-}
-
-/// Whether a fixture key names a list the fixture ledger hands out, one fixture per run.
-fn consumable(key: &str) -> bool {
-    Need::of_key(key).is_some_and(|need| need.consumable().is_some())
 }
 
 /// The HTTP method of an operation of the contract.
@@ -272,24 +275,32 @@ fn http_method(method: schema::Method) -> Method {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::profile::{Fixture, Profile};
+    use crate::schema::OperationId;
 
     #[test]
-    fn every_fixture_of_the_table_is_read_from_the_profile_or_the_ledger() {
+    fn every_fixture_of_the_table_is_a_fixture_of_the_profile() {
         let profile = Profile::parse(
             "[finops]\norganization_id = \"o\"\ncounterpart_id = \"c\"\ncomment_ids = [\"m\"]\n\
+             deletable_tag_ids = [\"t\"]\nentity_user_id = \"e\"\nvat_rate_id = \"v\"\n\
+             [[finops.deletable_bank_accounts]]\ncounterpart_id = \"c\"\nbank_account_id = \"b\"\n\
              [banking]\norg_header = \"x-org\"\norganization_id = \"b\"\n\
-             bank_account_id = \"a\"\n",
+             bank_account_id = \"a\"\ncard_id = \"k\"\n",
             std::path::Path::new("p.toml"),
         )
         .expect("a valid profile");
         for op in OperationId::ALL {
-            for param in &op.operation().parameters {
-                let keys = [param.fixture.as_deref(), param.name_from_profile.as_deref()];
-                for key in keys.into_iter().flatten() {
-                    let known = consumable(key) || fixture(&profile, key).is_some();
-                    assert!(known, "{op}: fixture {key} is read from nowhere");
-                }
+            let operation = op.operation();
+            let params = operation.parameters.iter();
+            let keys = params.flat_map(|p| [p.fixture.as_deref(), p.name_from_profile.as_deref()]);
+            let body = operation
+                .body_fixtures
+                .iter()
+                .map(|f| Some(f.fixture.as_str()));
+            for key in keys.chain(body).flatten() {
+                let fixture = Fixture::of_key(key);
+                let given = fixture.and_then(|f| f.value(&profile));
+                assert!(given.is_some(), "{op}: fixture {key} is read from nowhere");
             }
         }
     }
@@ -297,23 +308,32 @@ mod tests {
     #[test]
     fn needs_follow_the_table() {
         assert_eq!(
-            Need::of_operation(OperationId::ListEvents),
-            [Need::FinopsToken, Need::FinopsOrg]
+            Fixture::of_operation(OperationId::ListEvents),
+            [Fixture::FinopsToken, Fixture::FinopsOrg]
         );
         assert_eq!(
-            Need::of_operation(OperationId::ListTransactions),
-            [Need::BankingToken, Need::BankAccount]
+            Fixture::of_operation(OperationId::ListTransactions),
+            [Fixture::BankingToken, Fixture::BankAccount]
         );
         assert_eq!(
-            Need::of_operation(OperationId::CreateMailboxDomain),
-            [Need::FinopsToken]
+            Fixture::of_operation(OperationId::CreateMailboxDomain),
+            [Fixture::FinopsToken]
         );
         assert_eq!(
-            Need::of_operation(OperationId::DeleteBankAccount),
+            Fixture::of_operation(OperationId::DeleteBankAccount),
             [
-                Need::FinopsToken,
-                Need::FinopsOrg,
-                Need::DeletableBankAccount
+                Fixture::FinopsToken,
+                Fixture::FinopsOrg,
+                Fixture::DeletableBankAccount
+            ]
+        );
+        assert_eq!(
+            Fixture::of_operation(OperationId::CreateReceivable),
+            [
+                Fixture::FinopsToken,
+                Fixture::FinopsOrg,
+                Fixture::Counterpart,
+                Fixture::VatRate
             ]
         );
     }

@@ -1,10 +1,18 @@
 //! What every case of a run shares: the target, the profile's fixtures and credentials, the
-//! fixture ledger, the seed, and what early cases leave for late ones.
+//! fixture ledger, the seed, and what early cases leave for late ones; and what a case needs of
+//! them (a case whose needs are not met is skipped with the reason, naming the profile key that
+//! would meet it; a deletable fixture is met only while the fixture ledger has one left that
+//! earlier runs did not use up).
 
-use super::{FixtureWatch, Generation, TokenStash};
+use super::stash::TokenStash;
+use super::watch::FixtureWatch;
+use super::Generation;
 use crate::catalogue::Catalogue;
 use crate::client::Target;
-use crate::profile::{BankingProfile, FinopsProfile, Profile, Secret};
+use crate::generate::fnv1a;
+use crate::ledger::Consumable;
+use crate::profile::{BankingProfile, FinopsProfile, Fixture, Profile, Secret};
+use crate::schema::{OperationId, ParamLocation, Security};
 use std::sync::{Arc, OnceLock};
 
 /// Shared by all cases of a run.
@@ -40,20 +48,15 @@ impl RunCx {
     }
 
     pub fn finops_token(&self) -> Option<&str> {
-        self.profile
-            .finops
-            .as_ref()?
-            .token
-            .as_ref()
-            .map(Secret::expose)
+        Fixture::FinopsToken.value(&self.profile)
     }
 
     pub fn finops_org(&self) -> Option<&str> {
-        self.profile.finops.as_ref()?.organization_id.as_deref()
+        Fixture::FinopsOrg.value(&self.profile)
     }
 
     pub fn org_header(&self) -> Option<&str> {
-        self.profile.banking.as_ref()?.org_header.as_deref()
+        Fixture::OrgHeader.value(&self.profile)
     }
 
     pub fn banking(&self) -> Option<&BankingProfile> {
@@ -63,4 +66,112 @@ impl RunCx {
     pub fn finops(&self) -> Option<&FinopsProfile> {
         self.profile.finops.as_ref()
     }
+
+    /// A name unique to this run and `suffix`: `cov-<run tag>-<suffix>`.
+    pub fn unique(&self, suffix: &str) -> String {
+        format!("cov-{}-{suffix}", self.run_tag)
+    }
+
+    /// A number below `below` unique to this run and `salt` (as far as a hash is).
+    pub fn unique_number(&self, salt: &str, below: u64) -> u64 {
+        fnv1a(self.unique(salt).as_bytes()) % below
+    }
+
+    /// The profile value a fixture key of the operations table names (the first of a list).
+    /// `None` when the profile gives none, and for the deletable lists, which the fixture
+    /// ledger hands out.
+    pub fn fixture(&self, key: &str) -> Option<&str> {
+        let fixture = Fixture::of_key(key).filter(|f| !f.row().consumed)?;
+        fixture.value(&self.profile)
+    }
+
+    /// The values of `op`'s path parameters: the profile's fixtures where the table names one
+    /// (empty where the profile gives none: the case needs it, see [`Fixture::of_operation`]),
+    /// and `ids` in order for the others (ids the case made, fixtures the ledger handed out).
+    pub fn path_values(&self, op: OperationId, ids: &[String]) -> Vec<String> {
+        let mut ids = ids.iter();
+        let path = op.operation().parameters.iter();
+        path.filter(|p| p.location == ParamLocation::Path)
+            .map(|param| {
+                let key = param.fixture.as_deref();
+                let fixture = key.and_then(Fixture::of_key).filter(|f| !f.row().consumed);
+                match fixture {
+                    Some(fixture) => fixture.value(&self.profile).unwrap_or_default().to_owned(),
+                    None => ids.next().cloned().unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    /// The profile's token for an operation with this security scheme.
+    pub fn token(&self, security: &Security) -> Option<&str> {
+        match security {
+            Security::Bearer => self.finops_token(),
+            Security::OAuth2ClientCredentials { .. } => {
+                self.banking_token.as_ref().map(|t| t.expose())
+            }
+        }
+    }
+
+    /// Why the profile does not meet `need`, if it does not.
+    pub fn unmet(&self, need: Fixture) -> Option<String> {
+        if let Some(problem) = self.watch.broken(need) {
+            return Some(format!("blocked by the profile: {problem}"));
+        }
+        if let Some(list) = consumable(need) {
+            let left = self.ledger.next(list, &self.profile);
+            return left.err().map(|gone| gone.to_string());
+        }
+        let present = match need {
+            Fixture::BankingToken => {
+                if self.banking_token.is_some() {
+                    true
+                } else if let Some(why) = &self.banking_token_error {
+                    return Some(format!("no banking token: {why}"));
+                } else {
+                    // Neither a token nor an error: a dry run, which would fetch one.
+                    self.banking().is_some_and(|b| b.oauth.is_some())
+                }
+            }
+            _ => !need.values(&self.profile).is_empty(),
+        };
+        (!present).then(|| format!("the profile does not give {}", need.key()))
+    }
+
+    /// Whether the profile lacks a required key for `need` (not one a fixture list used up by
+    /// earlier runs, nor one the target showed to be wrong: those have their own verdicts). A
+    /// planned case that needs a key the README does not call optional makes a profile without
+    /// it the user's mistake, exit 2 before anything is sent.
+    pub fn missing(&self, need: Fixture) -> bool {
+        if need.optional() {
+            return false;
+        }
+        match need {
+            Fixture::BankingToken => self
+                .banking()
+                .is_none_or(|b| b.token.is_none() && b.oauth.is_none()),
+            _ if consumable(need).is_some() => need.values(&self.profile).is_empty(),
+            _ => self.unmet(need).is_some(),
+        }
+    }
+
+    /// What a case uses of the profile for `need`, for `--dry-run`: its key, and for a list
+    /// the ledger hands out from, the fixture it would take.
+    pub fn uses(&self, need: Fixture) -> String {
+        let next = consumable(need).and_then(|list| self.ledger.next(list, &self.profile).ok());
+        match next {
+            Some(taken) => format!("{} (would delete {})", need.key(), taken.id),
+            None => need.key().to_owned(),
+        }
+    }
+}
+
+/// The list of the ledger a fixture the run uses up is taken from, one per run: the list the
+/// ledger names by the fixture's key.
+pub fn consumable(fixture: Fixture) -> Option<Consumable> {
+    let lists = [Consumable::DeletableTags, Consumable::DeletableBankAccounts];
+    let consumed = fixture.row().consumed;
+    lists
+        .into_iter()
+        .find(|list| consumed && list.key() == fixture.key())
 }

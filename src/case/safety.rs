@@ -1,35 +1,33 @@
 //! Staging safety: a DELETE carrying the profile's finance token may only name an id from the
 //! profile's deletable lists.
 
-use super::CaseCx;
+use super::run::RunCx;
 use crate::client::Request;
 use crate::profile::Profile;
 use crate::schema::OperationId;
 use reqwest::Method;
 
-impl CaseCx {
-    /// Staging safety: a DELETE carrying the profile's finance token may only name an id from
-    /// the profile's deletable lists. (DELETEs without valid credentials, as the authentication
-    /// cases send to ids that name nothing, cannot delete anything on a conforming target.)
-    pub(super) fn forbidden_delete(&self, request: &Request) -> Option<String> {
-        if request.method != Method::DELETE {
-            return None;
-        }
-        let token = self.run.finops_token()?;
-        let bearer = format!("Bearer {token}");
-        let credentialed = request
-            .headers
-            .iter()
-            .any(|(n, v)| n.eq_ignore_ascii_case("authorization") && *v == bearer);
-        if !credentialed || deletable(&self.run.profile, &request.path) {
-            return None;
-        }
-        Some(format!(
-            "covenant defect: refused to send DELETE {}: only ids of finops.deletable_tag_ids and \
-             finops.deletable_bank_accounts are ever deleted; please report it",
-            request.path
-        ))
+/// Staging safety: a DELETE carrying the profile's finance token may only name an id from the
+/// profile's deletable lists. (DELETEs without valid credentials, as the authentication cases
+/// send to ids that name nothing, cannot delete anything on a conforming target.)
+pub(super) fn forbidden_delete(run: &RunCx, request: &Request) -> Option<String> {
+    if request.method != Method::DELETE {
+        return None;
     }
+    let token = run.finops_token()?;
+    let bearer = format!("Bearer {token}");
+    let credentialed = request
+        .headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("authorization") && *v == bearer);
+    if !credentialed || deletable(&run.profile, &request.path) {
+        return None;
+    }
+    Some(format!(
+        "covenant defect: refused to send DELETE {}: only ids of finops.deletable_tag_ids and \
+         finops.deletable_bank_accounts are ever deleted; please report it",
+        request.path
+    ))
 }
 
 /// Whether a DELETE path names a deletable fixture of the profile, and nothing else.

@@ -2,7 +2,6 @@
 //! share with earlier runs is derived from (hashed with `generate::fnv1a`, stable across Rust
 //! versions, unlike the standard hasher).
 
-use super::RunCx;
 use crate::generate::fnv1a;
 
 /// A uuid that names nothing on any target: v4 layout, derived from a label so runs repeat.
@@ -42,18 +41,6 @@ pub fn unique_code(run_tag: &str, salt: &str, len: usize) -> String {
         .map(|c| c.to_ascii_uppercase())
         .take(len)
         .collect()
-}
-
-impl RunCx {
-    /// A name unique to this run and `suffix`: `cov-<run tag>-<suffix>`.
-    pub fn unique(&self, suffix: &str) -> String {
-        format!("cov-{}-{suffix}", self.run_tag)
-    }
-
-    /// A number below `below` unique to this run and `salt` (as far as a hash is).
-    pub fn unique_number(&self, salt: &str, below: u64) -> u64 {
-        fnv1a(self.unique(salt).as_bytes()) % below
-    }
 }
 
 #[cfg(test)]

@@ -9,17 +9,16 @@
 //! and the run ends with the profile problems listed. A verdict is about the target, and a
 //! wrong fixture id is the user's to fix.
 
-use super::Need;
 use crate::client::{snippet, Body, Request, Response};
-use crate::profile::Profile;
+use crate::profile::{Fixture, Profile, FIXTURES};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// One fixture value of the profile.
 #[derive(Debug, Clone)]
-struct Fixture {
-    need: Need,
+struct Watched {
+    fixture: Fixture,
     /// Where the profile gives it, e.g. `finops.comment_ids[0]`.
     label: String,
     value: String,
@@ -28,7 +27,7 @@ struct Fixture {
 /// The fixtures of a run's profile, and what the target showed of them.
 #[derive(Debug, Default)]
 pub struct FixtureWatch {
-    fixtures: Vec<Fixture>,
+    fixtures: Vec<Watched>,
     state: Mutex<State>,
 }
 
@@ -84,7 +83,7 @@ impl FixtureWatch {
             return None;
         }
         let mut state = self.lock();
-        let suspects: Vec<&Fixture> = self
+        let suspects: Vec<&Watched> = self
             .carried(request)
             .into_iter()
             .filter(|&i| !state.confirmed[i])
@@ -118,14 +117,14 @@ impl FixtureWatch {
         for fixture in &suspects {
             state
                 .broken
-                .entry(fixture.need.key())
+                .entry(fixture.fixture.key())
                 .or_insert_with(|| problem.clone());
         }
         Some(problem)
     }
 
     /// The problem found with the fixture that meets `need`, if one was found.
-    pub fn broken(&self, need: Need) -> Option<String> {
+    pub fn broken(&self, need: Fixture) -> Option<String> {
         self.lock().broken.get(need.key()).cloned()
     }
 
@@ -169,9 +168,9 @@ impl FixtureWatch {
 }
 
 /// The suspects whose name the answer mentions ("counterpart not found"), when it mentions any.
-fn narrowed<'a>(suspects: Vec<&'a Fixture>, answer: &str) -> Vec<&'a Fixture> {
+fn narrowed<'a>(suspects: Vec<&'a Watched>, answer: &str) -> Vec<&'a Watched> {
     let answer = answer.to_ascii_lowercase().replace(['_', '-'], " ");
-    let named: Vec<&Fixture> = suspects
+    let named: Vec<&Watched> = suspects
         .iter()
         .copied()
         .filter(|f| answer.contains(&noun(&f.label)))
@@ -206,69 +205,22 @@ fn gather_strings<'a>(value: &'a Value, into: &mut Vec<&'a str>) {
 }
 
 /// The fixtures of a profile that a 404 can show to be wrong (ids in paths and bodies; not the
-/// organizations, which travel in headers, nor the foreign card, which is meant to be refused).
-fn fixtures(profile: &Profile) -> Vec<Fixture> {
-    let mut out = Vec::new();
-    let mut add = |need: Need, label: String, value: Option<&String>| {
-        if let Some(value) = value.filter(|v| !v.is_empty()) {
-            out.push(Fixture {
-                need,
-                label,
-                value: value.clone(),
-            });
-        }
-    };
-    if let Some(f) = &profile.finops {
-        add(
-            Need::Counterpart,
-            "finops.counterpart_id".into(),
-            f.counterpart_id.as_ref(),
-        );
-        add(
-            Need::EntityUser,
-            "finops.entity_user_id".into(),
-            f.entity_user_id.as_ref(),
-        );
-        add(
-            Need::VatRate,
-            "finops.vat_rate_id".into(),
-            f.vat_rate_id.as_ref(),
-        );
-        add(Need::Quote, "finops.quote_id".into(), f.quote_id.as_ref());
-        add(
-            Need::Invoice,
-            "finops.invoice_id".into(),
-            f.invoice_id.as_ref(),
-        );
-        for (i, id) in f.comment_ids.iter().enumerate() {
-            add(Need::Comment, format!("finops.comment_ids[{i}]"), Some(id));
-        }
-        for (i, id) in f.deletable_tag_ids.iter().enumerate() {
-            add(
-                Need::DeletableTag,
-                format!("finops.deletable_tag_ids[{i}]"),
-                Some(id),
-            );
-        }
-        for (i, a) in f.deletable_bank_accounts.iter().enumerate() {
-            let label = format!("finops.deletable_bank_accounts[{i}].bank_account_id");
-            add(Need::DeletableBankAccount, label, Some(&a.bank_account_id));
-        }
-    }
-    if let Some(b) = &profile.banking {
-        add(Need::Card, "banking.card_id".into(), b.card_id.as_ref());
-        add(
-            Need::BankAccount,
-            "banking.bank_account_id".into(),
-            b.bank_account_id.as_ref(),
-        );
-        add(
-            Need::EmptyBankAccount,
-            "banking.empty_bank_account_id".into(),
-            b.empty_bank_account_id.as_ref(),
-        );
-    }
-    out
+/// organizations, which travel in headers, nor the foreign card, which is meant to be refused):
+/// those the fixture table watches.
+fn fixtures(profile: &Profile) -> Vec<Watched> {
+    let watched = FIXTURES.iter().filter(|row| row.watched);
+    watched
+        .flat_map(|row| {
+            let values = row.fixture.labelled(profile).into_iter();
+            values
+                .filter(|(_, value)| !value.is_empty())
+                .map(|(label, value)| Watched {
+                    fixture: row.fixture,
+                    label,
+                    value: value.to_owned(),
+                })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -307,8 +259,8 @@ mod tests {
             .expect("blamed");
         assert!(problem.starts_with("finops.counterpart_id"), "{problem}");
         assert!(!problem.contains("vat_rate_id"), "{problem}");
-        assert!(watch.broken(Need::Counterpart).is_some());
-        assert!(watch.broken(Need::VatRate).is_none());
+        assert!(watch.broken(Fixture::Counterpart).is_some());
+        assert!(watch.broken(Fixture::VatRate).is_none());
         assert_eq!(watch.problems().len(), 1);
     }
 

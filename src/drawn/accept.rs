@@ -11,9 +11,9 @@
 //! is followed by its alternatives ([`alternatives`]), and when all are refused its variants are
 //! inconclusive, never failed (see `crate::case::baseline`).
 
-use super::body::{engine, make_unique, options, template, BodyOperation, BODY_OPERATIONS};
+use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, RunCx, Variant};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Outcome, RunCx, Variant};
 use crate::generate::{AcceptKind, Engine, GenOptions};
 use crate::schema::{OperationId, ParamLocation, Registry};
 use serde_json::{json, Value};
@@ -33,7 +33,7 @@ const CHARACTERS_RULE: &str = "GEN-VALID-ACCEPTED";
 /// The acceptance cases: one per operation that takes a body, one per list operation.
 pub fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for target in BODY_OPERATIONS {
+    for target in body_operations() {
         let op = target.operation;
         let mut rules = vec![LIMIT_RULE, CODE_POINTS_RULE, LISTED_RULE];
         if op == OperationId::CreateReceivable {
@@ -47,7 +47,6 @@ pub fn cases() -> Vec<Case> {
                 case_fn(move |cx| Box::pin(body_case(cx, target))),
             )
             .suite("accept")
-            .needs(target.needs)
             .writes()
             .requests(estimate(op))
             .chain(estimate(op).div_ceil(crate::case::WINDOW)),
@@ -62,7 +61,6 @@ pub fn cases() -> Vec<Case> {
                 case_fn(move |cx| Box::pin(list_case(cx, op))),
             )
             .suite("accept")
-            .needs(&Need::of_operation(op))
             .requests(1 + query_variants(op).len()),
         );
     }
@@ -73,10 +71,9 @@ pub fn cases() -> Vec<Case> {
 /// without the profile's fixtures (which only remove variants).
 fn estimate(op: OperationId) -> usize {
     let engine = Engine::new(Registry::embedded(), Default::default());
-    BODY_OPERATIONS
-        .iter()
+    body_operations()
         .filter(|t| t.operation == op)
-        .flat_map(|t| t.valid_stems.iter())
+        .flat_map(|t| t.valid_stems())
         .filter_map(|stem| engine.acceptance(stem).ok())
         .map(|a| a.baselines.len() + a.variants.len())
         .sum()
@@ -104,13 +101,13 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
         ..options.clone()
     };
     let (engine, open) = (engine(&run, options), engine(&run, open));
-    let request = template(&run, &target);
+    let request = template(&run, &target).request;
     let mut n = 0;
     let mut unique = |body: Value| {
         n += 1;
         make_unique(&run, &target, body, &format!("a{n}"))
     };
-    for stem in target.valid_stems {
+    for stem in target.valid_stems() {
         let generator = |e| Abort::Defect(format!("generator: {e}"));
         let mut acceptance = engine.acceptance(stem).map_err(generator)?;
         let nulls = open.acceptance(stem).map_err(generator)?.variants;
@@ -141,7 +138,7 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
                 .fold(smallest, |b, (what, body)| {
                     b.or(what, request.clone().json(unique(body)))
                 });
-            cx.judge_beside(target.operation, baseline, group).await?;
+            baseline.judge(cx, target.operation, group).await?;
         }
     }
     Ok(())
@@ -216,5 +213,5 @@ async fn list_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
         })
         .collect();
     let baseline = Baseline::new("the list read with no query parameter", plain);
-    cx.judge_beside(op, baseline, variants).await
+    baseline.judge(cx, op, variants).await
 }

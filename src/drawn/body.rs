@@ -10,7 +10,7 @@
 //! bodies, so that a valid body is valid for any target that keeps the contract.
 
 use crate::case::Bodies;
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome, RunCx};
+use crate::case::{case_fn, Abort, Call, Case, CaseCx, Outcome, Outgoing, RunCx};
 use crate::client::{Request, Response};
 use crate::generate::{
     redraw, rng_for, ConstraintKind, Draws, Engine, GenOptions, GenerateError, Invalid, Label,
@@ -21,6 +21,7 @@ use proptest::strategy::{SBoxedStrategy, ValueTree};
 use proptest::test_runner::TestRng;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Shrinking stops after this many extra requests.
 const MAX_SHRINK_ITERS: u32 = 48;
@@ -29,60 +30,37 @@ const MAX_BOUNDARY_FINDINGS: usize = 12;
 /// Refusals of valid bodies reported per case (the rest are counted).
 const MAX_WARNINGS: usize = 5;
 
-/// An operation whose body is generated, and what its bodies are drawn from.
+/// An operation whose body is generated, and what its bodies are drawn from: an operation that
+/// takes a body, as `operations.json` says.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct BodyOperation {
     pub operation: OperationId,
-    /// The schema valid bodies are drawn from (quote and invoice apart: a based-on body needs a
-    /// source of the right kind, which random drawing cannot pair).
-    pub valid_stems: &'static [&'static str],
-    /// The schema invalid bodies must break.
-    invalid_stem: &'static str,
-    pub needs: &'static [Need],
 }
 
-pub(super) const BODY_OPERATIONS: [BodyOperation; 5] = [
-    BodyOperation {
-        operation: OperationId::CreateReceivable,
-        valid_stems: &["quote-create", "invoice-create"],
-        invalid_stem: "receivable-create",
-        needs: &[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::Counterpart,
-            Need::VatRate,
-        ],
-    },
-    BodyOperation {
-        operation: OperationId::CreateVatId,
-        valid_stems: &["vat-id-create"],
-        invalid_stem: "vat-id-create",
-        needs: &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart],
-    },
-    BodyOperation {
-        operation: OperationId::UpdateComment,
-        valid_stems: &["comment-update"],
-        invalid_stem: "comment-update",
-        needs: &[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::Comment,
-            Need::EntityUser,
-        ],
-    },
-    BodyOperation {
-        operation: OperationId::CreateMailboxDomain,
-        valid_stems: &["mailbox-domain-create"],
-        invalid_stem: "mailbox-domain-create",
-        needs: &[Need::FinopsToken],
-    },
-    BodyOperation {
-        operation: OperationId::CreateVelocityControl,
-        valid_stems: &["velocity-control-create"],
-        invalid_stem: "velocity-control-create",
-        needs: &[Need::BankingToken],
-    },
-];
+/// The schemas of a receivable body valid bodies are drawn from: quote and invoice apart, since
+/// a based-on body needs a source of the right kind, which random drawing cannot pair.
+const RECEIVABLE_VALID: [&str; 2] = ["quote-create", "invoice-create"];
+
+impl BodyOperation {
+    /// The schema invalid bodies must break: the operation's body schema.
+    fn invalid_stem(&self) -> &'static str {
+        let body = self.operation.operation().request_body.as_deref();
+        body.expect("a body operation takes a body")
+    }
+
+    /// The schemas valid bodies are drawn from.
+    pub fn valid_stems(&self) -> Vec<&'static str> {
+        match self.operation {
+            OperationId::CreateReceivable => RECEIVABLE_VALID.to_vec(),
+            _ => vec![self.invalid_stem()],
+        }
+    }
+}
+
+/// The operations whose bodies are generated: every operation that takes a body.
+pub(super) fn body_operations() -> impl Iterator<Item = BodyOperation> {
+    OperationId::with_body().map(|operation| BodyOperation { operation })
+}
 
 /// Receivable fields left out of valid bodies: ids that must name existing resources, nested
 /// shapes and values the spec does not show, and document_id (settable only in one compliance
@@ -114,7 +92,7 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
     // For --dry-run: the random bodies, plus about as many boundary values.
     let estimate = 2 * run.generation.cases_per_operation as usize + 20;
     let mut cases = Vec::new();
-    for target in BODY_OPERATIONS {
+    for target in body_operations() {
         let op = target.operation;
         cases.push(
             Case::new(
@@ -124,7 +102,6 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
                 case_fn(move |cx| Box::pin(valid_case(cx, target))),
             )
             .suite("generated")
-            .needs(target.needs)
             .writes()
             .requests(estimate)
             .chain(estimate.div_ceil(crate::case::WINDOW)),
@@ -137,7 +114,6 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
                 case_fn(move |cx| Box::pin(invalid_case(cx, target))),
             )
             .suite("generated")
-            .needs(target.needs)
             .writes()
             .requests(estimate)
             .chain(estimate.div_ceil(crate::case::WINDOW)),
@@ -158,21 +134,8 @@ pub(super) fn engine(run: &RunCx, options: GenOptions) -> Engine<&'static Regist
 
 /// Generator options for this run's profile.
 pub(super) fn options(run: &RunCx) -> GenOptions {
-    let f = run.finops().cloned().unwrap_or_default();
-    let b = run.banking().cloned().unwrap_or_default();
     let currency = Bodies::new(run).currency();
     let mut fixtures = BTreeMap::new();
-    let mut fix = |name: &str, value: Option<String>| {
-        if let Some(v) = value {
-            fixtures.insert(name.to_owned(), vec![json!(v)]);
-        }
-    };
-    fix("counterpart_id", f.counterpart_id.clone());
-    fix("vat_rate_id", f.vat_rate_id.clone());
-    fix("reply_to_entity_user_id", f.entity_user_id.clone());
-    fix("cardId", b.card_id.clone());
-    fix("currency", Some(currency.clone()));
-    fix("currencyCode", Some(currency));
     let list = |names: &[&str]| names.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     let mut omit = BTreeMap::new();
     omit.insert("quote-create".to_owned(), list(&RECEIVABLE_OMIT));
@@ -181,11 +144,24 @@ pub(super) fn options(run: &RunCx) -> GenOptions {
         "velocity-control-create".to_owned(),
         list(&["mcc", "mccGroup"]),
     );
-    if b.card_id.is_none() {
-        omit.entry("velocity-control-create".to_owned())
-            .or_insert_with(Vec::new)
-            .push("cardId".to_owned());
+    // The fields the table says name the profile's fixtures take their values; an optional one
+    // the profile does not give is left out.
+    for target in body_operations() {
+        for field in &target.operation.operation().body_fixtures {
+            match run.fixture(&field.fixture) {
+                Some(value) => {
+                    fixtures.insert(field.field.clone(), vec![json!(value)]);
+                }
+                None if !field.required => omit
+                    .entry(target.invalid_stem().to_owned())
+                    .or_insert_with(Vec::new)
+                    .push(field.field.clone()),
+                None => {}
+            }
+        }
     }
+    fixtures.insert("currency".to_owned(), vec![json!(currency)]);
+    fixtures.insert("currencyCode".to_owned(), vec![json!(currency)]);
     let mut always_include = BTreeMap::new();
     always_include.insert(
         "vat-id-create".to_owned(),
@@ -211,8 +187,8 @@ pub(super) fn options(run: &RunCx) -> GenOptions {
 
 /// The request of `target`'s operation, without its body: built once per case, since every
 /// body of the case goes to the same path with the same headers.
-pub(super) fn template(run: &RunCx, target: &BodyOperation) -> Request {
-    run.call(target.operation).request()
+pub(super) fn template(run: &Arc<RunCx>, target: &BodyOperation) -> Outgoing {
+    Call::new(run.clone(), target.operation).into()
 }
 
 /// The body of a request sent by [`send_window`] (always JSON there).
@@ -286,7 +262,7 @@ async fn send_window<T: Send + 'static>(
     judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
 ) -> Outcome {
     let template = template(&cx.run, target);
-    let requests = items.map(move |(item, body)| (item, template.clone().json(body)));
+    let requests = items.map(move |(item, body)| (item, template.clone().json(body).request));
     cx.send_each(target.operation, requests, judge).await
 }
 
@@ -295,7 +271,7 @@ async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     let run = cx.run.clone();
     let engine = engine(&run, options(&run));
     let mut streams = Vec::new();
-    for stem in target.valid_stems {
+    for stem in target.valid_stems() {
         let boundary = engine.boundary_valid(stem).map_err(generator_error)?;
         let strategy = engine.valid(stem).map_err(generator_error)?;
         let rng = rng_for(
@@ -308,7 +284,7 @@ async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
             boundary
                 .into_iter()
                 .chain(random)
-                .map(move |body| (*stem, body)),
+                .map(move |body| (stem, body)),
         );
     }
     let bodies = streams
@@ -358,7 +334,7 @@ async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
 async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     cx.keep_all = false;
     let run = cx.run.clone();
-    let stem = target.invalid_stem;
+    let stem = target.invalid_stem();
     let engine = engine(&run, options(&run));
     // Every boundary violation is sent, so that each broken rule shows (up to a bound); the
     // first accepted body is the reported payload, and the random phase is then not needed.
@@ -408,7 +384,7 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     // The minimal body once more, for the record and the finding.
     let body = unique_invalid(&run, &target, &minimal, "minimal");
     let request = template(&run, &target).json(body.clone());
-    cx.send_judged(target.operation, request, |cx, _, response| {
+    cx.send_judged(request, |cx, _, response| {
         judge_invalid(cx, &minimal.label, response);
     })
     .await?;
@@ -463,7 +439,7 @@ fn shrink(
         sent += 1;
         let candidate = tree.current();
         let body = unique_invalid(&cx.run, target, &candidate, &format!("s{sent}"));
-        let response = handle.block_on(cx.send(target.operation, template.clone().json(body)))?;
+        let response = handle.block_on(cx.send(template.clone().json(body)))?;
         more = if response.is_success() {
             minimal = candidate;
             tree.simplify()

@@ -6,9 +6,9 @@
 //! the first page (the banking rules ask for unchanged filters and limit; the finance rules say
 //! the other parameters are ignored when a token is present, so sending them is harmless).
 
-use crate::case::{Abort, CaseCx};
+use crate::case::{Abort, Call, CaseCx};
 use crate::client::snippet;
-use crate::client::{Request, Response};
+use crate::client::Response;
 use crate::schema::{OperationId, PageFields};
 use serde_json::Value;
 
@@ -50,7 +50,7 @@ impl List {
     }
 
     /// The authenticated GET of one page with this query.
-    pub fn request(&self, cx: &CaseCx, query: &[(String, String)]) -> Request {
+    pub fn request(&self, cx: &CaseCx, query: &[(String, String)]) -> Call<'static> {
         let values: Vec<&str> = self.values.iter().map(String::as_str).collect();
         let mut call = cx.call(self.operation).path(&values);
         if !query.is_empty() {
@@ -59,7 +59,7 @@ impl List {
                 .finish();
             call = call.query(&encoded);
         }
-        call.request()
+        call
     }
 
     /// `query` with the token appended, when there is one.
@@ -116,7 +116,7 @@ pub async fn fetch(
     query: &[(String, String)],
 ) -> Result<Fetched, Abort> {
     let before = cx.findings.len();
-    let response = cx.send(list.operation, list.request(cx, query)).await?;
+    let response = cx.send(list.request(cx, query)).await?;
     if !response.is_success() {
         return Ok(Fetched::Refused(response));
     }

@@ -20,8 +20,9 @@ pub use read::{
     Step, TokenTrail,
 };
 
-use crate::case::{case_fn, Case, CaseCx, Need};
+use crate::case::{case_fn, Case, CaseCx};
 use crate::schema::OperationId;
+use std::sync::OnceLock;
 
 /// The first 8 hex digits of the FNV-1a hash of a token: enough to tell tokens apart in a
 /// message without printing them.
@@ -55,27 +56,23 @@ pub(crate) struct Rules {
     pub full_pages: Option<&'static str>,
 }
 
-const EVENT_RULES: Rules = Rules {
-    ends: "EVT-FULL-READ-ENDS",
-    prev_first: "EVT-PREV-NULL-FIRST",
-    limit_max: "EVT-LIMIT-MAX",
-    limit_reject: "EVT-LIMIT-RANGE-REJECT",
-    agree: "EVT-PAGE-SIZES-AGREE",
-    reuse: "EVT-TOKEN-STABLE",
-    tampered: "EVT-TOKEN-TAMPERED",
-    full_pages: Some("EVT-PAGES-FULL"),
-};
-
-const TRANSACTION_RULES: Rules = Rules {
-    ends: "BPAG-NEXT-NULL-LAST",
-    prev_first: "BPAG-PREV-NULL-FIRST",
-    limit_max: "BPAG-LIMIT-MAX-100",
-    limit_reject: "BPAG-LIMIT-REJECT",
-    agree: "BPAG-DEFAULT-ORDER",
-    reuse: "BPAG-TOKEN-REUSABLE",
-    tampered: "BPAG-TOKEN-TAMPERED",
-    full_pages: None,
-};
+impl Rules {
+    /// The rules of `op`'s pages, as the operations table gives them (`x-page`).
+    fn of(op: OperationId) -> Rules {
+        let page = op.operation().page.as_ref();
+        let rules = &page.expect("a paginated list has its x-page").rules;
+        Rules {
+            ends: &rules.ends,
+            prev_first: &rules.prev_first,
+            limit_max: &rules.limit_max,
+            limit_reject: &rules.limit_reject,
+            agree: &rules.agree,
+            reuse: &rules.reuse,
+            tampered: &rules.tampered,
+            full_pages: rules.full_pages.as_deref(),
+        }
+    }
+}
 
 impl ListKind {
     /// The list at the path the profile's fixtures fill.
@@ -98,10 +95,10 @@ impl ListKind {
     }
 
     pub(crate) fn rules(self) -> &'static Rules {
-        match self {
-            ListKind::Events => &EVENT_RULES,
-            ListKind::Transactions => &TRANSACTION_RULES,
-        }
+        static RULES: OnceLock<[Rules; 2]> = OnceLock::new();
+        let kinds = [ListKind::Events, ListKind::Transactions];
+        let rules = RULES.get_or_init(|| kinds.map(|kind| Rules::of(kind.operation())));
+        &rules[self as usize]
     }
 
     /// The query of a full read: events at the largest page (the default is not stated, and a
@@ -122,10 +119,6 @@ impl ListKind {
         }
     }
 
-    fn needs(self) -> Vec<Need> {
-        Need::of_operation(self.operation())
-    }
-
     fn operation(self) -> OperationId {
         match self {
             ListKind::Events => OperationId::ListEvents,
@@ -143,7 +136,6 @@ fn case(
     run: crate::case::CaseFn,
 ) -> Case {
     Case::new(name, kind.operation(), rules, run)
-        .needs(&kind.needs())
         .requests(requests)
         .still()
 }

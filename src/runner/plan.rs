@@ -42,7 +42,7 @@ pub const LONG_CHAIN: usize = 5;
 /// Why a case of `plan` cannot run, if it cannot: a need the profile does not meet, or an
 /// earlier case whose results it uses that the plan does not hold.
 pub fn unmet(case: &Case, plan: &[Case], run: &RunCx) -> Option<String> {
-    if let Some(why) = case.needs.iter().find_map(|n| n.unmet(run)) {
+    if let Some(why) = case.needs.iter().find_map(|n| run.unmet(*n)) {
         return Some(why);
     }
     let missing = case
@@ -74,7 +74,7 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
     let mut requests = 0;
     for case in plan {
         let skip = unmet(case, plan, run);
-        let fixtures: Vec<String> = case.needs.iter().map(|n| n.uses(run)).collect();
+        let fixtures: Vec<String> = case.needs.iter().map(|n| run.uses(*n)).collect();
         let what = match (case.writes, case.late) {
             (true, _) => "writes",
             (false, true) => "reads, last (after every other case)",

@@ -12,7 +12,7 @@
 //! breaks the contract, and that is a finding, not a profile problem. Fixtures without a read in
 //! the spec are watched at their first use instead (`case::FixtureWatch`).
 
-use crate::case::RunCx;
+use crate::case::{Call, RunCx};
 use crate::client::{snippet, Request, Response};
 use crate::exit::Fatal;
 use crate::schema::OperationId;
@@ -80,7 +80,7 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
 pub fn required_keys(run: &RunCx, cases: &[crate::case::Case]) -> Result<(), Fatal> {
     let mut missing: Vec<(&'static str, usize)> = Vec::new();
     for need in cases.iter().flat_map(|c| c.needs.iter().copied()) {
-        if !need.missing(run) {
+        if !run.missing(need) {
             continue;
         }
         match missing.iter_mut().find(|(key, _)| *key == need.key()) {
@@ -115,8 +115,8 @@ fn redact(run: &RunCx, message: String) -> String {
 /// cases will say how). A static site or another service answers HTML or plain 404s.
 async fn recognise(run: &RunCx) -> Result<(), Fatal> {
     let absent = crate::case::absent_uuid("covenant-preflight");
-    let events = run.call(OperationId::ListEvents).query("limit=1");
-    let transactions = run.call(OperationId::ListTransactions).path(&[&absent]);
+    let events = Call::borrowed(run, OperationId::ListEvents).query("limit=1");
+    let transactions = Call::borrowed(run, OperationId::ListTransactions).path(&[&absent]);
     let probes = [events, transactions].map(crate::case::Call::bare);
     let mut seen = Vec::new();
     for request in &probes {
@@ -176,7 +176,9 @@ fn no_credentials(run: &RunCx) -> bool {
 /// The finance token on list events (`limit=1`).
 async fn finance_token(run: &RunCx) -> Option<Problem> {
     run.finops_token()?;
-    let request = run.call(OperationId::ListEvents).query("limit=1").request();
+    let request = Call::borrowed(run, OperationId::ListEvents)
+        .query("limit=1")
+        .request();
     let response = answer(run, &request).await?;
     let keys = match response.status {
         401 => "finops.token",
@@ -213,7 +215,7 @@ async fn banking(run: &RunCx) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (key, account) in accounts {
         let Some(account) = account else { continue };
-        let call = run.call(OperationId::ListTransactions).path(&[account]);
+        let call = Call::borrowed(run, OperationId::ListTransactions).path(&[account]);
         let request = call.query("limit=1").request();
         let Some(response) = answer(run, &request).await else {
             continue;
@@ -243,7 +245,7 @@ async fn token_without_scope(run: &RunCx) -> Option<Problem> {
     let b = run.banking()?;
     let token = b.token_without_scope.as_ref()?;
     let account = b.bank_account_id.as_ref()?;
-    let call = run.call(OperationId::ListTransactions).path(&[account]);
+    let call = Call::borrowed(run, OperationId::ListTransactions).path(&[account]);
     let bearer = crate::case::Given::value(token.expose());
     let request = call.token(bearer).query("limit=1").request();
     let response = answer(run, &request).await?;

@@ -122,7 +122,7 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
         None => None,
     };
     // A fixture may have proven wrong while the case waited for its phase.
-    if let Some(why) = case.needs.iter().find_map(|n| n.unmet(&run)) {
+    if let Some(why) = case.needs.iter().find_map(|n| run.unmet(*n)) {
         return skipped(case, why);
     }
     let mut cx = CaseCx::new(run);

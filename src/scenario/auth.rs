@@ -8,8 +8,8 @@
 //! [`Tamper`]): a target that compares tokens by prefix accepts some of them.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome, Tamper};
-use crate::client::{Request, Response};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Outcome, Outgoing, Tamper};
+use crate::client::Response;
 use crate::schema::{Area, OperationId};
 use serde_json::json;
 
@@ -18,7 +18,7 @@ use serde_json::json;
 /// read whose path the profile's fixtures fill whole (listing transactions) names them: a read
 /// changes nothing, and a target that wrongly accepts the token then answers 200, where an
 /// account that names nothing would give a 404 that looks like a refusal.
-fn harmless(cx: &CaseCx, operation: OperationId, token: Given) -> Request {
+fn harmless(cx: &CaseCx, operation: OperationId, token: Given) -> Outgoing {
     let organization = match operation.area() {
         Area::Finance => Given::Profile,
         Area::Banking => Given::Omitted,
@@ -32,7 +32,7 @@ fn harmless_under(
     operation: OperationId,
     token: Given,
     organization: Given,
-) -> Request {
+) -> Outgoing {
     let none = absent_uuid("covenant-auth");
     let bodies = Bodies::new(&cx.run);
     let body = match operation {
@@ -62,7 +62,7 @@ fn harmless_under(
     if operation == OperationId::ListEvents {
         call = call.query("limit=1");
     }
-    let mut request = call.organization(organization).request();
+    let mut request = Outgoing::from(call.organization(organization));
     if let Some(body) = body {
         request = request.json(body);
     }
@@ -86,6 +86,7 @@ pub fn cases() -> Vec<Case> {
                 &["AUTH-FIN-MISSING-401"],
                 case_fn(move |cx| Box::pin(finance_auth(cx, op, None))),
             )
+            .anonymous()
             .suite("auth"),
         );
         cases.push(
@@ -95,6 +96,7 @@ pub fn cases() -> Vec<Case> {
                 &["AUTH-FIN-INVALID-401"],
                 case_fn(move |cx| Box::pin(finance_auth(cx, op, Some("covenant-invalid-token")))),
             )
+            .anonymous()
             .suite("auth"),
         );
         cases.push(
@@ -104,7 +106,7 @@ pub fn cases() -> Vec<Case> {
                 &["AUTH-FIN-INVALID-401"],
                 case_fn(move |cx| Box::pin(finance_tampered(cx, op))),
             )
-            .needs(&[Need::FinopsToken])
+            .token_only()
             .requests(Tamper::ALL.len())
             .suite("auth"),
         );
@@ -117,7 +119,8 @@ pub fn cases() -> Vec<Case> {
                 &["AUTH-CROSS-FIN-401"],
                 case_fn(move |cx| Box::pin(cross_area(cx, op))),
             )
-            .needs(&[Need::FinopsToken, Need::BankingToken])
+            .token_only()
+            .with_token(Area::Banking)
             .suite("auth"),
         );
     }
@@ -129,7 +132,8 @@ pub fn cases() -> Vec<Case> {
                 &["AUTH-CROSS-BANK-REFUSED", "AUTH-BANK-401"],
                 case_fn(move |cx| Box::pin(cross_area(cx, op))),
             )
-            .needs(&[Need::FinopsToken, Need::BankingToken])
+            .token_only()
+            .with_token(Area::Finance)
             .requests(2)
             .suite("auth"),
         );
@@ -143,6 +147,7 @@ pub fn cases() -> Vec<Case> {
                 rules,
                 case_fn(move |cx| Box::pin(banking_auth(cx, op, None))),
             )
+            .anonymous()
             .suite("auth"),
         );
         cases.push(
@@ -152,6 +157,7 @@ pub fn cases() -> Vec<Case> {
                 rules,
                 case_fn(move |cx| Box::pin(banking_auth(cx, op, Some("covenant-invalid-token")))),
             )
+            .anonymous()
             .suite("auth"),
         );
         cases.push(
@@ -161,7 +167,7 @@ pub fn cases() -> Vec<Case> {
                 rules,
                 case_fn(move |cx| Box::pin(banking_tampered(cx, op))),
             )
-            .needs(&[Need::BankingToken])
+            .token_only()
             .requests(Tamper::ALL.len())
             .suite("auth"),
         );
@@ -173,7 +179,7 @@ pub fn cases() -> Vec<Case> {
             &["VER-FINOPS-MALFORMED"],
             case_fn(|cx| Box::pin(malformed_version(cx))),
         )
-        .needs(&[Need::FinopsToken])
+        .token_only()
         .requests(2),
     );
     cases.push(
@@ -183,7 +189,7 @@ pub fn cases() -> Vec<Case> {
             &["BANK-ORG-HEADER-MALFORMED-400"],
             case_fn(|cx| Box::pin(malformed_org_header(cx, OperationId::ListTransactions))),
         )
-        .needs(&[Need::BankingToken, Need::OrgHeader, Need::BankAccount])
+        .org_header()
         .requests(2),
     );
     cases.push(
@@ -193,7 +199,7 @@ pub fn cases() -> Vec<Case> {
             &["BANK-ORG-HEADER-MALFORMED-400"],
             case_fn(|cx| Box::pin(malformed_org_header(cx, OperationId::CreateVelocityControl))),
         )
-        .needs(&[Need::BankingToken, Need::OrgHeader])
+        .org_header()
         .requests(2),
     );
     cases
@@ -201,7 +207,7 @@ pub fn cases() -> Vec<Case> {
 
 async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&str>) -> Outcome {
     let request = harmless(cx, operation, token.map_or(Given::Omitted, Given::value));
-    let response = cx.send(operation, request).await?;
+    let response = cx.send(request).await?;
     let (rule, what) = match token {
         Some(_) => ("AUTH-FIN-INVALID-401", "a request with an invalid token"),
         None => ("AUTH-FIN-MISSING-401", "a request without a token"),
@@ -212,7 +218,7 @@ async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&st
 
 async fn banking_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&str>) -> Outcome {
     let request = harmless(cx, operation, token.map_or(Given::Omitted, Given::value));
-    let response = cx.send(operation, request).await?;
+    let response = cx.send(request).await?;
     let what = if token.is_some() {
         "a request with an invalid token"
     } else {
@@ -244,7 +250,7 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         Area::Banking => (finance, "a banking request with the finance token"),
     };
     let request = harmless(cx, operation, Given::value(token.clone()));
-    let response = cx.send(operation, request).await?;
+    let response = cx.send(request).await?;
     match operation.area() {
         Area::Finance => {
             cx.expect_status(&response, 401, "AUTH-CROSS-FIN-401", what);
@@ -261,7 +267,7 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
                 .is_some_and(|b| b.org_header.is_some() && b.organization_id.is_some())
             {
                 let under = harmless_under(cx, operation, Given::value(token), Given::Profile);
-                let response = cx.send(operation, under).await?;
+                let response = cx.send(under).await?;
                 let what = format!("{what}, under the organization header");
                 cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", &what);
             }
@@ -273,7 +279,7 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
 async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let token = cx.run.finops_token().unwrap_or_default().to_owned();
     let request = harmless(cx, operation, Given::Omitted);
-    tampered(cx, operation, &token, request, |cx, response, what| {
+    tampered(cx, &token, request, |cx, response, what| {
         cx.expect_status(response, 401, "AUTH-FIN-INVALID-401", what);
     })
     .await
@@ -282,32 +288,24 @@ async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
 async fn banking_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let token = cx.run.banking_token.as_ref().map(|t| t.expose().to_owned());
     let request = harmless(cx, operation, Given::Omitted);
-    tampered(
-        cx,
-        operation,
-        &token.unwrap_or_default(),
-        request,
-        banking_refused,
-    )
-    .await
+    tampered(cx, &token.unwrap_or_default(), request, banking_refused).await
 }
 
 /// Sends `request` once with each tampered form of `token`, all at once, and judges each
 /// answer in turn. The findings name the form, never the token.
 async fn tampered(
     cx: &mut CaseCx,
-    operation: OperationId,
     token: &str,
-    request: Request,
+    request: Outgoing,
     judge: impl Fn(&mut CaseCx, &Response, &str),
 ) -> Outcome {
     let sending = Tamper::ALL.map(|tamper| {
         let bearer = format!("Bearer {}", tamper.apply(token));
-        cx.dispatch(request.clone().header("authorization", bearer))
+        cx.dispatch(request.request.clone().header("authorization", bearer))
     });
     let dispatched = futures_util::future::join_all(sending).await;
     for (tamper, sent) in Tamper::ALL.into_iter().zip(dispatched) {
-        let response = cx.record(operation, sent)?;
+        let response = cx.record(request.operation, sent)?;
         judge(
             cx,
             &response,
@@ -322,9 +320,8 @@ async fn malformed_version(cx: &mut CaseCx) -> Outcome {
         let request = cx
             .call(OperationId::ListEvents)
             .query("limit=1")
-            .request()
             .with_header("x-finops-version", bad);
-        let response = cx.send(OperationId::ListEvents, request).await?;
+        let response = cx.send(request).await?;
         cx.judged("VER-FINOPS-MALFORMED");
         if response.is_success() {
             cx.finding(
@@ -342,12 +339,12 @@ async fn malformed_version(cx: &mut CaseCx) -> Outcome {
 async fn malformed_org_header(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     cx.run.org_header().ok_or(Abort::Recorded)?;
     for bad in ["not-a-uuid", ""] {
-        let mut request = cx.call(operation).organization(Given::value(bad)).request();
+        let mut request = Outgoing::from(cx.call(operation).organization(Given::value(bad)));
         if operation == OperationId::CreateVelocityControl {
             let body = Bodies::new(&cx.run).velocity(&format!("badorg{}", bad.len()));
             request = request.json(body);
         }
-        let response = cx.send(operation, request).await?;
+        let response = cx.send(request).await?;
         cx.expect_status(
             &response,
             400,

@@ -2,12 +2,11 @@
 //! change), an unknown comment.
 
 use super::{absent_uuid, expect_client_error, pretty};
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 use serde_json::json;
 
 pub fn cases() -> Vec<Case> {
-    let fin = [Need::FinopsToken, Need::FinopsOrg];
     vec![
         Case::new(
             "comment.update-read-back",
@@ -15,12 +14,6 @@ pub fn cases() -> Vec<Case> {
             &["CMT-RESPONSE", "CMT-UPDATE-APPLIED", "CMT-TEXT-VERBATIM"],
             case_fn(|cx| Box::pin(comment_update(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::Comment,
-            Need::EntityUser,
-        ])
         .writes()
         .requests(2),
         Case::new(
@@ -29,23 +22,19 @@ pub fn cases() -> Vec<Case> {
             &["CMT-UNKNOWN"],
             case_fn(|cx| Box::pin(comment_unknown(cx))),
         )
-        .needs(&fin),
+        .naming_nothing(),
     ]
 }
 
 async fn comment_update(cx: &mut CaseCx) -> Outcome {
     let f = cx.run.finops().cloned().unwrap_or_default();
-    let (id, user) = (
-        f.comment_ids[0].clone(),
-        f.entity_user_id.clone().unwrap_or_default(),
-    );
+    let bodies = super::Bodies::new(&cx.run);
+    let user = bodies.fixture_of(OperationId::UpdateComment, "reply_to_entity_user_id");
+    let id = f.comment_ids[0].clone();
     let text = format!("covenant {} was here", cx.run.run_tag);
     let body = json!({ "text": text, "reply_to_entity_user_id": user });
     let response = cx
-        .send(
-            OperationId::UpdateComment,
-            cx.request(OperationId::UpdateComment, &[&id]).json(body),
-        )
+        .send(cx.call(OperationId::UpdateComment).path(&[&id]).json(body))
         .await?;
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "updating a comment") {
         return Ok(());
@@ -76,9 +65,10 @@ async fn kept_verbatim(cx: &mut CaseCx, id: &str) -> Outcome {
         cx.run.run_tag
     );
     let request = cx
-        .request(OperationId::UpdateComment, &[id])
+        .call(OperationId::UpdateComment)
+        .path(&[id])
         .json(json!({ "text": text }));
-    let response = cx.send(OperationId::UpdateComment, request).await?;
+    let response = cx.send(request).await?;
     let what = "updating a comment with spaces, a newline and multi-byte text";
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", what) {
         return Ok(());
@@ -107,12 +97,10 @@ async fn kept_verbatim(cx: &mut CaseCx, id: &str) -> Outcome {
 
 async fn comment_unknown(cx: &mut CaseCx) -> Outcome {
     let request = cx
-        .request(
-            OperationId::UpdateComment,
-            &[&absent_uuid("covenant-comment")],
-        )
+        .call(OperationId::UpdateComment)
+        .path(&[&absent_uuid("covenant-comment")])
         .json(json!({ "text": "x" }));
-    let response = cx.send(OperationId::UpdateComment, request).await?;
+    let response = cx.send(request).await?;
     expect_client_error(
         cx,
         &response,

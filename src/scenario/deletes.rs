@@ -5,7 +5,7 @@
 //! in turn and remembers each from the moment it is taken, before its first DELETE is sent.
 
 use super::{expect_client_error, tenant};
-use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Outcome};
 use crate::client::SendError;
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
@@ -18,7 +18,6 @@ pub fn cases() -> Vec<Case> {
             &["TAG-DELETE", "TAG-DELETE-GONE", tenant::WRITE],
             case_fn(|cx| Box::pin(tag_delete_twice(cx))),
         )
-        .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::DeletableTag])
         .writes()
         .requests(3),
         Case::new(
@@ -27,11 +26,6 @@ pub fn cases() -> Vec<Case> {
             &["CBA-DELETE", "CBA-DELETE-GONE", tenant::WRITE],
             case_fn(|cx| Box::pin(bank_account_delete_twice(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::DeletableBankAccount,
-        ])
         .writes()
         .requests(3),
     ]
@@ -55,14 +49,12 @@ async fn delete_twice(
             .call(operation)
             .ids(path)
             .organization(Given::value(other));
-        let response = cx.send(operation, foreign.request()).await?;
+        let response = cx.send(foreign).await?;
         cx.judged(tenant::WRITE);
         cx.refused_under(tenant::WRITE);
         foreign_ok = response.is_success();
     }
-    let response = cx
-        .send(operation, cx.call(operation).ids(path).request())
-        .await?;
+    let response = cx.send(cx.call(operation).ids(path)).await?;
     if foreign_ok && response.is_client_error() {
         cx.finding(
             tenant::WRITE,
@@ -77,9 +69,7 @@ async fn delete_twice(
     if !cx.expect_success(&response, ok_rule, &format!("deleting {what}")) {
         return Ok(());
     }
-    let again = cx
-        .send(operation, cx.call(operation).ids(path).request())
-        .await?;
+    let again = cx.send(cx.call(operation).ids(path)).await?;
     expect_client_error(
         cx,
         &again,

@@ -7,20 +7,13 @@
 //! newest first, and judged like any other event by the generic checks.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 
 const FIELDS: &str = "RCV-FIELDS-ECHO";
 const ATTACHMENTS: &str = "RCV-ATTACHMENTS-OMITTED";
 const KEEPS: &str = "CMT-UPDATE-KEEPS";
-/// What the update of a comment needs: the comment, and the user a reply names.
-const COMMENT: [Need; 4] = [
-    Need::FinopsToken,
-    Need::FinopsOrg,
-    Need::Comment,
-    Need::EntityUser,
-];
 
 pub fn cases() -> Vec<Case> {
     vec![
@@ -30,12 +23,6 @@ pub fn cases() -> Vec<Case> {
             &[FIELDS, ATTACHMENTS, "EVT-ITEM", "EVT-OBJECT-TYPE-ENUM"],
             case_fn(|cx| Box::pin(quote_fields(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::Counterpart,
-            Need::VatRate,
-        ])
         .writes()
         .requests(2)
         .chain(2),
@@ -45,7 +32,6 @@ pub fn cases() -> Vec<Case> {
             &[KEEPS],
             case_fn(|cx| Box::pin(comment_keeps(cx))),
         )
-        .needs(&COMMENT)
         .writes()
         .requests(2)
         .chain(2),
@@ -75,7 +61,7 @@ async fn quote_fields(cx: &mut CaseCx) -> Outcome {
     if let (Some(body), Some(given)) = (body.as_object_mut(), given.as_object()) {
         body.extend(given.clone());
     }
-    let response = cx.send(op, cx.call(op).request().json(body)).await?;
+    let response = cx.send(cx.call(op).json(body)).await?;
     let what = "a quote with memo, footer, commercial terms and a company form";
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", what) {
         return Ok(());
@@ -114,11 +100,8 @@ async fn quote_fields(cx: &mut CaseCx) -> Outcome {
 /// made come first, so the generic checks judge them like any other event.
 async fn newest_events(cx: &mut CaseCx) -> Outcome {
     let list = OperationId::ListEvents;
-    let request = cx
-        .call(list)
-        .query("limit=100&sort=created_at&order=desc")
-        .request();
-    cx.send(list, request).await?;
+    let request = cx.call(list).query("limit=100&sort=created_at&order=desc");
+    cx.send(request).await?;
     Ok(())
 }
 
@@ -133,13 +116,11 @@ async fn comment_keeps(cx: &mut CaseCx) -> Outcome {
             "needs a second comment in finops.comment_ids, which no other case updates".into(),
         ));
     };
-    let user = f.entity_user_id.clone().unwrap_or_default();
     let op = OperationId::UpdateComment;
+    let user = Bodies::new(&cx.run).fixture_of(op, "reply_to_entity_user_id");
     let tag = cx.run.run_tag.clone();
     let both = json!({ "text": format!("covenant {tag}: both"), "reply_to_entity_user_id": user });
-    let response = cx
-        .send(op, cx.call(op).path(&[&id]).request().json(both))
-        .await?;
+    let response = cx.send(cx.call(op).path(&[&id]).json(both)).await?;
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "updating a comment") {
         return Ok(());
     }
@@ -149,9 +130,7 @@ async fn comment_keeps(cx: &mut CaseCx) -> Outcome {
         .and_then(Value::as_str)
         .is_some_and(|got| super::same_id(got, &user));
     let alone = json!({ "text": format!("covenant {tag}: text alone") });
-    let response = cx
-        .send(op, cx.call(op).path(&[&id]).request().json(alone))
-        .await?;
+    let response = cx.send(cx.call(op).path(&[&id]).json(alone)).await?;
     let what = "updating a comment's text alone";
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", what) {
         return Ok(());

@@ -2,28 +2,23 @@
 //! path served.
 
 use super::expect_client_error;
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 
 pub fn cases() -> Vec<Case> {
-    let fin = [Need::FinopsToken, Need::FinopsOrg];
     vec![Case::new(
         "events.invalid-order-and-sort",
         OperationId::ListEvents,
         &["EVT-ORDER-ENUM"],
         case_fn(|cx| Box::pin(events_bad_enums(cx))),
     )
-    .needs(&fin)
     .requests(2)]
 }
 
 async fn events_bad_enums(cx: &mut CaseCx) -> Outcome {
     for query in ["order=sideways&sort=created_at", "sort=covenant&order=asc"] {
         let response = cx
-            .send(
-                OperationId::ListEvents,
-                cx.call(OperationId::ListEvents).query(query).request(),
-            )
+            .send(cx.call(OperationId::ListEvents).query(query))
             .await?;
         expect_client_error(
             cx,
@@ -43,17 +38,11 @@ pub fn path_cases() -> Vec<Case> {
         OperationId::ListEvents,
         &["VER-PATH-V1"],
         case_fn(|cx| Box::pin(v1_served(cx))),
-    )
-    .needs(&[Need::FinopsToken, Need::FinopsOrg])]
+    )]
 }
 
 async fn v1_served(cx: &mut CaseCx) -> Outcome {
-    let response = cx
-        .send(
-            OperationId::ListEvents,
-            cx.request(OperationId::ListEvents, &[]),
-        )
-        .await?;
+    let response = cx.send(cx.call(OperationId::ListEvents)).await?;
     cx.ensure(!matches!(response.status, 404 | 405), "VER-PATH-V1", || {
         format!(
             "list events is not served at {}: {}",

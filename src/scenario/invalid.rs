@@ -2,7 +2,7 @@
 //! its rule. The data file is embedded so a run never depends on the working directory.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -46,11 +46,6 @@ fn to_case(entry: InvalidBody) -> Case {
         "velocity" => OperationId::CreateVelocityControl,
         _ => OperationId::CreateReceivable,
     };
-    let mut needs = Need::of_operation(operation);
-    if operation == OperationId::CreateReceivable {
-        // The receivable base body names the profile's counterpart and VAT rate.
-        needs.extend([Need::Counterpart, Need::VatRate]);
-    }
     let rule: &'static str = crate::catalogue::Catalogue::embedded()
         .rule(&entry.rule)
         .map(|r| r.id.as_str())
@@ -66,7 +61,6 @@ fn to_case(entry: InvalidBody) -> Case {
         &rules,
         case_fn(move |cx| Box::pin(run(cx, entry.clone(), operation))),
     )
-    .needs(&needs)
 }
 
 /// The valid body an entry starts from.
@@ -132,8 +126,8 @@ fn expand(value: Value) -> Value {
 
 async fn run(cx: &mut CaseCx, entry: InvalidBody, operation: OperationId) -> Outcome {
     let body = build(base(cx, &entry.base), &entry);
-    let request = cx.call(operation).request();
-    let response = cx.send(operation, request.json(body)).await?;
+    let request = cx.call(operation);
+    let response = cx.send(request.json(body)).await?;
     let what = format!("the body of {}", entry.id);
     if cx.expect_refused(&response, &entry.rule, &what)
         && operation == OperationId::CreateReceivable

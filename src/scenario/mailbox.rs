@@ -2,7 +2,7 @@
 //! operation that takes none), domains outside the pattern.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Need, Outcome, Variant};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Outcome, Variant};
 use crate::client::Response;
 use crate::schema::OperationId;
 use serde_json::json;
@@ -16,7 +16,6 @@ pub fn cases() -> Vec<Case> {
             &["MBX-RESPONSE", "MBX-DNS-RECORD", "MBX-DOMAIN-ECHO"],
             case_fn(|cx| Box::pin(mailbox_create(cx))),
         )
-        .needs(&[Need::FinopsToken])
         .writes(),
         Case::new(
             "mailbox.create-without-org-header",
@@ -24,7 +23,7 @@ pub fn cases() -> Vec<Case> {
             &["FIN-MAILBOX-NO-ORG-HEADER"],
             case_fn(|cx| Box::pin(mailbox_without_org(cx))),
         )
-        .needs(&[Need::FinopsToken, Need::FinopsOrg])
+        .own_organization()
         .writes(),
         Case::new(
             "mailbox.invalid-domains",
@@ -32,16 +31,15 @@ pub fn cases() -> Vec<Case> {
             &["MBX-DOMAIN-PATTERN"],
             case_fn(|cx| Box::pin(mailbox_invalid(cx))),
         )
-        .needs(&[Need::FinopsToken])
         .requests(INVALID_DOMAINS.len()),
     ]
 }
 
 async fn create_domain(cx: &mut CaseCx, domain: &str) -> Result<Response, Abort> {
     let request = cx
-        .request(OperationId::CreateMailboxDomain, &[])
+        .call(OperationId::CreateMailboxDomain)
         .json(json!({ "domain": domain }));
-    cx.send(OperationId::CreateMailboxDomain, request).await
+    cx.send(request).await
 }
 
 async fn mailbox_create(cx: &mut CaseCx) -> Outcome {
@@ -81,9 +79,9 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
     let with_org = cx
         .call(operation)
         .organization(Given::value(org))
-        .request()
-        .json(body("org"));
-    let without = cx.request(operation, &[]).json(body("noorg"));
+        .json(body("org"))
+        .request;
+    let without = cx.call(operation).json(body("noorg")).request;
     let baseline = Baseline::new("a mailbox domain created with x-organization-id", with_org);
     let variant = Variant {
         what: "a mailbox domain created without x-organization-id".to_owned(),
@@ -91,7 +89,7 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
         request: without,
         beside: None,
     };
-    cx.judge_beside(operation, baseline, vec![variant]).await
+    baseline.judge(cx, operation, vec![variant]).await
 }
 
 /// Each breaks the pattern once; a bad segment is tried first and after a dot, since every

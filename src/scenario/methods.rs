@@ -8,7 +8,7 @@
 //! the profile's deletable fixtures are ever deleted).
 
 use super::absent_uuid;
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::check::{self, Checked};
 use crate::client::{Request, Response};
 use crate::schema::{Area, OperationId, Registry};
@@ -24,17 +24,9 @@ pub fn cases() -> Vec<Case> {
     [Area::Finance, Area::Banking]
         .into_iter()
         .map(|area| {
-            let (name, needs, first) = match area {
-                Area::Finance => (
-                    "finance",
-                    &[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart][..],
-                    OperationId::CreateReceivable,
-                ),
-                Area::Banking => (
-                    "banking",
-                    &[Need::BankingToken][..],
-                    OperationId::CreateVelocityControl,
-                ),
+            let (name, first) = match area {
+                Area::Finance => ("finance", OperationId::CreateReceivable),
+                Area::Banking => ("banking", OperationId::CreateVelocityControl),
             };
             let requests = of_area(area).count();
             Case::new(
@@ -43,7 +35,6 @@ pub fn cases() -> Vec<Case> {
                 &[BODY, JSON],
                 case_fn(move |cx| Box::pin(unlisted(cx, area))),
             )
-            .needs(needs)
             .writes()
             .requests(requests)
         })

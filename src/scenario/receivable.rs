@@ -2,7 +2,7 @@
 //! unknown and foreign-shape properties, and nulls.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Need, Outcome, Variant};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Outcome, Variant};
 use crate::client::Response;
 use crate::generate::{Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
@@ -11,12 +11,6 @@ use serde_json::{json, Value};
 const OP: OperationId = OperationId::CreateReceivable;
 
 pub fn cases() -> Vec<Case> {
-    let base = [
-        Need::FinopsToken,
-        Need::FinopsOrg,
-        Need::Counterpart,
-        Need::VatRate,
-    ];
     vec![
         Case::new(
             "receivable.create-quote",
@@ -29,7 +23,6 @@ pub fn cases() -> Vec<Case> {
             ],
             case_fn(|cx| Box::pin(create_quote(cx))),
         )
-        .needs(&base)
         .writes(),
         Case::new(
             "receivable.create-invoice",
@@ -37,7 +30,6 @@ pub fn cases() -> Vec<Case> {
             &["RCV-CREATE-201"],
             case_fn(|cx| Box::pin(create_invoice(cx))),
         )
-        .needs(&base)
         .writes(),
         Case::new(
             "receivable.quote-to-invoice-to-credit-note",
@@ -49,7 +41,6 @@ pub fn cases() -> Vec<Case> {
             ],
             case_fn(|cx| Box::pin(transitions(cx))),
         )
-        .needs(&base)
         .writes()
         .requests(3),
         Case::new(
@@ -58,7 +49,6 @@ pub fn cases() -> Vec<Case> {
             &["RCV-TRANSITION-UNSUPPORTED", "RCV-TRANSITION-409"],
             case_fn(|cx| Box::pin(forbidden_transitions(cx))),
         )
-        .needs(&base)
         .writes()
         .requests(6),
         Case::new(
@@ -67,20 +57,14 @@ pub fn cases() -> Vec<Case> {
             &["RCV-BASED-ON-UNKNOWN"],
             case_fn(|cx| Box::pin(based_on_unknown(cx))),
         )
-        .needs(&[Need::FinopsToken, Need::FinopsOrg]),
+        .naming_nothing(),
         Case::new(
             "receivable.based-on-foreign",
             OP,
             &["RCV-BASED-ON-UNKNOWN"],
             case_fn(|cx| Box::pin(based_on_foreign(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::OtherOrg,
-            Need::Counterpart,
-            Need::VatRate,
-        ])
+        .other_organization()
         .writes()
         .requests(2),
         Case::new(
@@ -89,7 +73,6 @@ pub fn cases() -> Vec<Case> {
             &["GEN-LIMIT-INCLUSIVE"],
             case_fn(|cx| Box::pin(deductions_at_limit(cx))),
         )
-        .needs(&base)
         .writes()
         .requests(2),
         Case::new(
@@ -98,7 +81,6 @@ pub fn cases() -> Vec<Case> {
             &["RCV-UNKNOWN-PROPS", "RCV-VALIDATION-422"],
             case_fn(|cx| Box::pin(unknown_property(cx))),
         )
-        .needs(&base)
         .requests(3),
         Case::new(
             "receivable.foreign-shape-field",
@@ -106,7 +88,6 @@ pub fn cases() -> Vec<Case> {
             &["RCV-SHAPE-EXCLUSIVE"],
             case_fn(|cx| Box::pin(foreign_shape(cx))),
         )
-        .needs(&base)
         .requests(2),
         Case::new(
             "receivable.fulfillment-date-any-time",
@@ -114,7 +95,6 @@ pub fn cases() -> Vec<Case> {
             &["RCV-FULFILLMENT-DATE"],
             case_fn(|cx| Box::pin(fulfillment_any_time(cx))),
         )
-        .needs(&base)
         .writes()
         .requests(3),
         Case::new(
@@ -123,15 +103,14 @@ pub fn cases() -> Vec<Case> {
             &["RCV-NULLABLE"],
             case_fn(|cx| Box::pin(nulls_accepted(cx))),
         )
-        .needs(&base)
         .writes()
         .requests(4),
     ]
 }
 
 async fn post(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
-    let request = cx.request(OperationId::CreateReceivable, &[]).json(body);
-    cx.send(OP, request).await
+    let request = cx.call(OperationId::CreateReceivable).json(body);
+    cx.send(request).await
 }
 
 /// Creates a document and returns its id, recording RCV-CREATE-201 (and `rule` when refused).
@@ -330,7 +309,7 @@ async fn based_on_foreign(cx: &mut CaseCx) -> Outcome {
     };
     let body = Bodies::new(&cx.run).based_on("invoice", &quote);
     let call = cx.call(OP).organization(crate::case::Given::value(&other));
-    let response = cx.send(OP, call.request().json(body)).await?;
+    let response = cx.send(call.json(body)).await?;
     cx.expect_refused(
         &response,
         "RCV-BASED-ON-UNKNOWN",
@@ -346,7 +325,7 @@ async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
     let with = |n: usize| {
         let mut body = quote.clone();
         body["deductions"] = json!(vec![json!({}); n]);
-        cx.request(OP, &[]).json(body)
+        cx.call(OP).json(body).request
     };
     let baseline = Baseline::new("a minimal quote with one deduction", with(1));
     let variant = Variant {
@@ -355,7 +334,7 @@ async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
         request: with(10),
         beside: None,
     };
-    cx.judge_beside(OP, baseline, vec![variant]).await
+    baseline.judge(cx, OP, vec![variant]).await
 }
 
 /// Checks a refusal for a `must` rule and the conventional 422 of a validation failure.
@@ -441,11 +420,11 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
         let variant = Variant {
             what: format!("a minimal {what} with every nullable field set to null"),
             rule: "RCV-NULLABLE",
-            request: cx.request(OP, &[]).json(nulls),
+            request: cx.call(OP).json(nulls).request,
             beside: None,
         };
         let baseline = minimal_baseline(cx, minimal, what);
-        cx.judge_beside(OP, baseline, vec![variant]).await?;
+        baseline.judge(cx, OP, vec![variant]).await?;
     }
     Ok(())
 }
@@ -454,7 +433,7 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
 fn minimal_baseline(cx: &CaseCx, body: Value, what: &str) -> Baseline {
     Baseline::new(
         format!("the minimal {what}"),
-        cx.request(OP, &[]).json(body),
+        cx.call(OP).json(body).request,
     )
 }
 
@@ -469,13 +448,13 @@ async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
             Variant {
                 what: format!("an invoice with fulfillment_date {date}"),
                 rule: "RCV-FULFILLMENT-DATE",
-                request: cx.request(OP, &[]).json(body),
+                request: cx.call(OP).json(body).request,
                 beside: None,
             }
         })
         .collect();
     let baseline = minimal_baseline(cx, minimal, "invoice");
-    cx.judge_beside(OP, baseline, variants).await
+    baseline.judge(cx, OP, variants).await
 }
 
 #[cfg(test)]

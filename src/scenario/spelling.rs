@@ -3,11 +3,11 @@
 //! form is valid whatever its segments, one character long included (`a.example.com`).
 //!
 //! Each variant is judged beside a baseline of the same run that differs from it only in the
-//! spelling under test (`CaseCx::judge_beside`): a target that refuses both refuses for another
+//! spelling under test (`Baseline::judge`): a target that refuses both refuses for another
 //! reason, and only a refusal of the variant alone fails.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Need, Outcome, Variant};
+use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Outcome, Variant};
 use crate::generate::{rng_for, Draws, Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
 use serde_json::{json, Value};
@@ -27,12 +27,7 @@ pub fn cases() -> Vec<Case> {
             &[HEADER_CASE],
             case_fn(|cx| Box::pin(header_upper_case(cx))),
         )
-        .needs(&[
-            Need::BankingToken,
-            Need::OrgHeader,
-            Need::BankingOrg,
-            Need::BankAccount,
-        ])
+        .own_organization()
         .requests(2),
         Case::new(
             "mailbox.valid-domains",
@@ -40,7 +35,6 @@ pub fn cases() -> Vec<Case> {
             &[DOMAIN],
             case_fn(|cx| Box::pin(valid_domains(cx))),
         )
-        .needs(&[Need::FinopsToken])
         .writes()
         .requests(3 + DRAWN_DOMAINS),
     ]
@@ -64,7 +58,7 @@ async fn header_upper_case(cx: &mut CaseCx) -> Outcome {
         request: read(&upper),
         beside: None,
     };
-    cx.judge_beside(op, baseline, vec![variant]).await
+    baseline.judge(cx, op, vec![variant]).await
 }
 
 /// Domains drawn from the schema's pattern (the generator's seeded stream), each put in front of
@@ -102,7 +96,7 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
         let what = format!("the drawn valid domain {domain}");
         prefixes.push((domain, what));
     }
-    let create = |domain: String| cx.call(op).request().json(json!({ "domain": domain }));
+    let create = |domain: String| cx.call(op).json(json!({ "domain": domain })).request;
     let base = bodies.domain("spelling");
     let baseline = Baseline::new(format!("the mailbox domain {base}"), create(base.clone()));
     let variants = prefixes
@@ -118,5 +112,5 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
             }
         })
         .collect();
-    cx.judge_beside(op, baseline, variants).await
+    baseline.judge(cx, op, variants).await
 }

@@ -7,8 +7,7 @@
 
 use super::vat::vat_value;
 use super::{expect_client_error, Bodies};
-use crate::case::{case_fn, Case, CaseCx, Given, Need, Outcome};
-use crate::client::Request;
+use crate::case::{case_fn, Case, CaseCx, Given, Outcome, Outgoing};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 
@@ -29,18 +28,13 @@ pub fn cases() -> Vec<Case> {
     let mut cases: Vec<Case> = WRITES
         .into_iter()
         .map(|op| {
-            let mut needs = Need::of_operation(op);
-            needs.push(Need::OtherOrg);
-            if op == OperationId::CreateReceivable {
-                needs.extend([Need::Counterpart, Need::VatRate]);
-            }
             Case::new(
                 &format!("tenant.foreign-write.{op}"),
                 op,
                 &[WRITE],
                 case_fn(move |cx| Box::pin(foreign_write(cx, op))),
             )
-            .needs(&needs)
+            .other_organization()
             .writes()
         })
         .collect();
@@ -51,12 +45,8 @@ pub fn cases() -> Vec<Case> {
             &[EVENTS],
             case_fn(|cx| Box::pin(events_isolated(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::OtherOrg,
-            Need::Counterpart,
-        ])
+        .also(OperationId::CreateVatId)
+        .other_organization()
         .writes()
         .requests(2),
     );
@@ -71,7 +61,7 @@ pub(super) fn other_organization(cx: &CaseCx) -> Option<String> {
 }
 
 /// A valid request of `op` on the profile's fixtures of the first organization.
-fn valid_write(cx: &CaseCx, op: OperationId, other: &str) -> Request {
+fn valid_write(cx: &CaseCx, op: OperationId, other: &str) -> Outgoing {
     let bodies = Bodies::new(&cx.run);
     let body = match op {
         OperationId::UpdateComment => {
@@ -81,7 +71,7 @@ fn valid_write(cx: &CaseCx, op: OperationId, other: &str) -> Request {
         _ => bodies.quote(),
     };
     let call = cx.call(op).organization(Given::value(other));
-    call.request().json(body)
+    call.json(body)
 }
 
 async fn foreign_write(cx: &mut CaseCx, op: OperationId) -> Outcome {
@@ -89,7 +79,7 @@ async fn foreign_write(cx: &mut CaseCx, op: OperationId) -> Outcome {
         return Ok(());
     };
     let request = valid_write(cx, op, &other);
-    let response = cx.send(op, request).await?;
+    let response = cx.send(request).await?;
     let what = match op {
         OperationId::UpdateComment => "updating a comment of one organization under another",
         OperationId::CreateVatId => {
@@ -109,7 +99,7 @@ async fn events_isolated(cx: &mut CaseCx) -> Outcome {
     };
     let op = OperationId::CreateVatId;
     let body = Bodies::new(&cx.run).vat_id(&vat_value(cx, "tenant-events"));
-    let created = cx.send(op, cx.call(op).request().json(body)).await?;
+    let created = cx.send(cx.call(op).json(body)).await?;
     let id = created.pointer("/id").and_then(Value::as_str);
     let Some(id) = id.filter(|_| created.is_success()).map(str::to_owned) else {
         return Ok(());
@@ -118,9 +108,8 @@ async fn events_isolated(cx: &mut CaseCx) -> Outcome {
     let request = cx
         .call(list)
         .query("limit=100&sort=created_at&order=desc")
-        .organization(Given::value(&other))
-        .request();
-    let response = cx.send(list, request).await?;
+        .organization(Given::value(&other));
+    let response = cx.send(request).await?;
     if !response.is_success() {
         return Ok(());
     }

@@ -8,7 +8,7 @@
 //! read). A control the target accepts is the target's own concern; its id is unique to the run.
 
 use super::Bodies;
-use crate::case::{case_fn, Case, CaseCx, Given, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Given, Outcome};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 
@@ -21,7 +21,6 @@ const LIST: OperationId = OperationId::ListTransactions;
 const CREATE: OperationId = OperationId::CreateVelocityControl;
 
 pub fn cases() -> Vec<Case> {
-    let acting = [Need::BankingToken, Need::OrgHeader, Need::BankingOtherOrg];
     vec![
         Case::new(
             "tenant.banking.foreign-account-transactions",
@@ -29,16 +28,15 @@ pub fn cases() -> Vec<Case> {
             &[TENANT],
             case_fn(|cx| Box::pin(foreign_account(cx))),
         )
-        .needs(&acting)
-        .needs(&[Need::BankAccount]),
+        .other_organization(),
         Case::new(
             "tenant.banking.foreign-card-control",
             CREATE,
             &[TENANT],
             case_fn(|cx| Box::pin(foreign_card(cx))),
         )
-        .needs(&acting)
-        .needs(&[Need::Card])
+        .other_organization()
+        .full_body()
         .writes(),
         Case::new(
             "tenant.banking.org-scope-under-other-organization",
@@ -46,7 +44,7 @@ pub fn cases() -> Vec<Case> {
             &[ORG_SCOPE],
             case_fn(|cx| Box::pin(org_scope(cx))),
         )
-        .needs(&acting)
+        .other_organization()
         .writes(),
     ]
 }
@@ -64,8 +62,8 @@ async fn foreign_account(cx: &mut CaseCx) -> Outcome {
     let Some(other) = other_organization(cx) else {
         return Ok(());
     };
-    let request = cx.call(LIST).organization(Given::value(&other)).request();
-    let response = cx.send(LIST, request).await?;
+    let request = cx.call(LIST).organization(Given::value(&other));
+    let response = cx.send(request).await?;
     cx.refused_under(TENANT);
     if !response.is_success() {
         cx.judged(TENANT);
@@ -92,7 +90,7 @@ async fn foreign_card(cx: &mut CaseCx) -> Outcome {
     let mut body = Bodies::new(&cx.run).velocity("tenant-card");
     body["cardId"] = json!(card.unwrap_or_default());
     let call = cx.call(CREATE).organization(Given::value(&other));
-    let response = cx.send(CREATE, call.request().json(body)).await?;
+    let response = cx.send(call.json(body)).await?;
     cx.expect_refused(
         &response,
         TENANT,
@@ -109,7 +107,7 @@ async fn org_scope(cx: &mut CaseCx) -> Outcome {
     };
     let body = Bodies::new(&cx.run).velocity("tenant-org");
     let call = cx.call(CREATE).organization(Given::value(&other));
-    let response = cx.send(CREATE, call.request().json(body)).await?;
+    let response = cx.send(call.json(body)).await?;
     if !response.is_success() {
         return Ok(());
     }

@@ -1,7 +1,7 @@
 //! List transactions scenarios outside pagination: an account that does not exist.
 
 use super::{absent_uuid, expect_client_error};
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 
 pub fn cases() -> Vec<Case> {
@@ -11,13 +11,13 @@ pub fn cases() -> Vec<Case> {
         &["BTX-UNKNOWN-ACCOUNT"],
         case_fn(|cx| Box::pin(unknown_account(cx))),
     )
-    .needs(&[Need::BankingToken])]
+    .naming_nothing()]
 }
 
 async fn unknown_account(cx: &mut CaseCx) -> Outcome {
     let account = absent_uuid("covenant-account");
-    let request = cx.request(OperationId::ListTransactions, &[&account]);
-    let response = cx.send(OperationId::ListTransactions, request).await?;
+    let request = cx.call(OperationId::ListTransactions).path(&[&account]);
+    let response = cx.send(request).await?;
     expect_client_error(
         cx,
         &response,

@@ -2,7 +2,7 @@
 //! unknown id.
 
 use super::{absent_uuid, expect_client_error, pretty, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Outcome};
 use crate::schema::OperationId;
 use serde_json::Value;
 
@@ -19,7 +19,6 @@ pub fn cases() -> Vec<Case> {
             ],
             case_fn(|cx| Box::pin(vat_create_then_get(cx))),
         )
-        .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart])
         .writes()
         .requests(2),
         Case::new(
@@ -28,12 +27,7 @@ pub fn cases() -> Vec<Case> {
             &["FIN-ORG-ISOLATION"],
             case_fn(|cx| Box::pin(vat_isolation(cx))),
         )
-        .needs(&[
-            Need::FinopsToken,
-            Need::FinopsOrg,
-            Need::Counterpart,
-            Need::OtherOrg,
-        ])
+        .other_organization()
         .writes()
         .requests(2),
         Case::new(
@@ -41,8 +35,7 @@ pub fn cases() -> Vec<Case> {
             OperationId::GetVatId,
             &["VAT-GET-UNKNOWN"],
             case_fn(|cx| Box::pin(vat_get_unknown(cx))),
-        )
-        .needs(&[Need::FinopsToken, Need::FinopsOrg, Need::Counterpart]),
+        ),
     ]
 }
 
@@ -59,10 +52,8 @@ pub(super) fn vat_value(cx: &CaseCx, salt: &str) -> String {
 
 async fn create_vat(cx: &mut CaseCx, value: &str) -> Result<Option<(Value, Value)>, Abort> {
     let body = Bodies::new(&cx.run).vat_id(value);
-    let request = cx.call(OperationId::CreateVatId).request();
-    let response = cx
-        .send(OperationId::CreateVatId, request.json(body.clone()))
-        .await?;
+    let request = cx.call(OperationId::CreateVatId);
+    let response = cx.send(request.json(body.clone())).await?;
     if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "a valid VAT ID") {
         return Ok(None);
     }
@@ -81,12 +72,7 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
         cx.finding("VAT-RESPONSE", "the created VAT ID has no id");
         return Ok(());
     };
-    let response = cx
-        .send(
-            OperationId::GetVatId,
-            cx.call(OperationId::GetVatId).ids(&[&id]).request(),
-        )
-        .await?;
+    let response = cx.send(cx.call(OperationId::GetVatId).ids(&[&id])).await?;
     if !cx.expect_success(
         &response,
         "VAT-GET-SAME-ID",
@@ -164,9 +150,8 @@ async fn vat_isolation(cx: &mut CaseCx) -> Outcome {
     let request = cx
         .call(OperationId::GetVatId)
         .ids(&[&id])
-        .organization(Given::Value(other))
-        .request();
-    let response = cx.send(OperationId::GetVatId, request).await?;
+        .organization(Given::Value(other));
+    let response = cx.send(request).await?;
     // Any success is the first organization's VAT ID read under the other, unless it names
     // another one: ids compared as UUIDs (a target may answer them in upper case).
     let leaked = response.is_success()
@@ -185,8 +170,8 @@ async fn vat_isolation(cx: &mut CaseCx) -> Outcome {
 
 async fn vat_get_unknown(cx: &mut CaseCx) -> Outcome {
     let absent = absent_uuid("covenant-vat");
-    let request = cx.call(OperationId::GetVatId).ids(&[&absent]).request();
-    let response = cx.send(OperationId::GetVatId, request).await?;
+    let request = cx.call(OperationId::GetVatId).ids(&[&absent]);
+    let response = cx.send(request).await?;
     expect_client_error(
         cx,
         &response,

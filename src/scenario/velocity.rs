@@ -11,9 +11,8 @@ use serde_json::{json, Value};
 const OP: OperationId = OperationId::CreateVelocityControl;
 
 pub fn cases() -> Vec<Case> {
-    let base = [Need::BankingToken];
     let case = |id: &str, rules: &[&'static str], f: crate::case::CaseFn| {
-        Case::new(id, OP, rules, f).needs(&base).writes()
+        Case::new(id, OP, rules, f).writes()
     };
     vec![
         case(
@@ -38,7 +37,7 @@ pub fn cases() -> Vec<Case> {
             &["VC-CARD-SCOPE", "VC-EXACTLY-ONE-SCOPE", "VC-CREATE-201"],
             case_fn(|cx| Box::pin(card_scope(cx))),
         )
-        .needs(&[Need::Card]),
+        .full_body(),
         case(
             "velocity.foreign-card",
             &["VC-CARD-ACCESS"],
@@ -97,10 +96,8 @@ pub fn cases() -> Vec<Case> {
 }
 
 async fn post(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
-    let request = cx
-        .request(OperationId::CreateVelocityControl, &[])
-        .json(body);
-    cx.send(OP, request).await
+    let request = cx.call(OperationId::CreateVelocityControl).json(body);
+    cx.send(request).await
 }
 
 /// Creates a control that must be accepted; returns the created control when it was.
@@ -193,12 +190,8 @@ fn check_org_scope(cx: &mut CaseCx, control: &Value, expected: Option<String>) {
 
 async fn without_header(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("nohdr");
-    let request = cx
-        .call(OP)
-        .organization(Given::Omitted)
-        .request()
-        .json(body);
-    let response = cx.send(OP, request).await?;
+    let request = cx.call(OP).organization(Given::Omitted).json(body);
+    let response = cx.send(request).await?;
     if cx.expect_success(
         &response,
         "BANK-ORG-HEADER-OPTIONAL",
@@ -464,10 +457,9 @@ async fn without_scope(cx: &mut CaseCx) -> Outcome {
         let request = cx
             .call(OP)
             .organization(organization)
-            .request()
             .json(body)
             .with_header("authorization", format!("Bearer {}", token.expose()));
-        let response = cx.send(OP, request).await?;
+        let response = cx.send(request).await?;
         let what = format!("{what} with a token without authorization_control:write:org");
         if cx.expect_refused(&response, "VC-SCOPE-REQUIRED", &what) {
             cx.expect_refused_with(&response, 403, "VC-SCOPE-403", &what);

@@ -6,7 +6,7 @@
 //! only a second success fails.
 
 use super::Bodies;
-use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 
@@ -22,7 +22,6 @@ pub fn cases() -> Vec<Case> {
             &[UNIQUE],
             case_fn(|cx| Box::pin(concurrent(cx))),
         )
-        .needs(&[Need::BankingToken])
         .writes()
         .requests(2),
         Case::new(
@@ -31,7 +30,7 @@ pub fn cases() -> Vec<Case> {
             &[UNIQUE],
             case_fn(|cx| Box::pin(across_scopes(cx))),
         )
-        .needs(&[Need::BankingToken, Need::Card])
+        .full_body()
         .writes()
         .requests(2),
         Case::new(
@@ -40,7 +39,6 @@ pub fn cases() -> Vec<Case> {
             &[ECHO],
             case_fn(|cx| Box::pin(echo_exact(cx))),
         )
-        .needs(&[Need::BankingToken])
         .writes(),
     ]
 }
@@ -51,9 +49,8 @@ pub fn cases() -> Vec<Case> {
 async fn concurrent(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("race");
     let request = |n| {
-        cx.call(OP)
-            .request()
-            .json(super::velocity::renamed(body.clone(), n))
+        let body = super::velocity::renamed(body.clone(), n);
+        cx.call(OP).json(body).request
     };
     let pair = [(1, request("first")), (2, request("second"))];
     let mut created = Vec::new();
@@ -87,7 +84,7 @@ async fn across_scopes(cx: &mut CaseCx) -> Outcome {
     let card = cx.run.banking().and_then(|b| b.card_id.clone());
     let mut on_card = body.clone();
     on_card["cardId"] = json!(card.unwrap_or_default());
-    let first = cx.send(OP, cx.call(OP).request().json(body)).await?;
+    let first = cx.send(cx.call(OP).json(body)).await?;
     if !cx.expect_created(
         &first,
         "GEN-VALID-ACCEPTED",
@@ -96,7 +93,7 @@ async fn across_scopes(cx: &mut CaseCx) -> Outcome {
     ) {
         return Ok(());
     }
-    let second = cx.send(OP, cx.call(OP).request().json(on_card)).await?;
+    let second = cx.send(cx.call(OP).json(on_card)).await?;
     cx.expect_refused(
         &second,
         UNIQUE,
@@ -110,7 +107,7 @@ async fn echo_exact(cx: &mut CaseCx) -> Outcome {
     let mut body = Bodies::new(&cx.run).velocity("echo");
     let id = format!("Cov-{}-MixedCase", cx.run.run_tag);
     body["id"] = json!(id);
-    let response = cx.send(OP, cx.call(OP).request().json(body)).await?;
+    let response = cx.send(cx.call(OP).json(body)).await?;
     if !cx.expect_created(
         &response,
         "GEN-VALID-ACCEPTED",

@@ -110,10 +110,12 @@ fn headers(
             )),
             None => {}
             Some(value) if !of_format(format, value) => {
-                let answer = match (name, param.name.is_none()) {
-                    ("x-finops-version", _) => Expected::Refused("VER-FINOPS-MALFORMED"),
-                    (_, true) => Expected::Status(400, "BANK-ORG-HEADER-MALFORMED-400"),
-                    _ => Expected::Unstated,
+                // What the table says a malformed value breaks: the banking organization
+                // header's rule states the 400.
+                let answer = match param.reject_rule.as_deref() {
+                    Some(rule) if param.is_organization() => Expected::Status(400, rule),
+                    Some(rule) => Expected::Refused(rule),
+                    None => Expected::Unstated,
                 };
                 let rule = match answer {
                     Expected::Status(_, rule) => rule,

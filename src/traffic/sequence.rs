@@ -34,8 +34,11 @@ struct Issued {
     limit: Option<u32>,
 }
 
-/// The rules one list operation's pages are judged under.
+/// The rules one list operation's pages are judged under, and the fields its tokens travel
+/// in: the operations table's `x-page`.
 struct Rules {
+    /// The query parameter that carries a token.
+    token: &'static str,
     next: &'static str,
     prev: &'static str,
     /// A page never holds more than the limit, nor more than 100.
@@ -47,30 +50,22 @@ struct Rules {
 }
 
 fn rules(operation: OperationId) -> Option<Rules> {
-    match operation {
-        OperationId::ListEvents => Some(Rules {
-            next: "next_pagination_token",
-            prev: "prev_pagination_token",
-            size: "EVT-LIMIT-MAX",
-            first: "EVT-PREV-NULL-FIRST",
-            ends: "EVT-FULL-READ-ENDS",
-        }),
-        OperationId::ListTransactions => Some(Rules {
-            next: "nextPaginationToken",
-            prev: "prevPaginationToken",
-            size: "BPAG-LIMIT-MAX-100",
-            first: "BPAG-PREV-NULL-FIRST",
-            ends: "BPAG-NEXT-NULL-LAST",
-        }),
-        _ => None,
-    }
+    let page = operation.operation().page.as_ref()?;
+    Some(Rules {
+        token: &page.token_param,
+        next: &page.next,
+        prev: &page.prev,
+        size: &page.rules.limit_max,
+        first: &page.rules.prev_first,
+        ends: &page.rules.ends,
+    })
 }
 
 /// The query without its page token.
-fn rest(query: &[(String, String)]) -> Vec<(String, String)> {
+fn rest(query: &[(String, String)], token: &str) -> Vec<(String, String)> {
     let mut rest: Vec<_> = query
         .iter()
-        .filter(|(name, _)| name != "pagination_token")
+        .filter(|(name, _)| name != token)
         .cloned()
         .collect();
     rest.sort();
@@ -96,14 +91,20 @@ impl Pages {
         if operation.area() != Area::Banking {
             return Vec::new();
         }
+        // A token passed to an operation that is no list is still a slip: the area's lists name
+        // where tokens travel.
+        let lists = OperationId::lists().filter(|list| list.area() == operation.area());
+        let Some(rules) = rules(operation).or_else(|| lists.filter_map(rules).next()) else {
+            return Vec::new();
+        };
         let query = seen.query();
-        let Some((_, token)) = query.iter().find(|(n, _)| n == "pagination_token") else {
+        let Some((_, token)) = query.iter().find(|(n, _)| n == rules.token) else {
             return Vec::new();
         };
         let Some(issued) = self.issued.get(token) else {
             return Vec::new();
         };
-        let now = rest(&query);
+        let now = rest(&query, rules.token);
         let limit = |q: &[(String, String)]| {
             q.iter()
                 .find(|(n, _)| n == "limit")
@@ -154,7 +155,7 @@ impl Pages {
         let query = seen.query();
         let token = query
             .iter()
-            .find(|(n, _)| n == "pagination_token")
+            .find(|(n, _)| n == rules.token)
             .map(|(_, v)| v.clone());
         let issued = token.as_ref().and_then(|t| self.issued.get(t));
         // The limit in force: an events token carries its first query's, whatever the query
@@ -239,7 +240,7 @@ impl Pages {
         let remembered = Issued {
             operation,
             path: seen.path().to_owned(),
-            query: rest(&query),
+            query: rest(&query, rules.token),
             limit: carried,
         };
         for token in next.into_iter().chain(prev.map(str::to_owned)) {

@@ -294,3 +294,36 @@ fn list_names_every_kind_of_case() {
         assert!(listed.contains(id), "{id} listed");
     }
 }
+
+#[test]
+fn a_case_that_sends_to_a_banking_operation_is_skipped_without_a_banking_token() {
+    // A profile without [banking]: the robustness case sends unparseable bodies to every
+    // operation that takes one, the banking velocity control too, so it needs the banking token
+    // and is skipped (never passed on a 401 it did not provoke). A dry run sends nothing.
+    let dir = temp_dir("no-banking");
+    let profile = dir.join("profile.toml");
+    std::fs::write(
+        &profile,
+        "base_url = \"http://127.0.0.1:9\"\n[finops]\ntoken = \"t\"\n\
+         organization_id = \"6f9619ff-8b86-4d11-b42d-00c04fc964ff\"\n\
+         counterpart_id = \"6f9619ff-8b86-4d11-b42d-00c04fc964fe\"\n\
+         comment_ids = [\"6f9619ff-8b86-4d11-b42d-00c04fc964fd\"]\n",
+    )
+    .expect("write the profile");
+    let output = covenant(&[
+        "run",
+        "--dry-run",
+        "--profile",
+        profile.to_str().expect("utf-8"),
+        "--filter",
+        "robustness.unparseable-body",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout
+        .lines()
+        .find(|line| line.contains("robustness.unparseable-body"))
+        .unwrap_or_else(|| panic!("the case is planned: {stdout}"));
+    assert!(line.starts_with("skip"), "{line}");
+    assert!(line.contains("banking.token"), "{line}");
+}

@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+mod fixture;
+pub use fixture::{Fixture, FixtureRow, FIXTURES};
+
 /// The `x-finops-version` the spec names for create receivable.
 pub const DEFAULT_FINOPS_VERSION: &str = "2026-09-24";
 
@@ -384,44 +387,19 @@ impl Profile {
     /// Every identifier the profile gives, with its key (`finops.comment_ids[1]`). The spec
     /// states that identifiers are UUIDs unless stated otherwise, and states no other for these.
     pub fn ids(&self) -> Vec<(String, &str)> {
-        let mut singles: Vec<(&str, &Option<String>)> = Vec::new();
-        if let Some(f) = &self.finops {
-            singles.extend([
-                ("finops.organization_id", &f.organization_id),
-                ("finops.other_organization_id", &f.other_organization_id),
-                ("finops.counterpart_id", &f.counterpart_id),
-                ("finops.entity_user_id", &f.entity_user_id),
-                ("finops.vat_rate_id", &f.vat_rate_id),
-                ("finops.quote_id", &f.quote_id),
-                ("finops.invoice_id", &f.invoice_id),
-            ]);
-        }
-        if let Some(b) = &self.banking {
-            singles.extend([
-                ("banking.organization_id", &b.organization_id),
-                ("banking.other_organization_id", &b.other_organization_id),
-                ("banking.card_id", &b.card_id),
-                ("banking.foreign_card_id", &b.foreign_card_id),
-                ("banking.bank_account_id", &b.bank_account_id),
-                ("banking.empty_bank_account_id", &b.empty_bank_account_id),
-            ]);
-        }
-        let mut ids: Vec<(String, &str)> = singles
-            .into_iter()
-            .filter_map(|(key, value)| Some((key.to_owned(), value.as_deref()?)))
-            .collect();
-        if let Some(f) = &self.finops {
-            let lists = [
-                ("finops.comment_ids", &f.comment_ids),
-                ("finops.deletable_tag_ids", &f.deletable_tag_ids),
-            ];
-            for (key, values) in lists {
-                for (i, value) in values.iter().enumerate() {
-                    ids.push((format!("{key}[{i}]"), value));
-                }
+        let rows = FIXTURES.iter().filter(|row| row.id);
+        // Single ids first, then the lists.
+        let (lists, singles): (Vec<&FixtureRow>, Vec<&FixtureRow>) = rows.partition(|r| r.list);
+        let mut ids: Vec<(String, &str)> = Vec::new();
+        for row in singles.into_iter().chain(lists) {
+            if row.fixture != Fixture::DeletableBankAccount {
+                ids.extend(row.fixture.labelled(self));
+                continue;
             }
-            for (i, a) in f.deletable_bank_accounts.iter().enumerate() {
-                let key = format!("finops.deletable_bank_accounts[{i}]");
+            // Each entry names its counterpart too.
+            let accounts = self.finops.iter().flat_map(|f| &f.deletable_bank_accounts);
+            for (i, a) in accounts.enumerate() {
+                let key = format!("{}[{i}]", row.key);
                 ids.push((format!("{key}.counterpart_id"), &a.counterpart_id));
                 ids.push((format!("{key}.bank_account_id"), &a.bank_account_id));
             }

@@ -18,6 +18,15 @@ pub enum Area {
 }
 
 impl Area {
+    /// The header that names the organization a request of the area acts for (the first an
+    /// operation of the area takes): where a case gives an organization to an operation that
+    /// takes none.
+    pub fn organization(self) -> Option<&'static Param> {
+        let ops = OperationId::ALL.into_iter().filter(|op| op.area() == self);
+        ops.flat_map(|op| &op.operation().parameters)
+            .find(|p| p.is_organization())
+    }
+
     /// The path prefix every operation of the area carries.
     pub fn path_prefix(self) -> &'static str {
         match self {
@@ -84,17 +93,73 @@ pub struct Param {
     /// case gives the value (an id it made, a query).
     #[serde(rename = "x-fixture", default, skip_serializing_if = "Option::is_none")]
     pub fixture: Option<String>,
+    /// The rule an invalid value of the parameter breaks, where the catalogue has one (what the
+    /// generated parameter cases judge); `x-rule` is where its constraint comes from.
+    #[serde(
+        rename = "x-reject-rule",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reject_rule: Option<String>,
+    /// The header names the organization a request acts for.
+    #[serde(rename = "x-organization", default, skip_serializing_if = "is_false")]
+    pub organization: bool,
+    /// The profile key of the other organization the header may name (tenant isolation).
+    #[serde(
+        rename = "x-other-fixture",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub other_fixture: Option<String>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
 }
 
 impl Param {
     /// Whether the parameter names the organization a request acts for.
     pub fn is_organization(&self) -> bool {
-        self.location == ParamLocation::Header
-            && self
-                .fixture
-                .as_deref()
-                .is_some_and(|key| key.ends_with(".organization_id"))
+        self.organization
     }
+}
+
+/// A field of a valid request body that names a fixture of the profile (a counterpart, a VAT
+/// rate): what a valid body needs beside the path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyFixture {
+    /// The field's name, wherever it stands in the body (`vat_rate_id` of each line item).
+    pub field: String,
+    /// The profile key whose value fills it.
+    #[serde(rename = "x-fixture")]
+    pub fixture: String,
+    /// Whether a valid body needs it; an optional one is left out where the profile gives none.
+    pub required: bool,
+}
+
+/// The rule ids a list's page checks report under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListRules {
+    /// A full read ends with a null next token, repeating no item and no token.
+    pub ends: String,
+    /// The first page's previous token is null.
+    pub prev_first: String,
+    /// No page holds more items than the limit asked.
+    pub limit_max: String,
+    /// A limit out of range is refused.
+    pub limit_reject: String,
+    /// Reads at different page sizes give the same items in the same order.
+    pub agree: String,
+    /// A token read twice gives the same page.
+    pub reuse: String,
+    /// A tampered token is refused.
+    pub tampered: String,
+    /// Every page but the last holds exactly `limit` items (finance only: a banking page
+    /// shorter than `limit` does not mean the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_pages: Option<String>,
 }
 
 /// Where a paginated list's pages carry their tokens.
@@ -106,6 +171,8 @@ pub struct PageFields {
     /// The page fields that hold the next and previous tokens.
     pub next: String,
     pub prev: String,
+    /// The rules its pages are judged under.
+    pub rules: ListRules,
 }
 
 /// How an operation authenticates.
@@ -192,6 +259,21 @@ impl OperationId {
             .filter(|op| op.operation().page.is_some())
     }
 
+    /// The operations that take a body, in the order of `operations.json`.
+    pub fn with_body() -> impl Iterator<Item = OperationId> {
+        OperationId::ALL
+            .into_iter()
+            .filter(|op| op.operation().request_body.is_some())
+    }
+
+    /// The header parameter that names the organization a request acts for, if it takes one.
+    pub fn organization(self) -> Option<&'static Param> {
+        self.operation()
+            .parameters
+            .iter()
+            .find(|p| p.is_organization())
+    }
+
     /// How many parameters the path template has.
     pub fn path_parameters(self) -> usize {
         self.operation().path.matches('{').count()
@@ -251,6 +333,13 @@ pub struct Operation {
     pub parameters: Vec<Param>,
     /// Schema stem of the request body, if the operation takes one.
     pub request_body: Option<String>,
+    /// The fields of a valid body that name fixtures of the profile.
+    #[serde(
+        rename = "x-body-fixtures",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub body_fixtures: Vec<BodyFixture>,
     /// The success statuses the spec states; empty: not shown, any 2xx is acceptable.
     pub success_statuses: Vec<u16>,
     /// Schema stem of the success body; `None`: not shown.
