@@ -15,12 +15,10 @@ pub mod check;
 pub mod cli;
 /// The HTTP client for a target: rate limit, timeouts, retries, redaction.
 pub mod client;
-/// The terminal: stdout and stderr lines that never panic on a closed pipe.
-pub mod console;
-/// Drawn cases: bodies and parameters drawn from the schemas, sent to the target.
-pub mod drawn;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
+/// Drawn cases: bodies and parameters drawn from the schemas, sent to the target.
+pub mod generated;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.
@@ -41,6 +39,8 @@ pub mod selftest;
 pub mod settings;
 /// The suite: every case, gathered in one stable order.
 pub mod suite;
+/// The terminal: stdout and stderr lines that never panic on a closed pipe.
+pub mod terminal;
 /// Real traffic judged: the validating proxy and recorded HAR files, with the suite's checks.
 pub mod traffic;
 

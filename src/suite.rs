@@ -13,14 +13,14 @@ pub fn cases(run: &RunCx, generated_only: bool) -> Vec<Case> {
     if !generated_only {
         cases.extend(crate::scenario::all());
     }
-    cases.extend(crate::drawn::cases(run));
+    cases.extend(crate::generated::cases(run));
     cases.extend(crate::pagination::cases());
     cases
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::drawn::{accept_cases, param_cases};
+    use crate::generated::{accept_cases, param_cases};
     use crate::scenario::all;
 
     #[test]

@@ -1,7 +1,7 @@
 //! Valid request bodies built from the profile's fixtures: the starting point of every scenario
 //! and of every hand-written invalid body.
 
-use super::run::RunCx;
+use super::run_context::RunCx;
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 

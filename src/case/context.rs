@@ -8,7 +8,7 @@
 
 use super::evidence::Tally;
 use super::request::{Call, Outgoing};
-use super::run::RunCx;
+use super::run_context::RunCx;
 use super::safety::forbidden_delete;
 use crate::check;
 use crate::check::Behaviour;

@@ -6,12 +6,12 @@
 //! findings). Nothing here imports the runner or knows which cases exist: the `suite` gathers
 //! them, the runner receives them as a list. Cases import this module, never the runner.
 
-mod baseline;
 mod bodies;
 mod context;
+mod control;
 mod evidence;
 mod request;
-mod run;
+mod run_context;
 mod safety;
 mod stash;
 mod tamper;
@@ -21,12 +21,12 @@ mod watch;
 pub use crate::check::Behaviour;
 /// What a case needs of the profile: a fixture of the profile's table.
 pub use crate::profile::Fixture as Need;
-pub use baseline::{Baseline, Variant};
 pub use bodies::Bodies;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
+pub use control::{Control, Variant};
 pub use evidence::Tally;
 pub use request::{Call, Given, Outgoing};
-pub use run::RunCx;
+pub use run_context::RunCx;
 pub use stash::{StoredPage, TokenStash};
 pub use tamper::Tamper;
 pub use unique::{absent_uuid, run_tag, unique_code};

@@ -7,7 +7,7 @@
 //! for every operation is a loop over [`OperationId::ALL`] with `CaseCx::call` and
 //! [`Fixture::of_operation`](crate::profile::Fixture::of_operation).
 
-use super::run::RunCx;
+use super::run_context::RunCx;
 use crate::client::Request;
 use crate::schema::{self, OperationId, ParamLocation};
 use reqwest::Method;

@@ -1,7 +1,7 @@
 //! Staging safety: a DELETE carrying the profile's finance token may only name an id from the
 //! profile's deletable lists.
 
-use super::run::RunCx;
+use super::run_context::RunCx;
 use crate::client::Request;
 use crate::profile::Profile;
 use crate::schema::OperationId;

@@ -3,9 +3,9 @@
 
 use crate::baseline::Baseline;
 use crate::catalogue::Catalogue;
-use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::report::load;
+use crate::terminal::{note, out};
 use clap::Args;
 use std::path::PathBuf;
 

@@ -20,9 +20,9 @@ pub use selftest::SelftestArgs;
 pub use serve::ServeArgs;
 
 use crate::catalogue::Catalogue;
-use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
+use crate::terminal::{note, out};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

@@ -3,9 +3,9 @@
 //! exit code of the verdict (1 when the target broke a `must` rule; a client's slip never
 //! counts).
 
-use crate::console::{note, out};
 use crate::exit::Fatal;
 use crate::profile::Profile;
+use crate::terminal::{note, out};
 use crate::traffic::{har, proxy, Judge, JudgeConfig, Said};
 use crate::verdict::{RunMeta, RunRecord};
 use clap::Args;

@@ -3,12 +3,12 @@
 
 use crate::baseline::Baseline;
 use crate::catalogue::Catalogue;
-use crate::console::{note, out};
 use crate::exit::Fatal;
 use crate::report::{
     behaviour_diff, compare, console, load, merge, traffic_diff, write_all, write_compare,
     BehaviourDiff, ReportError,
 };
+use crate::terminal::{note, out};
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;

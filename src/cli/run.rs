@@ -2,7 +2,6 @@
 //! command that plans, runs, reports and maps the verdict to an exit code.
 
 use crate::catalogue::Catalogue;
-use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::reference::FaultSet;
 use crate::report::{behaviour_diff, write_all};
@@ -10,6 +9,7 @@ use crate::runner::{Audience, Ran};
 use crate::settings::{
     self, Mode, Network, RunSettings, Selection, Shard, ShowProgress, TargetChoice,
 };
+use crate::terminal::{note, out};
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;

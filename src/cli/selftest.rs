@@ -1,10 +1,10 @@
 //! `covenant selftest`: its flags, and the command that runs the self-test and writes
 //! `selftest.json`.
 
-use crate::console::{note, out};
 use crate::exit::{self, Fatal};
 use crate::reference::Fault;
 use crate::selftest::{self, render, SelftestSettings};
+use crate::terminal::{note, out};
 use clap::Args;
 use std::path::PathBuf;
 

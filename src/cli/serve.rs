@@ -1,9 +1,9 @@
 //! `covenant serve` and `covenant list faults`: the embedded reference, started on its own for
 //! anyone to point covenant (or another tool) at.
 
-use crate::console::out;
 use crate::exit::{self, Fatal};
 use crate::reference::{self, FaultSet, ReferenceConfig};
+use crate::terminal::out;
 use clap::Args;
 use std::path::PathBuf;
 

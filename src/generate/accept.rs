@@ -9,8 +9,8 @@
 //! that counts UTF-16 units refuses `𝄞` × max, and both accept the controls.
 
 use super::path::{apply, display, pointer, walk, Edit, Visit};
-use super::shape::Step;
-use super::shape::{Shape, ShapeKind, StringSpec};
+use super::tree::Step;
+use super::tree::{Shape, ShapeKind, StringSpec};
 use super::{text, valid};
 use serde_json::{json, Value};
 

@@ -1,8 +1,8 @@
 //! Deterministic valid instances at the edges of each constraint.
 
 use super::path::{apply, pointer, walk, Edit, Visit};
-use super::shape::Step;
-use super::shape::{Shape, ShapeKind};
+use super::tree::Step;
+use super::tree::{Shape, ShapeKind};
 use super::{text, valid};
 use serde_json::{json, Value};
 

@@ -6,8 +6,8 @@
 //! invoice body is not) is left to the validator in [`super::Engine`], which drops such cases.
 
 use super::path::{display, display_child, walk, Edit, Visit};
-use super::shape::Step;
-use super::shape::{
+use super::tree::Step;
+use super::tree::{
     ArraySpec, Bounds, Conditional, JsonType, ObjectSpec, Shape, ShapeKind, StringSpec,
 };
 use super::{text, valid, ConstraintKind, DEFAULT_RULE};

@@ -20,9 +20,9 @@ mod params;
 mod path;
 mod pattern;
 mod seed;
-mod shape;
 mod text;
 mod translate;
+mod tree;
 mod valid;
 
 #[cfg(test)]
@@ -38,10 +38,10 @@ use oracle::Oracle;
 use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
-use shape::Shape;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 use translate::Translation;
+use tree::Shape;
 
 /// The rule an invalid payload breaks when no `x-rule` is written above the broken spot.
 pub const DEFAULT_RULE: &str = "GEN-REJECT-NOT-2XX";
@@ -149,7 +149,7 @@ pub enum GenerateError {
     BadRef { stem: String, reference: String },
     #[error("schema `{stem}`: `$ref`s nest too deep (recursive schema?)")]
     Recursive { stem: String },
-    #[error("schema `{stem}` at `{pointer}`: the generator does not support {what}; simplify the schema or extend src/generate/shape.rs")]
+    #[error("schema `{stem}` at `{pointer}`: the generator does not support {what}; simplify the schema or extend src/generate/tree")]
     Unsupported {
         stem: String,
         pointer: String,
@@ -250,7 +250,7 @@ impl<S: SchemaSource> Engine<S> {
     /// Only when the two give the same properties the same number of values; each payload is
     /// confirmed by the validator again after the exchange, and a list in which one is not is
     /// built from this engine's own options instead.
-    pub fn beside(mut self, leader: &BTreeMap<String, Vec<Value>>) -> Engine<S> {
+    pub fn following(mut self, leader: &BTreeMap<String, Vec<Value>>) -> Engine<S> {
         if let Some(translation) = Translation::between(leader, &self.options.fixtures) {
             self.options.fixtures = leader.clone();
             self.translation = Some(translation);
@@ -290,7 +290,7 @@ impl<S: SchemaSource> Engine<S> {
     pub fn nullable_properties(&self, stem: &str) -> Result<Vec<String>, GenerateError> {
         let compiled = self.compiled(stem)?;
         Ok(match &compiled.shape.kind {
-            shape::ShapeKind::Object(object) => object
+            tree::ShapeKind::Object(object) => object
                 .props
                 .iter()
                 .filter(|p| p.shape.nullable)
@@ -456,11 +456,11 @@ impl<S: SchemaSource> Engine<S> {
             .ok_or_else(|| GenerateError::UnknownStem {
                 stem: stem.to_string(),
             })?;
-        let mut docs = shape::Documents::new();
+        let mut docs = tree::Documents::new();
         docs.insert(stem.to_string(), root.clone());
-        let inlined = shape::inline(&self.source, root, stem, 0, &mut docs)?;
-        let context = shape::Context { options, stem };
-        let shape = shape::compile(&context, &inlined)?;
+        let inlined = tree::inline(&self.source, root, stem, 0, &mut docs)?;
+        let context = tree::Context { options, stem };
+        let shape = tree::compile(&context, &inlined)?;
         let oracle = Oracle::build(stem, root, docs)?;
         Ok(Compiled::new(shape, oracle))
     }

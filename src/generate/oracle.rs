@@ -5,7 +5,7 @@
 //! payload that a correct target could reject would be a false positive, and an "invalid" one
 //! that is in fact valid (a quote body mutated into a valid invoice body) would be too.
 
-use super::shape::Documents;
+use super::tree::Documents;
 use super::GenerateError;
 use serde_json::Value;
 

@@ -6,7 +6,7 @@
 
 use super::invalid::sites;
 use super::path::Edit;
-use super::shape::{self, JsonType, Shape, ShapeKind};
+use super::tree::{self, JsonType, Shape, ShapeKind};
 use super::{ConstraintKind, GenOptions, Label, DEFAULT_RULE};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -65,12 +65,12 @@ fn compile(schema: &Value) -> Option<Shape> {
     let options = GenOptions::default();
     let mut source: BTreeMap<String, Value> = BTreeMap::new();
     source.insert("parameter".into(), schema.clone());
-    let inlined = shape::inline(&source, schema, "parameter", 0, &mut BTreeMap::new()).ok()?;
-    let context = shape::Context {
+    let inlined = tree::inline(&source, schema, "parameter", 0, &mut BTreeMap::new()).ok()?;
+    let context = tree::Context {
         options: &options,
         stem: "parameter",
     };
-    shape::compile(&context, &inlined).ok()
+    tree::compile(&context, &inlined).ok()
 }
 
 /// The text to send for a JSON value.

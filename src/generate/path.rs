@@ -4,7 +4,7 @@
 //! union branches); generating with that path *forced* guarantees the instance has a value
 //! there, so a mutation can be applied at [`pointer`]. Array steps always mean item 0.
 
-use super::shape::{Shape, ShapeKind, Step};
+use super::tree::{Shape, ShapeKind, Step};
 use serde_json::{Map, Value};
 
 /// The JSON pointer of the instance value a path names.

@@ -258,8 +258,8 @@ impl Judge {
     }
 }
 
-fn independent_validator(root: &Value, docs: shape::Documents) -> jsonschema::Validator {
-    struct Serve(shape::Documents);
+fn independent_validator(root: &Value, docs: tree::Documents) -> jsonschema::Validator {
+    struct Serve(tree::Documents);
     impl jsonschema::Retrieve for Serve {
         fn retrieve(
             &self,
@@ -1037,7 +1037,7 @@ fn other_fixtures() -> GenOptions {
 #[test]
 fn an_engine_beside_a_leader_generates_what_its_own_options_would() {
     let leader = options().fixtures;
-    let beside = Engine::new(schemas(), other_fixtures()).beside(&leader);
+    let beside = Engine::new(schemas(), other_fixtures()).following(&leader);
     let own = Engine::new(schemas(), other_fixtures());
     assert!(beside.translation.is_some(), "the fixture values differ");
     for stem in STEMS {
@@ -1092,7 +1092,7 @@ fn a_fixture_the_leader_gives_more_values_is_no_exchange() {
         .get_mut("counterpart_id")
         .expect("counterpart")
         .push(json!("22222222-2222-4333-8444-555555555555"));
-    let beside = Engine::new(schemas(), other_fixtures()).beside(&leader);
+    let beside = Engine::new(schemas(), other_fixtures()).following(&leader);
     assert!(beside.translation.is_none());
     assert_eq!(
         beside.options,

@@ -1,7 +1,7 @@
 //! Strings: plain text of a given length, strings matching a pattern, the four formats, and the
 //! near-miss strings that break a pattern or a format.
 
-use super::shape::{Format, StringSpec};
+use super::tree::{Format, StringSpec};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::sync::Arc;

@@ -3,8 +3,8 @@
 //! Both take a forced path (see the `path` module): every node on it is present and non-null, so
 //! that a mutation can later be applied there.
 
-use super::shape::{ArraySpec, Bounds, ObjectSpec, Prop, Shape, ShapeKind, Step, StringSpec};
 use super::text;
+use super::tree::{ArraySpec, Bounds, ObjectSpec, Prop, Shape, ShapeKind, Step, StringSpec};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 
 use super::phase::{Early, EarlyTicket};
 use crate::case::{Case, RunCx};
-use crate::console::note;
+use crate::terminal::note;
 use std::sync::Arc;
 use std::time::Duration;
 

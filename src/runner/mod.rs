@@ -13,13 +13,13 @@ mod fixtures;
 mod late;
 mod phase;
 mod plan;
+mod planned;
 mod preflight;
 mod progress;
 mod record;
 mod results;
-mod run;
 mod schedule;
 mod setup;
 mod stop;
 
-pub use run::{plan, Audience, Planned, Ran, Sites};
+pub use planned::{plan, Audience, Planned, Ran, Sites};

@@ -10,8 +10,8 @@
 //! every [`PLAIN_EVERY`].
 
 use crate::case::{Case, RunCx};
-use crate::console::{self, Relay};
 use crate::settings::ShowProgress;
+use crate::terminal::{self, Relay};
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::sync::mpsc;

@@ -2,7 +2,7 @@
 //! started by then are skipped saying why; requests still in flight are abandoned after a grace.
 
 use crate::case::RunCx;
-use crate::console::note;
+use crate::terminal::note;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! operation that takes none), domains outside the pattern.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Outcome, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Given, Outcome, Variant};
 use crate::client::Response;
 use crate::schema::OperationId;
 use serde_json::json;
@@ -82,7 +82,7 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
         .json(body("org"))
         .request;
     let without = cx.call(operation).json(body("noorg")).request;
-    let baseline = Baseline::new("a mailbox domain created with x-organization-id", with_org);
+    let baseline = Control::new("a mailbox domain created with x-organization-id", with_org);
     let variant = Variant {
         what: "a mailbox domain created without x-organization-id".to_owned(),
         rule: "FIN-MAILBOX-NO-ORG-HEADER",

@@ -2,7 +2,7 @@
 //! unknown and foreign-shape properties, and nulls.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Outcome, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, Variant};
 use crate::client::Response;
 use crate::generate::{Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
@@ -327,7 +327,7 @@ async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
         body["deductions"] = json!(vec![json!({}); n]);
         cx.call(OP).json(body).request
     };
-    let baseline = Baseline::new("a minimal quote with one deduction", with(1));
+    let baseline = Control::new("a minimal quote with one deduction", with(1));
     let variant = Variant {
         what: "a minimal quote with 10 deductions (max 10) [RCV-DEDUCTIONS-MAX]".to_owned(),
         rule: "GEN-LIMIT-INCLUSIVE",
@@ -430,8 +430,8 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
 }
 
 /// The minimal body of a shape as the baseline its variants are judged beside.
-fn minimal_baseline(cx: &CaseCx, body: Value, what: &str) -> Baseline {
-    Baseline::new(
+fn minimal_baseline(cx: &CaseCx, body: Value, what: &str) -> Control {
+    Control::new(
         format!("the minimal {what}"),
         cx.call(OP).json(body).request,
     )

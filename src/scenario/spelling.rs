@@ -3,11 +3,11 @@
 //! form is valid whatever its segments, one character long included (`a.example.com`).
 //!
 //! Each variant is judged beside a baseline of the same run that differs from it only in the
-//! spelling under test (`Baseline::judge`): a target that refuses both refuses for another
+//! spelling under test (`Control::judge`): a target that refuses both refuses for another
 //! reason, and only a refusal of the variant alone fails.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Given, Outcome, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Given, Outcome, Variant};
 use crate::generate::{rng_for, Draws, Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
 use serde_json::{json, Value};
@@ -48,7 +48,7 @@ async fn header_upper_case(cx: &mut CaseCx) -> Outcome {
     let org = org.ok_or(Abort::Recorded)?;
     let read = |spelling: &str| cx.call(op).organization(Given::value(spelling)).request();
     let (lower, upper) = (org.to_lowercase(), org.to_uppercase());
-    let baseline = Baseline::new(
+    let baseline = Control::new(
         format!("the transactions read with the organization header {lower}"),
         read(&lower),
     );
@@ -98,7 +98,7 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
     }
     let create = |domain: String| cx.call(op).json(json!({ "domain": domain })).request;
     let base = bodies.domain("spelling");
-    let baseline = Baseline::new(format!("the mailbox domain {base}"), create(base.clone()));
+    let baseline = Control::new(format!("the mailbox domain {base}"), create(base.clone()));
     let variants = prefixes
         .into_iter()
         .enumerate()

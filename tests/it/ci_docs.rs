@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const CI_MD: &str = include_str!("../docs/ci.md");
+const CI_MD: &str = include_str!("../../docs/ci.md");
 
 /// The shards the recipes split a run into (`shard: [1, 2, 3, 4]`, `parallel: 4`).
 const SHARDS: u32 = 4;

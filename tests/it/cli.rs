@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 const EXIT_RS: &str = include_str!("../../crates/contract/src/exit.rs");
 
 /// Flags the README names that belong to other programs: cargo's `--release`, and Schemathesis'

@@ -5,7 +5,7 @@
 use covenant::catalogue::{Catalogue, Level};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The rules the generic checks apply to every response, which no case names.
 const GENERIC: [&str; 6] = [

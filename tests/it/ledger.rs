@@ -8,7 +8,7 @@ use covenant::profile::Profile;
 use covenant::verdict::{CaseResult, RunRecord, Verdict};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 
 const TAG: &str = "tag.delete-twice";
 const ACCOUNT: &str = "bank-account.delete-twice";

@@ -4,7 +4,7 @@
 //! stderr is not a terminal; and stdout is the same whichever is chosen.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A run of the authentication cases at 12 requests a second: about 4 s, past the 2 s after
 /// which the progress line appears. One case at a time, so that stdout comes in one order.

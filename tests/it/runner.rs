@@ -3,7 +3,7 @@
 
 use covenant::verdict::{RunRecord, Verdict};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn covenant(args: &[&str]) -> Output {
     // The fixture ledger of a run against a profile lives in the test's temporary directory,

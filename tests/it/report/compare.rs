@@ -3,7 +3,7 @@
 use super::sample;
 use covenant::verdict::{Counts, RunRecord, Verdict};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn write_report(dir: &Path, name: &str, run: &RunRecord) -> PathBuf {
     let path = dir.join(name);

@@ -3,7 +3,6 @@
 use super::sample;
 use covenant::report::{merge, ReportError};
 use covenant::verdict::{Counts, RunRecord};
-use std::process::Command;
 
 fn half(
     run: &RunRecord,

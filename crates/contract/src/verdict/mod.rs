@@ -10,7 +10,7 @@ mod coverage;
 mod exchange;
 mod known;
 mod pace;
-mod run;
+mod record;
 mod shape;
 
 pub use case::{
@@ -22,5 +22,5 @@ pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};
 pub use pace::{Pace, Unanswered};
-pub use run::{parse_shard, RunMeta, RunRecord, RunVerdict};
+pub use record::{parse_shard, RunMeta, RunRecord, RunVerdict};
 pub use shape::{Fill, PageFill, Shape};

@@ -9,11 +9,11 @@
 //! parameters (`limit` at 1 and 100, every listed `order` and `sort`), beside the list read with
 //! no parameter. A variant refused beside an accepted baseline fails its rule; a refused baseline
 //! is followed by its alternatives ([`alternatives`]), and when all are refused its variants are
-//! inconclusive, never failed (see `crate::case::baseline`).
+//! inconclusive, never failed (see `crate::case::control`).
 
 use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
-use crate::case::{case_fn, Abort, Baseline, Case, CaseCx, Outcome, RunCx, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, RunCx, Variant};
 use crate::generate::{AcceptKind, Engine, GenOptions};
 use crate::schema::{OperationId, ParamLocation, Registry};
 use serde_json::{json, Value};
@@ -129,7 +129,7 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
                     beside: v.beside.and_then(|b| position[b]),
                 });
             }
-            let smallest = Baseline::new(
+            let smallest = Control::new(
                 format!("the smallest {stem} body"),
                 request.clone().json(unique(baseline.clone())),
             );
@@ -212,6 +212,6 @@ async fn list_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
             }
         })
         .collect();
-    let baseline = Baseline::new("the list read with no query parameter", plain);
+    let baseline = Control::new("the list read with no query parameter", plain);
     baseline.judge(cx, op, variants).await
 }

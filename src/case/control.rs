@@ -1,9 +1,10 @@
-//! Baseline-relative judgement of positive variants.
+//! Positive variants judged against a control: a request that differs from each only in the
+//! part under test (called the variant's baseline in findings and reports).
 //!
 //! A valid request that a target refuses says little on its own: the target may have a
 //! precondition the spec does not show (a fixture it does not know, a required field the spec
 //! leaves open), and failing the request would blame the target for the profile or for a
-//! choice the spec leaves to it. A *variant* sent beside a *baseline* that differs from it only
+//! choice the spec leaves to it. A *variant* sent beside a *control* that differs from it only
 //! in the part under test (one field's value, one query parameter) says more: when the baseline
 //! is accepted and the variant refused, the part under test is the cause, and the variant's
 //! rule fails at its level. When the baseline is refused, its alternatives are tried (another
@@ -23,7 +24,7 @@ use crate::client::{snippet, Body, Request, Response};
 use crate::schema::OperationId;
 
 /// The request the variants of a group are judged beside.
-pub struct Baseline {
+pub struct Control {
     /// For people: `the minimal quote body`.
     pub what: String,
     pub request: Request,
@@ -33,9 +34,9 @@ pub struct Baseline {
     pub alternatives: Vec<(String, Request)>,
 }
 
-impl Baseline {
-    pub fn new(what: impl Into<String>, request: Request) -> Baseline {
-        Baseline {
+impl Control {
+    pub fn new(what: impl Into<String>, request: Request) -> Control {
+        Control {
             what: what.into(),
             request,
             alternatives: Vec::new(),
@@ -43,7 +44,7 @@ impl Baseline {
     }
 
     /// With another baseline to try when the ones before it are refused.
-    pub fn or(mut self, what: impl Into<String>, request: Request) -> Baseline {
+    pub fn or(mut self, what: impl Into<String>, request: Request) -> Control {
         self.alternatives.push((what.into(), request));
         self
     }
@@ -64,7 +65,7 @@ pub struct Variant {
 /// How a request of the group was answered: accepted, or refused with this answer.
 type Answer = Result<(), String>;
 
-impl Baseline {
+impl Control {
     /// Sends `baseline`, then (when it was accepted) every variant, several at once, and judges
     /// each variant beside its baseline: accepted, a pass; refused beside an accepted baseline,
     /// a finding on the variant's rule; refused beside a refused one, inconclusive. A refused
@@ -78,7 +79,7 @@ impl Baseline {
         operation: OperationId,
         mut variants: Vec<Variant>,
     ) -> Outcome {
-        let Baseline {
+        let Control {
             what,
             request,
             alternatives,

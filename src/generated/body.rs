@@ -127,7 +127,7 @@ pub fn cases(run: &RunCx) -> Vec<Case> {
 pub(super) fn engine(run: &RunCx, options: GenOptions) -> Engine<&'static Registry> {
     let engine = Engine::new(Registry::embedded(), options);
     match run.leader.get() {
-        Some(leader) => engine.beside(&self::options(leader).fixtures),
+        Some(leader) => engine.following(&self::options(leader).fixtures),
         None => engine,
     }
 }
@@ -395,7 +395,7 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
 /// `null` in each field left out of generated bodies whose table gives it no "or null"
 /// (`tag_ids`): left out, such a field has no breach at all, and a null needs neither a fixture
 /// nor a shape the spec does not show. Fields the spec describes in prose carry `x-null: not
-/// shown` and get none (see `generate::shape`).
+/// shown` and get none (see `generate::tree`).
 fn nulls_of_omitted(run: &RunCx, stem: &str) -> Result<Vec<Invalid>, Abort> {
     let options = options(run);
     let omitted: Vec<String> = options
