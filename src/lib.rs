@@ -1,9 +1,11 @@
 //! Covenant: a contract-conformance suite for the Finance Operations and Embedded Banking
 //! Partner API.
 //!
-//! Data flows one way: profile + schemas + rules -> plan (cases, seeded) -> target client
-//! (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each other:
-//! `ARCHITECTURE.md` says which may import which, and `.ci/layers` checks it.
+//! The engine: it builds a plan from the contract (the `covenant-contract` crate), sends it to a
+//! target (any implementation, or the `covenant-reference` crate), judges the answers and writes
+//! the reports. Data flows one way: profile + schemas + rules -> plan (cases, seeded) -> target
+//! client (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each
+//! other: `ARCHITECTURE.md` says which may import which, and `.ci/layers` checks it.
 
 /// Known failures: a baseline of the failures a team accepts, so a gate fails on what is new.
 pub mod baseline;
@@ -17,7 +19,7 @@ pub mod cli;
 pub mod client;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
-/// Drawn cases: bodies and parameters drawn from the schemas, sent to the target.
+/// The generated cases: bodies and parameters drawn from the schemas, sent to the target.
 pub mod generated;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;

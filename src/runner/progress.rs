@@ -130,9 +130,9 @@ fn tick(
             next = elapsed + PLAIN_EVERY;
         }
         let (requests, cases) = counts();
-        console::show_status(&line(size, requests, cases, elapsed));
+        terminal::show_status(&line(size, requests, cases, elapsed));
     }
-    console::clear_status();
+    terminal::clear_status();
 }
 
 /// `covenant: 312/~1565 requests, 45/142 cases, 12 s elapsed, ~33 s left`.
