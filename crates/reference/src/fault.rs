@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 macro_rules! faults {
@@ -469,7 +470,12 @@ impl FaultSet {
     /// request's route as a site of the fault (see [`Asked`]), whether the fault is on or not.
     #[inline]
     pub fn has(&self, fault: Fault) -> bool {
-        let _ = SITE.try_with(|(asked, route)| asked.note(fault, route));
+        let _ = SITE.try_with(|site| site.note(fault));
+        self.contains(fault)
+    }
+
+    /// Whether this fault is switched on, noting nothing.
+    fn contains(&self, fault: Fault) -> bool {
         let i = fault as usize;
         self.bits[i / 64] & (1 << (i % 64)) != 0
     }
@@ -480,13 +486,32 @@ impl FaultSet {
 
     /// The faults switched on, in declaration order.
     pub fn iter(&self) -> impl Iterator<Item = Fault> + '_ {
-        ALL.iter().copied().filter(|f| self.has(*f))
+        ALL.iter().copied().filter(|f| self.contains(*f))
     }
 }
 
 tokio::task_local! {
-    /// The route of the request being served, and where its server notes the faults asked.
-    static SITE: (Asked, String);
+    /// The faults asked while one request is served: a bit each, set without a lock, so that
+    /// `has` stays a few instructions on the handlers' path; its server's [`Asked`] takes them
+    /// once the request is served.
+    static SITE: Site;
+}
+
+/// The faults asked during one request, as bits.
+#[derive(Default)]
+struct Site([AtomicU64; 4]);
+
+impl Site {
+    fn note(&self, fault: Fault) {
+        let i = fault as usize;
+        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+
+    fn faults(&self) -> impl Iterator<Item = Fault> + '_ {
+        let bits = self.0.each_ref().map(|b| b.load(Ordering::Relaxed));
+        let set = FaultSet { bits };
+        ALL.iter().copied().filter(move |f| set.contains(*f))
+    }
 }
 
 /// Where each fault was asked about while a server served requests: the route templates (as
@@ -500,16 +525,23 @@ pub struct Asked(Arc<Mutex<BTreeMap<Fault, BTreeSet<String>>>>);
 
 impl Asked {
     /// Runs `serve` (the serving of one request on `route`) noting the faults it asks about.
-    pub async fn serve<F: std::future::Future>(&self, route: String, serve: F) -> F::Output {
-        SITE.scope((self.clone(), route), serve).await
-    }
-
-    fn note(&self, fault: Fault, route: &str) {
-        let mut sites = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let routes = sites.entry(fault).or_default();
-        if !routes.contains(route) {
-            routes.insert(route.to_owned());
+    pub async fn serve<F: std::future::Future>(&self, route: &str, serve: F) -> F::Output {
+        let (output, site) = SITE
+            .scope(Site::default(), async {
+                let output = serve.await;
+                (output, SITE.with(|site| site.faults().collect::<Vec<_>>()))
+            })
+            .await;
+        if !site.is_empty() {
+            let mut sites = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            for fault in site {
+                let routes = sites.entry(fault).or_default();
+                if !routes.contains(route) {
+                    routes.insert(route.to_owned());
+                }
+            }
         }
+        output
     }
 
     /// The routes on which each fault was asked about so far.

@@ -141,7 +141,7 @@ async fn site(State(asked): State<Asked>, request: Request, next: Next) -> Respo
         .get::<MatchedPath>()
         .map_or("?", |p| p.as_str())
         .to_owned();
-    asked.serve(route, next.run(request)).await
+    asked.serve(&route, next.run(request)).await
 }
 
 fn router(app: Arc<App>) -> Router {
