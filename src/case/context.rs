@@ -246,6 +246,10 @@ impl CaseCx {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
             self.behaviour.response(operation, &request, response);
+            if let Some(crate::client::Body::Json(body)) = &request.body {
+                let accepted = response.is_success();
+                self.run.exercise.answered(operation, body, accepted);
+            }
             let generic = check::generic(self.run.catalogue, operation, &request, response);
             for rule in generic.judged {
                 self.tally.judged(rule);

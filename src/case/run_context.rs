@@ -37,6 +37,8 @@ pub struct RunCx {
     /// In a differential run, the first target's context, set on the second's: the second
     /// generates the payloads the first does, with its own fixture values in their place.
     pub leader: OnceLock<Arc<RunCx>>,
+    /// How the run's requests broke and held each inventoried constraint.
+    pub exercise: super::Exercise,
 }
 
 impl RunCx {

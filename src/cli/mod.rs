@@ -115,6 +115,9 @@ pub enum ListCommand {
     Rules,
     /// Print the reference's deliberate faults and the rule each breaks.
     Faults,
+    /// Print the inventory of every constraint the schemas state for a request body: each
+    /// field of each body shape, with its keyword, its rule and the edge a run holds it at.
+    Constraints,
 }
 
 /// Parses the command line, runs the command, and maps the outcome to an exit code.
@@ -146,6 +149,7 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Schemas(SchemasCommand::Check) => schemas_check_command(),
         Command::List(ListCommand::Rules) => list_rules_command(),
         Command::List(ListCommand::Faults) => serve::list_faults_command(),
+        Command::List(ListCommand::Constraints) => list_constraints_command(),
         Command::Openapi { org_header } => openapi_command(org_header.as_deref()),
         Command::Selftest(args) => selftest::selftest_command(args),
         Command::Compare(args) => report::compare_command(args),
@@ -197,6 +201,29 @@ fn schemas_check_command() -> Result<u8, Fatal> {
 /// `covenant list rules`: the catalogue, then counts by level and observability.
 fn list_rules_command() -> Result<u8, Fatal> {
     out(&crate::catalogue::render_list(Catalogue::embedded()));
+    Ok(exit::SUCCESS)
+}
+
+/// `covenant list constraints`: one line per constraint, by operation, then a count.
+fn list_constraints_command() -> Result<u8, Fatal> {
+    let inventory = crate::generate::Inventory::embedded();
+    let mut text = String::new();
+    for c in inventory.constraints() {
+        let broken = c.unbreakable.unwrap_or("broken alone");
+        text.push_str(&format!(
+            "{}  {}  [{}]  held: {}; {broken}\n",
+            c.operation,
+            c.id,
+            c.rule,
+            c.edge()
+        ));
+    }
+    text.push_str(&format!(
+        "{} constraints of {} body shapes\n",
+        inventory.len(),
+        inventory.stems().len()
+    ));
+    out(&text);
     Ok(exit::SUCCESS)
 }
 

@@ -117,6 +117,7 @@ impl Setup {
             coverage_short: Vec::new(),
             pace: None,
             baseline: None,
+            constraints: Vec::new(),
         }
     }
 }

@@ -14,6 +14,7 @@
 mod accept;
 mod boundary;
 mod invalid;
+mod inventory;
 mod memo;
 mod oracle;
 mod params;
@@ -29,6 +30,7 @@ mod valid;
 mod tests;
 
 pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
+pub use inventory::{Constraint, Inventory};
 pub use params::invalid_param_values;
 pub use seed::{fnv1a, redraw, rng_for, sample, Draws};
 pub(crate) use text::plain as plain_text;
@@ -132,6 +134,10 @@ pub struct Label {
     pub rule: String,
     /// For people: `trade_name of 256 chars (max 255)`.
     pub detail: String,
+    /// The id of the inventoried constraint it breaks (see [`Inventory`]), where the schema
+    /// compiled is a body schema of its own (not a parameter's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<String>,
 }
 
 /// A payload that breaks exactly one constraint.
@@ -168,7 +174,13 @@ pub enum GenerateError {
 struct Compiled {
     shape: Shape,
     oracle: Arc<Oracle>,
+    /// The stem compiled, and the stems of its `oneOf` branches (the body shapes it is one of).
+    stem: String,
+    branches: Vec<String>,
     sites: OnceLock<Vec<invalid::Site>>,
+    /// Per site of `sites`, the inventoried constraint it breaks.
+    site_ids: OnceLock<Vec<Option<String>>>,
+    constraints: OnceLock<Vec<Constraint>>,
     /// Per site of `sites`, its boundary mutations the validator confirms invalid.
     breaches: OnceLock<Vec<Vec<Invalid>>>,
     boundary_valid: OnceLock<Vec<Value>>,
@@ -179,11 +191,15 @@ struct Compiled {
 }
 
 impl Compiled {
-    fn new(shape: Shape, oracle: Oracle) -> Compiled {
+    fn new(shape: Shape, oracle: Oracle, stem: &str, branches: Vec<String>) -> Compiled {
         Compiled {
             shape,
             oracle: Arc::new(oracle),
+            stem: stem.to_owned(),
+            branches,
             sites: OnceLock::new(),
+            site_ids: OnceLock::new(),
+            constraints: OnceLock::new(),
             breaches: OnceLock::new(),
             boundary_valid: OnceLock::new(),
             acceptance: OnceLock::new(),
@@ -194,6 +210,35 @@ impl Compiled {
 
     fn sites(&self) -> &[invalid::Site] {
         self.sites.get_or_init(|| invalid::sites(&self.shape))
+    }
+
+    fn site_ids(&self) -> &[Option<String>] {
+        self.site_ids.get_or_init(|| {
+            self.sites()
+                .iter()
+                .map(|site| {
+                    inventory::describe(&self.shape, &self.stem, &self.branches, site).map(|c| c.id)
+                })
+                .collect()
+        })
+    }
+
+    /// The constraints of its sites and its "or null"s, each once, in the order of the shape.
+    fn constraints(&self) -> &[Constraint] {
+        self.constraints.get_or_init(|| {
+            let mut out: Vec<Constraint> = Vec::new();
+            let sites = self.sites().iter();
+            let described = sites.filter_map(|site| {
+                inventory::describe(&self.shape, &self.stem, &self.branches, site)
+            });
+            let nulls = inventory::nullables(&self.shape, &self.stem, &self.branches);
+            for constraint in described.chain(nulls) {
+                if !out.iter().any(|c| c.id == constraint.id) {
+                    out.push(constraint);
+                }
+            }
+            out
+        })
     }
 
     fn boundary_valid(&self) -> &[Value] {
@@ -218,7 +263,8 @@ impl Compiled {
         self.breaches.get_or_init(|| {
             self.sites()
                 .iter()
-                .map(|site| breaches(&self.shape, &self.oracle, site))
+                .zip(self.site_ids())
+                .map(|(site, id)| breaches(&self.shape, &self.oracle, site, id.as_deref()))
                 .collect()
         })
     }
@@ -309,8 +355,11 @@ impl<S: SchemaSource> Engine<S> {
                 .sites()
                 .iter()
                 .zip(compiled.breaches())
-                .filter(|(site, breaches)| site.boundary.is_empty() || !breaches.is_empty())
-                .map(|(site, _)| site_strategy(&compiled.shape, &compiled.oracle, site.clone()))
+                .zip(compiled.site_ids())
+                .filter(|((site, breaches), _)| site.boundary.is_empty() || !breaches.is_empty())
+                .map(|((site, _), id)| {
+                    site_strategy(&compiled.shape, &compiled.oracle, site.clone(), id.clone())
+                })
                 .collect();
             if strategies.is_empty() {
                 return None;
@@ -399,6 +448,45 @@ impl<S: SchemaSource> Engine<S> {
         Ok(self.own(stem)?.boundary_invalid())
     }
 
+    /// Bodies of `stem` that hold its inventoried constraints at their edges, one per
+    /// constraint (the id of the constraint, the body), each confirmed valid: a value at its
+    /// limit, `null`, a pair's trigger, or simply the field present (see [`Inventory`]).
+    pub fn holds(&self, stem: &str) -> Result<Vec<(String, Value)>, GenerateError> {
+        let compiled = self.compiled(stem)?;
+        let holds = compiled.constraints().iter().filter_map(|c| {
+            let body = inventory::hold_body(&compiled.shape, c)?;
+            compiled
+                .oracle
+                .is_valid(&body)
+                .then(|| (c.id.clone(), body))
+        });
+        let Some(translation) = &self.translation else {
+            return Ok(holds.collect());
+        };
+        let translated = holds.map(|(id, body)| (id, translation.value(body)));
+        Ok(translated
+            .filter(|(_, body)| compiled.oracle.is_valid(body))
+            .collect())
+    }
+
+    /// The smallest body of `stem` with every stated upper limit at its maximum at once (each
+    /// length, value and item count of [`Engine::holds`] at its maximum, merged), if the
+    /// validator confirms it: a target may refuse it for its payload size, which the spec does
+    /// not show.
+    pub fn at_maximum(&self, stem: &str) -> Result<Option<Value>, GenerateError> {
+        let compiled = self.compiled(stem)?;
+        let mut body = valid::example(&compiled.shape, &[], false);
+        let maxima = compiled.constraints().iter().filter(|c| c.is_maximum());
+        for hold in maxima.filter_map(|c| inventory::hold_body(&compiled.shape, c)) {
+            inventory::merge(&mut body, hold);
+        }
+        let body = match &self.translation {
+            Some(translation) => translation.value(body),
+            None => body,
+        };
+        Ok(compiled.oracle.is_valid(&body).then_some(body))
+    }
+
     /// Whether the validator accepts `instance` as `stem`.
     pub fn is_valid(&self, stem: &str, instance: &Value) -> Result<bool, GenerateError> {
         Ok(self.compiled(stem)?.oracle.is_valid(instance))
@@ -462,16 +550,22 @@ impl<S: SchemaSource> Engine<S> {
         let context = tree::Context { options, stem };
         let shape = tree::compile(&context, &inlined)?;
         let oracle = Oracle::build(stem, root, docs)?;
-        Ok(Compiled::new(shape, oracle))
+        let branches = inventory::branch_stems(root);
+        Ok(Compiled::new(shape, oracle, stem, branches))
     }
 }
 
 /// The boundary mutations of a site that the validator confirms invalid.
-fn breaches(shape: &Shape, oracle: &Oracle, site: &invalid::Site) -> Vec<Invalid> {
+fn breaches(
+    shape: &Shape,
+    oracle: &Oracle,
+    site: &invalid::Site,
+    id: Option<&str>,
+) -> Vec<Invalid> {
     let base = valid::example(shape, &site.path, false);
     site.boundary
         .iter()
-        .filter_map(|mutation| finish(oracle, site, base.clone(), mutation.clone()))
+        .filter_map(|mutation| finish(oracle, site, id, base.clone(), mutation.clone()))
         .collect()
 }
 
@@ -479,6 +573,7 @@ fn breaches(shape: &Shape, oracle: &Oracle, site: &invalid::Site) -> Vec<Invalid
 fn finish(
     oracle: &Oracle,
     site: &invalid::Site,
+    id: Option<&str>,
     base: Value,
     mutation: invalid::Mutation,
 ) -> Option<Invalid> {
@@ -493,6 +588,7 @@ fn finish(
             pointer: mutation.pointer,
             rule: site.rule.clone(),
             detail: mutation.detail,
+            constraint: id.map(str::to_owned),
         },
     })
 }
@@ -502,6 +598,7 @@ fn site_strategy(
     shape: &Shape,
     oracle: &Arc<Oracle>,
     site: invalid::Site,
+    id: Option<String>,
 ) -> SBoxedStrategy<Invalid> {
     let base = valid::strategy(shape, &site.path);
     let random = site.random.clone();
@@ -509,7 +606,7 @@ fn site_strategy(
     (base, random)
         .prop_filter_map(
             "mutation left the payload valid",
-            move |(base, mutation)| finish(&oracle, &site, base, mutation),
+            move |(base, mutation)| finish(&oracle, &site, id.as_deref(), base, mutation),
         )
         .sboxed()
 }

@@ -40,6 +40,7 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
                     pointer: String::new(),
                     rule: site.rule.clone(),
                     detail: mutation.detail.replacen("body", "value", 1),
+                    constraint: None,
                 };
                 offer(raw(value), label);
             }
@@ -55,6 +56,7 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
             pointer: String::new(),
             rule: rule.clone(),
             detail: format!("value {text:?} (not of the parameter's type)"),
+            constraint: None,
         };
         offer(text.to_string(), label);
     }

@@ -9,6 +9,12 @@ use serde_json::{Map, Value};
 
 /// The JSON pointer of the instance value a path names.
 pub(crate) fn pointer(path: &[Step]) -> String {
+    pointer_with(path, "0")
+}
+
+/// The pointer of a path with `item` for each array step: `0` for an instance, `*` for a
+/// pattern naming every item (`generate::inventory`).
+pub(crate) fn pointer_with(path: &[Step], item: &str) -> String {
     let mut out = String::new();
     for step in path {
         match step {
@@ -16,7 +22,10 @@ pub(crate) fn pointer(path: &[Step]) -> String {
                 out.push('/');
                 out.push_str(&name.replace('~', "~0").replace('/', "~1"));
             }
-            Step::Item => out.push_str("/0"),
+            Step::Item => {
+                out.push('/');
+                out.push_str(item);
+            }
             Step::Branch(_) => {}
         }
     }

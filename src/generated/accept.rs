@@ -14,9 +14,10 @@
 use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
 use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, RunCx, Variant};
-use crate::generate::{AcceptKind, Engine, GenOptions};
+use crate::generate::{AcceptKind, Engine, GenOptions, Inventory};
 use crate::schema::{OperationId, ParamLocation, Registry};
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 
 /// A value at a stated limit refused.
 const LIMIT_RULE: &str = "GEN-LIMIT-INCLUSIVE";
@@ -26,6 +27,9 @@ const CODE_POINTS_RULE: &str = "GEN-LENGTH-CODE-POINTS";
 const LISTED_RULE: &str = "GEN-ENUM-ACCEPTED";
 /// `null` refused where the spec says "or null" (only receivable bodies have such fields).
 const NULL_RULE: &str = "RCV-NULLABLE";
+/// Every stated maximum at once refused where each alone is accepted: payload limits are not
+/// shown, so this only warns.
+const TOGETHER_RULE: &str = "GEN-LIMITS-TOGETHER";
 /// Characters refused at any length: the spec restricts no characters, but says nothing of
 /// them either.
 const CHARACTERS_RULE: &str = "GEN-VALID-ACCEPTED";
@@ -35,7 +39,7 @@ pub fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for target in body_operations() {
         let op = target.operation;
-        let mut rules = vec![LIMIT_RULE, CODE_POINTS_RULE, LISTED_RULE];
+        let mut rules = vec![LIMIT_RULE, CODE_POINTS_RULE, LISTED_RULE, TOGETHER_RULE];
         if op == OperationId::CreateReceivable {
             rules.push(NULL_RULE);
         }
@@ -107,14 +111,16 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
         n += 1;
         make_unique(&run, &target, body, &format!("a{n}"))
     };
+    let generator = |e| Abort::Defect(format!("generator: {e}"));
     for stem in target.valid_stems() {
-        let generator = |e| Abort::Defect(format!("generator: {e}"));
         let mut acceptance = engine.acceptance(stem).map_err(generator)?;
         let nulls = open.acceptance(stem).map_err(generator)?.variants;
         acceptance.variants.retain(|v| v.kind != AcceptKind::Null);
         acceptance
             .variants
             .extend(nulls.into_iter().filter(|v| v.kind == AcceptKind::Null));
+        let mut sent: Vec<Value> = acceptance.baselines.clone();
+        sent.extend(acceptance.variants.iter().map(|v| v.payload.clone()));
         for (index, baseline) in acceptance.baselines.into_iter().enumerate() {
             // `beside` indexes the stem's whole list; this baseline's group is renumbered.
             let mut position = vec![None; acceptance.variants.len()];
@@ -129,6 +135,15 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
                     beside: v.beside.and_then(|b| position[b]),
                 });
             }
+            let together = engine.at_maximum(stem).map_err(generator)?;
+            if let Some(body) = together.filter(|_| index == 0) {
+                group.push(Variant {
+                    what: "every stated maximum at once".to_owned(),
+                    rule: TOGETHER_RULE,
+                    request: request.clone().json(unique(body)),
+                    beside: None,
+                });
+            }
             let smallest = Control::new(
                 format!("the smallest {stem} body"),
                 request.clone().json(unique(baseline.clone())),
@@ -140,8 +155,56 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
                 });
             baseline.judge(cx, target.operation, group).await?;
         }
+        let holds = unheld(&open, target.operation, stem, &sent).map_err(generator)?;
+        let requests = holds
+            .into_iter()
+            .map(|body| ((), request.clone().json(unique(body))));
+        cx.send_each(target.operation, requests, |_, _, _, _| true)
+            .await?;
+    }
+    // Shapes no baseline is drawn from (a based-on body needs a source of the right kind, from
+    // the profile): their holds alone, unjudged as above.
+    let stems = Inventory::embedded().stems_of(target.operation);
+    let valid = target.valid_stems();
+    for stem in stems.into_iter().filter(|s| !valid.contains(s)) {
+        let holds = unheld(&open, target.operation, stem, &[]).map_err(generator)?;
+        let requests = holds
+            .into_iter()
+            .map(|body| ((), request.clone().json(unique(body))));
+        cx.send_each(target.operation, requests, |_, _, _, _| true)
+            .await?;
     }
     Ok(())
+}
+
+/// A body for each inventoried constraint of `stem` that none of `sent` holds at its edge (see
+/// `crate::generate::Inventory`): fields the variants leave out, ids of resources, shapes the
+/// spec does not show. They are sent unjudged beside the variants: a target may refuse a value
+/// that names no resource of its own, or a nested shape the spec does not show, so a refusal is
+/// no finding; the constraint is reported as not held, with its refusals counted.
+fn unheld(
+    engine: &Engine<&'static Registry>,
+    operation: OperationId,
+    stem: &str,
+    sent: &[Value],
+) -> Result<Vec<Value>, crate::generate::GenerateError> {
+    let inventory = Inventory::embedded();
+    let mut held: BTreeSet<usize> = sent
+        .iter()
+        .flat_map(|body| inventory.held_by(operation, body))
+        .collect();
+    let mut out = Vec::new();
+    for (id, body) in engine.holds(stem)? {
+        let Some(index) = inventory.index_of(operation, &id) else {
+            continue;
+        };
+        let holds = inventory.held_by(operation, &body);
+        if !held.contains(&index) && holds.contains(&index) {
+            held.extend(holds);
+            out.push(body);
+        }
+    }
+    Ok(out)
 }
 
 /// Baselines to try after the smallest body, for what a target may refuse in it without the

@@ -12,9 +12,7 @@
 use crate::case::Bodies;
 use crate::case::{case_fn, Abort, Call, Case, CaseCx, Outcome, Outgoing, RunCx};
 use crate::client::{Request, Response};
-use crate::generate::{
-    redraw, rng_for, ConstraintKind, Draws, Engine, GenOptions, GenerateError, Invalid, Label,
-};
+use crate::generate::{redraw, rng_for, Draws, Engine, GenOptions, GenerateError, Invalid, Label};
 use crate::schema::OperationId;
 use crate::schema::Registry;
 use proptest::strategy::{SBoxedStrategy, ValueTree};
@@ -338,15 +336,23 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     let engine = engine(&run, options(&run));
     // Every boundary violation is sent, so that each broken rule shows (up to a bound); the
     // first accepted body is the reported payload, and the random phase is then not needed.
-    let mut boundary = engine.boundary_invalid(stem).map_err(generator_error)?;
-    boundary.extend(nulls_of_omitted(&run, stem)?);
+    // They come from the schema with nothing left out, so that every inventoried constraint is
+    // broken alone, in fields valid bodies leave out too (a breach needs no fixture and no
+    // shape the spec does not show: the rest of the body is the smallest valid one).
+    let open = GenOptions {
+        omit: Default::default(),
+        ..options(&run)
+    };
+    let boundary = self::engine(&run, open)
+        .boundary_invalid(stem)
+        .map_err(generator_error)?;
     let items = boundary.into_iter().enumerate().map(|(n, invalid)| {
         let body = unique_invalid(&run, &target, &invalid, &format!("b{n}"));
         (invalid.label, body)
     });
     let mut found = 0;
     send_window(cx, &target, items, |cx, label, request, response| {
-        if judge_invalid(cx, &label, response) {
+        if judge_invalid(cx, target.operation, &label, response) {
             found += 1;
             cx.payload.get_or_insert_with(|| body_of(request));
         }
@@ -385,37 +391,11 @@ async fn invalid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     let body = unique_invalid(&run, &target, &minimal, "minimal");
     let request = template(&run, &target).json(body.clone());
     cx.send_judged(request, |cx, _, response| {
-        judge_invalid(cx, &minimal.label, response);
+        judge_invalid(cx, target.operation, &minimal.label, response);
     })
     .await?;
     cx.payload = Some(body);
     Ok(())
-}
-
-/// `null` in each field left out of generated bodies whose table gives it no "or null"
-/// (`tag_ids`): left out, such a field has no breach at all, and a null needs neither a fixture
-/// nor a shape the spec does not show. Fields the spec describes in prose carry `x-null: not
-/// shown` and get none (see `generate::tree`).
-fn nulls_of_omitted(run: &RunCx, stem: &str) -> Result<Vec<Invalid>, Abort> {
-    let options = options(run);
-    let omitted: Vec<String> = options
-        .omit
-        .values()
-        .flatten()
-        .map(|field| format!("/{field}"))
-        .collect();
-    let open = GenOptions {
-        omit: Default::default(),
-        ..options
-    };
-    let all = engine(run, open)
-        .boundary_invalid(stem)
-        .map_err(generator_error)?;
-    Ok(all
-        .into_iter()
-        .filter(|i| i.label.kind == ConstraintKind::UnexpectedNull)
-        .filter(|i| omitted.contains(&i.label.pointer))
-        .collect())
 }
 
 /// Shrinks the accepted invalid body drawn from `at` to a minimal one the target still
@@ -452,7 +432,15 @@ fn shrink(
 
 /// Records a finding for the rule an invalid body breaks when the target accepted it; returns
 /// whether it did.
-fn judge_invalid(cx: &mut CaseCx, label: &Label, response: &Response) -> bool {
+fn judge_invalid(
+    cx: &mut CaseCx,
+    operation: OperationId,
+    label: &Label,
+    response: &Response,
+) -> bool {
+    if let Some(id) = &label.constraint {
+        cx.run.exercise.broken(operation, id);
+    }
     let rule = match cx.run.catalogue.rule(&label.rule) {
         Some(_) => label.rule.as_str(),
         None => crate::generate::DEFAULT_RULE,

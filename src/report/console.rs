@@ -13,8 +13,12 @@ use std::fmt::Write;
 
 /// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
 fn coverage_line(view: &RunView<'_>) -> String {
+    let constraints = match view.share(CoverageMeasure::Constraints) {
+        share if share.is_empty() => String::new(),
+        share => format!("; {share} body constraints broken and held"),
+    };
     format!(
-        "coverage: {} must and {} should rules with evidence; {} stated statuses seen \
+        "coverage: {} must and {} should rules with evidence; {} stated statuses seen{constraints} \
          (summary.html has the matrix)",
         view.share(CoverageMeasure::Must),
         view.share(CoverageMeasure::Should),

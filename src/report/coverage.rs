@@ -9,7 +9,9 @@
 
 use crate::catalogue::{Catalogue, Level, Rule};
 use crate::schema::{status_matches, OperationId};
-use crate::verdict::{CaseResult, CoverageMeasure, CoverageRequirement, RunRecord, Verdict};
+use crate::verdict::{
+    CaseResult, ConstraintCoverage, CoverageMeasure, CoverageRequirement, RunRecord, Verdict,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -423,7 +425,7 @@ pub fn measure(run: &RunRecord, catalogue: &Catalogue) -> Vec<Measured> {
             got += 1;
         }
     }
-    vec![
+    let mut measured = vec![
         rules(Level::Must, CoverageMeasure::Must),
         rules(Level::Should, CoverageMeasure::Should),
         Measured {
@@ -432,7 +434,26 @@ pub fn measure(run: &RunRecord, catalogue: &Catalogue) -> Vec<Measured> {
             of,
             lacking,
         },
-    ]
+    ];
+    // A record without an inventory (real traffic, an older run) has nothing to measure here.
+    if !run.meta.constraints.is_empty() {
+        measured.push(constraint_coverage(&run.meta.constraints));
+    }
+    measured
+}
+
+/// Constraints each broken alone and held at its edge (the inventory the generator derives).
+fn constraint_coverage(constraints: &[ConstraintCoverage]) -> Measured {
+    Measured {
+        measure: CoverageMeasure::Constraints,
+        got: constraints.iter().filter(|c| c.covered()).count(),
+        of: constraints.len(),
+        lacking: constraints
+            .iter()
+            .filter(|c| !c.covered())
+            .map(|c| format!("{} ({})", c.id, c.operation))
+            .collect(),
+    }
 }
 
 /// The requirements of `run.meta.coverage_required` it falls short of, each in a sentence. A
@@ -458,6 +479,7 @@ fn shortfall(required: &CoverageRequirement, m: &Measured) -> String {
         CoverageMeasure::Must => "observable must rules got evidence",
         CoverageMeasure::Should => "observable should rules got evidence",
         CoverageMeasure::Status => "stated statuses (5xx aside) were seen",
+        CoverageMeasure::Constraints => "inventoried constraints were broken alone and held",
     };
     let lacking: Vec<&str> = m.lacking.iter().map(String::as_str).collect();
     format!(

@@ -6,7 +6,7 @@
 //! with no shard at all (runs split by hand, e.g. with `--filter`) merge as they are.
 
 use super::ReportError;
-use crate::verdict::{parse_shard, Counts, Pace, RunMeta, RunRecord};
+use crate::verdict::{parse_shard, ConstraintCoverage, Counts, Pace, RunMeta, RunRecord};
 use std::collections::BTreeMap;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
@@ -178,8 +178,21 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
         profile_problems: profile_problems(records),
         coverage_short: Vec::new(),
         pace: pace(records),
+        constraints: constraints(records),
         ..first.clone()
     })
+}
+
+/// The shards' constraint coverage in one: what each shard broke and held, added up.
+fn constraints(records: &[RunRecord]) -> Vec<ConstraintCoverage> {
+    let mut all: Vec<ConstraintCoverage> = Vec::new();
+    for c in records.iter().flat_map(|r| &r.meta.constraints) {
+        match all.iter_mut().find(|m| m.id == c.id && m.operation == c.operation) {
+            Some(merged) => merged.absorb(c),
+            None => all.push(c.clone()),
+        }
+    }
+    all
 }
 
 /// The shards' paces in one: every refusal and pause counted, and the slowest pace that worked

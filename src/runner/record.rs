@@ -3,8 +3,9 @@
 
 use super::setup::Prepared;
 use super::stop::budget_note;
+use crate::case::RunCx;
 use crate::settings::RunSettings;
-use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord};
+use crate::verdict::{CaseResult, ConstraintCoverage, Counts, RunMeta, RunRecord};
 use std::time::{Duration, Instant};
 
 /// When a run started and ended.
@@ -56,6 +57,7 @@ pub(super) fn record(
         coverage_short: Vec::new(),
         pace: run.target.pace(),
         baseline: None,
+        constraints: constraints(run, &cases),
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),
@@ -64,6 +66,42 @@ pub(super) fn record(
     };
     crate::report::judge_requirements(&mut record, run.catalogue);
     record
+}
+
+/// How the run exercised each inventoried constraint, and why a side was not exercised: the
+/// case that breaks or holds it was skipped or not run, every request holding it was refused,
+/// or nothing reached it.
+fn constraints(run: &RunCx, cases: &[CaseResult]) -> Vec<ConstraintCoverage> {
+    let case = |id: &str| cases.iter().find(|c| c.id == id);
+    let unrun = |id: &str| match case(id) {
+        None => Some(format!("{id} was not run")),
+        Some(c) => c
+            .skip_reason
+            .as_ref()
+            .map(|why| format!("{id} was skipped: {why}")),
+    };
+    run.exercise.coverage(|constraint, lacking| {
+        let op = constraint.operation;
+        let mut why = Vec::new();
+        if lacking.broken {
+            why.push(
+                unrun(&format!("generated.{op}.invalid"))
+                    .unwrap_or_else(|| "no answered request broke it alone".to_owned()),
+            );
+        }
+        if lacking.held {
+            let refused = lacking.refused;
+            why.push(match unrun(&format!("accept.{op}")) {
+                _ if refused > 0 => format!(
+                    "the target refused each of the {refused} valid bodies that held it \
+                     (beside an accepted baseline where accept.{op} sent them)"
+                ),
+                Some(why) => why,
+                None => "no accepted request held it at its edge".to_owned(),
+            });
+        }
+        why.join("; ")
+    })
 }
 
 fn now_rfc3339() -> String {

@@ -109,6 +109,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         stash: Default::default(),
         token_age: settings.token_age,
         leader: Default::default(),
+        exercise: Default::default(),
     });
     if sends {
         super::preflight::preflight(&run, settings).await?;

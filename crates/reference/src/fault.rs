@@ -150,6 +150,14 @@ faults! {
         "footer: null is refused with 422 although footer is string or null";
     AttachmentsEmptyAccepted => "rcv-attachments-empty-accepted", "RCV-ATTACHMENTS-MIN",
         "attachments is not validated: an empty array is accepted";
+    LimitsTogetherRefused => "rcv-limits-together-refused", "GEN-LIMITS-TOGETHER",
+        "create receivable refuses trade_name at 255 characters and counterpart_business_type at 50 in one body (a combined limit of 300), though it accepts each alone";
+    NestedItemsUnchecked => "rcv-nested-items-unchecked", "RCV-FIELD-TYPES",
+        "the items of attachments and deductions are not checked: a string or null item is accepted";
+    LineItemVatRateUnchecked => "rcv-line-item-vat-rate-unchecked", "RCV-FIELD-TYPES",
+        "a line item's vat_rate_id is not checked: one that is not a UUID is accepted";
+    BasedOnTagIdsUnchecked => "rcv-based-on-tag-ids-unchecked", "RCV-FIELD-TYPES",
+        "the based-on body's tag_ids are not checked: ids that are not UUIDs are accepted (the quote and invoice bodies still check theirs)";
     BankAccountTypeAny => "rcv-bank-account-type-any", "RCV-BANK-ACCOUNT-TYPE-ENUM",
         "bank_account_type is not validated: any value is accepted";
     BusinessTypeMaxIgnored => "rcv-business-type-max-ignored", "RCV-BUSINESS-TYPE-MAX",

@@ -109,6 +109,18 @@ impl JsonType {
         })
     }
 
+    /// Its name in JSON Schema: `string`, `integer`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonType::String => "string",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::Boolean => "boolean",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+
     /// Whether a JSON value is of this type (an integral number is also a `number`).
     pub fn admits(self, value: &Value) -> bool {
         match self {

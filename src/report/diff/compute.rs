@@ -527,6 +527,7 @@ mod tests {
                 coverage_short: Vec::new(),
                 pace: None,
                 baseline: None,
+                constraints: Vec::new(),
             },
             counts: Counts::of(&cases),
             cases,

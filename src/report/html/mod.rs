@@ -4,6 +4,7 @@
 //! and its script are resource files beside this module, embedded with `include_str!`; Rust
 //! fills the skeleton's slots. Every piece of text from a record or the catalogue is escaped.
 
+mod constraints;
 mod diff;
 mod run;
 

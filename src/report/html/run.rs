@@ -32,7 +32,7 @@ impl Reporter for Html {
         let view = RunView::new(run, catalogue);
         let view = &view;
         let has = |verdict: Verdict| run.cases.iter().any(|c| c.verdict == verdict);
-        let slots: [(&str, String); 16] = [
+        let slots: [(&str, String); 17] = [
             ("style", STYLE.to_owned()),
             ("script", SCRIPT.to_owned()),
             ("banner", slot(|page| page.banner(view))),
@@ -68,6 +68,7 @@ impl Reporter for Html {
                 }),
             ),
             ("coverage", slot(|page| page.coverage(view))),
+            ("constraints", super::constraints::section(run)),
             ("gaps", slot(|page| page.gaps(view))),
             ("silent", slot(|page| page.silent(view))),
             ("latency", slot(|page| page.latency(run))),
@@ -763,6 +764,7 @@ fn measure_name(measure: CoverageMeasure) -> &'static str {
         CoverageMeasure::Must => "observable <code>must</code> rules",
         CoverageMeasure::Should => "observable <code>should</code> rules",
         CoverageMeasure::Status => "stated statuses, 5xx aside",
+        CoverageMeasure::Constraints => "inventoried constraints, broken and held",
     }
 }
 

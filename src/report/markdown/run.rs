@@ -340,6 +340,7 @@ fn coverage(out: &mut String, view: &RunView<'_>) {
     }
     measures(out, view);
     unproven(out, &view.coverage);
+    unexercised(out, &view.record.meta.constraints);
     statuses(out, &view.statuses);
 }
 
@@ -373,6 +374,38 @@ fn measures(out: &mut String, view: &RunView<'_>) {
             text(short)
         );
     }
+}
+
+/// Inventoried constraints not broken and held, with why (summary.html lists them all).
+fn unexercised(out: &mut String, constraints: &[crate::verdict::ConstraintCoverage]) {
+    const SHOWN: usize = 10;
+    let rows: Vec<_> = constraints.iter().filter(|c| !c.covered()).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n<details><summary>Constraints not broken and held ({})</summary>\n",
+        rows.len()
+    );
+    for c in rows.iter().take(SHOWN) {
+        let why = c.why_not.as_deref().unwrap_or("");
+        let _ = writeln!(
+            out,
+            "- {} ({}): {}",
+            inline_code(&c.id),
+            c.operation,
+            text(why)
+        );
+    }
+    if rows.len() > SHOWN {
+        let _ = writeln!(
+            out,
+            "- and {} more (summary.html lists every one)",
+            rows.len() - SHOWN
+        );
+    }
+    let _ = writeln!(out, "\n</details>");
 }
 
 /// Observable rules no response was judged against, with why.

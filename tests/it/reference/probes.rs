@@ -238,6 +238,25 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 == 422
         }
         AttachmentsEmptyAccepted => c.quote_created(json!({ "attachments": [] })).await,
+        LimitsTogetherRefused => {
+            let both = json!({ "trade_name": long(255), "counterpart_business_type": long(50) });
+            let alone = json!({ "trade_name": long(255) });
+            c.quote_created(alone).await && !c.quote_created(both).await
+        }
+        NestedItemsUnchecked => {
+            c.quote_created(json!({ "deductions": ["ten percent"] }))
+                .await
+        }
+        LineItemVatRateUnchecked => {
+            let mut body = c.quote(json!({}));
+            body["line_items"][0]["vat_rate_id"] = json!("standard-rate");
+            created(&c.receivable(body).await)
+        }
+        BasedOnTagIdsUnchecked => {
+            let body =
+                json!({ "type": "invoice", "based_on": c.quote_id(), "tag_ids": ["urgent"] });
+            created(&c.receivable(body).await)
+        }
         BankAccountTypeAny => {
             c.quote_created(json!({ "bank_account_type": "SAVINGS" }))
                 .await

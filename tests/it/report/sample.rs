@@ -174,6 +174,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         coverage_short: Vec::new(),
         pace: None,
         baseline: None,
+        constraints: Vec::new(),
     }
 }
 

@@ -12,6 +12,8 @@ pub enum CoverageMeasure {
     Should,
     /// Statuses the spec states (5xx aside) that some response showed.
     Status,
+    /// Inventoried constraints of the request bodies each broken alone and held at its edge.
+    Constraints,
 }
 
 impl CoverageMeasure {
@@ -20,6 +22,7 @@ impl CoverageMeasure {
             CoverageMeasure::Must => "must",
             CoverageMeasure::Should => "should",
             CoverageMeasure::Status => "status",
+            CoverageMeasure::Constraints => "constraints",
         }
     }
 }
@@ -47,7 +50,7 @@ impl std::str::FromStr for CoverageRequirement {
         let usage = || {
             format!(
                 "--require-coverage {text:?}: expected MEASURE=PERCENT, MEASURE one of must, \
-                 should, status and PERCENT 0 to 100 (as in must=100)"
+                 should, status, constraints and PERCENT 0 to 100 (as in must=100)"
             )
         };
         let (measure, percent) = text.split_once('=').ok_or_else(usage)?;
@@ -55,6 +58,7 @@ impl std::str::FromStr for CoverageRequirement {
             "must" => CoverageMeasure::Must,
             "should" => CoverageMeasure::Should,
             "status" | "statuses" => CoverageMeasure::Status,
+            "constraints" | "constraint" => CoverageMeasure::Constraints,
             _ => return Err(usage()),
         };
         let percent = percent.trim().trim_end_matches('%');

@@ -6,6 +6,7 @@
 
 mod case;
 mod client;
+mod constraint;
 mod coverage;
 mod exchange;
 mod known;
@@ -18,6 +19,7 @@ pub use case::{
     Verdict, CLIENT_SUITE, TRAFFIC_SUITE,
 };
 pub use client::{ClientSlip, CLIENT_TITLE, CLIENT_TOKEN_VAR};
+pub use constraint::ConstraintCoverage;
 pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};

@@ -1,8 +1,8 @@
 //! A whole run: what it was (meta), its cases, and the one verdict every surface states.
 
 use super::{
-    BaselineOutcome, CaseResult, ClientSlip, Counts, CoverageRequirement, KnownRule, Pace, Verdict,
-    CLIENT_TOKEN_VAR,
+    BaselineOutcome, CaseResult, ClientSlip, ConstraintCoverage, Counts, CoverageRequirement,
+    KnownRule, Pace, Verdict, CLIENT_TOKEN_VAR,
 };
 use crate::exit;
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,10 @@ pub struct RunMeta {
     /// The baseline of known failures the run was judged with (`--baseline`), and what it held.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineOutcome>,
+    /// Every inventoried constraint of the request bodies, and how the run exercised it (empty
+    /// for real traffic and for runs of covenant before the inventory).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<ConstraintCoverage>,
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states

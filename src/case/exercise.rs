@@ -1,0 +1,109 @@
+//! What a run did with each inventoried constraint (`crate::generate::Inventory`): how often a
+//! request broke it alone and was answered, how often an accepted request held it at its edge,
+//! and how often a request that would have held it was refused.
+//!
+//! Holds are read from every answered request of every case ([`Exercise::answered`], called
+//! where each exchange is recorded), so a constraint is held by whatever reached it, not only by
+//! the case written for it; breaks are named by the generator's labels ([`Exercise::broken`]).
+
+use crate::generate::{Constraint, Inventory};
+use crate::schema::OperationId;
+use crate::verdict::ConstraintCoverage;
+use serde_json::Value;
+use std::sync::Mutex;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    broken: u32,
+    held: u32,
+    refused: u32,
+}
+
+/// The run's counts, one per constraint of the embedded inventory.
+#[derive(Debug)]
+pub struct Exercise {
+    counts: Mutex<Vec<Counts>>,
+}
+
+impl Default for Exercise {
+    fn default() -> Exercise {
+        Exercise {
+            counts: Mutex::new(vec![Counts::default(); Inventory::embedded().len()]),
+        }
+    }
+}
+
+/// A side of a constraint a run did not exercise: not broken, not held, or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lacking {
+    pub broken: bool,
+    pub held: bool,
+    /// Refused requests that would have held it.
+    pub refused: u32,
+}
+
+impl Exercise {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Counts>> {
+        // Counting never panics half-way: a poisoned lock still holds whole counts.
+        self.counts.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// An answer to a request that broke the constraint `id` of `operation` alone.
+    pub fn broken(&self, operation: OperationId, id: &str) {
+        if let Some(index) = Inventory::embedded().index_of(operation, id) {
+            self.lock()[index].broken += 1;
+        }
+    }
+
+    /// An answer to a request of `operation` with a JSON `body`: an accepted body holds the
+    /// constraints it keeps at their edges; a refused one is counted against them.
+    pub fn answered(&self, operation: OperationId, body: &Value, accepted: bool) {
+        let held = Inventory::embedded().held_by(operation, body);
+        if held.is_empty() {
+            return;
+        }
+        let mut counts = self.lock();
+        for index in held {
+            match accepted {
+                true => counts[index].held += 1,
+                false => counts[index].refused += 1,
+            }
+        }
+    }
+
+    /// Every constraint and what the run did with it; `why_not` says why a side was not
+    /// exercised.
+    pub fn coverage(
+        &self,
+        why_not: impl Fn(&Constraint, Lacking) -> String,
+    ) -> Vec<ConstraintCoverage> {
+        let counts = self.lock();
+        let inventory = Inventory::embedded().constraints();
+        inventory
+            .iter()
+            .zip(counts.iter())
+            .map(|(c, n)| {
+                let mut coverage = ConstraintCoverage {
+                    id: c.id.clone(),
+                    operation: c.operation.to_string(),
+                    rule: c.rule.clone(),
+                    edge: c.edge(),
+                    broken: n.broken,
+                    held: n.held,
+                    refused: n.refused,
+                    unbreakable: c.unbreakable.map(str::to_owned),
+                    why_not: None,
+                };
+                let lacking = Lacking {
+                    broken: !coverage.was_broken(),
+                    held: coverage.held == 0,
+                    refused: coverage.refused,
+                };
+                if lacking.broken || lacking.held {
+                    coverage.why_not = Some(why_not(c, lacking));
+                }
+                coverage
+            })
+            .collect()
+    }
+}

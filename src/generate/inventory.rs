@@ -1,0 +1,685 @@
+//! The inventory of every stated constraint of every request body, derived from the schemas:
+//! never written by hand, so that a field, a shape or a limit the spec states cannot be missed.
+//!
+//! Each constraint the invalid generator can break (a [`Site`](super::invalid::Site): a type, a
+//! format, a length, a bound, an item count, a listed value, a required or unknown property, an
+//! "omitted when" pair) is one [`Constraint`], named by its body shape, where it is (a JSON
+//! pointer with `*` for array items) and its keyword: `quote-create /trade_name maxLength 255`.
+//! Every "or null" is one too, with nothing to break. Each has two sides a run exercises:
+//! *broken* (a request breaking it alone was answered) and *held* (an accepted request keeps it at
+//! its edge: a length at the limit, a bound, an item count, `null`, or simply the field present).
+//! Breaks are named by the labels of invalid payloads ([`super::Label::constraint`]); holds are
+//! read from every accepted body by [`Inventory::held_by`], whichever case sent it.
+
+use super::invalid::{Mutation, Site};
+use super::path::{apply, pointer, Edit};
+use super::tree::{Shape, ShapeKind, Step};
+use super::{text, valid};
+use super::{Compiled, ConstraintKind, Engine, GenerateError, SchemaSource};
+use crate::schema::{OperationId, Registry};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// One stated constraint of one body shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constraint {
+    /// `quote-create /line_items/*/vat_rate_id format uuid`: shape, place, keyword.
+    pub id: String,
+    pub operation: OperationId,
+    /// The body shape: the schema stem of the body, or of its `oneOf` branch.
+    pub stem: String,
+    /// JSON pointer of the constrained value, `*` for any array item (empty: the body itself).
+    pub at: String,
+    /// The keyword and its value: `maxLength 255`, `required`, `or null`.
+    pub keyword: String,
+    /// The rule a breach of it breaks.
+    pub rule: String,
+    /// Why no request can break it (an "or null": null is admitted), if none can.
+    pub unbreakable: Option<&'static str>,
+    hold: Hold,
+    /// The node a hold edits: the value itself, or the object for a property's presence.
+    path: Vec<Step>,
+}
+
+/// What an accepted body must show for it to hold a constraint at its edge.
+#[derive(Debug, Clone, PartialEq)]
+enum Hold {
+    /// A value there (not null, where null would break it).
+    Present { non_null: bool },
+    /// A string of exactly this many characters.
+    Length(usize),
+    /// A number equal to the bound.
+    Bound(f64),
+    /// An array of exactly this many items.
+    Items(usize),
+    /// `null` there.
+    Null,
+    /// The object there without this property (a property `not` forbids).
+    Without(String),
+    /// The object there with `when` at one of `values`, and the pair kept.
+    Conditional {
+        when: String,
+        values: Vec<Value>,
+        forbid: Vec<String>,
+        require: Vec<String>,
+    },
+}
+
+/// Every constraint of every request body of the ten operations.
+pub struct Inventory {
+    constraints: Vec<Constraint>,
+    /// Index of each constraint by operation and id.
+    index: HashMap<(OperationId, String), usize>,
+    /// The constraints of each body shape, a run of `constraints` each.
+    groups: Vec<Group>,
+}
+
+/// The constraints of one body shape of one operation, and the shape compiled (to tell whether a
+/// body is of it).
+struct Group {
+    operation: OperationId,
+    shape: Arc<Compiled>,
+    constraints: std::ops::Range<usize>,
+}
+
+impl std::fmt::Debug for Inventory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inventory")
+            .field("constraints", &self.constraints)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Inventory {
+    /// The inventory of the embedded schemas, derived once per process.
+    pub fn embedded() -> &'static Inventory {
+        static INVENTORY: OnceLock<Inventory> = OnceLock::new();
+        INVENTORY.get_or_init(|| {
+            Inventory::derive(Registry::embedded())
+                .expect("the embedded schemas compile for the generator")
+        })
+    }
+
+    /// The inventory of `source`'s body schemas, as `operations.json` names them.
+    pub fn derive<S: SchemaSource>(source: S) -> Result<Inventory, GenerateError> {
+        let engine = Engine::new(source, Default::default());
+        let (mut constraints, mut groups) = (Vec::<Constraint>::new(), Vec::new());
+        for operation in OperationId::with_body() {
+            let Some(stem) = operation.operation().request_body.as_deref() else {
+                continue;
+            };
+            let compiled = engine.compiled(stem)?;
+            let stems = match compiled.branches.is_empty() {
+                true => vec![stem.to_owned()],
+                false => compiled.branches.clone(),
+            };
+            for shape in stems {
+                let start = constraints.len();
+                let own = compiled.constraints().iter().filter(|c| c.stem == shape);
+                constraints.extend(own.map(|c| Constraint {
+                    operation,
+                    ..c.clone()
+                }));
+                groups.push(Group {
+                    operation,
+                    shape: engine.compiled(&shape)?,
+                    constraints: start..constraints.len(),
+                });
+            }
+        }
+        let index = constraints
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.operation, c.id.clone()), i))
+            .collect();
+        Ok(Inventory {
+            constraints,
+            index,
+            groups,
+        })
+    }
+
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// The body shapes of `operation`.
+    pub fn stems_of(&self, operation: OperationId) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for c in self.constraints.iter().filter(|c| c.operation == operation) {
+            if !out.contains(&c.stem.as_str()) {
+                out.push(&c.stem);
+            }
+        }
+        out
+    }
+
+    /// The body shapes, in the order of the operations.
+    pub fn stems(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for c in &self.constraints {
+            if !out.contains(&c.stem.as_str()) {
+                out.push(&c.stem);
+            }
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.constraints.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.constraints.is_empty()
+    }
+
+    /// The index of the constraint named `id` for `operation`.
+    pub fn index_of(&self, operation: OperationId, id: &str) -> Option<usize> {
+        self.index.get(&(operation, id.to_owned())).copied()
+    }
+
+    /// The constraints `body` of `operation` holds at their edges, were it accepted: those of
+    /// the body shape it is valid against.
+    pub fn held_by(&self, operation: OperationId, body: &Value) -> Vec<usize> {
+        let mut out = Vec::new();
+        for group in self.groups.iter().filter(|g| g.operation == operation) {
+            if !group.shape.oracle.is_valid(body) {
+                continue;
+            }
+            let range = group.constraints.clone();
+            let constraints = self.constraints[range.clone()].iter();
+            out.extend(
+                range
+                    .zip(constraints)
+                    .filter(|(_, c)| c.held_by(body))
+                    .map(|(i, _)| i),
+            );
+        }
+        out
+    }
+}
+
+impl Constraint {
+    /// Whether a body valid against this constraint's shape holds it at its edge.
+    fn held_by(&self, body: &Value) -> bool {
+        if let Hold::Without(name) = &self.hold {
+            // The object the property is forbidden in, not the property.
+            let object = self.at.rsplit_once('/').map_or("", |(object, _)| object);
+            let lacks = |v: &Value| v.as_object().is_some_and(|o| !o.contains_key(name));
+            return any_at(body, object, &lacks);
+        }
+        let any = |f: &dyn Fn(&Value) -> bool| any_at(body, &self.at, f);
+        match &self.hold {
+            Hold::Present { non_null } => any(&|v| !(*non_null && v.is_null())),
+            Hold::Length(n) => any(&|v| v.as_str().is_some_and(|s| s.chars().count() == *n)),
+            Hold::Bound(bound) => any(&|v| v.as_f64() == Some(*bound)),
+            Hold::Items(n) => any(&|v| v.as_array().is_some_and(|a| a.len() == *n)),
+            Hold::Null => any(&Value::is_null),
+            Hold::Without(_) => false,
+            Hold::Conditional {
+                when,
+                values: triggers,
+                forbid,
+                require,
+            } => any(&|v| {
+                let Some(object) = v.as_object() else {
+                    return false;
+                };
+                object.get(when).is_some_and(|w| triggers.contains(w))
+                    && forbid.iter().all(|name| !object.contains_key(name))
+                    && require.iter().all(|name| object.contains_key(name))
+            }),
+        }
+    }
+
+    /// Whether it is an upper limit: a maximum length, value or item count.
+    pub fn is_maximum(&self) -> bool {
+        ["maxLength ", "maximum ", "maxItems "]
+            .iter()
+            .any(|k| self.keyword.starts_with(k))
+    }
+
+    /// How it is held, in words: `a value of 255 characters`.
+    pub fn edge(&self) -> String {
+        match &self.hold {
+            Hold::Present { .. } => "the field present".to_owned(),
+            Hold::Length(n) => format!("a value of {n} characters"),
+            Hold::Bound(bound) => format!("the value {bound}"),
+            Hold::Items(n) => format!("{n} items"),
+            Hold::Null => "null".to_owned(),
+            Hold::Without(name) => format!("the object without {name}"),
+            Hold::Conditional { when, .. } => format!("{when} at a value that triggers it"),
+        }
+    }
+}
+
+/// `other` merged into `body`: objects key by key, arrays item by item, anything else replaced.
+pub(crate) fn merge(body: &mut Value, other: Value) {
+    match (body, other) {
+        (Value::Object(mine), Value::Object(theirs)) => {
+            for (key, value) in theirs {
+                match mine.get_mut(&key) {
+                    Some(slot) => merge(slot, value),
+                    None => {
+                        mine.insert(key, value);
+                    }
+                }
+            }
+        }
+        (Value::Array(mine), Value::Array(theirs)) if mine.len() <= theirs.len() => {
+            for (i, value) in theirs.into_iter().enumerate() {
+                match mine.get_mut(i) {
+                    Some(slot) => merge(slot, value),
+                    None => mine.push(value),
+                }
+            }
+        }
+        (Value::Array(_), Value::Array(_)) => {}
+        (slot, value) => *slot = value,
+    }
+}
+
+/// Whether some value at a pointer pattern (`*` for every item of an array) passes `f`.
+fn any_at(value: &Value, pattern: &str, f: &dyn Fn(&Value) -> bool) -> bool {
+    let Some(rest) = pattern.strip_prefix('/') else {
+        return f(value);
+    };
+    let (segment, rest) = match rest.find('/') {
+        Some(end) => (&rest[..end], &rest[end..]),
+        None => (rest, ""),
+    };
+    match (segment, value) {
+        ("*", Value::Array(items)) => items.iter().any(|item| any_at(item, rest, f)),
+        (_, Value::Object(map)) if segment.contains('~') => {
+            let name = segment.replace("~1", "/").replace("~0", "~");
+            map.get(&name).is_some_and(|v| any_at(v, rest, f))
+        }
+        (_, Value::Object(map)) => map.get(segment).is_some_and(|v| any_at(v, rest, f)),
+        _ => false,
+    }
+}
+
+/// The pointer pattern of a path: properties by name, `*` for items, branches left out.
+fn pattern(path: &[Step]) -> String {
+    super::path::pointer_with(path, "*")
+}
+
+/// The node a path names.
+fn node<'s>(root: &'s Shape, path: &[Step]) -> Option<&'s Shape> {
+    let mut shape = root;
+    for step in path {
+        shape = match (step, &shape.kind) {
+            (Step::Prop(name), ShapeKind::Object(spec)) => {
+                &spec.props.iter().find(|p| p.name == *name)?.shape
+            }
+            (Step::Item, ShapeKind::Array(spec)) => &spec.items,
+            (Step::Branch(i), ShapeKind::OneOf(b) | ShapeKind::AnyOf(b)) => b.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(shape)
+}
+
+/// The stem of the body shape a path is in: the branch's stem, for a body that is one of several
+/// shapes.
+fn shape_stem<'a>(stem: &'a str, branches: &'a [String], path: &[Step]) -> &'a str {
+    match path.first() {
+        Some(Step::Branch(i)) => branches.get(*i).map_or(stem, String::as_str),
+        _ => stem,
+    }
+}
+
+/// The stems of a schema's `oneOf` branches that are `$ref`s (`quote-create.json` ->
+/// `quote-create`), in order; empty for a schema of one shape.
+pub(crate) fn branch_stems(root: &Value) -> Vec<String> {
+    let Some(branches) = root.get("oneOf").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    branches
+        .iter()
+        .map(|branch| {
+            let reference = branch.get("$ref").and_then(Value::as_str).unwrap_or("");
+            let file = reference.split('#').next().unwrap_or("");
+            file.trim_end_matches(".json").to_owned()
+        })
+        .collect()
+}
+
+/// The constraint a site stands for: its id, place, keyword and how it is held.
+pub(crate) fn describe(
+    root: &Shape,
+    stem: &str,
+    branches: &[String],
+    site: &Site,
+) -> Option<Constraint> {
+    let shape = node(root, &site.path)?;
+    let object = pattern(&site.path);
+    let first = site.boundary.first();
+    let (at, keyword, hold) = match site.kind {
+        ConstraintKind::MissingRequired => {
+            let name = last_segment(first?);
+            let at = format!("{object}/{name}");
+            (at, "required".to_owned(), Hold::Present { non_null: false })
+        }
+        ConstraintKind::ExtraProperty => extra(shape, &object, first?)?,
+        ConstraintKind::ForbiddenCombination => conditional(shape, &object, first?)?,
+        ConstraintKind::WrongType => {
+            let types: Vec<&str> = shape.admitted().iter().map(|t| t.name()).collect();
+            let keyword = format!("type {}", types.join(" or "));
+            (object, keyword, Hold::Present { non_null: true })
+        }
+        ConstraintKind::UnexpectedNull => (
+            object,
+            "not null".to_owned(),
+            Hold::Present { non_null: true },
+        ),
+        ConstraintKind::TooLong | ConstraintKind::TooShort => {
+            let ShapeKind::String(spec) = &shape.kind else {
+                return None;
+            };
+            let (keyword, len) = match site.kind {
+                ConstraintKind::TooLong => ("maxLength", spec.max_len?),
+                _ => ("minLength", spec.min_len),
+            };
+            // No value of a format is as short as its minimum (a URI of one character): the
+            // shortest the format admits holds it.
+            let hold = match (site.kind, spec.format) {
+                (ConstraintKind::TooShort, Some(_)) => Hold::Present { non_null: true },
+                _ => Hold::Length(len),
+            };
+            (object, format!("{keyword} {len}"), hold)
+        }
+        ConstraintKind::BadPattern | ConstraintKind::BadFormat => {
+            let ShapeKind::String(spec) = &shape.kind else {
+                return None;
+            };
+            let keyword = match (site.kind, spec.format) {
+                (ConstraintKind::BadFormat, Some(format)) => format!("format {}", format.name()),
+                _ => format!("pattern {}", spec.pattern.as_deref().unwrap_or("")),
+            };
+            (object, keyword, Hold::Present { non_null: true })
+        }
+        ConstraintKind::NotInEnum => (object, "enum".to_owned(), Hold::Present { non_null: true }),
+        ConstraintKind::WrongConst => {
+            let ShapeKind::Const(value) = &shape.kind else {
+                return None;
+            };
+            let keyword = format!("const {value}");
+            (object, keyword, Hold::Present { non_null: true })
+        }
+        ConstraintKind::OutOfRange => range(shape, object, first?)?,
+        ConstraintKind::TooManyItems | ConstraintKind::TooFewItems => {
+            let ShapeKind::Array(spec) = &shape.kind else {
+                return None;
+            };
+            let (keyword, n) = match site.kind {
+                ConstraintKind::TooManyItems => ("maxItems", spec.max_items?),
+                _ => ("minItems", spec.min_items),
+            };
+            (object, format!("{keyword} {n}"), Hold::Items(n))
+        }
+        ConstraintKind::Fraction => {
+            let keyword = "integer, no fraction".to_owned();
+            (object, keyword, Hold::Present { non_null: true })
+        }
+    };
+    let mut c = constraint(
+        shape_stem(stem, branches, &site.path),
+        at,
+        keyword,
+        site.rule.clone(),
+        hold,
+    );
+    c.path = site.path.clone();
+    Some(c)
+}
+
+/// Every "or null" of a shape: a constraint with nothing to break, held by `null`.
+pub(crate) fn nullables(root: &Shape, stem: &str, branches: &[String]) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    super::path::walk(root, &mut |visit| {
+        // `x-null: not shown`: the spec does not say null is admitted, so nothing holds it.
+        let stated = visit.shape.nullable && !visit.shape.null_unstated;
+        if stated && !visit.path.is_empty() {
+            let mut c = constraint(
+                shape_stem(stem, branches, visit.path),
+                pattern(visit.path),
+                "or null".to_owned(),
+                visit.rule.unwrap_or(super::DEFAULT_RULE).to_owned(),
+                Hold::Null,
+            );
+            c.unbreakable = Some("null is admitted: there is nothing to break");
+            c.path = visit.path.to_vec();
+            out.push(c);
+        }
+    });
+    out
+}
+
+fn constraint(stem: &str, at: String, keyword: String, rule: String, hold: Hold) -> Constraint {
+    let place = if at.is_empty() { "/" } else { at.as_str() };
+    Constraint {
+        id: format!("{stem} {place} {keyword}"),
+        operation: OperationId::CreateReceivable,
+        stem: stem.to_owned(),
+        at,
+        keyword,
+        rule,
+        unbreakable: None,
+        hold,
+        path: Vec::new(),
+    }
+}
+
+/// A body of `root`'s shape that holds `c` at its edge: the smallest with the constrained value
+/// present, and at its limit, `null`, or the trigger of its pair. `None` when no such body can be
+/// built (it is then checked by the validator, like every generated value).
+pub(crate) fn hold_body(root: &Shape, c: &Constraint) -> Option<Value> {
+    let base = valid::example(root, &c.path, false);
+    let at = pointer(&c.path);
+    let shape = node(root, &c.path)?;
+    let value = match (&c.hold, &shape.kind) {
+        (Hold::Present { .. } | Hold::Without(_), _) => return Some(base),
+        (Hold::Length(n), ShapeKind::String(spec)) => {
+            let pattern = spec
+                .pattern
+                .as_deref()
+                .and_then(|p| regex::Regex::new(p).ok());
+            text::string(text::of_length(spec, pattern.as_ref(), *n)?)
+        }
+        (Hold::Bound(bound), ShapeKind::Integer(_)) => json!(*bound as i64),
+        (Hold::Bound(bound), _) => json!(bound),
+        (Hold::Items(n), ShapeKind::Array(spec)) if !spec.unique || *n < 2 => {
+            Value::Array(vec![valid::example(&spec.items, &[], false); *n])
+        }
+        (Hold::Null, _) => Value::Null,
+        (
+            Hold::Conditional {
+                when,
+                values,
+                forbid,
+                ..
+            },
+            _,
+        ) => {
+            let mut edits = vec![(when.clone(), Some(values.first()?.clone()))];
+            edits.extend(forbid.iter().map(|name| (name.clone(), None)));
+            return apply(base, &at, Edit::Props(edits));
+        }
+        _ => return None,
+    };
+    apply(base, &at, Edit::Set(value))
+}
+
+/// The last segment of a mutation's pointer: the property it removes or adds.
+fn last_segment(mutation: &Mutation) -> String {
+    let name = mutation.pointer.rsplit('/').next().unwrap_or("");
+    name.replace("~1", "/").replace("~0", "~")
+}
+
+fn extra(shape: &Shape, object: &str, first: &Mutation) -> Option<(String, String, Hold)> {
+    let ShapeKind::Object(spec) = &shape.kind else {
+        return None;
+    };
+    let name = last_segment(first);
+    if spec.forbidden.contains(&name) {
+        let at = format!("{object}/{name}");
+        return Some((at, "forbidden here".to_owned(), Hold::Without(name)));
+    }
+    let keyword = "additionalProperties false".to_owned();
+    Some((object.to_owned(), keyword, Hold::Present { non_null: true }))
+}
+
+fn conditional(shape: &Shape, object: &str, first: &Mutation) -> Option<(String, String, Hold)> {
+    let ShapeKind::Object(spec) = &shape.kind else {
+        return None;
+    };
+    let name = last_segment(first);
+    let c = spec
+        .conditionals
+        .iter()
+        .find(|c| c.forbid.contains(&name) || c.require.contains(&name))?;
+    let values: Vec<String> = c.values.iter().map(Value::to_string).collect();
+    let what = if c.forbid.contains(&name) {
+        "omitted"
+    } else {
+        "present"
+    };
+    let keyword = format!("{name} {what} when {} is {}", c.when, values.join(" or "));
+    let hold = Hold::Conditional {
+        when: c.when.clone(),
+        values: c.values.clone(),
+        forbid: c.forbid.clone(),
+        require: c.require.clone(),
+    };
+    Some((object.to_owned(), keyword, hold))
+}
+
+/// `maximum` or `minimum`, told apart by the side the site's first breach lies on.
+fn range(shape: &Shape, object: String, first: &Mutation) -> Option<(String, String, Hold)> {
+    let Edit::Set(value) = &first.edit else {
+        return None;
+    };
+    let value = value.as_f64()?;
+    let (min, max) = match &shape.kind {
+        ShapeKind::Integer(b) => (b.min.map(|v| v as f64), b.max.map(|v| v as f64)),
+        ShapeKind::Number(b) => (b.min, b.max),
+        _ => return None,
+    };
+    let (keyword, bound) = match (min, max) {
+        (_, Some(max)) if value > max => ("maximum", max),
+        (Some(min), _) if value < min => ("minimum", min),
+        _ => return None,
+    };
+    Some((object, format!("{keyword} {bound}"), Hold::Bound(bound)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::GenOptions;
+
+    fn inventory() -> &'static Inventory {
+        Inventory::embedded()
+    }
+
+    #[test]
+    fn every_body_shape_and_nested_field_is_inventoried_once() {
+        let all = inventory().constraints();
+        let stems = inventory().stems();
+        for stem in [
+            "quote-create",
+            "invoice-create",
+            "based-on-create",
+            "vat-id-create",
+            "comment-update",
+            "mailbox-domain-create",
+            "velocity-control-create",
+        ] {
+            assert!(stems.contains(&stem), "{stem} in {stems:?}");
+        }
+        for id in [
+            "quote-create /line_items/*/vat_rate_id format uuid",
+            "invoice-create /line_items/*/product/price/currency pattern ^[A-Z]{3}$",
+            "based-on-create /tag_ids/* format uuid",
+            "quote-create /withholding_tax_rate maximum 10000",
+            "quote-create /withholding_tax_rate minimum 0",
+            "invoice-create /deductions maxItems 10",
+            "quote-create /attachments minItems 1",
+            "quote-create /footer or null",
+            "quote-create /purchase_order forbidden here",
+        ] {
+            assert!(all.iter().any(|c| c.id == id), "{id} missing");
+        }
+        let mut ids: Vec<(OperationId, &str)> =
+            all.iter().map(|c| (c.operation, c.id.as_str())).collect();
+        ids.sort();
+        let n = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "ids are unique");
+    }
+
+    #[test]
+    fn a_body_holds_a_limit_only_at_its_edge() {
+        let op = OperationId::CreateVatId;
+        let limit = inventory()
+            .index_of(op, "vat-id-create /value maxLength 32")
+            .expect("inventoried");
+        let body =
+            |len: usize| json!({"value": "A".repeat(len), "country": "DE", "type": "eu_vat"});
+        assert!(inventory().held_by(op, &body(32)).contains(&limit));
+        assert!(!inventory().held_by(op, &body(31)).contains(&limit));
+        // Not a body of the shape at all: it holds nothing.
+        assert!(inventory().held_by(op, &body(33)).is_empty());
+    }
+
+    #[test]
+    fn each_hold_body_holds_its_constraint_and_each_breakable_one_has_a_breach() {
+        let engine = Engine::new(Registry::embedded(), GenOptions::default());
+        for operation in OperationId::with_body() {
+            let stem = operation
+                .operation()
+                .request_body
+                .as_deref()
+                .expect("a body");
+            let breaches = engine.boundary_invalid(stem).expect("breaches");
+            for c in inventory()
+                .constraints()
+                .iter()
+                .filter(|c| c.operation == operation)
+            {
+                if c.unbreakable.is_none() {
+                    let named = breaches
+                        .iter()
+                        .any(|b| b.label.constraint.as_ref() == Some(&c.id));
+                    assert!(named, "no breach names {}", c.id);
+                }
+            }
+            for shape in inventory().stems_of(operation) {
+                for (id, body) in engine.holds(shape).expect("holds") {
+                    // The body's own type, which a shape compiled alone states and a `oneOf`
+                    // branch does not, is held by any body.
+                    let Some(index) = inventory().index_of(operation, &id) else {
+                        continue;
+                    };
+                    let held = inventory().held_by(operation, &body);
+                    assert!(held.contains(&index), "{id}: {body}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn merging_keeps_both_sides_and_items_by_position() {
+        let mut body = json!({"a": 1, "items": [{"x": 1}], "o": {"k": 1}});
+        merge(
+            &mut body,
+            json!({"b": 2, "items": [{"y": 2}, {"z": 3}], "o": {"j": 2}}),
+        );
+        assert_eq!(
+            body,
+            json!({"a": 1, "b": 2, "items": [{"x": 1, "y": 2}, {"z": 3}], "o": {"k": 1, "j": 2}})
+        );
+    }
+}
