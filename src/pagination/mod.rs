@@ -11,6 +11,7 @@
 mod cases;
 mod events;
 mod list;
+mod order;
 mod read;
 mod transactions;
 

@@ -6,6 +6,7 @@
 //! token seen before (a cycle), at a bound on pages or items, or at a refusal.
 
 use super::list::{fetch, item_key, refused_first, Fetched, List, Query};
+use super::order;
 use super::short_hash;
 use crate::case::{Abort, CaseCx};
 use serde_json::Value;
@@ -120,7 +121,9 @@ impl Read {
 }
 
 /// Reads a list from its first page. A refused first page stops the case (see
-/// [`refused_first`]); `rule` names what a refusal of the valid first query breaks.
+/// [`refused_first`]); `rule` names what a refusal of the valid first query breaks. Every read
+/// judges the order of its items where the first query states one ([`judge_order`]),
+/// whatever case made it.
 pub async fn read(
     cx: &mut CaseCx,
     list: &List,
@@ -195,7 +198,56 @@ pub async fn read(
         }
         token = Some(next);
     }
+    judge_order(cx, list.operation, &spec.query, &read);
     Ok(read)
+}
+
+/// Judges the order of a whole read of `operation` made with first query `query`: a finding
+/// on the page where the first item out of order is, under the rule that states the order.
+fn judge_order(cx: &mut CaseCx, operation: crate::schema::OperationId, query: &Query, read: &Read) {
+    let Some((direction, rule)) = order::stated(operation, query) else {
+        return;
+    };
+    if read.items.len() > 1 {
+        cx.judged(rule);
+    }
+    let Some((at, before)) = order::first_out_of_order(&read.items, direction) else {
+        return;
+    };
+    let (expected, actual) = order::order_diff(&read.items, direction, at);
+    let page = page_of(read, at);
+    cx.finding_diff_at(
+        read.steps.get(page).and_then(|s| s.exchange),
+        rule,
+        format!(
+            "with {} events are not {} by created_at: item {} ({}, {}) on page {} comes after \
+             item {} ({}); {}; pages: {}",
+            super::list::describe_query(query),
+            direction.word(),
+            at + 1,
+            item_key(&read.items[at]),
+            order::created_at_text(&read.items[at]),
+            page + 1,
+            before + 1,
+            order::created_at_text(&read.items[before]),
+            read.counts(),
+            read.trail()
+        ),
+        &expected,
+        &actual,
+    );
+}
+
+/// The index of the page of a read that holds its item `at`.
+fn page_of(read: &Read, at: usize) -> usize {
+    let mut seen = 0;
+    for (i, step) in read.steps.iter().enumerate() {
+        seen += step.items;
+        if at < seen {
+            return i;
+        }
+    }
+    read.steps.len().saturating_sub(1)
 }
 
 /// The next tokens of a read and the page that returned each.

@@ -176,7 +176,7 @@ fn other_choices(breach: fn(&Seen, Answer) -> Answer) -> Choices {
     }
 }
 
-fn run(dir: &Path, profile: &Path) -> (Output, Value) {
+pub(crate) fn run(dir: &Path, profile: &Path) -> (Output, Value) {
     let utf8 = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
     let reports = dir.join("reports");
     let output = crate::support::covenant()
@@ -194,7 +194,7 @@ fn run(dir: &Path, profile: &Path) -> (Output, Value) {
 }
 
 /// (case, rule, level, message) of every finding of the report.
-fn findings(report: &Value) -> Vec<(String, String, String, String)> {
+pub(crate) fn findings(report: &Value) -> Vec<(String, String, String, String)> {
     let cases = report["cases"].as_array().into_iter().flatten();
     cases
         .flat_map(|case| {
@@ -306,7 +306,10 @@ fn own_key_order(_: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// The rules of the report's findings at `level`.
-fn rules_at<'r>(all: &'r [(String, String, String, String)], level: &str) -> HashSet<&'r str> {
+pub(crate) fn rules_at<'r>(
+    all: &'r [(String, String, String, String)],
+    level: &str,
+) -> HashSet<&'r str> {
     all.iter()
         .filter(|f| f.2 == level)
         .map(|f| f.1.as_str())
@@ -754,11 +757,13 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
         answer,
         hold,
         headers,
+        label,
     } = choices;
     Choices {
         query,
         body,
         headers,
+        label,
         hold: Box::new(move |seen: &Seen| {
             if creates_velocity_control(seen) {
                 Some(std::time::Duration::from_millis(300))

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod answers;
 mod baseline;
 mod choices;
 mod ci_docs;

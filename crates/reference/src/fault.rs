@@ -301,6 +301,10 @@ faults! {
         "an events pagination token works once; used again it is refused";
     EventsTamperedRestarts => "evt-tampered-token-restarts", "EVT-TOKEN-TAMPERED",
         "an events pagination token never issued gives the first page instead of a 4xx";
+    EventsThirdPageReversed => "evt-third-page-reversed", "EVT-ORDER-DEFAULT-ASC",
+        "pages of events after the second (beyond twice the limit) hold their events in reverse order";
+    EventsOldTimesWithoutOffset => "evt-old-created-at-without-offset", "GEN-DATE-TIME-RFC3339",
+        "events older than 30 days carry created_at without an offset (2026-01-01T00:00:00, no Z)";
     // ------------------------------------------------------------ velocity controls
     VelocityCreate200 => "vc-create-200", "VC-CREATE-201",
         "a created velocity control is answered 200 instead of 201";
@@ -340,6 +344,8 @@ faults! {
         "the created control's amountLimit is answered divided by 100";
     VelocityMccDropped => "vc-mcc-not-kept", "VC-FIELDS-ECHO",
         "a control created with mcc is answered without it";
+    VelocityTransactionCardUsage => "vc-transaction-card-usage-zero", "VC-TRANSACTION-NO-USAGE",
+        "a card-scoped TRANSACTION control is answered with usageLimit 0, though none was sent";
     // ------------------------------------------------------------ banking pagination
     BankingSnakeCaseTokens => "bpag-page-snake-case-tokens", "BPAG-PAGE-SHAPE",
         "pages of transactions name their tokens next_pagination_token / prev_pagination_token";
@@ -384,6 +390,8 @@ faults! {
         "embedded banking error bodies lack title";
     BankErrorStatus400 => "err-bank-status-always-400", "ERR-BANK-STATUS-MATCH",
         "embedded banking error bodies always say status 400, whatever the HTTP status";
+    Fin403MessageNumber => "err-fin-403-message-number", "ERR-FIN-BODY",
+        "create VAT ID on another organization's counterpart is refused with 403 whose error.message is a number (the status)";
     // ------------------------------------------------------------ issue 29, classes 5 to 8
     BasedOnForeignAccepted => "rcv-based-on-foreign-accepted", "RCV-BASED-ON-UNKNOWN",
         "a based-on creation finds its source in any organization: another organization's quote gives an invoice";

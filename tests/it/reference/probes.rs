@@ -139,6 +139,13 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 _ => r.get("status").as_u64() != Some(u64::from(r.status)),
             }
         }
+        Fin403MessageNumber => {
+            let path = format!("/finops/v1/counterparts/{}/vat-ids", c.counterpart());
+            let body = json!({ "value": "DE123456789", "country": "DE", "type": "eu_vat" });
+            let rb = c.finance_as(Method::POST, &path, c.other_org(), c.p.finops_version());
+            let r = Ctx::send(rb.json(&body)).await;
+            r.status == 403 && !r.body()["error"]["message"].is_string()
+        }
         ScopeCheckedUnderHeaderOnly => {
             let token = c.scopeless_token();
             let own = c.velocity_with(c.control(json!({})), &token).await;
@@ -491,6 +498,28 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         EventsPrevOnFirst => c.prev_on_first(List::Events).await,
         EventsTokenSingleUse => c.token_single_use(List::Events).await,
         EventsTamperedRestarts => c.events("pagination_token=bm90LWlzc3VlZA").await.status == 200,
+        EventsThirdPageReversed => {
+            let mut page = c.events("limit=10&sort=created_at").await;
+            for _ in 0..2 {
+                let next = page.token(List::Events.next());
+                page = c.follow(List::Events, &next).await;
+            }
+            let data = page.get("data").as_array().unwrap().clone();
+            let times: Vec<&str> = data
+                .iter()
+                .map(|e| e["created_at"].as_str().unwrap())
+                .collect();
+            times.len() > 1 && times.windows(2).any(|w| w[0] > w[1])
+        }
+        EventsOldTimesWithoutOffset => {
+            let page = c.events("limit=100").await;
+            let data = page.get("data").as_array().unwrap().clone();
+            data.iter().any(|e| {
+                e["created_at"]
+                    .as_str()
+                    .is_some_and(|at| !at.ends_with('Z'))
+            })
+        }
         VelocityCreate200 => c.velocity(c.control(json!({}))).await.status == 200,
         VelocityCreatedAtMissing => !c.velocity(c.control(json!({}))).await.has("createdAt"),
         VelocityBothScopes | VelocityCardDropped => {
@@ -541,6 +570,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let s = c.velocity(body).await.status;
             (fault == VelocityDuplicateAccepted && s == 201)
                 || (fault == VelocityDuplicate400 && s == 400)
+        }
+        VelocityTransactionCardUsage => {
+            let body = json!({ "cardId": c.card(), "velocityWindow": "TRANSACTION" });
+            let control = c.velocity(c.control(body)).await;
+            control.status == 201 && control.get("usageLimit") == &json!(0)
         }
         VelocityIdGenerated => {
             let body = c.control(json!({}));

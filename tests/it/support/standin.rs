@@ -28,6 +28,7 @@ type ReplyFn = dyn Fn(&Seen) -> Option<Answer> + Send + Sync;
 type AnswerFn = dyn Fn(&Seen, Answer) -> Answer + Send + Sync;
 type HoldFn = dyn Fn(&Seen) -> Option<std::time::Duration> + Send + Sync;
 type HeadersFn = dyn Fn(&Seen) -> axum::http::HeaderMap + Send + Sync;
+type LabelFn = dyn Fn(&Seen, u16) -> Option<&'static str> + Send + Sync;
 
 /// What the stand-in changes; each part defaults to passing things through.
 pub struct Choices {
@@ -44,6 +45,9 @@ pub struct Choices {
     pub hold: Box<HoldFn>,
     /// The headers sent behind.
     pub headers: Box<HeadersFn>,
+    /// The Content-Type of an answer of the given status (`None`: JSON when the body is JSON,
+    /// else the reference's own).
+    pub label: Box<LabelFn>,
 }
 
 impl Default for Choices {
@@ -55,6 +59,7 @@ impl Default for Choices {
             answer: Box::new(|_, answer| answer),
             hold: Box::new(|_| None),
             headers: Box::new(|seen| seen.headers.clone()),
+            label: Box::new(|_, _| None),
         }
     }
 }
@@ -143,7 +148,8 @@ async fn forward(
     };
     let choices = &proxy.choices;
     if let Some((status, bytes)) = (choices.reply)(&seen) {
-        return respond(status, bytes, &reqwest::header::HeaderMap::new());
+        let label = (choices.label)(&seen, status);
+        return respond(status, bytes, &reqwest::header::HeaderMap::new(), label);
     }
     if let Some(pause) = (choices.hold)(&seen) {
         tokio::time::sleep(pause).await;
@@ -166,13 +172,15 @@ async fn forward(
     let headers = answer.headers().clone();
     let bytes = answer.bytes().await.unwrap_or_default();
     let (status, bytes) = (choices.answer)(&seen, (status, bytes.to_vec()));
-    respond(status, bytes, &headers)
+    let label = (choices.label)(&seen, status);
+    respond(status, bytes, &headers, label)
 }
 
 fn respond(
     status: u16,
     bytes: Vec<u8>,
     headers: &reqwest::header::HeaderMap,
+    label: Option<&'static str>,
 ) -> axum::response::Response {
     let json = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok();
     let mut response = axum::response::Response::new(axum::body::Body::from(bytes));
@@ -182,11 +190,9 @@ fn respond(
             response.headers_mut().insert(name, value.clone());
         }
     }
-    if json {
-        response.headers_mut().insert(
-            "content-type",
-            axum::http::HeaderValue::from_static("application/json"),
-        );
+    if let Some(label) = label.or(json.then_some("application/json")) {
+        let value = axum::http::HeaderValue::from_static(label);
+        response.headers_mut().insert("content-type", value);
     }
     response
 }

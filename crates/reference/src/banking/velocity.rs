@@ -313,6 +313,11 @@ fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: 
     }
     if let Some(n) = c.usage_limit {
         out.insert("usageLimit".into(), json!(n));
+    } else if c.window == "TRANSACTION"
+        && card.is_some()
+        && f.has(Fault::VelocityTransactionCardUsage)
+    {
+        out.insert("usageLimit".into(), json!(0));
     }
     Value::Object(out)
 }

@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
+use time::OffsetDateTime;
 use uuid::Uuid;
 
 /// The default page size of list events (the spec states none).
@@ -212,11 +213,15 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
     );
     let Neighbours { next, prev } =
         tokens(app).issue(&mut db, &plan, |offset| EventCursor { offset, ..cursor });
-    let events: Vec<Event> = order[plan.start..plan.end]
+    let mut events: Vec<Event> = order[plan.start..plan.end]
         .iter()
         .map(|i| db.events[*i].clone())
         .collect();
     drop(db);
+    if plan.start >= 2 * cursor.limit && f.has(Fault::EventsThirdPageReversed) {
+        events.reverse();
+    }
+    let old = OffsetDateTime::now_utc() - time::Duration::days(30);
     let data: Vec<Value> = events
         .iter()
         .map(|e| {
@@ -234,6 +239,8 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
                 "object_type": object_type,
                 "created_at": if e.written && f.has(Fault::WrittenEventTimeNotDateTime) {
                     json!(e.created_at.unix_timestamp().to_string())
+                } else if e.created_at < old && f.has(Fault::EventsOldTimesWithoutOffset) {
+                    json!(rfc3339(e.created_at)[..19])
                 } else {
                     json!(rfc3339(e.created_at))
                 },

@@ -170,12 +170,13 @@ fn create_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, body: &By
     let (value, country, kind) =
         validate_vat(app, &value).map_err(|p| reply::validation(&app.faults, &p))?;
     let mut db = app.db();
-    if db
-        .counterparts
-        .get(&counterpart_id)
-        .is_none_or(|c| !owns(app, c.org, org))
-    {
-        return Err(not_found(app, "counterpart"));
+    match db.counterparts.get(&counterpart_id).map(|c| c.org) {
+        Some(owner) if owns(app, owner, org) => {}
+        Some(_) if app.faults.has(Fault::Fin403MessageNumber) => {
+            let body = json!({ "error": { "message": 403 } });
+            return Err(reply::json(StatusCode::FORBIDDEN, &body));
+        }
+        _ => return Err(not_found(app, "counterpart")),
     }
     let id = db.uuid();
     let stored_kind = if app.faults.has(Fault::VatTypeLost) {
