@@ -22,5 +22,6 @@ mod reference;
 mod report;
 mod runner;
 mod schemas;
+mod spellings;
 mod traffic;
 mod verdicts;
