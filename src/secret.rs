@@ -99,9 +99,44 @@ pub fn redact(text: &str, secrets: &[String]) -> String {
     Redactor::new(secrets).redact(text)
 }
 
+/// Authentication schemes a value may name with no credentials after it (`Bearer` alone).
+const SCHEMES: [&str; 5] = ["basic", "bearer", "digest", "negotiate", "token"];
+
+/// An `Authorization` value as a record or a curl shows it when it names no known secret: the
+/// scheme kept and the credentials masked (`Basic ***`, `bearer ***`), so that the spelling
+/// sent shows and the secret does not. A value with no credentials (empty, blank, a scheme
+/// alone or followed by spaces) holds nothing secret and is kept as it is; a single word that
+/// is no scheme (a bare token) is masked whole.
+pub fn mask_authorization(value: &str) -> String {
+    let (scheme, credentials) = value.split_once(' ').unwrap_or((value, ""));
+    let known = scheme.is_empty() || SCHEMES.iter().any(|s| scheme.eq_ignore_ascii_case(s));
+    match (known, credentials.trim().is_empty()) {
+        (true, true) => value.to_owned(),
+        (false, true) => MASK.to_owned(),
+        (_, false) => format!("{scheme} {MASK}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_authorization_shows_its_spelling_and_never_its_credentials() {
+        for (sent, shown) in [
+            ("Bearer tok", "Bearer ***"),
+            ("Basic tok", "Basic ***"),
+            ("bearer tok", "bearer ***"),
+            ("tok", "***"),
+            ("tok ", "***"),
+            ("Bearer", "Bearer"),
+            ("Bearer ", "Bearer "),
+            ("", ""),
+            ("  ", "  "),
+        ] {
+            assert_eq!(mask_authorization(sent), shown, "{sent:?}");
+        }
+    }
 
     #[test]
     fn secrets_are_masked_everywhere_they_occur() {

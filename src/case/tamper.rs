@@ -1,6 +1,8 @@
 //! Tampered credentials: a real token with characters appended, with its last character
-//! changed, and truncated by one. A target must refuse each as it refuses any invalid token;
-//! one that compares tokens by prefix, or over the shorter length, accepts some of them.
+//! changed, truncated by one, with a character in its middle changed, or with the case of its
+//! letters swapped. A target must refuse the first four as it refuses any invalid token; one
+//! that compares tokens by prefix, over the shorter length, or by their ends accepts some of
+//! them. The case-swapped token may be accepted: a token format may ignore case.
 //!
 //! Each form must differ from the real token in what the target can read, not only in its
 //! spelling. Many tokens are base64 or base64url (a JWT's signature, most opaque tokens), and
@@ -9,7 +11,8 @@
 //! drop a group of one character or half-filled bits. So the forms act on the data before
 //! any `=` padding: the last character changes in the high bit of its base64 index, which is
 //! significant whatever the length; eight characters are appended (six whole bytes); and the
-//! truncated form loses a whole byte. A token that is not base64 gets a plain change.
+//! truncated form loses a whole byte. The middle character carries six significant bits
+//! wherever it is, and changes the same way. A token that is not base64 gets a plain change.
 //!
 //! The forms are secrets as much as the token: two of them hold all of it but one character.
 //! The runner registers them for redaction ([`Tamper::forms`]); they never appear in a report.
@@ -26,12 +29,31 @@ pub enum Tamper {
     LastChanged,
     /// The last character removed (a target that compares over the shorter length accepts it).
     Truncated,
+    /// The character in the middle changed (a target that compares only a token's ends, or its
+    /// length and a checksum, accepts it).
+    MiddleChanged,
+    /// Every ASCII letter in the other case: no tampering where the token has no letters, and
+    /// a token format may ignore case, so a target may accept it.
+    CaseSwapped,
 }
 
 impl Tamper {
-    pub const ALL: [Tamper; 3] = [Tamper::Appended, Tamper::LastChanged, Tamper::Truncated];
+    /// Every form, each redacted wherever the token is.
+    pub const ALL: [Tamper; 5] = [
+        Tamper::Appended,
+        Tamper::LastChanged,
+        Tamper::Truncated,
+        Tamper::MiddleChanged,
+        Tamper::CaseSwapped,
+    ];
 
-    /// The tampered form of `token`; never equal to it (tokens are never empty).
+    /// The forms sent on every operation (the others are sent on a read and a write of each
+    /// area, among the spellings of the Authorization header).
+    pub const EVERY_OPERATION: [Tamper; 3] =
+        [Tamper::Appended, Tamper::LastChanged, Tamper::Truncated];
+
+    /// The tampered form of `token`; never equal to it (tokens are never empty), except the
+    /// case-swapped form of a token without letters.
     pub fn apply(self, token: &str) -> String {
         let (data, padding) = split_padding(token);
         match self {
@@ -50,6 +72,21 @@ impl Tamper {
                     .map_or("", |(i, _)| &data[..i]);
                 format!("{kept}{padding}")
             }
+            Tamper::MiddleChanged => {
+                let Some((at, middle)) = data.char_indices().nth(data.chars().count() / 2) else {
+                    return format!("A{token}");
+                };
+                let (before, after) = (&data[..at], &data[at + middle.len_utf8()..]);
+                format!("{before}{}{after}{padding}", changed(middle, token))
+            }
+            Tamper::CaseSwapped => token
+                .chars()
+                .map(|c| match c {
+                    'a'..='z' => c.to_ascii_uppercase(),
+                    'A'..='Z' => c.to_ascii_lowercase(),
+                    _ => c,
+                })
+                .collect(),
         }
     }
 
@@ -59,11 +96,13 @@ impl Tamper {
     }
 
     /// What was sent, for findings: "the real token with characters appended".
-    pub fn describe(self) -> &'static str {
+    pub const fn describe(self) -> &'static str {
         match self {
             Tamper::Appended => "the real token with characters appended",
             Tamper::LastChanged => "the real token with its last character changed",
             Tamper::Truncated => "the real token truncated by one character",
+            Tamper::MiddleChanged => "the real token with a character in its middle changed",
+            Tamper::CaseSwapped => "the real token with the case of its letters swapped",
         }
     }
 }
@@ -151,7 +190,10 @@ mod tests {
         for len in (2..=46).filter(|n| n % 4 != 1) {
             for last in ALPHABET.chars().chain("+/".chars()) {
                 let token = format!("{}{last}", "Qk".repeat(len).get(..len - 1).unwrap());
-                for tamper in Tamper::ALL {
+                for tamper in Tamper::ALL
+                    .into_iter()
+                    .filter(|t| *t != Tamper::CaseSwapped)
+                {
                     let form = tamper.apply(&token);
                     assert_ne!(form, token, "{tamper:?} of {token}");
                     assert_ne!(lenient(&form), lenient(&token), "{tamper:?} of {token}");
@@ -166,6 +208,8 @@ mod tests {
         assert_eq!(Tamper::Appended.apply(token), "eHh4eAcovenant==");
         assert_eq!(Tamper::Truncated.apply(token), "eHh4e==");
         assert_eq!(Tamper::LastChanged.apply(token), "eHh4eg==");
+        assert_eq!(Tamper::MiddleChanged.apply(token), "eHhYeA==");
+        assert_eq!(Tamper::CaseSwapped.apply(token), "EhH4Ea==");
         for tamper in Tamper::ALL {
             assert_ne!(lenient(&tamper.apply(token)), lenient(token), "{tamper:?}");
         }
@@ -191,16 +235,38 @@ mod tests {
     fn a_suffixed_form_holds_the_token_and_the_others_do_not() {
         let token = "fin_0123456789abcdef";
         let forms = Tamper::forms(token);
-        assert_eq!(forms.len(), 3);
+        assert_eq!(forms.len(), 5);
         assert!(forms[0].starts_with(token));
         assert!(forms[1..].iter().all(|f| !f.contains(token)));
-        assert!(forms.iter().all(|f| f.starts_with("fin_0123456789abcde")));
+        assert!(forms[..3]
+            .iter()
+            .all(|f| f.starts_with("fin_0123456789abcde")));
+        assert_eq!(forms[3], "fin_012345a789abcdef");
+        assert_eq!(forms[4], "FIN_0123456789ABCDEF");
+    }
+
+    #[test]
+    fn the_middle_change_keeps_both_ends_and_the_length() {
+        let token = "fin_0123456789abcdef";
+        let form = Tamper::MiddleChanged.apply(token);
+        assert_eq!(form.len(), token.len());
+        assert_eq!((&form[..10], &form[11..]), (&token[..10], &token[11..]));
+        assert_ne!(lenient(&form), lenient(token));
+    }
+
+    #[test]
+    fn a_token_without_letters_keeps_its_case_swapped_form() {
+        assert_eq!(Tamper::CaseSwapped.apply("0123-4567"), "0123-4567");
+        assert_eq!(Tamper::CaseSwapped.apply("aB3ü"), "Ab3ü");
     }
 
     #[test]
     fn degenerate_tokens_never_panic_and_still_change() {
         for token in ["=", "==", "x", "ü", "x="] {
-            for tamper in Tamper::ALL {
+            for tamper in Tamper::ALL
+                .into_iter()
+                .filter(|t| *t != Tamper::CaseSwapped)
+            {
                 assert_ne!(tamper.apply(token), token, "{tamper:?} of {token:?}");
             }
         }

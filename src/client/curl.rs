@@ -80,8 +80,10 @@ impl ShellVars {
     }
 
     /// A replayable curl command of a request as sent, secrets unredacted: each secret this
-    /// knows becomes its variable, every other secret is masked (an `authorization` value
-    /// entirely, whatever it holds, unless it names a variable).
+    /// knows becomes its variable (`Basic $VAR`, a bare `$VAR`: the spelling sent shows), every
+    /// other secret is masked (an `authorization` value's credentials, whatever they hold,
+    /// unless they name a variable; its scheme is kept, and a value with no credentials is no
+    /// secret).
     pub fn curl(
         &self,
         method: &str,
@@ -97,10 +99,7 @@ impl ShellVars {
                 let named = pieces.iter().any(|p| matches!(p, Piece::Var(_)));
                 let lower = name.to_ascii_lowercase();
                 if !named && (lower == "authorization" || lower == "proxy-authorization") {
-                    let masked = match value.split_once(' ') {
-                        Some((scheme, _)) => format!("{scheme} {}", crate::secret::MASK),
-                        None => crate::secret::MASK.to_owned(),
-                    };
+                    let masked = crate::secret::mask_authorization(value);
                     vec![Piece::Text(format!("{name}: {masked}"))]
                 } else {
                     pieces
@@ -259,6 +258,32 @@ mod tests {
              -H \"x-c: it's $COVENANT_FINOPS_TOKEN\" -H 'x-d: ***' -H 'x-e: Bearer ***' \
              -H 'x-f: $HOME '\"${COVENANT_FINOPS_TOKEN}\""
         );
+    }
+
+    #[test]
+    fn every_spelling_of_an_authorization_shows_in_its_curl() {
+        let redactor = Redactor::new(&["tok".into()]);
+        let curl = |value: &str| {
+            let headers = [("authorization".to_owned(), value.to_owned())];
+            vars().curl("GET", "http://h/p", &headers, None, &redactor)
+        };
+        for (sent, shown) in [
+            (
+                "Basic tok",
+                "\"authorization: Basic $COVENANT_FINOPS_TOKEN\"",
+            ),
+            ("tok", "\"authorization: $COVENANT_FINOPS_TOKEN\""),
+            (
+                "BEARER tok",
+                "\"authorization: BEARER $COVENANT_FINOPS_TOKEN\"",
+            ),
+            ("Bearer", "'authorization: Bearer'"),
+            ("Bearer ", "'authorization: Bearer '"),
+            ("", "'authorization: '"),
+        ] {
+            let curl = curl(sent);
+            assert!(curl.ends_with(&format!("-H {shown}")), "{sent:?}: {curl}");
+        }
     }
 
     #[test]

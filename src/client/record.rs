@@ -84,10 +84,7 @@ pub(super) fn record_response(response: &Response, redactor: &Redactor) -> Respo
 fn redact_header(name: &str, value: &str, redactor: &Redactor) -> String {
     let lower = name.to_ascii_lowercase();
     if lower == "authorization" || lower == "proxy-authorization" {
-        match value.split_once(' ') {
-            Some((scheme, _)) => format!("{scheme} {}", crate::profile::REDACTED),
-            None => crate::profile::REDACTED.to_owned(),
-        }
+        crate::secret::mask_authorization(value)
     } else {
         redactor.redact(value)
     }

@@ -123,7 +123,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
 
 /// What the target must redact besides the profile's secrets: the banking token fetched with
 /// the client-credentials flow, and the tampered forms of both areas' tokens that the
-/// authentication cases send (two of them hold all of a token but one character).
+/// authentication cases send (most hold all of a token but one character).
 fn run_secrets(profile: &Profile, banking_token: Option<&Secret>) -> Vec<String> {
     let finops = profile.finops.as_ref().and_then(|f| f.token.as_ref());
     let mut secrets = Vec::new();

@@ -220,7 +220,7 @@ fn must_rules(all: &[(String, String, String, String)]) -> HashSet<&str> {
         .collect()
 }
 
-fn verdict_of<'r>(report: &'r Value, case: &str) -> &'r str {
+pub(crate) fn verdict_of<'r>(report: &'r Value, case: &str) -> &'r str {
     let cases = report["cases"].as_array().expect("cases");
     let found = cases.iter().find(|c| c["id"] == case);
     found
@@ -319,7 +319,7 @@ pub(crate) fn rules_at<'r>(
 /// Runs the plain stand-in, then the one making `choices` (`started` is given the reference
 /// behind it before the run): the second fails nothing, gives no warning the plain one did not,
 /// and passes each case of `judged` with evidence for its rule.
-fn clean_beside_the_plain_stand_in(
+pub(crate) fn clean_beside_the_plain_stand_in(
     name: &str,
     choices: Choices,
     started: impl FnOnce(&covenant::reference::RunningReference),
@@ -371,6 +371,27 @@ fn a_target_answering_in_its_own_key_order_fails_nothing_and_warns_nothing_new()
             ("methods.unlisted-banking", "GEN-UNLISTED-METHOD-BODY"),
         ],
     );
+}
+
+/// Runs covenant against a stand-in making `choices` (served by `rt`, its scratch directory
+/// `name`), which must fail exactly `rule`: the reference behind it and the report.
+pub(crate) fn fails_exactly(
+    rt: &tokio::runtime::Runtime,
+    name: &str,
+    choices: Choices,
+    rule: &str,
+) -> (covenant::reference::RunningReference, Value) {
+    let dir = scratch(name);
+    let (behind, profile) = stand_in(rt, 4, &dir, "stand-in", choices);
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    assert_eq!(
+        rules_at(&all, "must"),
+        HashSet::from([rule]),
+        "{name}: {all:#?}"
+    );
+    assert_eq!(output.status.code(), Some(1), "{name}: {}", says(&output));
+    (behind, report)
 }
 
 /// A method the spec does not list answered with a JSON body that is not the area's.
@@ -546,16 +567,7 @@ fn a_target_breaking_one_rule_of_writes_read_back_or_unlisted_methods_fails_exac
     ];
     let rt = runtime();
     for (name, choices, rule) in breaches {
-        let dir = scratch(&format!("choices-echo-{name}"));
-        let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
-        let (output, report) = run(&dir, &profile);
-        let all = findings(&report);
-        assert_eq!(
-            rules_at(&all, "must"),
-            HashSet::from([rule]),
-            "{name}: {all:#?}"
-        );
-        assert_eq!(output.status.code(), Some(1), "{name}: {}", says(&output));
+        fails_exactly(&rt, &format!("choices-echo-{name}"), choices, rule);
     }
     // The should rule: a warning, and the only new one, whether the untouched field comes back
     // changed or not at all.

@@ -23,5 +23,6 @@ mod reference;
 mod report;
 mod runner;
 mod schemas;
+mod spellings;
 mod traffic;
 mod verdicts;

@@ -123,6 +123,18 @@ faults! {
         "a finance request whose x-finops-version is not a date is served";
     EventsPathWithoutV1 => "ver-events-path-without-v1", "VER-PATH-V1",
         "list events is served at /finops/events; /finops/v1/events answers 404";
+    FinBasicSchemeAccepted => "auth-basic-scheme-accepted", "AUTH-FIN-SCHEME-401",
+        "a finance request carrying the real token under the Basic scheme (`Authorization: Basic <token>`) is served";
+    FinSchemeCaseSensitive => "auth-fin-scheme-case-sensitive", "AUTH-SCHEME-CASE",
+        "a finance request whose scheme is not spelled exactly `Bearer` (`bearer <token>`) is answered 401";
+    FinTokenEndsCompared => "auth-fin-token-ends-compared", "AUTH-FIN-INVALID-401",
+        "finance tokens are compared by their length and their first and last eight characters: one changed in the middle is accepted";
+    BankBareTokenAccepted => "auth-bank-bare-token-accepted", "AUTH-BANK-REQUIRED",
+        "an embedded banking request whose Authorization is the bare token, with no scheme, is served";
+    OrgHeaderUuidPrefixAccepted => "bank-org-header-uuid-prefix-accepted", "BANK-ORG-HEADER-MALFORMED-400",
+        "the organization header is read as the UUID it starts with: `<uuid>x` or `<uuid> junk` acts for that organization";
+    OrgHeaderUuidNotationsAccepted => "bank-org-header-uuid-notations-accepted", "BANK-ORG-HEADER-UUID-FORM",
+        "the organization header is read as any notation of a UUID: braced, `urn:uuid:` and unhyphenated UUIDs act for their organization";
     // ------------------------------------------------------------ receivables
     MixedShapeAccepted => "rcv-mixed-shape-accepted", "RCV-ONE-OF-SHAPES",
         "a body mixing based_on with invoice fields is taken as an invoice body (201)";

@@ -120,6 +120,55 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .header("x-organization-id", c.org());
             Ctx::send(rb).await.status == 200
         }
+        FinBasicSchemeAccepted | FinSchemeCaseSensitive | FinTokenEndsCompared => {
+            let token = c.fin().token.as_ref().unwrap().expose();
+            let middle = token.len() / 2;
+            let changed = if &token[middle..=middle] == "x" {
+                "y"
+            } else {
+                "x"
+            };
+            let value = match fault {
+                FinBasicSchemeAccepted => format!("Basic {token}"),
+                FinSchemeCaseSensitive => format!("bearer {token}"),
+                _ => format!(
+                    "Bearer {}{changed}{}",
+                    &token[..middle],
+                    &token[middle + 1..]
+                ),
+            };
+            let rb = c
+                .finance_bare(Method::GET, "/finops/v1/events")
+                .header("authorization", value)
+                .header("x-organization-id", c.org());
+            let status = Ctx::send(rb).await.status;
+            match fault {
+                FinSchemeCaseSensitive => status == 401,
+                _ => status == 200,
+            }
+        }
+        BankBareTokenAccepted => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let path = format!("/embedded-banking/v1/bank-accounts/{account}/transactions");
+            let rb = c
+                .banking(Method::GET, &path, None)
+                .header("authorization", token);
+            Ctx::send(rb).await.status == 200
+        }
+        OrgHeaderUuidPrefixAccepted | OrgHeaderUuidNotationsAccepted => {
+            let token = c.bank_token().await;
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let org = c.bank().organization_id.as_deref().unwrap();
+            let value = match fault {
+                OrgHeaderUuidPrefixAccepted => format!("{org} junk"),
+                _ => format!("{{{org}}}"),
+            };
+            c.tx_raw(account, "", Some(&token), Some(&value))
+                .await
+                .status
+                == 200
+        }
         BankTokenComparedByPrefix => {
             let token = c.bank_token().await;
             let account = c.bank().bank_account_id.as_deref().unwrap();

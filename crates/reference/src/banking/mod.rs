@@ -62,7 +62,10 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
     let scoped = match auth {
         None if f.has(Fault::BankMissingTokenAccepted) => true,
         _ => {
-            let token = auth.map(bearer_token).unwrap_or("");
+            let bare = |v: &str| !v.contains(' ') && f.has(Fault::BankBareTokenAccepted);
+            let token = auth
+                .map(|v| if bare(v) { v } else { bearer_token(v) })
+                .unwrap_or("");
             let found = {
                 let db = app.db();
                 match db.tokens.get(token) {
@@ -124,12 +127,17 @@ fn gate(app: &App, headers: &HeaderMap, uri: &Uri) -> Result<Caller, Response> {
     // Under its fault, a UUID in upper case is taken for a malformed one.
     let upper =
         |v: &&str| f.has(Fault::OrgHeaderUpperCaseRejected) && v.contains(char::is_uppercase);
-    match value
-        .to_str()
-        .ok()
-        .filter(|v| !upper(v))
-        .and_then(parse_uuid)
-    {
+    let read = |v: &str| {
+        if f.has(Fault::OrgHeaderUuidNotationsAccepted) {
+            return Uuid::parse_str(v).ok();
+        }
+        // Under its fault, the UUID the value starts with.
+        match v.get(..36) {
+            Some(start) if f.has(Fault::OrgHeaderUuidPrefixAccepted) => parse_uuid(start),
+            _ => parse_uuid(v),
+        }
+    };
+    match value.to_str().ok().filter(|v| !upper(v)).and_then(read) {
         Some(org) if org == own || org == app.ids.foreign_bank_org => Ok(caller(org, true)),
         Some(_) => Err(error(
             app,

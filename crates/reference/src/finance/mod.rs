@@ -58,13 +58,33 @@ pub(super) fn gate(
         }
         None => return fail(StatusCode::UNAUTHORIZED, "missing bearer token"),
         Some(value) => {
-            let token = bearer_token(value);
+            let token = match value.split_once(' ') {
+                Some((scheme, token))
+                    if scheme.eq_ignore_ascii_case("basic")
+                        && f.has(Fault::FinBasicSchemeAccepted) =>
+                {
+                    token.trim()
+                }
+                Some((scheme, _)) if scheme != "Bearer" && f.has(Fault::FinSchemeCaseSensitive) => {
+                    ""
+                }
+                _ => bearer_token(value),
+            };
+            let real = app.ids.finance_token.as_str();
+            let ends = |t: &str| {
+                let n = t.len();
+                n == real.len()
+                    && n > 16
+                    && t.get(..8) == real.get(..8)
+                    && t.get(n - 8..) == real.get(n - 8..)
+            };
+            let ends = f.has(Fault::FinTokenEndsCompared) && ends(token);
             let any = f.has(Fault::FinInvalidTokenAccepted) && !token.is_empty();
             let prefix =
                 f.has(Fault::FinTokenPrefixAccepted) && token.starts_with(&app.ids.finance_token);
             let banking =
                 f.has(Fault::FinBankingTokenAccepted) && app.db().tokens.contains_key(token);
-            if token != app.ids.finance_token && !any && !prefix && !banking {
+            if token != app.ids.finance_token && !any && !prefix && !banking && !ends {
                 return fail(StatusCode::UNAUTHORIZED, "invalid bearer token");
             }
         }
