@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 /// The next token the stand-in gives the empty account's first page.
 const EMPTY_NEXT: &str = "stand-in-empty-next";
 
-fn is_uuid(s: &str) -> bool {
+pub(crate) fn is_uuid(s: &str) -> bool {
     s.len() == 36
         && s.char_indices().all(|(i, c)| match i {
             8 | 13 | 18 | 23 => c == '-',
@@ -38,7 +38,7 @@ fn is_uuid(s: &str) -> bool {
 }
 
 /// `value` with `f` applied to every string under every key (the key given).
-fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Value>) {
+pub(crate) fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Value>) {
     match value {
         Value::String(s) => {
             if let Some(new) = f(key, s) {
@@ -51,11 +51,11 @@ fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Va
     }
 }
 
-fn json_of(bytes: &[u8]) -> Option<Value> {
+pub(crate) fn json_of(bytes: &[u8]) -> Option<Value> {
     serde_json::from_slice(bytes).ok()
 }
 
-fn finance_422(field: &str, msg: &str) -> Answer {
+pub(crate) fn finance_422(field: &str, msg: &str) -> Answer {
     let body = json!({"detail": [{"loc": ["body", field], "msg": msg, "type": "value_error"}]});
     (422, body.to_string().into_bytes())
 }
@@ -97,7 +97,7 @@ fn reply(seen: &Seen, vat_values: &Mutex<HashSet<String>>) -> Option<Answer> {
 /// (and their opposites) as booleans (Pydantic), a number as a comment's text (Jackson), and
 /// null as absent in the bodies the spec describes in prose (optional fields of velocity
 /// controls, comment updates and VAT IDs).
-fn lax(seen: &Seen) -> Vec<u8> {
+pub(crate) fn lax(seen: &Seen) -> Vec<u8> {
     let Some(mut body) = json_of(seen.body) else {
         return seen.body.to_vec();
     };
@@ -176,7 +176,7 @@ fn other_choices(breach: fn(&Seen, Answer) -> Answer) -> Choices {
     }
 }
 
-fn run(dir: &Path, profile: &Path) -> (Output, Value) {
+pub(crate) fn run(dir: &Path, profile: &Path) -> (Output, Value) {
     let utf8 = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
     let reports = dir.join("reports");
     let output = crate::support::covenant()
@@ -194,7 +194,7 @@ fn run(dir: &Path, profile: &Path) -> (Output, Value) {
 }
 
 /// (case, rule, level, message) of every finding of the report.
-fn findings(report: &Value) -> Vec<(String, String, String, String)> {
+pub(crate) fn findings(report: &Value) -> Vec<(String, String, String, String)> {
     let cases = report["cases"].as_array().into_iter().flatten();
     cases
         .flat_map(|case| {
@@ -306,7 +306,10 @@ fn own_key_order(_: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// The rules of the report's findings at `level`.
-fn rules_at<'r>(all: &'r [(String, String, String, String)], level: &str) -> HashSet<&'r str> {
+pub(crate) fn rules_at<'r>(
+    all: &'r [(String, String, String, String)],
+    level: &str,
+) -> HashSet<&'r str> {
     all.iter()
         .filter(|f| f.2 == level)
         .map(|f| f.1.as_str())
@@ -316,7 +319,7 @@ fn rules_at<'r>(all: &'r [(String, String, String, String)], level: &str) -> Has
 /// Runs the plain stand-in, then the one making `choices` (`started` is given the reference
 /// behind it before the run): the second fails nothing, gives no warning the plain one did not,
 /// and passes each case of `judged` with evidence for its rule.
-fn clean_beside_the_plain_stand_in(
+pub(crate) fn clean_beside_the_plain_stand_in(
     name: &str,
     choices: Choices,
     started: impl FnOnce(&covenant::reference::RunningReference),

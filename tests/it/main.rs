@@ -11,6 +11,7 @@ mod cli;
 mod coverage;
 mod differential;
 mod faults;
+mod format_classes;
 mod hostile;
 mod hostile_fuzz;
 mod late;
