@@ -110,12 +110,19 @@ fn country_any_case(seen: &Seen) -> Vec<u8> {
 
 #[test]
 fn a_target_breaking_one_class_of_a_format_fails_exactly_its_rule() {
-    let stand_ins: Vec<(&str, Choices, &str)> = vec![
-        ("leap-day-refused", refusing(leap_day), "GEN-FORMAT-CLASSES"),
+    // A domain with an all-digit segment is also a domain of the stated form that
+    // mailbox.valid-domains may draw (MBX-DOMAIN-ACCEPTED): refusing it breaks that rule too.
+    let domains = ["GEN-FORMAT-CLASSES", "MBX-DOMAIN-ACCEPTED"];
+    let stand_ins: Vec<(&str, Choices, &[&str])> = vec![
+        (
+            "leap-day-refused",
+            refusing(leap_day),
+            &["GEN-FORMAT-CLASSES"],
+        ),
         (
             "all-digit-segment-refused",
             refusing(all_digit_segment),
-            "GEN-FORMAT-CLASSES",
+            &domains,
         ),
         (
             "upper-case-counterpart-refused",
@@ -123,7 +130,7 @@ fn a_target_breaking_one_class_of_a_format_fails_exactly_its_rule() {
                 reply: Box::new(counterpart_as_text),
                 ..Choices::default()
             },
-            "GEN-UUID-CASE",
+            &["GEN-UUID-CASE"],
         ),
         (
             "country-lower-case-accepted",
@@ -131,12 +138,13 @@ fn a_target_breaking_one_class_of_a_format_fails_exactly_its_rule() {
                 body: Box::new(country_any_case),
                 ..Choices::default()
             },
-            "VAT-COUNTRY-ENUM",
+            &["VAT-COUNTRY-ENUM"],
         ),
     ];
-    for (name, choices, rule) in stand_ins {
+    for (name, choices, rules) in stand_ins {
         let (failed, said) = failed_by(name, choices);
-        let expected: HashSet<String> = [rule.to_owned()].into();
-        assert_eq!(failed, expected, "{name}: {said}");
+        assert!(failed.contains(rules[0]), "{name}: {said}");
+        let allowed: HashSet<String> = rules.iter().map(|r| (*r).to_owned()).collect();
+        assert!(failed.is_subset(&allowed), "{name}: {failed:?}: {said}");
     }
 }
