@@ -7,10 +7,19 @@
 //! beside the same characters at a quarter of the limit, its control). Lengths are Unicode code
 //! points, as JSON Schema counts them: a target that counts UTF-8 bytes refuses `é` × max, one
 //! that counts UTF-16 units refuses `𝄞` × max, and both accept the controls.
+//!
+//! A value of a format or a pattern is also tried in each of the format's classes (a real leap
+//! day, month ends, a far past and future date where the spec allows any date; date-time
+//! offsets and fractions; a domain's all-digit, punycode, 63-character and one-character
+//! segments), each beside an ordinary value of the same field, its control: a target refusing
+//! the field itself (a nested shape the spec does not show in full) is not taken for one that
+//! refuses the class. An id the profile gives (a fixture-bound uuid) is tried in its other case
+//! beside the id as given, since RFC 4122 makes a uuid's hexadecimal digits case insensitive on
+//! input.
 
 use super::path::{apply, display, pointer, walk, Edit, Visit};
 use super::tree::Step;
-use super::tree::{Shape, ShapeKind, StringSpec};
+use super::tree::{Format, Shape, ShapeKind, StringSpec};
 use super::{text, valid};
 use serde_json::{json, Value};
 
@@ -36,6 +45,14 @@ pub enum AcceptKind {
     Listed,
     /// `null`, where the schema admits it.
     Null,
+    /// An ordinary value of a format or a pattern (or an id as the profile gives it): what the
+    /// [`AcceptKind::Class`] and [`AcceptKind::UuidCase`] variants of its field are judged beside.
+    Ordinary,
+    /// A value of a format or a pattern from one of its classes (a leap day, an all-digit domain
+    /// segment).
+    Class,
+    /// An id the profile gives, in its other case.
+    UuidCase,
 }
 
 /// One positive variant of a stem.
@@ -49,6 +66,8 @@ pub struct Accept {
     pub detail: String,
     /// The nearest `x-rule` above the value: the field's own rule, for messages.
     pub field_rule: Option<String>,
+    /// The format of the value under test (`date`, `uuid`), if it has one.
+    pub format: Option<&'static str>,
     /// The top-level body shape whose smallest instance is the baseline (an index into
     /// [`Acceptance::baselines`]).
     pub baseline: usize,
@@ -63,9 +82,29 @@ pub struct Acceptance {
     pub variants: Vec<Accept>,
 }
 
+/// What an edge places at its node.
+enum Place {
+    Set(Value),
+    /// The value the instance already has there (a fixture), as given.
+    Given,
+    /// The value the instance already has there, in its other case.
+    OtherCase,
+}
+
+/// Where an edge landed: a variant, the baseline itself, or nowhere.
+#[derive(Clone, Copy)]
+enum Placed {
+    Variant(usize),
+    Baseline,
+    Dropped,
+}
+
+/// A node with edges: its path, its rule, its format, and its edges.
+type Node = (Vec<Step>, Option<String>, Option<&'static str>, Vec<Edge>);
+
 /// A value to place at a node, before it becomes an [`Accept`].
 struct Edge {
-    value: Value,
+    value: Place,
     kind: AcceptKind,
     detail: String,
     /// Index, among the node's own edges, of the one to judge it beside.
@@ -86,44 +125,66 @@ pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acc
     let baselines: Vec<Value> = (0..branches)
         .map(|i| valid::example(root, &top(i), false))
         .collect();
-    let mut nodes: Vec<(Vec<Step>, Option<String>, Vec<Edge>)> = Vec::new();
+    let mut nodes: Vec<Node> = Vec::new();
     walk(root, &mut |visit| {
         let edges = edges(visit);
         if !edges.is_empty() {
             let rule = visit.rule.map(str::to_owned);
-            nodes.push((visit.path.to_vec(), rule, edges));
+            let format = match &visit.shape.kind {
+                ShapeKind::String(spec) => spec.format.map(Format::name),
+                _ => None,
+            };
+            nodes.push((visit.path.to_vec(), rule, format, edges));
         }
     });
     let mut variants: Vec<Accept> = Vec::new();
-    for (path, field_rule, edges) in nodes {
+    for (path, field_rule, format, edges) in nodes {
         let baseline = match path.first() {
             Some(Step::Branch(i)) => *i,
             _ => 0,
         };
         let base = valid::example(root, &path, false);
+        let at = pointer(&path);
         // Where each edge of this node landed among the variants, if it was kept.
-        let mut placed: Vec<Option<usize>> = Vec::with_capacity(edges.len());
+        let mut placed: Vec<Placed> = Vec::with_capacity(edges.len());
         for edge in edges {
-            let payload = apply(base.clone(), &pointer(&path), Edit::Set(edge.value));
-            let beside = edge.beside.map(|b| placed[b]);
-            let keep = payload.filter(|p| {
-                is_valid(p)
-                    && *p != baselines[baseline]
-                    && !variants.iter().any(|v| v.payload == *p)
-                    && beside != Some(None)
+            let value = match edge.value {
+                Place::Set(value) => Some(value),
+                Place::Given => base.pointer(&at).cloned(),
+                Place::OtherCase => base.pointer(&at).and_then(other_case),
+            };
+            let payload = value.and_then(|value| apply(base.clone(), &at, Edit::Set(value)));
+            let beside = match edge.beside.map(|b| placed[b]) {
+                Some(Placed::Dropped) => {
+                    placed.push(Placed::Dropped);
+                    continue;
+                }
+                Some(Placed::Variant(b)) => Some(b),
+                Some(Placed::Baseline) | None => None,
+            };
+            let Some(payload) = payload.filter(|p| is_valid(p)) else {
+                placed.push(Placed::Dropped);
+                continue;
+            };
+            if payload == baselines[baseline] {
+                placed.push(Placed::Baseline);
+                continue;
+            }
+            if let Some(i) = variants.iter().position(|v| v.payload == payload) {
+                placed.push(Placed::Variant(i));
+                continue;
+            }
+            variants.push(Accept {
+                payload,
+                kind: edge.kind,
+                pointer: at.clone(),
+                detail: edge.detail,
+                field_rule: field_rule.clone(),
+                format,
+                baseline,
+                beside,
             });
-            placed.push(keep.map(|payload| {
-                variants.push(Accept {
-                    payload,
-                    kind: edge.kind,
-                    pointer: pointer(&path),
-                    detail: edge.detail,
-                    field_rule: field_rule.clone(),
-                    baseline,
-                    beside: beside.flatten(),
-                });
-                variants.len() - 1
-            }));
+            placed.push(Placed::Variant(variants.len() - 1));
         }
     }
     Acceptance {
@@ -132,25 +193,42 @@ pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acc
     }
 }
 
+/// A uuid string in its other case: upper case when it has a lower-case letter, else lower case
+/// (`None` for one without letters, whose other case is itself).
+fn other_case(value: &Value) -> Option<Value> {
+    let s = value.as_str()?;
+    let other = match s.chars().any(|c| c.is_ascii_lowercase()) {
+        true => s.to_ascii_uppercase(),
+        false => s.to_ascii_lowercase(),
+    };
+    (other != s).then(|| text::string(other))
+}
+
 /// The valid values at the edges of a node's constraints.
 fn edges(visit: &Visit<'_>) -> Vec<Edge> {
     let shape = visit.shape;
     let is_branch = matches!(visit.path.last(), Some(Step::Branch(_)));
-    if visit.path.is_empty() || is_branch || visit.fixed {
+    if visit.path.is_empty() || is_branch {
         return Vec::new();
     }
     let name = display(visit.path);
+    if visit.fixed {
+        return fixture_edges(shape, &name);
+    }
     let mut out = Vec::new();
     // "X or null": a node of any value admits null without saying so.
     if shape.nullable && !matches!(shape.kind, ShapeKind::Any) {
         out.push(edge(
-            Value::Null,
+            Place::Set(Value::Null),
             AcceptKind::Null,
             format!("{name} = null"),
         ));
     }
     match &shape.kind {
-        ShapeKind::String(spec) => string_edges(spec, &name, &mut out),
+        ShapeKind::String(spec) => {
+            string_edges(spec, &name, &mut out);
+            class_edges(spec, &name, &mut out);
+        }
         ShapeKind::Integer(bounds) => {
             let sides = [("min", bounds.min), ("max", bounds.max)];
             for (side, bound) in sides {
@@ -169,7 +247,7 @@ fn edges(visit: &Visit<'_>) -> Vec<Edge> {
         ShapeKind::Enum(values) => {
             for value in values {
                 let detail = format!("{name} = {value} (a listed value)");
-                out.push(edge(value.clone(), AcceptKind::Listed, detail));
+                out.push(edge(Place::Set(value.clone()), AcceptKind::Listed, detail));
             }
         }
         ShapeKind::Array(spec) if !spec.unique => {
@@ -197,7 +275,7 @@ fn characters(n: usize) -> String {
     }
 }
 
-fn edge(value: Value, kind: AcceptKind, detail: String) -> Edge {
+fn edge(value: Place, kind: AcceptKind, detail: String) -> Edge {
     Edge {
         value,
         kind,
@@ -207,7 +285,7 @@ fn edge(value: Value, kind: AcceptKind, detail: String) -> Edge {
 }
 
 fn at_limit(value: Value, detail: String) -> Edge {
-    edge(value, AcceptKind::AtLimit, detail)
+    edge(Place::Set(value), AcceptKind::AtLimit, detail)
 }
 
 /// A string at each of its length limits; for plain strings with a maximum, the maximum made of
@@ -236,15 +314,83 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
     for (c, what) in WIDE_CHARACTERS {
         let control = out.len();
         out.push(edge(
-            text::string(c.to_string().repeat(short)),
+            Place::Set(text::string(c.to_string().repeat(short))),
             AcceptKind::Characters,
             format!("{name} of {short} × {c} ({what}), well inside max {max}"),
         ));
         out.push(Edge {
-            value: text::string(c.to_string().repeat(max)),
+            value: Place::Set(text::string(c.to_string().repeat(max))),
             kind: AcceptKind::CodePoints,
             detail: format!("{name} of {max} × {c} ({what}): {max} code points (max {max})"),
             beside: Some(control),
+        });
+    }
+}
+
+/// A fixture-bound uuid (an id the profile gives) in its other case, beside the id as given: the
+/// target must know the id, so no other uuid can stand in for it.
+fn fixture_edges(shape: &Shape, name: &str) -> Vec<Edge> {
+    let ShapeKind::String(StringSpec {
+        format: Some(Format::Uuid),
+        ..
+    }) = &shape.kind
+    else {
+        return Vec::new();
+    };
+    vec![
+        edge(
+            Place::Given,
+            AcceptKind::Ordinary,
+            format!("{name} as the profile gives it"),
+        ),
+        Edge {
+            value: Place::OtherCase,
+            kind: AcceptKind::UuidCase,
+            detail: format!("{name} as the profile gives it, in its other case (RFC 4122)"),
+            beside: Some(0),
+        },
+    ]
+}
+
+/// An ordinary value of a format or a pattern, then each value of its classes beside it.
+fn class_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
+    let (ordinary, classes): (Option<String>, Vec<(String, &str)>) =
+        match (spec.format, &spec.pattern) {
+            (Some(format), _) => {
+                let classes = text::format_classes(format, spec.any_date);
+                let classes = classes.into_iter().map(|(v, what)| (v.to_owned(), what));
+                (
+                    text::format_ordinary(format).map(str::to_owned),
+                    classes.collect(),
+                )
+            }
+            (None, Some(pattern)) => match regex::Regex::new(pattern) {
+                Ok(pattern) => {
+                    let ordinary = text::PATTERN_ORDINARY;
+                    let ordinary = pattern.is_match(ordinary).then(|| ordinary.to_owned());
+                    (ordinary, text::pattern_classes(&pattern, spec))
+                }
+                Err(_) => return,
+            },
+            (None, None) => return,
+        };
+    if classes.is_empty() {
+        return;
+    }
+    let control = ordinary.map(|value| {
+        out.push(edge(
+            Place::Set(text::string(value.clone())),
+            AcceptKind::Ordinary,
+            format!("{name} = {value} (an ordinary value)"),
+        ));
+        out.len() - 1
+    });
+    for (value, what) in classes {
+        out.push(Edge {
+            detail: format!("{name} = {value} ({what})"),
+            value: Place::Set(text::string(value)),
+            kind: AcceptKind::Class,
+            beside: control,
         });
     }
 }
@@ -254,6 +400,7 @@ mod tests {
     use super::AcceptKind;
     use crate::generate::{Engine, GenOptions};
     use crate::schema::Registry;
+    use serde_json::json;
 
     fn engine() -> Engine<&'static Registry> {
         Engine::new(Registry::embedded(), GenOptions::default())
@@ -287,7 +434,12 @@ mod tests {
                 assert_eq!(a, b, "{stem}: {} changes more than {field}", v.detail);
                 if let Some(beside) = v.beside {
                     assert!(beside < acceptance.variants.len(), "{}", v.detail);
-                    assert_eq!(acceptance.variants[beside].kind, AcceptKind::Characters);
+                    let control = acceptance.variants[beside].kind;
+                    assert!(
+                        [AcceptKind::Characters, AcceptKind::Ordinary].contains(&control),
+                        "{}",
+                        v.detail
+                    );
                 }
             }
         }
@@ -356,5 +508,112 @@ mod tests {
             "mcc is untyped, not nullable"
         );
         assert!(nulls("vat-id-create").is_empty());
+    }
+    /// The variants of `stem` at `pointer` of `kind`, as (value, beside's kind) pairs.
+    fn at(
+        acceptance: &super::Acceptance,
+        pointer: &str,
+        kind: AcceptKind,
+    ) -> Vec<(String, Option<AcceptKind>)> {
+        acceptance
+            .variants
+            .iter()
+            .filter(|v| v.pointer == pointer && v.kind == kind)
+            .map(|v| {
+                let value = v.payload.pointer(pointer).and_then(|x| x.as_str());
+                let beside = v.beside.map(|b| acceptance.variants[b].kind);
+                (value.unwrap_or_default().to_owned(), beside)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_date_is_tried_in_each_class_beside_an_ordinary_date_and_far_only_where_any_date_is_valid()
+    {
+        let engine = engine();
+        let values = |stem: &str, pointer: &str| -> Vec<String> {
+            let acceptance = engine.acceptance(stem).unwrap();
+            let classes = at(&acceptance, pointer, AcceptKind::Class);
+            for (value, beside) in &classes {
+                assert_eq!(*beside, Some(AcceptKind::Ordinary), "{stem} {value}");
+            }
+            classes.into_iter().map(|(v, _)| v).collect()
+        };
+        let near = ["2028-02-29", "2027-04-30", "2027-12-31"];
+        let far = ["1900-01-01", "2999-12-31"];
+        // A quote's expiry may refuse a past date: the spec does not say it may be past.
+        let expiry = values("quote-create", "/expiry_date");
+        assert_eq!(expiry, near, "{expiry:?}");
+        // "may be past, present or future".
+        let fulfillment = values("invoice-create", "/fulfillment_date");
+        assert_eq!(
+            fulfillment,
+            [&near[..], &far[..]].concat(),
+            "{fulfillment:?}"
+        );
+        // Nested shapes get theirs too.
+        let end = values("invoice-create", "/payment_terms/term_final/end_date");
+        assert_eq!(end, near, "{end:?}");
+    }
+
+    #[test]
+    fn a_mailbox_domain_is_tried_in_each_class_of_its_pattern() {
+        let acceptance = engine().acceptance("mailbox-domain-create").unwrap();
+        let domains: Vec<String> = at(&acceptance, "/domain", AcceptKind::Class)
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect();
+        for class in [
+            "123.example.com",
+            "xn--bcher-kva.example",
+            "a.example.com",
+            "a.b.c.d.e.f.g.h.example.com",
+        ] {
+            assert!(domains.contains(&class.to_owned()), "{class}: {domains:?}");
+        }
+        let longest = domains
+            .iter()
+            .flat_map(|d| d.split('.'))
+            .map(str::len)
+            .max();
+        assert_eq!(longest, Some(63), "{domains:?}");
+        let controls = at(&acceptance, "/domain", AcceptKind::Ordinary);
+        assert_eq!(controls.len(), 1, "one ordinary domain: {controls:?}");
+    }
+
+    #[test]
+    fn an_id_the_profile_gives_is_tried_in_its_other_case_beside_the_id_as_given() {
+        let counterpart = "11111111-2222-4333-8444-55555555aaaa";
+        let vat_rate = "66666666-7777-4888-9999-AAAAAAAAAAAA";
+        let mut options = GenOptions::default();
+        options
+            .fixtures
+            .insert("counterpart_id".into(), vec![json!(counterpart)]);
+        options
+            .fixtures
+            .insert("vat_rate_id".into(), vec![json!(vat_rate)]);
+        let engine = Engine::new(Registry::embedded(), options);
+        let acceptance = engine.acceptance("quote-create").unwrap();
+        // The id as given is the baseline's own: the other case is judged beside the baseline.
+        let top = at(&acceptance, "/counterpart_id", AcceptKind::UuidCase);
+        assert_eq!(top, [(counterpart.to_uppercase(), None)]);
+        // Nested, beside a line item holding the id as given.
+        let nested = "/line_items/0/vat_rate_id";
+        let item = at(&acceptance, nested, AcceptKind::UuidCase);
+        assert_eq!(
+            item,
+            [(vat_rate.to_lowercase(), Some(AcceptKind::Ordinary))]
+        );
+        assert_eq!(at(&acceptance, nested, AcceptKind::Ordinary)[0].0, vat_rate);
+        // Never another id than the profile's, nor a class of a fixture's format.
+        assert!(at(&acceptance, "/counterpart_id", AcceptKind::Class).is_empty());
+    }
+
+    #[test]
+    fn a_uuid_the_target_need_not_know_is_tried_in_upper_case() {
+        let acceptance = engine().acceptance("quote-create").unwrap();
+        let upper = at(&acceptance, "/project_id", AcceptKind::Class);
+        assert_eq!(upper.len(), 1, "{upper:?}");
+        assert_eq!(upper[0].0, upper[0].0.to_uppercase());
     }
 }

@@ -304,13 +304,18 @@ fn value_sites(visit: &Visit<'_>, rule: &str, out: &mut Vec<Site>) {
             visit,
             ConstraintKind::NotInEnum,
             rule,
-            outsiders(values, &name, "not in enum"),
+            outsiders(values, &name, "not in enum", visit.shape.case_exact),
         )),
         ShapeKind::Const(value) => out.extend(fixed_site(
             visit,
             ConstraintKind::WrongConst,
             rule,
-            outsiders(std::slice::from_ref(value), &name, "not the constant"),
+            outsiders(
+                std::slice::from_ref(value),
+                &name,
+                "not the constant",
+                false,
+            ),
         )),
         ShapeKind::Array(spec) => array_sites(visit, spec, rule, &name, out),
         _ => {}
@@ -362,13 +367,25 @@ fn lax_reads(ty: JsonType, value: &Value) -> bool {
     }
 }
 
-/// Values of the same type as `values` that are none of them.
-fn outsiders(values: &[Value], name: &str, why: &str) -> Vec<(Value, String)> {
+/// Values of the same type as `values` that are none of them; with `case_exact` (the values are
+/// spelled as a standard fixes them), a listed value in lower case first.
+fn outsiders(values: &[Value], name: &str, why: &str, case_exact: bool) -> Vec<(Value, String)> {
     let mut candidates = Vec::new();
+    // `de` is no ISO 3166-1 alpha-2 code: the standard spells its codes in upper case, and the
+    // spec says "ISO 3166 alpha-2 code from the list below". A window (`velocityWindow`) or a
+    // type is a word the spec lists, not a code a standard spells; binders that read enums
+    // regardless of case (.NET's, Jackson's with ACCEPT_CASE_INSENSITIVE_ENUMS) take `day` as
+    // the listed `DAY` and store and answer the listed value, which the spec does not forbid:
+    // those are never sent in another case.
+    let lowered = values
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_lowercase)
+        .find(|lower| case_exact && !values.contains(&json!(lower)));
+    let lowered = lowered.map(|lower| json!(lower));
+    candidates.extend(lowered.clone());
     for value in values {
         match value {
-            // Not its other case: binders that read enums regardless of case (.NET's among
-            // them) store and answer the listed value, which the spec does not forbid.
             Value::String(s) => candidates.push(json!(format!("{s}_x"))),
             Value::Bool(b) => candidates.push(json!(!b)),
             Value::Number(n) => {
@@ -386,6 +403,10 @@ fn outsiders(values: &[Value], name: &str, why: &str) -> Vec<(Value, String)> {
             .iter()
             .any(|v| std::mem::discriminant(v) == std::mem::discriminant(&candidate));
         if same_type && !values.contains(&candidate) && !out.iter().any(|(v, _)| *v == candidate) {
+            let why = match Some(&candidate) == lowered.as_ref() {
+                true => "a listed value in lower case, where the list is spelled in upper case",
+                false => why,
+            };
             let detail = format!("{name} = {candidate} ({why})");
             out.push((candidate, detail));
         }

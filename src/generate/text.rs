@@ -116,6 +116,85 @@ pub(crate) fn format_example(format: Format) -> String {
     }
 }
 
+/// A value of a format from no class of its own, that the values of [`format_classes`] are
+/// judged beside: a target refusing it refuses the field, not the class. A date in the near
+/// future (and mid-month), which a field that refuses past dates (a quote's expiry) still takes.
+pub(crate) fn format_ordinary(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Date => Some("2027-06-15"),
+        Format::DateTime => Some("2027-06-15T10:30:00Z"),
+        Format::Uuid => Some("3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b"),
+        Format::Uri => None,
+    }
+}
+
+/// Valid values of a format, one per class a parser may get wrong, with what each is. Dates are
+/// all in the future when written (2026), since a field may refuse past dates where the spec
+/// does not say it may be past; `any_date` (the spec says the field's dates may be past, present
+/// or future) adds a far past and a far future one. Move the near ones forward before mid-2027.
+pub(crate) fn format_classes(format: Format, any_date: bool) -> Vec<(&'static str, &'static str)> {
+    match format {
+        Format::Date => {
+            let mut out = vec![
+                ("2028-02-29", "a real leap day"),
+                ("2027-04-30", "the last day of a 30-day month"),
+                ("2027-12-31", "the last day of a year"),
+            ];
+            if any_date {
+                out.push(("1900-01-01", "a far past date"));
+                out.push(("2999-12-31", "a far future date"));
+            }
+            out
+        }
+        Format::DateTime => vec![
+            ("2027-06-15T10:30:00+05:30", "an offset of +05:30"),
+            ("2027-06-15T10:30:00-08:00", "a negative offset"),
+            ("2027-06-15T10:30:00.123456Z", "a fraction of a second"),
+            ("2028-02-29T23:59:59Z", "the last second of a leap day"),
+        ],
+        // RFC 4122: the hexadecimal digits are case insensitive on input.
+        Format::Uuid => vec![(
+            "3F1C2B4A-5D6E-4F70-8A9B-0C1D2E3F4A5B",
+            "a uuid in upper case",
+        )],
+        Format::Uri => Vec::new(),
+    }
+}
+
+/// A value a pattern admits from no class of its own, for [`pattern_classes`] to be judged
+/// beside (when the pattern admits it).
+pub(crate) const PATTERN_ORDINARY: &str = "mail.example.com";
+
+/// Strings a pattern admits, one per class a hand-written check may get wrong, with what each
+/// is: the pattern (and the length bounds) keep those of its classes; the validator has the last
+/// word on each.
+pub(crate) fn pattern_classes(
+    pattern: &regex::Regex,
+    spec: &StringSpec,
+) -> Vec<(String, &'static str)> {
+    let fits = |s: &String| {
+        let len = s.chars().count();
+        len >= spec.min_len && spec.max_len.is_none_or(|max| len <= max)
+    };
+    [
+        ("123.example.com".to_owned(), "an all-digit segment"),
+        (
+            "xn--bcher-kva.example".to_owned(),
+            "an inner double hyphen (a punycode segment)",
+        ),
+        (
+            format!("{}.example.com", "a".repeat(63)),
+            "a segment of 63 characters",
+        ),
+        ("a.b.c.d.e.f.g.h.example.com".to_owned(), "ten segments"),
+        ("a.example.com".to_owned(), "a one-character segment"),
+        ("Mail.EXAMPLE.com".to_owned(), "upper-case letters"),
+    ]
+    .into_iter()
+    .filter(|(s, _)| pattern.is_match(s) && fits(s))
+    .collect()
+}
+
 /// Random valid values of a format.
 pub(crate) fn format_strategy(format: Format) -> SBoxedStrategy<String> {
     match format {

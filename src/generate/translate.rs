@@ -73,8 +73,10 @@ impl Translation {
             Value::Object(map) => {
                 for (name, field) in map.iter_mut() {
                     let pairs = self.by_property.get(name);
-                    match pairs.and_then(|p| p.iter().find(|(from, _)| from == field)) {
-                        Some((_, to)) => *field = to.clone(),
+                    match pairs
+                        .and_then(|p| p.iter().find_map(|(from, to)| respelled(field, from, to)))
+                    {
+                        Some(to) => *field = to,
                         None => self.exchange(field),
                     }
                 }
@@ -82,6 +84,24 @@ impl Translation {
             Value::Array(items) => items.iter_mut().for_each(|item| self.exchange(item)),
             _ => {}
         }
+    }
+}
+
+/// `to` in place of `field` when `field` is `from`, or `from` in upper or lower case (an id tried
+/// in its other case is the other target's id in that case).
+fn respelled(field: &Value, from: &Value, to: &Value) -> Option<Value> {
+    if field == from {
+        return Some(to.clone());
+    }
+    let (Value::String(field), Value::String(from), Value::String(to)) = (field, from, to) else {
+        return None;
+    };
+    if *field == from.to_ascii_uppercase() {
+        Some(Value::String(to.to_ascii_uppercase()))
+    } else if *field == from.to_ascii_lowercase() {
+        Some(Value::String(to.to_ascii_lowercase()))
+    } else {
+        None
     }
 }
 
@@ -119,6 +139,18 @@ mod tests {
             "only fixture properties change; a mutated value (7) and other fields stay"
         );
         assert_eq!(t.own_fixtures(), own);
+    }
+
+    #[test]
+    fn a_fixture_value_in_its_other_case_is_the_other_value_in_that_case() {
+        let leader = fixtures(&[("counterpart_id", &["aa-1", "BB-2"])]);
+        let own = fixtures(&[("counterpart_id", &["cc-1", "DD-2"])]);
+        let t = Translation::between(&leader, &own).expect("other values");
+        let out = t.value(json!([{"counterpart_id": "AA-1"}, {"counterpart_id": "bb-2"}]));
+        assert_eq!(
+            out,
+            json!([{"counterpart_id": "CC-1"}, {"counterpart_id": "dd-2"}])
+        );
     }
 
     #[test]

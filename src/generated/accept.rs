@@ -14,7 +14,7 @@
 use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
 use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, RunCx, Variant};
-use crate::generate::{AcceptKind, Engine, GenOptions, Inventory};
+use crate::generate::{Accept, AcceptKind, Engine, GenOptions, Inventory};
 use crate::schema::{OperationId, ParamLocation, Registry};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -31,8 +31,14 @@ const NULL_RULE: &str = "RCV-NULLABLE";
 /// shown, so this only warns.
 const TOGETHER_RULE: &str = "GEN-LIMITS-TOGETHER";
 /// Characters refused at any length: the spec restricts no characters, but says nothing of
-/// them either.
+/// them either. Also an ordinary value of a format refused: the field itself may need what the
+/// spec does not show (a nested shape given in part).
 const CHARACTERS_RULE: &str = "GEN-VALID-ACCEPTED";
+/// A value of a format or a pattern refused in one of its classes (a leap day, an all-digit
+/// domain segment) where an ordinary value of the field is accepted.
+const CLASS_RULE: &str = "GEN-FORMAT-CLASSES";
+/// An id the profile gives refused in its other case where it is accepted as given.
+const UUID_CASE_RULE: &str = "GEN-UUID-CASE";
 
 /// The acceptance cases: one per operation that takes a body, one per list operation.
 pub fn cases() -> Vec<Case> {
@@ -42,6 +48,13 @@ pub fn cases() -> Vec<Case> {
         let mut rules = vec![LIMIT_RULE, CODE_POINTS_RULE, LISTED_RULE, TOGETHER_RULE];
         if op == OperationId::CreateReceivable {
             rules.push(NULL_RULE);
+        }
+        if has_classes(op) {
+            rules.push(CLASS_RULE);
+        }
+        // A body field bound to a fixture of the profile is a uuid the target must know.
+        if !op.operation().body_fixtures.is_empty() {
+            rules.push(UUID_CASE_RULE);
         }
         cases.push(
             Case::new(
@@ -71,23 +84,39 @@ pub fn cases() -> Vec<Case> {
     cases
 }
 
-/// Requests of an acceptance case, for `--dry-run`: the baselines and variants of its schemas
-/// without the profile's fixtures (which only remove variants).
-fn estimate(op: OperationId) -> usize {
+/// The acceptance of each body schema of `op`, without the profile's fixtures.
+fn acceptances(op: OperationId) -> Vec<crate::generate::Acceptance> {
     let engine = Engine::new(Registry::embedded(), Default::default());
     body_operations()
         .filter(|t| t.operation == op)
         .flat_map(|t| t.valid_stems())
         .filter_map(|stem| engine.acceptance(stem).ok())
+        .collect()
+}
+
+/// Requests of an acceptance case, for `--dry-run`: the baselines and variants of its schemas
+/// without the profile's fixtures (which only remove variants).
+fn estimate(op: OperationId) -> usize {
+    let all = acceptances(op);
+    all.iter()
         .map(|a| a.baselines.len() + a.variants.len())
         .sum()
+}
+
+/// Whether a body of `op` has a value of a format or a pattern with classes to try.
+fn has_classes(op: OperationId) -> bool {
+    let all = acceptances(op);
+    all.iter()
+        .any(|a| a.variants.iter().any(|v| v.kind == AcceptKind::Class))
 }
 
 fn rule_of(kind: AcceptKind) -> &'static str {
     match kind {
         AcceptKind::AtLimit => LIMIT_RULE,
         AcceptKind::CodePoints => CODE_POINTS_RULE,
-        AcceptKind::Characters => CHARACTERS_RULE,
+        AcceptKind::Characters | AcceptKind::Ordinary => CHARACTERS_RULE,
+        AcceptKind::Class => CLASS_RULE,
+        AcceptKind::UuidCase => UUID_CASE_RULE,
         AcceptKind::Listed => LISTED_RULE,
         AcceptKind::Null => NULL_RULE,
     }
@@ -114,11 +143,18 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     let generator = |e| Abort::Defect(format!("generator: {e}"));
     for stem in target.valid_stems() {
         let mut acceptance = engine.acceptance(stem).map_err(generator)?;
-        let nulls = open.acceptance(stem).map_err(generator)?.variants;
-        acceptance.variants.retain(|v| v.kind != AcceptKind::Null);
-        acceptance
+        let from_open = open.acceptance(stem).map_err(generator)?.variants;
+        let own = std::mem::take(&mut acceptance.variants);
+        let not_null = |v: &Accept| v.kind != AcceptKind::Null;
+        import(&mut acceptance.variants, own, &not_null);
+        let covered: Vec<String> = acceptance
             .variants
-            .extend(nulls.into_iter().filter(|v| v.kind == AcceptKind::Null));
+            .iter()
+            .map(|v| v.pointer.clone())
+            .collect();
+        import(&mut acceptance.variants, from_open, &|v| {
+            opened(v, &covered)
+        });
         let mut sent: Vec<Value> = acceptance.baselines.clone();
         sent.extend(acceptance.variants.iter().map(|v| v.payload.clone()));
         for (index, baseline) in acceptance.baselines.into_iter().enumerate() {
@@ -205,6 +241,36 @@ fn unheld(
         }
     }
     Ok(out)
+}
+
+/// Whether a variant of the schema with nothing left out (`open`) is sent: it needs no fixture
+/// and no shape the spec does not show: every `null`, and the dates of fields the run's bodies
+/// leave out (`covered` holds the pointers the run's own variants test). A date never names a
+/// resource; a nested one, such as a payment term's end date, is judged beside an ordinary date
+/// of the same field, so a target refusing the nested shape leaves it inconclusive.
+fn opened(v: &Accept, covered: &[String]) -> bool {
+    let dated = matches!(v.kind, AcceptKind::Class | AcceptKind::Ordinary)
+        && v.format == Some("date")
+        && !covered.contains(&v.pointer);
+    v.kind == AcceptKind::Null || dated
+}
+
+/// Appends the variants of `from` that `keep` keeps to `to`, each `beside` renumbered into `to`
+/// (a variant whose control is not kept is not kept either).
+fn import(to: &mut Vec<Accept>, from: Vec<Accept>, keep: &dyn Fn(&Accept) -> bool) {
+    let mut moved: Vec<Option<usize>> = vec![None; from.len()];
+    for (i, mut v) in from.into_iter().enumerate() {
+        if !keep(&v) {
+            continue;
+        }
+        v.beside = match v.beside.map(|b| moved[b]) {
+            Some(None) => continue,
+            Some(Some(b)) => Some(b),
+            None => None,
+        };
+        moved[i] = Some(to.len());
+        to.push(v);
+    }
 }
 
 /// Baselines to try after the smallest body, for what a target may refuse in it without the

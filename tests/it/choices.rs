@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 /// The next token the stand-in gives the empty account's first page.
 const EMPTY_NEXT: &str = "stand-in-empty-next";
 
-fn is_uuid(s: &str) -> bool {
+pub(crate) fn is_uuid(s: &str) -> bool {
     s.len() == 36
         && s.char_indices().all(|(i, c)| match i {
             8 | 13 | 18 | 23 => c == '-',
@@ -38,7 +38,7 @@ fn is_uuid(s: &str) -> bool {
 }
 
 /// `value` with `f` applied to every string under every key (the key given).
-fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Value>) {
+pub(crate) fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Value>) {
     match value {
         Value::String(s) => {
             if let Some(new) = f(key, s) {
@@ -51,11 +51,11 @@ fn map_strings(value: &mut Value, key: &str, f: &dyn Fn(&str, &str) -> Option<Va
     }
 }
 
-fn json_of(bytes: &[u8]) -> Option<Value> {
+pub(crate) fn json_of(bytes: &[u8]) -> Option<Value> {
     serde_json::from_slice(bytes).ok()
 }
 
-fn finance_422(field: &str, msg: &str) -> Answer {
+pub(crate) fn finance_422(field: &str, msg: &str) -> Answer {
     let body = json!({"detail": [{"loc": ["body", field], "msg": msg, "type": "value_error"}]});
     (422, body.to_string().into_bytes())
 }
@@ -97,7 +97,7 @@ fn reply(seen: &Seen, vat_values: &Mutex<HashSet<String>>) -> Option<Answer> {
 /// (and their opposites) as booleans (Pydantic), a number as a comment's text (Jackson), and
 /// null as absent in the bodies the spec describes in prose (optional fields of velocity
 /// controls, comment updates and VAT IDs).
-fn lax(seen: &Seen) -> Vec<u8> {
+pub(crate) fn lax(seen: &Seen) -> Vec<u8> {
     let Some(mut body) = json_of(seen.body) else {
         return seen.body.to_vec();
     };

@@ -12,6 +12,7 @@ mod cli;
 mod coverage;
 mod differential;
 mod faults;
+mod format_classes;
 mod hostile;
 mod hostile_fuzz;
 mod late;

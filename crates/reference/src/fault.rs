@@ -61,6 +61,10 @@ faults! {
         "create receivable counts the length of trade_name in UTF-16 units, so 255 characters outside the Basic Multilingual Plane are refused";
     ListedValueRefused => "gen-listed-value-refused", "GEN-ENUM-ACCEPTED",
         "create VAT ID refuses the listed country ZW";
+    DateLeapDayRefused => "date-leap-day-refused", "GEN-FORMAT-CLASSES",
+        "create receivable refuses February 29 as an expiry_date or fulfillment_date, as a parser that gives February 28 days in every year does";
+    UuidUpperCaseRefused => "uuid-upper-case-refused", "GEN-UUID-CASE",
+        "create receivable looks counterpart_id up as text: the profile's counterpart in upper case is not found (404)";
     // ------------------------------------------------------------ unlisted methods, writes read back
     JsonWithoutContentType => "gen-json-served-without-content-type", "GEN-JSON-CONTENT-TYPE",
         "list events serves its JSON page with no Content-Type";
@@ -241,6 +245,8 @@ faults! {
         "a created VAT ID is stored with type unknown, so get answers another type than sent";
     VatGetUnknown200 => "vat-get-unknown-200", "VAT-GET-UNKNOWN",
         "get of an unknown VAT ID is answered 200 with an empty object";
+    VatCountryLowerCaseAccepted => "vat-country-lower-case-accepted", "VAT-COUNTRY-ENUM",
+        "create VAT ID reads country regardless of case: de is accepted and stored as DE";
     // ------------------------------------------------------------ comments
     CommentDatesNotDateTime => "cmt-created-at-unix-seconds", "CMT-RESPONSE",
         "the comment's created_at is an integer of unix seconds instead of a date-time";
@@ -267,6 +273,8 @@ faults! {
         "DNS records carry is_active as the string \"true\"";
     DomainNotEchoed => "mbx-domain-not-echoed", "MBX-DOMAIN-ECHO",
         "the mailbox domain response names mail.<domain> instead of the requested domain";
+    DomainAllDigitSegmentRefused => "mbx-domain-all-digit-segment-refused", "GEN-FORMAT-CLASSES",
+        "create mailbox domain refuses a segment of digits only (123.example.com), as a hostname check that wants a letter in each label does";
     // ------------------------------------------------------------ deletes
     TagDeleteNotFound => "tag-delete-not-found", "TAG-DELETE",
         "deleting an existing tag answers 404 (the lookup uses the wrong key)";

@@ -460,6 +460,14 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
             "too_long",
         ));
     }
+    let leap_day = value.as_str().is_some_and(|s| s.ends_with("-02-29"));
+    if matches!(f.ty, Ty::Date) && leap_day && faults.has(Fault::DateLeapDayRefused) {
+        return Some(Problem::body(
+            f.name,
+            "Input should be a valid date (day out of range for month)",
+            "date_parsing",
+        ));
+    }
     if f.name == "fulfillment_date" && faults.has(Fault::FulfillmentDatePastRejected) {
         if let Some(date) = value.as_str().and_then(parse_date) {
             if date < today {

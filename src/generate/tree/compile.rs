@@ -57,6 +57,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
             keyword_rules: Default::default(),
             nullable: false,
             null_unstated: false,
+            case_exact: false,
             declared: declared.clone(),
             kind: ShapeKind::Const(value.clone()),
         }
@@ -71,6 +72,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
     };
     shape.nullable |= type_nullable && !matches!(shape.kind, ShapeKind::Const(_));
     shape.null_unstated = map.get("x-null").and_then(Value::as_str) == Some("not shown");
+    shape.case_exact = map.get("x-case").and_then(Value::as_str) == Some("exact");
     shape.rule = rule.or(shape.rule);
     if let Some(Value::Object(rules)) = map.get("x-keyword-rules") {
         for (keyword, rule) in rules {
@@ -93,6 +95,7 @@ fn any_shape() -> Shape {
         keyword_rules: Default::default(),
         nullable: true,
         null_unstated: false,
+        case_exact: false,
         declared: Vec::new(),
         kind: ShapeKind::Any,
     }
@@ -212,6 +215,7 @@ fn enum_shape(
         keyword_rules: Default::default(),
         nullable,
         null_unstated: false,
+        case_exact: false,
         declared: declared.to_vec(),
         kind: ShapeKind::Enum(rest),
     })
@@ -252,6 +256,7 @@ fn union_shape(
             keyword_rules: Default::default(),
             nullable: false,
             null_unstated: false,
+            case_exact: false,
             declared: Vec::new(),
             kind: make(shapes),
         },
@@ -283,6 +288,7 @@ fn typed_shape(
             keyword_rules: Default::default(),
             nullable: false,
             null_unstated: false,
+            case_exact: false,
             declared: declared.to_vec(),
             kind: kind_of(ctx, *ty, map, place)?,
         });
@@ -295,6 +301,7 @@ fn typed_shape(
             keyword_rules: Default::default(),
             nullable: false,
             null_unstated: false,
+            case_exact: false,
             declared: declared.to_vec(),
             kind: ShapeKind::AnyOf(shapes),
         },
@@ -403,6 +410,7 @@ fn string_spec(
         max_len: usize_of(map, "maxLength"),
         pattern,
         format,
+        any_date: map.get("x-dates").and_then(Value::as_str) == Some("past, present or future"),
     })
 }
 

@@ -62,6 +62,9 @@ pub(crate) struct Shape {
     /// `x-null: "not shown"`: the spec does not say whether `null` is allowed (an optional field
     /// of a body described in prose), so null is sent neither as valid nor as a breach.
     pub null_unstated: bool,
+    /// `x-case: "exact"`: the listed values are spelled as a standard fixes them (ISO 3166-1
+    /// alpha-2 codes are upper case), so another case of one is not a listed value.
+    pub case_exact: bool,
     /// The types the schema declares (without `null`); empty when it declares none.
     pub declared: Vec<JsonType>,
     pub kind: ShapeKind,
@@ -165,6 +168,9 @@ pub(crate) struct StringSpec {
     pub max_len: Option<usize>,
     pub pattern: Option<String>,
     pub format: Option<Format>,
+    /// `x-dates: "past, present or future"`: the spec says any date is valid here, far past and
+    /// far future included.
+    pub any_date: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -53,6 +53,14 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             &c.create_vat(json!({ "value": "1", "country": "ZW", "type": "eu_vat" }))
                 .await,
         ),
+        DateLeapDayRefused => {
+            !c.quote_created(json!({ "expiry_date": "2028-02-29" }))
+                .await
+        }
+        UuidUpperCaseRefused => {
+            let upper = c.counterpart().to_uppercase();
+            !c.quote_created(json!({ "counterpart_id": upper })).await
+        }
         // Unlisted methods, writes read back (issue 29, classes 3 and 4).
         JsonWithoutContentType => {
             let r = c.events("").await;
@@ -416,6 +424,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await,
         ),
         VatResponseTypeMissing => !c.vat().await.has("type"),
+        VatCountryLowerCaseAccepted => created(
+            &c.create_vat(json!({ "value": "1", "country": "de", "type": "eu_vat" }))
+                .await,
+        ),
         VatCounterpartWrong => c.vat().await.get("counterpart_id") != c.counterpart(),
         VatGetReturnsFirst | VatTypeLost => {
             let id = c.vat().await.get("id").as_str().unwrap().to_owned();
@@ -716,6 +728,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             c.tx_raw(account, "", Some(&token), Some(&org)).await.status == 400
         }
         DomainShortSegmentsRejected => !created(&c.mailbox("a.example.com").await),
+        DomainAllDigitSegmentRefused => !created(&c.mailbox("123.example.com").await),
         TagIdsNullAccepted => c.quote_created(json!({ "tag_ids": null })).await,
         DeductionsTenRefused => {
             !c.quote_created(json!({ "deductions": vec![json!({}); 10] }))

@@ -18,6 +18,10 @@ fn domain_ok(app: &App, domain: &str) -> bool {
     if f.has(Fault::DomainShortSegmentsRejected) && domain.split('.').any(|s| s.len() == 1) {
         return false;
     }
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if f.has(Fault::DomainAllDigitSegmentRefused) && domain.split('.').any(all_digits) {
+        return false;
+    }
     if f.has(Fault::DomainCharsetUnchecked) {
         return !domain.is_empty();
     }

@@ -58,6 +58,12 @@ fn create_new(
     counterpart_id: Uuid,
     body: Map<String, Value>,
 ) -> Reply {
+    // Under its fault, the id is looked up as the text given: an upper-case one finds nothing.
+    let as_text = body.get("counterpart_id").and_then(Value::as_str);
+    let upper = as_text.is_some_and(|id| id.bytes().any(|b| b.is_ascii_uppercase()));
+    if upper && app.faults.has(Fault::UuidUpperCaseRefused) {
+        return Err(not_found(app, "counterpart"));
+    }
     let mut db = app.db();
     let Some(counterpart) = db
         .counterparts

@@ -119,7 +119,13 @@ fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec
         "country",
         &|s| {
             let refused = f.has(Fault::ListedValueRefused) && s == "ZW";
-            f.has(Fault::VatCountryAny) || (COUNTRIES.contains(&s) && !refused)
+            // Under its fault, a code read regardless of case, as a case-insensitive enum binder
+            // reads it.
+            let code = match f.has(Fault::VatCountryLowerCaseAccepted) {
+                true => s.to_ascii_uppercase(),
+                false => s.to_owned(),
+            };
+            f.has(Fault::VatCountryAny) || (COUNTRIES.contains(&code.as_str()) && !refused)
         },
         "Input should be one of the listed ISO 3166 alpha-2 codes",
     );
@@ -128,6 +134,10 @@ fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec
         &|s| f.has(Fault::VatTypeAny) || VAT_TYPES.contains(&s),
         "Input should be one of the listed VAT ID types",
     );
+    let country = match f.has(Fault::VatCountryLowerCaseAccepted) {
+        true => country.to_ascii_uppercase(),
+        false => country,
+    };
     if problems.is_empty() {
         Ok((value, country, kind))
     } else {
