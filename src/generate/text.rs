@@ -116,45 +116,70 @@ pub(crate) fn format_example(format: Format) -> String {
     }
 }
 
+/// The year near dates are in: the year after next (UTC), so that they are always in the future
+/// (a field may refuse past dates where the spec does not say it may be past) and never far off.
+/// The payloads with dates change once a year, on the first run of a new year.
+pub(crate) fn near_year() -> i32 {
+    time::OffsetDateTime::now_utc().year() + 2
+}
+
+/// The first leap year from `year` on.
+fn leap_year_from(year: i32) -> i32 {
+    (year..)
+        .find(|y| time::util::is_leap_year(*y))
+        .unwrap_or(year)
+}
+
 /// A value of a format from no class of its own, that the values of [`format_classes`] are
 /// judged beside: a target refusing it refuses the field, not the class. A date in the near
 /// future (and mid-month), which a field that refuses past dates (a quote's expiry) still takes.
-pub(crate) fn format_ordinary(format: Format) -> Option<&'static str> {
+pub(crate) fn format_ordinary(format: Format) -> Option<String> {
+    let year = near_year();
     match format {
-        Format::Date => Some("2027-06-15"),
-        Format::DateTime => Some("2027-06-15T10:30:00Z"),
-        Format::Uuid => Some("3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b"),
+        Format::Date => Some(format!("{year}-06-15")),
+        Format::DateTime => Some(format!("{year}-06-15T10:30:00Z")),
+        Format::Uuid => Some("3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b".to_owned()),
         Format::Uri => None,
     }
 }
 
 /// Valid values of a format, one per class a parser may get wrong, with what each is. Dates are
-/// all in the future when written (2026), since a field may refuse past dates where the spec
+/// all in the near future ([`near_year`]), since a field may refuse past dates where the spec
 /// does not say it may be past; `any_date` (the spec says the field's dates may be past, present
-/// or future) adds a far past and a far future one. Move the near ones forward before mid-2027.
-pub(crate) fn format_classes(format: Format, any_date: bool) -> Vec<(&'static str, &'static str)> {
+/// or future) adds a far past and a far future one.
+pub(crate) fn format_classes(format: Format, any_date: bool) -> Vec<(String, &'static str)> {
+    let (year, leap) = (near_year(), leap_year_from(near_year()));
     match format {
         Format::Date => {
             let mut out = vec![
-                ("2028-02-29", "a real leap day"),
-                ("2027-04-30", "the last day of a 30-day month"),
-                ("2027-12-31", "the last day of a year"),
+                (format!("{leap}-02-29"), "a real leap day"),
+                (format!("{year}-04-30"), "the last day of a 30-day month"),
+                (format!("{year}-12-31"), "the last day of a year"),
             ];
             if any_date {
-                out.push(("1900-01-01", "a far past date"));
-                out.push(("2999-12-31", "a far future date"));
+                out.push(("1900-01-01".to_owned(), "a far past date"));
+                out.push(("2999-12-31".to_owned(), "a far future date"));
             }
             out
         }
         Format::DateTime => vec![
-            ("2027-06-15T10:30:00+05:30", "an offset of +05:30"),
-            ("2027-06-15T10:30:00-08:00", "a negative offset"),
-            ("2027-06-15T10:30:00.123456Z", "a fraction of a second"),
-            ("2028-02-29T23:59:59Z", "the last second of a leap day"),
+            (
+                format!("{year}-06-15T10:30:00+05:30"),
+                "an offset of +05:30",
+            ),
+            (format!("{year}-06-15T10:30:00-08:00"), "a negative offset"),
+            (
+                format!("{year}-06-15T10:30:00.123456Z"),
+                "a fraction of a second",
+            ),
+            (
+                format!("{leap}-02-29T23:59:59Z"),
+                "the last second of a leap day",
+            ),
         ],
         // RFC 4122: the hexadecimal digits are case insensitive on input.
         Format::Uuid => vec![(
-            "3F1C2B4A-5D6E-4F70-8A9B-0C1D2E3F4A5B",
+            "3F1C2B4A-5D6E-4F70-8A9B-0C1D2E3F4A5B".to_owned(),
             "a uuid in upper case",
         )],
         Format::Uri => Vec::new(),

@@ -187,7 +187,10 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
 fn constraints(records: &[RunRecord]) -> Vec<ConstraintCoverage> {
     let mut all: Vec<ConstraintCoverage> = Vec::new();
     for c in records.iter().flat_map(|r| &r.meta.constraints) {
-        match all.iter_mut().find(|m| m.id == c.id && m.operation == c.operation) {
+        match all
+            .iter_mut()
+            .find(|m| m.id == c.id && m.operation == c.operation)
+        {
             Some(merged) => merged.absorb(c),
             None => all.push(c.clone()),
         }
