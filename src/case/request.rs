@@ -283,6 +283,7 @@ mod tests {
         let profile = Profile::parse(
             "[finops]\norganization_id = \"o\"\ncounterpart_id = \"c\"\ncomment_ids = [\"m\"]\n\
              deletable_tag_ids = [\"t\"]\nentity_user_id = \"e\"\nvat_rate_id = \"v\"\n\
+             quote_id = \"q\"\n\
              [[finops.deletable_bank_accounts]]\ncounterpart_id = \"c\"\nbank_account_id = \"b\"\n\
              [banking]\norg_header = \"x-org\"\norganization_id = \"b\"\n\
              bank_account_id = \"a\"\ncard_id = \"k\"\n",

@@ -39,7 +39,8 @@ pub struct MergeArgs {
     #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
     /// Coverage the merged run must reach, as for `covenant run` (MEASURE=PERCENT, repeatable or
-    /// comma-separated: must, should, status); replaces what the shards were run with.
+    /// comma-separated: must, should, status, constraints); replaces what the shards were run
+    /// with.
     #[arg(long, value_name = "MEASURE=PERCENT", value_delimiter = ',')]
     pub require_coverage: Vec<String>,
     /// Judge the merged run against a baseline of known failures, as `covenant run --baseline`

@@ -535,7 +535,7 @@ mod tests {
             }
             classes.into_iter().map(|(v, _)| v).collect()
         };
-        let year = text::near_year();
+        let year = super::super::text::near_year();
         let leap = (year..).find(|y| time::util::is_leap_year(*y)).unwrap();
         let near = [
             format!("{leap}-02-29"),

@@ -15,6 +15,7 @@ mod faults;
 mod format_classes;
 mod hostile;
 mod hostile_fuzz;
+mod inventory;
 mod late;
 mod ledger;
 mod pace;
