@@ -91,12 +91,12 @@ fn constraints(run: &RunCx, cases: &[CaseResult]) -> Vec<ConstraintCoverage> {
         }
         if lacking.held {
             let refused = lacking.refused;
+            // A case the profile blocked or the run skipped says so before the refusals it met.
             why.push(match unrun(&format!("accept.{op}")) {
-                _ if refused > 0 => format!(
-                    "the target refused each of the {refused} valid bodies that held it \
-                     (beside an accepted baseline where accept.{op} sent them)"
-                ),
                 Some(why) => why,
+                None if refused > 0 => {
+                    format!("the target refused each of the {refused} valid bodies that held it")
+                }
                 None => "no accepted request held it at its edge".to_owned(),
             });
         }

@@ -89,6 +89,19 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
     Ok(shape)
 }
 
+/// A shape of `kind` with no rule, no null and nothing else said of it.
+fn plain(declared: Vec<JsonType>, kind: ShapeKind) -> Shape {
+    Shape {
+        rule: None,
+        keyword_rules: Default::default(),
+        nullable: false,
+        null_unstated: false,
+        case_exact: false,
+        declared,
+        kind,
+    }
+}
+
 fn any_shape() -> Shape {
     Shape {
         rule: None,
@@ -251,15 +264,7 @@ fn union_shape(
             ))
         }
         1 => shapes.remove(0),
-        _ => Shape {
-            rule: None,
-            keyword_rules: Default::default(),
-            nullable: false,
-            null_unstated: false,
-            case_exact: false,
-            declared: Vec::new(),
-            kind: make(shapes),
-        },
+        _ => plain(Vec::new(), make(shapes)),
     };
     shape.nullable |= nullable;
     Ok(shape)
@@ -283,28 +288,12 @@ fn typed_shape(
     };
     let mut shapes = Vec::new();
     for ty in &types {
-        shapes.push(Shape {
-            rule: None,
-            keyword_rules: Default::default(),
-            nullable: false,
-            null_unstated: false,
-            case_exact: false,
-            declared: declared.to_vec(),
-            kind: kind_of(ctx, *ty, map, place)?,
-        });
+        shapes.push(plain(declared.to_vec(), kind_of(ctx, *ty, map, place)?));
     }
     Ok(match shapes.len() {
         0 => any_shape(),
         1 => shapes.remove(0),
-        _ => Shape {
-            rule: None,
-            keyword_rules: Default::default(),
-            nullable: false,
-            null_unstated: false,
-            case_exact: false,
-            declared: declared.to_vec(),
-            kind: ShapeKind::AnyOf(shapes),
-        },
+        _ => plain(declared.to_vec(), ShapeKind::AnyOf(shapes)),
     })
 }
 
