@@ -246,9 +246,14 @@ impl CaseCx {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
             self.behaviour.response(operation, &request, response);
+            let accepted = response.is_success();
             if let Some(crate::client::Body::Json(body)) = &request.body {
-                let accepted = response.is_success();
                 self.run.exercise.answered(operation, body, accepted);
+            }
+            if accepted {
+                let run = &self.run;
+                let name = |key: &str| run.fixture(key);
+                run.exercise.accepted_params(operation, &request, name);
             }
             let generic = check::generic(self.run.catalogue, operation, &request, response);
             for rule in generic.judged {

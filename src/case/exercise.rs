@@ -5,9 +5,12 @@
 //! Holds are read from every answered request of every case ([`Exercise::answered`], called
 //! where each exchange is recorded), so a constraint is held by whatever reached it, not only by
 //! the case written for it; breaks are named by the generator's labels ([`Exercise::broken`]).
+//! Parameter constraints are held by the path, query and headers of every accepted request
+//! ([`Exercise::accepted_params`]).
 
-use crate::generate::{Constraint, Inventory};
-use crate::schema::OperationId;
+use crate::client::Request;
+use crate::generate::{Constraint, Inventory, ParamAt};
+use crate::schema::{OperationId, ParamLocation};
 use crate::verdict::ConstraintCoverage;
 use serde_json::Value;
 use std::sync::Mutex;
@@ -68,6 +71,51 @@ impl Exercise {
                 true => counts[index].held += 1,
                 false => counts[index].refused += 1,
             }
+        }
+    }
+
+    /// An accepted request of `operation`: the parameter constraints its path, query and
+    /// headers hold. `header_name` gives the name of a header the profile names (the key in
+    /// braces, as the inventory writes it: `{banking.org_header}`).
+    pub fn accepted_params<'a>(
+        &self,
+        operation: OperationId,
+        request: &Request,
+        header_name: impl Fn(&str) -> Option<&'a str>,
+    ) {
+        let (path, query) = request.path.split_once('?').unwrap_or((&request.path, ""));
+        let value = |at: &ParamAt| -> Option<String> {
+            match at.location {
+                ParamLocation::Header => {
+                    let key = at.name.strip_prefix('{').and_then(|n| n.strip_suffix('}'));
+                    let name = match key {
+                        Some(key) => header_name(key)?,
+                        None => at.name.as_str(),
+                    };
+                    let mut headers = request.headers.iter();
+                    let found = headers.find(|(n, _)| n.eq_ignore_ascii_case(name));
+                    found.map(|(_, v)| v.clone())
+                }
+                ParamLocation::Query => url::form_urlencoded::parse(query.as_bytes())
+                    .find(|(n, _)| *n == at.name)
+                    .map(|(_, v)| v.into_owned()),
+                ParamLocation::Path => {
+                    let slot = format!("{{{}}}", at.name);
+                    let template = operation.operation().path.split('/');
+                    let mut pairs = template.zip(path.split('/'));
+                    pairs
+                        .find(|(want, _)| *want == slot)
+                        .map(|(_, got)| got.to_owned())
+                }
+            }
+        };
+        let held = Inventory::embedded().held_by_params(operation, &value);
+        if held.is_empty() {
+            return;
+        }
+        let mut counts = self.lock();
+        for index in held {
+            counts[index].held += 1;
         }
     }
 

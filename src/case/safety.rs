@@ -20,7 +20,7 @@ pub(super) fn forbidden_delete(run: &RunCx, request: &Request) -> Option<String>
         .headers
         .iter()
         .any(|(n, v)| n.eq_ignore_ascii_case("authorization") && *v == bearer);
-    if !credentialed || deletable(&run.profile, &request.path) {
+    if !credentialed || deletable(&run.profile, &request.path) || names_nothing(&request.path) {
         return None;
     }
     Some(format!(
@@ -28,6 +28,29 @@ pub(super) fn forbidden_delete(run: &RunCx, request: &Request) -> Option<String>
          finops.deletable_bank_accounts are ever deleted; please report it",
         request.path
     ))
+}
+
+/// Whether a DELETE path of an operation has an id that is no UUID where the spec states one:
+/// it names no resource the spec can have (a path value the generated parameter cases break).
+fn names_nothing(path: &str) -> bool {
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let deletes = OperationId::ALL
+        .into_iter()
+        .filter(|op| op.operation().method == crate::schema::Method::Delete);
+    deletes.into_iter().any(|op| {
+        let template = op.operation().path.as_str();
+        let (want, got): (Vec<&str>, Vec<&str>) =
+            (template.split('/').collect(), path.split('/').collect());
+        want.len() == got.len()
+            && want
+                .iter()
+                .zip(&got)
+                .all(|(w, g)| w.starts_with('{') || w == g)
+            && want
+                .iter()
+                .zip(&got)
+                .any(|(w, g)| w.starts_with('{') && !crate::profile::is_uuid(g))
+    })
 }
 
 /// Whether a DELETE path names a deletable fixture of the profile, and nothing else.

@@ -115,8 +115,9 @@ pub enum ListCommand {
     Rules,
     /// Print the reference's deliberate faults and the rule each breaks.
     Faults,
-    /// Print the inventory of every constraint the schemas state for a request body: each
-    /// field of each body shape, with its keyword, its rule and the edge a run holds it at.
+    /// Print the inventory of every constraint the schemas state for a request: each field of
+    /// each body shape, each path, query and header parameter, with its keyword, its rule and
+    /// the edge a run holds it at.
     Constraints,
 }
 
@@ -204,7 +205,7 @@ fn list_rules_command() -> Result<u8, Fatal> {
     Ok(exit::SUCCESS)
 }
 
-/// `covenant list constraints`: one line per constraint, by operation, then a count.
+/// `covenant list constraints`: one line per constraint, bodies then parameters, then a count.
 fn list_constraints_command() -> Result<u8, Fatal> {
     let inventory = crate::generate::Inventory::embedded();
     let mut text = String::new();
@@ -218,10 +219,14 @@ fn list_constraints_command() -> Result<u8, Fatal> {
             c.edge()
         ));
     }
+    let params = inventory.constraints().iter().filter(|c| c.param.is_some());
     text.push_str(&format!(
-        "{} constraints of {} body shapes\n",
+        "{} constraints: {} of {} body shapes, {} of {} parameters and headers\n",
         inventory.len(),
-        inventory.stems().len()
+        inventory.len() - params.clone().count(),
+        inventory.stems().len(),
+        params.count(),
+        inventory.parameters().len()
     ));
     out(&text);
     Ok(exit::SUCCESS)

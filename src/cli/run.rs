@@ -118,7 +118,7 @@ pub struct RunArgs {
     /// Coverage the run must reach to pass, as MEASURE=PERCENT (repeatable, or comma-separated):
     /// `must` and `should`, the share of observable rules of that level a response was judged
     /// against; `status`, the share of the statuses the spec states (5xx aside) some response
-    /// showed; `constraints`, the share of the constraints the schemas state for request bodies
+    /// showed; `constraints`, the share of the constraints the schemas state for requests
     /// (`covenant list constraints`) each broken alone and held at its edge. E.g.
     /// --require-coverage must=100,should=90,constraints=100. Short of it, a run that broke
     /// nothing is COVERAGE SHORT (exit 5). With --shard, it is judged by `covenant merge`.

@@ -1,11 +1,17 @@
-//! The inventory of every stated constraint of every request body, derived from the schemas:
-//! never written by hand, so that a field, a shape or a limit the spec states cannot be missed.
+//! The inventory of every stated constraint of every request, derived from the schemas and the
+//! operations table: never written by hand, so that a field, a shape, a parameter or a limit the
+//! spec states cannot be missed.
 //!
 //! Each constraint the invalid generator can break (a [`Site`](super::invalid::Site): a type, a
 //! format, a length, a bound, an item count, a listed value, a required or unknown property, an
 //! "omitted when" pair) is one [`Constraint`], named by its body shape, where it is (a JSON
 //! pointer with `*` for array items) and its keyword: `quote-create /trade_name maxLength 255`.
-//! Every "or null" is one too, with nothing to break. Each has two sides a run exercises:
+//! Every "or null" is one too, with nothing to break, and so is every listed value (held when a
+//! request carrying it is accepted). Parameters are inventoried the same way from their schemas
+//! in `operations.json` (`list-events query limit maximum 100`, `get-vat-id path vat_id format
+//! uuid`); a header every operation of an area carries is one constraint of the area
+//! (`finance header x-finops-version format date`), broken on the first read that takes it and
+//! held by any accepted request carrying it. Each has two sides a run exercises:
 //! *broken* (a request breaking it alone was answered) and *held* (an accepted request keeps it at
 //! its edge: a length at the limit, a bound, an item count, `null`, or simply the field present).
 //! Breaks are named by the labels of invalid payloads ([`super::Label::constraint`]); holds are
@@ -16,7 +22,7 @@ use super::path::{apply, pointer, Edit};
 use super::tree::{Shape, ShapeKind, Step};
 use super::{text, valid};
 use super::{Compiled, ConstraintKind, Engine, GenerateError, SchemaSource};
-use crate::schema::{OperationId, Registry};
+use crate::schema::{Method, OperationId, Param, ParamLocation, Registry};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -40,6 +46,16 @@ pub struct Constraint {
     hold: Hold,
     /// The node a hold edits: the value itself, or the object for a property's presence.
     path: Vec<Step>,
+    /// The parameter it constrains, for a constraint of a path, query or header value.
+    pub param: Option<ParamAt>,
+}
+
+/// A parameter a constraint is of: where it goes and its name as the table gives it (the profile
+/// key, in braces, for a header whose name the profile gives: `{banking.org_header}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamAt {
+    pub location: ParamLocation,
+    pub name: String,
 }
 
 /// What an accepted body must show for it to hold a constraint at its edge.
@@ -55,6 +71,8 @@ enum Hold {
     Items(usize),
     /// `null` there.
     Null,
+    /// This listed value there.
+    Equals(Value),
     /// The object there without this property (a property `not` forbids).
     Without(String),
     /// The object there with `when` at one of `values`, and the pair kept.
@@ -73,6 +91,9 @@ pub struct Inventory {
     index: HashMap<(OperationId, String), usize>,
     /// The constraints of each body shape, a run of `constraints` each.
     groups: Vec<Group>,
+    /// The parameter constraints each operation's requests can hold (an area's header under
+    /// every operation carrying it).
+    params: HashMap<OperationId, Vec<usize>>,
 }
 
 /// The constraints of one body shape of one operation, and the shape compiled (to tell whether a
@@ -128,16 +149,50 @@ impl Inventory {
                 });
             }
         }
-        let index = constraints
+        let mut index: HashMap<(OperationId, String), usize> = constraints
             .iter()
             .enumerate()
             .map(|(i, c)| ((c.operation, c.id.clone()), i))
             .collect();
+        let mut params: HashMap<OperationId, Vec<usize>> = HashMap::new();
+        for (operation, c) in parameter_constraints() {
+            let at = match constraints.iter().position(|known| known.id == c.id) {
+                Some(at) => at,
+                None => {
+                    constraints.push(c);
+                    constraints.len() - 1
+                }
+            };
+            index.insert((operation, constraints[at].id.clone()), at);
+            params.entry(operation).or_default().push(at);
+        }
         Ok(Inventory {
             constraints,
             index,
             groups,
+            params,
         })
+    }
+
+    /// The parameter constraints a request of `operation` holds, were it accepted: `value` gives
+    /// the request's value of a parameter (path, query or header), if it carries one.
+    pub fn held_by_params(
+        &self,
+        operation: OperationId,
+        value: &dyn Fn(&ParamAt) -> Option<String>,
+    ) -> Vec<usize> {
+        let Some(indices) = self.params.get(&operation) else {
+            return Vec::new();
+        };
+        indices
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let c = &self.constraints[i];
+                let sent = c.param.as_ref().and_then(value);
+                sent.is_some_and(|v| c.held_by_text(&v))
+            })
+            .collect()
     }
 
     pub fn constraints(&self) -> &[Constraint] {
@@ -146,19 +201,24 @@ impl Inventory {
 
     /// The body shapes of `operation`.
     pub fn stems_of(&self, operation: OperationId) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for c in self.constraints.iter().filter(|c| c.operation == operation) {
-            if !out.contains(&c.stem.as_str()) {
-                out.push(&c.stem);
-            }
-        }
-        out
+        self.stems_where(|c| c.param.is_none() && c.operation == operation)
     }
 
     /// The body shapes, in the order of the operations.
     pub fn stems(&self) -> Vec<&str> {
+        self.stems_where(|c| c.param.is_none())
+    }
+
+    /// The parameters with constraints (an area's header once), as constraints name them:
+    /// `list-events query limit`.
+    pub fn parameters(&self) -> Vec<&str> {
+        self.stems_where(|c| c.param.is_some())
+    }
+
+    /// The stems of the constraints `keep` keeps, each once, in order.
+    fn stems_where(&self, keep: impl Fn(&Constraint) -> bool) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
-        for c in &self.constraints {
+        for c in self.constraints.iter().filter(|c| keep(c)) {
             if !out.contains(&c.stem.as_str()) {
                 out.push(&c.stem);
             }
@@ -201,6 +261,17 @@ impl Inventory {
 }
 
 impl Constraint {
+    /// Whether a parameter's value, as sent, holds it at its edge.
+    fn held_by_text(&self, text: &str) -> bool {
+        match &self.hold {
+            Hold::Present { .. } => true,
+            Hold::Length(n) => text.chars().count() == *n,
+            Hold::Bound(bound) => text.parse::<f64>().ok() == Some(*bound),
+            Hold::Equals(value) => value.as_str().map_or(value.to_string(), str::to_owned) == text,
+            _ => false,
+        }
+    }
+
     /// Whether a body valid against this constraint's shape holds it at its edge.
     fn held_by(&self, body: &Value) -> bool {
         if let Hold::Without(name) = &self.hold {
@@ -216,6 +287,7 @@ impl Constraint {
             Hold::Bound(bound) => any(&|v| v.as_f64() == Some(*bound)),
             Hold::Items(n) => any(&|v| v.as_array().is_some_and(|a| a.len() == *n)),
             Hold::Null => any(&Value::is_null),
+            Hold::Equals(listed) => any(&|v| v == listed),
             Hold::Without(_) => false,
             Hold::Conditional {
                 when,
@@ -248,6 +320,7 @@ impl Constraint {
             Hold::Bound(bound) => format!("the value {bound}"),
             Hold::Items(n) => format!("{n} items"),
             Hold::Null => "null".to_owned(),
+            Hold::Equals(value) => format!("the value {value}"),
             Hold::Without(name) => format!("the object without {name}"),
             Hold::Conditional { when, .. } => format!("{when} at a value that triggers it"),
         }
@@ -457,6 +530,140 @@ pub(crate) fn nullables(root: &Shape, stem: &str, branches: &[String]) -> Vec<Co
     out
 }
 
+/// The longest list whose every value is a constraint of its own: a longer one (the country
+/// codes) is a class, held by any value of the list (its `enum` constraint).
+const EACH_LISTED_MAX: usize = 16;
+
+/// Every listed value of a shape: a constraint with nothing to break, held when a request
+/// carrying that value is accepted (each value of an enum in each shape where it appears, for
+/// lists of at most [`EACH_LISTED_MAX`] values).
+pub(crate) fn listed(root: &Shape, stem: &str, branches: &[String]) -> Vec<Constraint> {
+    let mut out = Vec::new();
+    super::path::walk(root, &mut |visit| {
+        let ShapeKind::Enum(values) = &visit.shape.kind else {
+            return;
+        };
+        if values.len() > EACH_LISTED_MAX {
+            return;
+        }
+        for value in values.iter().filter(|v| !v.is_null()) {
+            let mut c = constraint(
+                shape_stem(stem, branches, visit.path),
+                pattern(visit.path),
+                format!("enum value {value}"),
+                visit.rule.unwrap_or(super::DEFAULT_RULE).to_owned(),
+                Hold::Equals(value.clone()),
+            );
+            c.unbreakable = Some("a listed value: there is nothing to break");
+            c.path = visit.path.to_vec();
+            out.push(c);
+        }
+    });
+    out
+}
+
+/// The constraints of every parameter of every operation, each with an operation whose
+/// requests can hold it. An area's header (the same name and schema under several operations)
+/// is one constraint, listed under each operation: its first under the first read that takes
+/// it (where it is broken), so lists come first, then the other reads: a list answers under the
+/// profile's fixtures alone, so a value it wrongly takes shows.
+fn parameter_constraints() -> Vec<(OperationId, Constraint)> {
+    let mut operations = OperationId::ALL.to_vec();
+    let lists: Vec<OperationId> = OperationId::lists().collect();
+    operations.sort_by_key(|op| (!lists.contains(op), op.operation().method != Method::Get));
+    let mut out = Vec::new();
+    for operation in operations {
+        for param in &operation.operation().parameters {
+            out.extend(
+                of_parameter(operation, param)
+                    .into_iter()
+                    .map(|c| (operation, c)),
+            );
+        }
+    }
+    out
+}
+
+/// The name a constraint gives a parameter: the table's, or the profile key that names it.
+pub fn param_name(param: &Param) -> String {
+    match (&param.name, &param.name_from_profile) {
+        (Some(name), _) => name.clone(),
+        (None, Some(key)) => format!("{{{key}}}"),
+        (None, None) => "?".to_owned(),
+    }
+}
+
+/// What a parameter's constraints are named after: `list-events query limit`, or the area for
+/// a header (`finance header x-finops-version`).
+pub(crate) fn param_stem(operation: OperationId, param: &Param) -> String {
+    let name = param_name(param);
+    match param.location {
+        ParamLocation::Header => {
+            let area = match operation.area() {
+                crate::schema::Area::Finance => "finance",
+                crate::schema::Area::Banking => "banking",
+            };
+            format!("{area} header {name}")
+        }
+        ParamLocation::Query => format!("{operation} query {name}"),
+        ParamLocation::Path => format!("{operation} path {name}"),
+    }
+}
+
+/// The constraint a site of a parameter's compiled schema stands for, named after `stem`.
+pub(crate) fn describe_param(shape: &Shape, stem: &str, site: &Site) -> Option<Constraint> {
+    let mut c = describe(shape, stem, &[], site)?;
+    c.id = format!("{stem} {}", c.keyword);
+    Some(c)
+}
+
+/// The constraints of one parameter: those its schema states, its listed values, and, for a
+/// required header, its presence (what a request without it gets is not shown: nothing to
+/// break).
+fn of_parameter(operation: OperationId, param: &Param) -> Vec<Constraint> {
+    let Some(shape) = super::parameter::compile(&param.schema) else {
+        return Vec::new();
+    };
+    let stem = param_stem(operation, param);
+    // A breach breaks the reject rule; a value held keeps the rule the constraint comes from.
+    let stated = param.rule.clone();
+    let rule = param.reject_rule.clone().or_else(|| stated.clone());
+    let rule = rule.unwrap_or_else(|| super::DEFAULT_RULE.to_owned());
+    let stated = stated.unwrap_or_else(|| rule.clone());
+    let mut out: Vec<Constraint> = Vec::new();
+    let sites = super::parameter::param_sites(&shape);
+    for mut c in sites
+        .iter()
+        .filter_map(|s| describe_param(&shape, &stem, s))
+    {
+        c.rule = rule.clone();
+        out.push(c);
+    }
+    for mut c in listed(&shape, &stem, &[]) {
+        c.id = format!("{stem} {}", c.keyword);
+        c.rule = stated.clone();
+        out.push(c);
+    }
+    if param.required && param.location == ParamLocation::Header {
+        let keyword = "required".to_owned();
+        let hold = Hold::Present { non_null: false };
+        let mut c = constraint(&stem, String::new(), keyword.clone(), stated.clone(), hold);
+        c.id = format!("{stem} {keyword}");
+        c.unbreakable = Some("what a request without it gets is not shown");
+        out.push(c);
+    }
+    let at = ParamAt {
+        location: param.location,
+        name: param_name(param),
+    };
+    out.dedup_by(|a, b| a.id == b.id);
+    for c in &mut out {
+        c.operation = operation;
+        c.param = Some(at.clone());
+    }
+    out
+}
+
 fn constraint(stem: &str, at: String, keyword: String, rule: String, hold: Hold) -> Constraint {
     let place = if at.is_empty() { "/" } else { at.as_str() };
     Constraint {
@@ -469,6 +676,7 @@ fn constraint(stem: &str, at: String, keyword: String, rule: String, hold: Hold)
         unbreakable: None,
         hold,
         path: Vec::new(),
+        param: None,
     }
 }
 
@@ -494,6 +702,7 @@ pub(crate) fn hold_body(root: &Shape, c: &Constraint) -> Option<Value> {
             Value::Array(vec![valid::example(&spec.items, &[], false); *n])
         }
         (Hold::Null, _) => Value::Null,
+        (Hold::Equals(value), _) => value.clone(),
         (
             Hold::Conditional {
                 when,
@@ -647,7 +856,7 @@ mod tests {
             for c in inventory()
                 .constraints()
                 .iter()
-                .filter(|c| c.operation == operation)
+                .filter(|c| c.operation == operation && c.param.is_none())
             {
                 if c.unbreakable.is_none() {
                     let named = breaches

@@ -17,6 +17,7 @@ mod invalid;
 mod inventory;
 mod memo;
 mod oracle;
+mod parameter;
 mod params;
 mod path;
 mod pattern;
@@ -30,8 +31,8 @@ mod valid;
 mod tests;
 
 pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
-pub use inventory::{Constraint, Inventory};
-pub use params::invalid_param_values;
+pub use inventory::{param_name, Constraint, Inventory, ParamAt};
+pub use params::{invalid_param_values, param_breaches};
 pub use seed::{fnv1a, redraw, rng_for, sample, Draws};
 pub(crate) use text::plain as plain_text;
 
@@ -232,7 +233,8 @@ impl Compiled {
                 inventory::describe(&self.shape, &self.stem, &self.branches, site)
             });
             let nulls = inventory::nullables(&self.shape, &self.stem, &self.branches);
-            for constraint in described.chain(nulls) {
+            let listed = inventory::listed(&self.shape, &self.stem, &self.branches);
+            for constraint in described.chain(nulls).chain(listed) {
                 if !out.iter().any(|c| c.id == constraint.id) {
                     out.push(constraint);
                 }

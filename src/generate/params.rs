@@ -1,20 +1,33 @@
-//! Invalid query and header values, from a parameter's schema.
+//! Invalid path, query and header values, from a parameter's schema, each labelled with the
+//! inventoried constraint it breaks.
 //!
 //! Parameters travel as text, so a value is invalid only if its text, read as the parameter's
 //! type, breaks the schema: `"1"` is no wrong type for an integer parameter and is never
 //! offered as one.
 
-use super::invalid::sites;
+use super::invalid::Site;
+use super::inventory;
+use super::parameter::{compile, param_sites, types_of};
 use super::path::Edit;
-use super::tree::{self, JsonType, Shape, ShapeKind};
-use super::{ConstraintKind, GenOptions, Label, DEFAULT_RULE};
+use super::tree::{JsonType, Shape};
+use super::{ConstraintKind, Label, DEFAULT_RULE};
+use crate::schema::{OperationId, Param};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// Raw strings to send that break a parameter schema (`{"type": "integer", "minimum": 1,
 /// "maximum": 100}` gives `"0"`, `"101"`, `"abc"`, ...), each labelled. A schema the generator
 /// cannot read gives no values.
 pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
+    breaches(schema, "parameter")
+}
+
+/// [`invalid_param_values`] of a parameter of `operation`, each labelled with the inventoried
+/// constraint it breaks (see [`super::Inventory`]).
+pub fn param_breaches(operation: OperationId, param: &Param) -> Vec<(String, Label)> {
+    breaches(&param.schema, &inventory::param_stem(operation, param))
+}
+
+fn breaches(schema: &Value, stem: &str) -> Vec<(String, Label)> {
     let Some(shape) = compile(schema) else {
         return Vec::new();
     };
@@ -32,7 +45,9 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
             out.push((raw, label));
         }
     };
-    for site in sites(&shape) {
+    let sites = param_sites(&shape);
+    let id_of = |site: &Site| inventory::describe_param(&shape, stem, site).map(|c| c.id);
+    for site in &sites {
         for mutation in &site.boundary {
             if let Edit::Set(value) = &mutation.edit {
                 let label = Label {
@@ -40,7 +55,7 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
                     pointer: String::new(),
                     rule: site.rule.clone(),
                     detail: mutation.detail.replacen("body", "value", 1),
-                    constraint: None,
+                    constraint: id_of(site),
                 };
                 offer(raw(value), label);
             }
@@ -51,29 +66,42 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
         .clone()
         .unwrap_or_else(|| DEFAULT_RULE.to_string());
     for text in ["abc", "1.5", ""] {
+        // Text a server reads as the parameter's type breaks its form (a format, a listed
+        // value), not its type.
+        let of_type =
+            !read_as(&shape, text).is_string() || types_of(&shape).contains(&JsonType::String);
+        let form = sites.iter().find(|s| FORMS.contains(&s.kind));
+        let (kind, constraint) = match (of_type, form) {
+            (true, Some(site)) => (site.kind, id_of(site)),
+            _ => {
+                let typed = sites.iter().find(|s| s.kind == ConstraintKind::WrongType);
+                (ConstraintKind::WrongType, typed.and_then(id_of))
+            }
+        };
         let label = Label {
-            kind: ConstraintKind::WrongType,
+            kind,
             pointer: String::new(),
             rule: rule.clone(),
-            detail: format!("value {text:?} (not of the parameter's type)"),
-            constraint: None,
+            detail: match kind {
+                ConstraintKind::WrongType => {
+                    format!("value {text:?} (not of the parameter's type)")
+                }
+                _ => format!("value {text:?} (not a value the parameter admits)"),
+            },
+            constraint,
         };
         offer(text.to_string(), label);
     }
     out
 }
 
-fn compile(schema: &Value) -> Option<Shape> {
-    let options = GenOptions::default();
-    let mut source: BTreeMap<String, Value> = BTreeMap::new();
-    source.insert("parameter".into(), schema.clone());
-    let inlined = tree::inline(&source, schema, "parameter", 0, &mut BTreeMap::new()).ok()?;
-    let context = tree::Context {
-        options: &options,
-        stem: "parameter",
-    };
-    tree::compile(&context, &inlined).ok()
-}
+/// The kinds of constraint a text of the right type breaks.
+const FORMS: [ConstraintKind; 4] = [
+    ConstraintKind::BadFormat,
+    ConstraintKind::BadPattern,
+    ConstraintKind::NotInEnum,
+    ConstraintKind::TooShort,
+];
 
 /// The text to send for a JSON value.
 fn raw(value: &Value) -> String {
@@ -103,15 +131,4 @@ fn read_as(shape: &Shape, raw: &str) -> Value {
         }
     }
     Value::String(raw.to_string())
-}
-
-fn types_of(shape: &Shape) -> Vec<JsonType> {
-    let admitted = shape.admitted();
-    if !admitted.is_empty() {
-        return admitted;
-    }
-    match &shape.kind {
-        ShapeKind::Enum(values) if values.iter().all(Value::is_i64) => vec![JsonType::Integer],
-        _ => vec![JsonType::String],
-    }
 }

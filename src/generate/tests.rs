@@ -1139,3 +1139,55 @@ fn a_fixture_the_leader_gives_more_values_is_no_exchange() {
         "it compiles with its own options"
     );
 }
+
+/// The parameter side of the inventory: each constraint broken by a value its generator labels,
+/// and held by a request's value at its edge.
+#[test]
+fn every_parameter_constraint_is_broken_by_a_labelled_value_and_held_by_its_edge() {
+    let all = Inventory::embedded().constraints();
+    for id in [
+        "list-events query limit maximum 100",
+        "list-events query limit minimum 1",
+        "list-events query order enum",
+        "list-events query sort enum value \"updated_at\"",
+        "get-vat-id path vat_id format uuid",
+        "delete-bank-account path bank_account_id format uuid",
+        "finance header x-finops-version format date",
+        "finance header x-organization-id format uuid",
+        "banking header {banking.org_header} format uuid",
+    ] {
+        assert!(all.iter().any(|c| c.id == id), "{id} missing");
+    }
+    // A header of the area is one constraint, however many operations carry it.
+    let version = all
+        .iter()
+        .filter(|c| c.id.contains("x-finops-version format"));
+    assert_eq!(version.count(), 1);
+    for c in all
+        .iter()
+        .filter(|c| c.param.is_some() && c.unbreakable.is_none())
+    {
+        let op = c.operation.operation();
+        let named = op.parameters.iter().any(|p| {
+            param_breaches(c.operation, p)
+                .iter()
+                .any(|(_, label)| label.constraint.as_deref() == Some(c.id.as_str()))
+        });
+        assert!(named, "no value breaks {}", c.id);
+    }
+    let op = crate::schema::OperationId::ListEvents;
+    let query = |q: &'static str| move |at: &ParamAt| (at.name == "limit").then(|| q.to_owned());
+    let max = Inventory::embedded().index_of(op, "list-events query limit maximum 100");
+    let held = Inventory::embedded().held_by_params(op, &query("100"));
+    assert!(held.contains(&max.expect("inventoried")));
+    assert!(!Inventory::embedded()
+        .held_by_params(op, &query("99"))
+        .contains(&max.unwrap()));
+    // The area's header is held under any operation that carries it.
+    let header = |at: &ParamAt| (at.name == "x-organization-id").then(|| "x".to_owned());
+    let id = "finance header x-organization-id format uuid";
+    let index = Inventory::embedded().index_of(crate::schema::OperationId::DeleteTag, id);
+    assert!(Inventory::embedded()
+        .held_by_params(crate::schema::OperationId::DeleteTag, &header)
+        .contains(&index.expect("listed under delete-tag too")));
+}

@@ -15,7 +15,7 @@ use std::fmt::Write;
 fn coverage_line(view: &RunView<'_>) -> String {
     let constraints = match view.share(CoverageMeasure::Constraints) {
         share if share.is_empty() => String::new(),
-        share => format!("; {share} body constraints broken and held"),
+        share => format!("; {share} request constraints broken and held"),
     };
     format!(
         "coverage: {} must and {} should rules with evidence; {} stated statuses seen{constraints} \

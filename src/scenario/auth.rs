@@ -6,70 +6,24 @@
 //!
 //! Requests name ids that do not exist wherever the operation takes one, so that a target which
 //! wrongly skips authentication changes as little as possible; only a read whose path the
-//! profile's fixtures fill whole (the list of transactions) names them (see [`harmless`]). The tampered tokens are the
-//! profile's real ones with characters appended, the last changed, or truncated (see
-//! [`Tamper`]): a target that compares tokens by prefix accepts some of them.
+//! profile's fixtures fill whole (the list of transactions) names them (see
+//! [`crate::case::harmless`]). The tampered tokens are the profile's real ones with characters
+//! appended, the last changed, or truncated (see [`Tamper`]): a target that compares tokens by
+//! prefix accepts some of them.
 
 use super::{absent_uuid, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Given, Outcome, Outgoing, Tamper};
 use crate::client::{snippet, Request, Response};
 use crate::schema::{Area, OperationId};
-use serde_json::json;
 
-/// A harmless request of `operation` with `token` (the finance headers as the table gives them,
-/// no banking organization header): ids that name nothing, and a body that would be valid. A
-/// read whose path the profile's fixtures fill whole (listing transactions) names them: a read
-/// changes nothing, and a target that wrongly accepts the token then answers 200, where an
-/// account that names nothing would give a 404 that looks like a refusal.
+/// A harmless request of `operation` with `token` (see [`crate::case::harmless`]): the finance
+/// headers as the table gives them, no banking organization header.
 fn harmless(cx: &CaseCx, operation: OperationId, token: Given) -> Outgoing {
     let organization = match operation.area() {
         Area::Finance => Given::Profile,
         Area::Banking => Given::Omitted,
     };
-    harmless_under(cx, operation, token, organization)
-}
-
-/// [`harmless`] with the organization header given as `organization`.
-fn harmless_under(
-    cx: &CaseCx,
-    operation: OperationId,
-    token: Given,
-    organization: Given,
-) -> Outgoing {
-    let none = absent_uuid("covenant-auth");
-    let bodies = Bodies::new(&cx.run);
-    let body = match operation {
-        OperationId::CreateReceivable => {
-            let mut quote = bodies.quote();
-            quote["counterpart_id"] = json!(none);
-            Some(quote)
-        }
-        OperationId::CreateVatId => Some(bodies.vat_id("DE000000000")),
-        OperationId::UpdateComment => Some(json!({ "text": "covenant" })),
-        OperationId::CreateMailboxDomain => Some(json!({ "domain": bodies.domain("auth") })),
-        OperationId::CreateVelocityControl => Some(bodies.velocity("auth")),
-        OperationId::GetVatId
-        | OperationId::DeleteTag
-        | OperationId::DeleteBankAccount
-        | OperationId::ListEvents
-        | OperationId::ListTransactions => None,
-    };
-    let fixtures = cx.run.path_values(operation, &[]);
-    let read = operation.operation().method == crate::schema::Method::Get;
-    let values = match fixtures.iter().all(|v| !v.is_empty()) {
-        true if read => fixtures,
-        _ => vec![none; operation.path_parameters()],
-    };
-    let values: Vec<&str> = values.iter().map(String::as_str).collect();
-    let mut call = cx.call(operation).path(&values).token(token);
-    if operation == OperationId::ListEvents {
-        call = call.query("limit=1");
-    }
-    let mut request = Outgoing::from(call.organization(organization));
-    if let Some(body) = body {
-        request = request.json(body);
-    }
-    request
+    crate::case::harmless(cx, operation, token, organization)
 }
 
 /// The operations of an area, in the order of `operations.json`.
@@ -291,7 +245,8 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
                 .banking()
                 .is_some_and(|b| b.org_header.is_some() && b.organization_id.is_some())
             {
-                let under = harmless_under(cx, operation, Given::value(token), Given::Profile);
+                let under =
+                    crate::case::harmless(cx, operation, Given::value(token), Given::Profile);
                 let response = cx.send(under).await?;
                 let what = format!("{what}, under the organization header");
                 cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", &what);

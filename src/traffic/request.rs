@@ -110,12 +110,12 @@ fn headers(
             )),
             None => {}
             Some(value) if !of_format(format, value) => {
-                // What the table says a malformed value breaks: the banking organization
-                // header's rule states the 400.
-                let answer = match param.reject_rule.as_deref() {
-                    Some(rule) if param.is_organization() => Expected::Status(400, rule),
-                    Some(rule) => Expected::Refused(rule),
-                    None => Expected::Unstated,
+                // What the table says a malformed value breaks, and the status the spec states
+                // for it where it states one (the banking organization header's 400).
+                let answer = match (param.reject_rule.as_deref(), param.reject_status) {
+                    (Some(rule), Some(status)) => Expected::Status(status, rule),
+                    (Some(rule), None) => Expected::Refused(rule),
+                    (None, _) => Expected::Unstated,
                 };
                 let rule = match answer {
                     Expected::Status(_, rule) => rule,

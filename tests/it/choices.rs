@@ -987,8 +987,68 @@ fn refuses(seen: &Seen, what: &str) -> Option<Answer> {
             let ten = body["deductions"].as_array().is_some_and(|d| d.len() == 10);
             ten.then(|| finance_422("deductions", "at most 9 deductions"))
         }
+        // A delete of a tag id that is no UUID, answered as a delete of nothing.
+        "malformed-tag-deleted" => (seen.method == "DELETE"
+            && seen.path.starts_with("/finops/v1/tags/")
+            && malformed_path_id(seen))
+        .then(|| (204, Vec::new())),
         _ => None,
     }
+}
+
+/// Whether a path names an id that is no UUID where the spec states one.
+fn malformed_path_id(seen: &Seen) -> bool {
+    let ids_follow = [
+        "counterparts",
+        "vat-ids",
+        "comments",
+        "tags",
+        "bank-accounts",
+    ];
+    let segments: Vec<&str> = seen.path.split('/').collect();
+    segments
+        .windows(2)
+        .any(|w| ids_follow.contains(&w[0]) && !is_uuid(w[1]))
+}
+
+/// Refuses a path id that is no UUID with 404, and a finance organization header that is no UUID
+/// with 403, where the reference answers 422 and 400: any refusal keeps the contract.
+fn malformed_refused_otherwise(seen: &Seen) -> Option<Answer> {
+    let finance = |status: u16, message: &str| {
+        let body = json!({"error": {"message": message}});
+        (status, body.to_string().into_bytes())
+    };
+    let org = seen.headers.get("x-organization-id");
+    if org
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| !is_uuid(v))
+    {
+        return Some(finance(403, "no such organization"));
+    }
+    if !malformed_path_id(seen) {
+        return None;
+    }
+    Some(match seen.path.starts_with("/embedded-banking/") {
+        true => banking_error(seen, 404, "NOT_FOUND", "no such account"),
+        false => finance(404, "not found"),
+    })
+}
+
+#[test]
+fn a_target_refusing_malformed_path_ids_and_headers_its_own_way_fails_nothing() {
+    let dir = scratch("choices-malformed-own-way");
+    let rt = runtime();
+    let choices = Choices {
+        reply: Box::new(malformed_refused_otherwise),
+        ..Choices::default()
+    };
+    let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
+    let (output, report) = run(&dir, &profile);
+    let all = findings(&report);
+    assert!(all.is_empty(), "{all:#?}\n{}", says(&output));
+    assert_eq!(output.status.code(), Some(0), "{}", says(&output));
+    assert_eq!(verdict_of(&report, "generated.params.delete-tag"), "pass");
+    assert_eq!(verdict_of(&report, "generated.params.list-events"), "pass");
 }
 
 /// A banking area that checks the owner of an account or a card against the token's own
@@ -1083,6 +1143,7 @@ fn a_target_breaking_one_rule_of_preconditions_ids_spellings_or_leftovers_fails_
         ),
         ("tag-ids-null", &["RCV-FIELD-TYPES"]),
         ("ten-deductions", &["GEN-LIMIT-INCLUSIVE"]),
+        ("malformed-tag-deleted", &["GEN-REJECT-NOT-2XX"]),
     ] {
         let dir = scratch(&format!("choices-breaking-{what}"));
         let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", breaking(what));

@@ -162,7 +162,7 @@ fn every_inventoried_constraint_is_broken_and_held_against_the_reference() {
     let n = rows.len();
     let stdout = run.stdout();
     assert!(
-        stdout.contains(&format!("{n}/{n} body constraints broken and held")),
+        stdout.contains(&format!("{n}/{n} request constraints broken and held")),
         "{stdout}"
     );
     let html = run.file("summary.html");

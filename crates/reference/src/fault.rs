@@ -125,6 +125,8 @@ faults! {
         "create mailbox domain answers 400 without x-organization-id";
     VersionMalformedAccepted => "ver-finops-malformed-accepted", "VER-FINOPS-MALFORMED",
         "a finance request whose x-finops-version is not a date is served";
+    FinOrgHeaderMalformedOwn => "fin-org-header-malformed-own", "FIN-ORG-HEADER-MALFORMED",
+        "a finance request whose x-organization-id is not a UUID is served for the caller's own organization";
     EventsPathWithoutV1 => "ver-events-path-without-v1", "VER-PATH-V1",
         "list events is served at /finops/events; /finops/v1/events answers 404";
     FinBasicSchemeAccepted => "auth-basic-scheme-accepted", "AUTH-FIN-SCHEME-401",
@@ -280,6 +282,8 @@ faults! {
         "deleting an existing tag answers 404 (the lookup uses the wrong key)";
     TagDeleteIdempotent => "tag-delete-idempotent", "TAG-DELETE-GONE",
         "deleting a tag again answers 204";
+    TagDeleteMalformedId => "tag-delete-malformed-id-204", "GEN-REJECT-NOT-2XX",
+        "delete tag answers 204 to a tag_id that is no UUID, as a delete of nothing";
     BankAccountDeleteNotFound => "cba-delete-not-found", "CBA-DELETE",
         "deleting an existing counterpart bank account answers 404";
     BankAccountDeleteIdempotent => "cba-delete-idempotent", "CBA-DELETE-GONE",

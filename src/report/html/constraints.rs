@@ -1,4 +1,4 @@
-//! The constraint coverage of `summary.html`: every inventoried constraint of the request bodies
+//! The constraint coverage of `summary.html`: every inventoried constraint of the requests
 //! (see the record's `meta.constraints`), per operation, with how the run broke and held it and,
 //! where it did not, why. An operation with a constraint left unexercised is open; the others
 //! are folded to their counts.
@@ -21,7 +21,7 @@ pub(super) fn section(run: &RunRecord) -> String {
         "<h2 id=\"constraints\">Constraint coverage ({covered} of {} broken and held)</h2>",
         plural(all.len(), "constraint")
     );
-    out.push_str("<p>Every constraint the schemas state for a request body, derived from them: broken, the answers to requests that broke it alone; held, the accepted requests that kept it at its edge (a length at its limit, a bound, null, or the field present). Where a side was not exercised, the reason.</p>\n");
+    out.push_str("<p>Every constraint the schemas and the operations table state for a request (body, path, query, headers), derived from them: broken, the answers to requests that broke it alone; held, the accepted requests that kept it at its edge (a length at its limit, a bound, null, or the field present). Where a side was not exercised, the reason.</p>\n");
     let mut operations: Vec<&str> = Vec::new();
     for c in all {
         if !operations.contains(&c.operation.as_str()) {

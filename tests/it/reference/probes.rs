@@ -278,6 +278,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let rb = c.finance_as(Method::GET, "/finops/v1/events", c.org(), "v2");
             Ctx::send(rb).await.status == 200
         }
+        FinOrgHeaderMalformedOwn => {
+            let version = c.p.finops_version();
+            let rb = c.finance_as(Method::GET, "/finops/v1/events", "not-a-uuid", version);
+            Ctx::send(rb).await.status == 200
+        }
         EventsPathWithoutV1 => c.events("").await.status == 404,
         MixedShapeAccepted => c.invoice_created(json!({ "based_on": c.quote_id() })).await,
         UnknownPropsAccepted => c.quote_created(json!({ "colour": "red" })).await,
@@ -482,6 +487,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         TagDeleteIdempotent => {
             c.delete_tag(1).await;
             c.delete_tag(1).await.status == 204
+        }
+        TagDeleteMalformedId => {
+            let rb = c.finance(Method::DELETE, "/finops/v1/tags/not-a-uuid");
+            Ctx::send(rb).await.status == 204
         }
         BankAccountDeleteNotFound => c.delete_bank_account(0).await.status == 404,
         BankAccountDeleteIdempotent => {

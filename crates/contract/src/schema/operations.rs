@@ -101,6 +101,14 @@ pub struct Param {
         skip_serializing_if = "Option::is_none"
     )]
     pub reject_rule: Option<String>,
+    /// The status the spec states for an invalid value, where it states one (the banking
+    /// organization header's 400); otherwise any refusal keeps the reject rule.
+    #[serde(
+        rename = "x-reject-status",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reject_status: Option<u16>,
     /// The header names the organization a request acts for.
     #[serde(rename = "x-organization", default, skip_serializing_if = "is_false")]
     pub organization: bool,

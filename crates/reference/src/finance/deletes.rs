@@ -20,8 +20,12 @@ pub async fn delete_tag(
 
 fn delete_tag_inner(app: &App, headers: &HeaderMap, tag: &str) -> Reply {
     let org = gate_org(app, headers)?;
-    let id = path_uuid(app, "tag_id", tag)?;
     let f = &app.faults;
+    let id = match path_uuid(app, "tag_id", tag) {
+        Ok(id) => id,
+        Err(_) if f.has(Fault::TagDeleteMalformedId) => return Ok(reply::no_content()),
+        Err(refused) => return Err(refused),
+    };
     let mut db = app.db();
     let exists = db.tags.get(&id).is_some_and(|owner| owns(app, *owner, org))
         && !f.has(Fault::TagDeleteNotFound);

@@ -117,8 +117,10 @@ pub(super) fn gate(
             "x-organization-id header is required",
         );
     };
-    let Some(org) = value.to_str().ok().and_then(parse_uuid) else {
-        return fail(StatusCode::BAD_REQUEST, "x-organization-id must be a uuid");
+    let org = match value.to_str().ok().and_then(parse_uuid) {
+        Some(org) => org,
+        None if f.has(Fault::FinOrgHeaderMalformedOwn) => app.ids.org,
+        None => return fail(StatusCode::BAD_REQUEST, "x-organization-id must be a uuid"),
     };
     if org != app.ids.org && org != app.ids.other_org {
         return fail(
