@@ -84,9 +84,9 @@ fn breaches(schema: &Value, stem: &str) -> Vec<(String, Label)> {
             rule: rule.clone(),
             detail: match kind {
                 ConstraintKind::WrongType => {
-                    format!("value {text:?} (not of the parameter's type)")
+                    format!("value = {text:?} (not of the parameter's type)")
                 }
-                _ => format!("value {text:?} (not a value the parameter admits)"),
+                _ => format!("value = {text:?} (not a value the parameter admits)"),
             },
             constraint,
         };

@@ -116,9 +116,12 @@ async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         if let Some(id) = &breach.label.constraint {
             cx.run.exercise.broken(operation, id);
         }
+        // The label says `value = "..." (why)`: the parameter's name in place of `value`.
+        let detail = &breach.label.detail;
         let what = format!(
-            "{} = {:?} ({})",
-            breach.name, breach.value, breach.label.detail
+            "{}{}",
+            breach.name,
+            detail.strip_prefix("value").unwrap_or(detail)
         );
         match breach.param.reject_status {
             Some(status) => {
