@@ -7,7 +7,7 @@ use crate::exit::Fatal;
 use crate::profile::Profile;
 use crate::terminal::{note, out};
 use crate::traffic::{har, proxy, Judge, JudgeConfig, Said};
-use crate::verdict::{RunMeta, RunRecord};
+use crate::verdict::{RunMeta, RunRecord, TrafficMeta};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -18,6 +18,11 @@ pub struct ProxyArgs {
     /// Where the proxy listens for clients, e.g. 127.0.0.1:8081 (port 0 picks a free one).
     #[arg(long, value_name = "HOST:PORT")]
     pub listen: String,
+    /// Seconds a client waits for the target's answer (its status and headers, and a body of
+    /// up to 1 MiB) before the proxy answers 504 itself and records the exchange as unanswered;
+    /// at most 86400.
+    #[arg(long, value_name = "SECS", default_value_t = crate::settings::DEFAULT_TIMEOUT_SECS)]
+    pub timeout: f64,
     #[command(flatten)]
     pub judged: JudgedArgs,
 }
@@ -25,8 +30,9 @@ pub struct ProxyArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     /// The recorded traffic: a HAR 1.2 file, as browsers, mitmproxy and Charles export it.
-    /// Entries under the target's base URL are read relative to it; without a target, the
-    /// first entry's origin names it.
+    /// Each entry keeps its own URL in the records and curls. Entries whose path is an
+    /// operation of the spec are judged (with a target, only those under its base URL);
+    /// the others are counted and listed as not judged.
     #[arg(value_name = "FILE.har")]
     pub har: PathBuf,
     #[command(flatten)]
@@ -43,7 +49,8 @@ pub struct JudgedArgs {
     /// Base URL of the target (overrides the profile's base_url).
     #[arg(long, value_name = "URL")]
     pub target: Option<String>,
-    /// Where reports are written (by the proxy on SIGINT or SIGTERM).
+    /// Where reports are written (by check once the file is judged; by the proxy on SIGINT or
+    /// SIGTERM).
     #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
     /// Warnings of the target count as failures for the exit code (a client's slip never does).
@@ -94,7 +101,13 @@ impl Setup {
         })
     }
 
-    fn meta(&self, target: &str, started: (String, Instant), strict: bool) -> RunMeta {
+    fn meta(
+        &self,
+        target: &str,
+        started: (String, Instant),
+        strict: bool,
+        traffic: TrafficMeta,
+    ) -> RunMeta {
         RunMeta {
             covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
             seed: 0,
@@ -118,6 +131,7 @@ impl Setup {
             pace: None,
             baseline: None,
             constraints: Vec::new(),
+            traffic: Some(traffic),
         }
     }
 }
@@ -144,7 +158,8 @@ fn forwarding_workers() -> usize {
 
 /// `covenant proxy`: serves until SIGINT or SIGTERM, then reports.
 pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
-    let (listen, args) = (args.listen, args.judged);
+    let (listen, timeout, args) = (args.listen, args.timeout, args.judged);
+    let timeout = crate::settings::seconds("--timeout", timeout)?;
     let setup = Setup::read(args.profile.as_ref(), args.target.as_deref())?;
     let Some(target) = setup.target.clone() else {
         return Err(Fatal::Usage(
@@ -161,13 +176,14 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
     let base = target.as_str().trim_end_matches('/').to_owned();
     let judge = setup.judge(&base);
     let started = (now(), Instant::now());
-    let judge = runtime.block_on(async {
+    let (judge, addr) = runtime.block_on(async {
         // Listen for the signals before saying anything: a caller may signal as soon as it
         // reads the address.
         let mut signals = crate::interrupt::Signals::new();
         let config = proxy::ProxyConfig {
             listen,
             target: target.clone(),
+            timeout,
         };
         let running = proxy::start(config, judge, tell)
             .await
@@ -179,10 +195,18 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
         ));
         let why = signals.next().await;
         note(&format!("covenant proxy: {why}; writing the reports"));
-        Ok::<Judge, Fatal>(running.finish().await)
+        let addr = running.addr();
+        Ok::<(Judge, SocketAddr), Fatal>((running.finish().await, addr))
     })?;
-    let record = judge.record(setup.meta(&base, started, args.strict));
-    finish(&record, &args.report_dir, judge.secrets())
+    let traffic = TrafficMeta {
+        source: "proxy".to_owned(),
+        name: format!("http://{addr}, forwarding to {base}"),
+        from: Some(started.0.clone()),
+        to: Some(now()),
+        nothing_judged: judge.nothing_judged("the proxy"),
+    };
+    let record = judge.record(setup.meta(&base, started, args.strict, traffic));
+    finish(&record, &judge, &args.report_dir)
 }
 
 /// `covenant check FILE.har`.
@@ -206,8 +230,15 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
             tell(said);
         }
     }
-    let record = judge.record(setup.meta(&base, started, args.strict));
-    finish(&record, &args.report_dir, judge.secrets())
+    let traffic = TrafficMeta {
+        source: "file".to_owned(),
+        name: har.display().to_string(),
+        from: recorded.from.clone(),
+        to: recorded.to.clone(),
+        nothing_judged: judge.nothing_judged("the file"),
+    };
+    let record = judge.record(setup.meta(&base, started, args.strict, traffic));
+    finish(&record, &judge, &args.report_dir)
 }
 
 /// Fails unless reports can be written in `dir`: checked before any traffic is judged.
@@ -222,13 +253,11 @@ fn writable(dir: &std::path::Path) -> Result<(), Fatal> {
 }
 
 /// Writes the reports, prints the summary, and maps the record to an exit code.
-fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Result<u8, Fatal> {
+fn finish(record: &RunRecord, judge: &Judge, dir: &std::path::Path) -> Result<u8, Fatal> {
+    let secrets = judge.secrets();
     let written = crate::report::write_all(record, dir, secrets)
         .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
-    let (judged, passed) = traffic_counts(record);
-    out(&format!(
-        "\n{judged} exchange(s) judged, {passed} to paths the spec does not list passed through\n"
-    ));
+    out(&format!("\n{}\n", judge.seen().line()));
     out(&crate::secret::redact(
         &crate::report::console::summary(record),
         secrets,
@@ -237,20 +266,4 @@ fn finish(record: &RunRecord, dir: &std::path::Path, secrets: &[String]) -> Resu
         note(&format!("report: {}", path.display()));
     }
     Ok(record.verdict().exit_code())
-}
-
-fn traffic_counts(record: &RunRecord) -> (usize, usize) {
-    let judged = record
-        .cases
-        .iter()
-        .filter(|c| c.suite == crate::verdict::TRAFFIC_SUITE && c.operation.is_some())
-        .map(|c| c.requests)
-        .sum();
-    let passed = record
-        .cases
-        .iter()
-        .filter(|c| c.operation.is_none())
-        .map(|c| c.requests)
-        .sum();
-    (judged, passed)
 }

@@ -61,7 +61,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
     let one_seed = old.meta.seed == new.meta.seed;
     let mixed = old.is_traffic() != new.is_traffic();
-    if (old.meta.target != new.meta.target && one_seed) || mixed {
+    if (!old.meta.same_target(&new.meta) && one_seed) || mixed {
         return compare_targets(&old, &new, &args);
     }
     let comparison = compare(&old, &new, Catalogue::embedded());

@@ -150,9 +150,16 @@ pub(super) fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, Send
     Ok(map)
 }
 
-/// The first 300 characters of a body, for messages.
+/// The first 300 characters of a body on one line (an HTML page's line breaks are spaces),
+/// for messages: a finding is one line.
 pub fn snippet(response: &Response) -> String {
-    let text = response.text();
+    let text: String = response
+        .text()
+        .split(['\r', '\n'])
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut end = text.len().min(300);
     while !text.is_char_boundary(end) {
         end -= 1;

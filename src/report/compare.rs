@@ -264,7 +264,7 @@ fn notes(old: &RunRecord, new: &RunRecord) -> Vec<String> {
             old.meta.seed, new.meta.seed
         ));
     }
-    if old.meta.target != new.meta.target {
+    if !old.meta.same_target(&new.meta) {
         notes.push(format!(
             "the runs tested different targets ({} and {}); run both with the same --seed for \
              the behaviour diff of the two",

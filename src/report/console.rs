@@ -273,13 +273,13 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     let tally = &view.tally;
     let _ = writeln!(
         out,
-        "\ncovenant: {}. {}; {}, {} in {:.2} s (seed {})",
+        "\ncovenant: {}. {}; {}, {} in {:.2} s ({})",
         view.verdict.headline(),
         tally.parts.join(", "),
         tally.cases,
         tally.requests,
         record.meta.duration_ms / 1000.0,
-        record.meta.seed
+        record.meta.provenance()
     );
     if !record.meta.profile_problems.is_empty() {
         let beside = match view.verdict {

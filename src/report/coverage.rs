@@ -295,6 +295,9 @@ fn status_of(
         );
     }
     let reason = match &run.meta.shard {
+        _ if run.meta.traffic.is_some() => "no traffic reached it: no exchange judged reached \
+             the operation it is judged on, or none in the situation it states"
+            .to_owned(),
         Some(shard) => {
             format!("no case of shard {shard} covers it (filtered out, or in another shard)")
         }

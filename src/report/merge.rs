@@ -51,7 +51,7 @@ fn check_same_run(records: &[RunRecord]) -> Result<(), ReportError> {
         if meta.seed != first.seed {
             return Err(mismatch(i, "seed", first.seed, meta.seed));
         }
-        if meta.target != first.target {
+        if !meta.same_target(first) {
             return Err(mismatch(i, "target", &first.target, &meta.target));
         }
     }

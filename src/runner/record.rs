@@ -58,6 +58,7 @@ pub(super) fn record(
         pace: run.target.pace(),
         baseline: None,
         constraints: constraints(run, &cases),
+        traffic: None,
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),

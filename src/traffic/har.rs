@@ -25,13 +25,17 @@ pub enum HarError {
 #[derive(Debug)]
 pub struct Recorded {
     pub exchanges: Vec<Observed>,
-    /// The origin (scheme, host and port) of the first entry: the target the traffic went to.
+    /// The origin (scheme, host and port) of the first entry of this API (its path fits an
+    /// operation), else of the first entry: the target the traffic went to.
     pub origin: Option<String>,
+    /// The first and the last entry's `startedDateTime`, where the file gives them.
+    pub from: Option<String>,
+    pub to: Option<String>,
 }
 
-/// The exchanges of the HAR file at `path`, in the order recorded. An entry whose URL starts
-/// with `base_url` is read relative to it (a target served under a path prefix); any other keeps
-/// its whole path.
+/// The exchanges of the HAR file at `path`, in the order recorded, each keeping where it went.
+/// An entry whose URL starts with `base_url` is read relative to it (a target served under a
+/// path prefix); with a `base_url`, any other went to another origin.
 pub fn read(path: &Path, base_url: Option<&str>) -> Result<Recorded, HarError> {
     let text = std::fs::read_to_string(path).map_err(|source| HarError::Read {
         path: path.to_owned(),
@@ -55,11 +59,23 @@ pub fn parse(text: &str, base_url: Option<&str>) -> Result<Recorded, String> {
         .enumerate()
         .map(|(i, entry)| observed(entry, base_url).map_err(|e| format!("log.entries[{i}]: {e}")))
         .collect::<Result<_, _>>()?;
-    let origin = entries
-        .first()
-        .and_then(|e| url::Url::parse(e["request"]["url"].as_str()?).ok())
-        .map(|url| url.origin().ascii_serialization());
-    Ok(Recorded { exchanges, origin })
+    let exchanges: Vec<Observed> = exchanges;
+    let origin = exchanges
+        .iter()
+        .find(|e| !e.outside && super::operation::find(&e.method, e.path()).is_some())
+        .or(exchanges.first())
+        .and_then(|e| e.origin.clone());
+    let mut started: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| e["startedDateTime"].as_str())
+        .collect();
+    started.sort_unstable();
+    Ok(Recorded {
+        exchanges,
+        origin,
+        from: started.first().map(|s| (*s).to_owned()),
+        to: started.last().map(|s| (*s).to_owned()),
+    })
 }
 
 fn observed(entry: &Value, base_url: Option<&str>) -> Result<Observed, String> {
@@ -69,7 +85,7 @@ fn observed(entry: &Value, base_url: Option<&str>) -> Result<Observed, String> {
         .ok_or("request.method is missing")?
         .to_ascii_uppercase();
     let url = request["url"].as_str().ok_or("request.url is missing")?;
-    let target = relative(url, base_url)?;
+    let (origin, target, outside) = locate(url, base_url)?;
     let request_body = match request["postData"]["text"].as_str() {
         Some(text) => text.as_bytes().to_vec(),
         None => Vec::new(),
@@ -77,58 +93,84 @@ fn observed(entry: &Value, base_url: Option<&str>) -> Result<Observed, String> {
     let response = &entry["response"];
     let status = response["status"].as_u64().unwrap_or(0);
     let answer = match u16::try_from(status) {
-        Ok(status @ 100..=999) => Some(answer(status, response)?),
+        Ok(status @ 100..=999) => Some(answer(status, response)),
         _ => None,
     };
+    // Browsers name why a request failed in `_error` (`net::ERR_CONNECTION_REFUSED`).
+    let failure = answer.is_none().then(|| match response["_error"].as_str() {
+        Some(error) if !error.is_empty() => format!("recorded without an answer ({error})"),
+        _ => format!(
+            "recorded without an answer (status {status}: the request was aborted, blocked or \
+             failed)"
+        ),
+    });
     Ok(Observed {
         method,
         target,
         request_headers: headers(&request["headers"]),
         request_body,
         answer,
+        failure,
+        origin: Some(origin),
+        outside,
         duration_ms: entry["time"].as_f64().unwrap_or(0.0).max(0.0),
     })
 }
 
-/// The path and query of `url`, relative to `base_url` where it starts with it.
-fn relative(url: &str, base_url: Option<&str>) -> Result<String, String> {
+/// Where `url` went and its path and query: relative to `base_url` where it starts with it,
+/// else its origin and whole path; and whether it went outside `base_url`, where one is given.
+fn locate(url: &str, base_url: Option<&str>) -> Result<(String, String, bool), String> {
     if let Some(base) = base_url.map(|b| b.trim_end_matches('/')) {
         if let Some(rest) = url.strip_prefix(base) {
             if rest.starts_with('/') || rest.starts_with('?') || rest.is_empty() {
-                return Ok(format!("/{}", rest.trim_start_matches('/')));
+                let target = format!("/{}", rest.trim_start_matches('/'));
+                return Ok((base.to_owned(), target, false));
             }
         }
     }
     let parsed = url::Url::parse(url).map_err(|e| format!("request.url {url:?}: {e}"))?;
-    Ok(match parsed.query() {
+    let target = match parsed.query() {
         Some(query) => format!("{}?{query}", parsed.path()),
         None => parsed.path().to_owned(),
-    })
+    };
+    Ok((
+        parsed.origin().ascii_serialization(),
+        target,
+        base_url.is_some(),
+    ))
 }
 
-fn answer(status: u16, response: &Value) -> Result<Answer, String> {
+fn answer(status: u16, response: &Value) -> Answer {
     let content = &response["content"];
-    let (body, cut) = match content["text"].as_str() {
-        Some(text) if content["encoding"] == "base64" => (
-            base64(text).ok_or("response.content.text is not base64")?,
-            false,
-        ),
-        Some(text) => (text.as_bytes().to_vec(), false),
-        // The exporter kept no body where there was one: judged on the status alone.
-        None => (Vec::new(), content["size"].as_i64().unwrap_or(0) > 0),
+    let text = content["text"].as_str();
+    let (body, unrecorded) = match (text, content["encoding"].as_str()) {
+        (Some(text), Some("base64")) => match base64(text) {
+            Some(body) => (body, false),
+            None => (Vec::new(), true),
+        },
+        (Some(text), None | Some("")) => (text.as_bytes().to_vec(), false),
+        // An encoding covenant cannot read: as good as no body.
+        (Some(_), Some(_)) => (Vec::new(), true),
+        // The exporter kept no body: none to judge, unless the answer had none (a size of 0,
+        // a 204 or a 304).
+        (None, _) => {
+            let empty = content["size"].as_i64() == Some(0) || matches!(status, 204 | 304);
+            (Vec::new(), !empty)
+        }
     };
-    let cut = cut || body.len() > KEPT_BODY;
+    let cut = body.len() > KEPT_BODY;
     let body = if body.len() > KEPT_BODY {
         body[..KEPT_BODY].to_vec()
     } else {
         body
     };
-    Ok(Answer {
+    Answer {
         status,
         headers: headers(&response["headers"]),
         body,
         cut,
-    })
+        unrecorded,
+    }
 }
 
 /// `[{name, value}]` as pairs, HTTP/2 pseudo-headers (`:authority`) left out.
@@ -207,11 +249,18 @@ mod tests {
         assert_eq!(seen[0].request_headers.len(), 1);
         let answer = seen[0].answer.as_ref().expect("an answer");
         assert_eq!(answer.body, b"{\"a\":1}");
+        assert_eq!(seen[0].origin.as_deref(), Some("https://api.example/base"));
         assert_eq!(seen[1].target, "/x");
+        assert_eq!(seen[1].origin.as_deref(), Some("https://other.example"));
+        assert!(seen[1].outside && !seen[0].outside);
         assert_eq!(seen[1].request_body, b"{}");
         assert!(seen[1].answer.is_none(), "status 0: no answer came");
+        assert!(seen[1]
+            .failure
+            .as_deref()
+            .is_some_and(|f| f.contains("status 0")));
         assert!(
-            seen[2].answer.as_ref().is_some_and(|a| a.cut),
+            seen[2].answer.as_ref().is_some_and(|a| a.unrecorded),
             "a body not captured"
         );
     }

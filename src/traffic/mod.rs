@@ -49,6 +49,13 @@ pub struct Observed {
     pub request_body: Vec<u8>,
     /// `None`: no answer came (the target was unreachable or the connection broke).
     pub answer: Option<Answer>,
+    /// Where no answer came: what happened, in words (`the target refused the connection`).
+    pub failure: Option<String>,
+    /// Where the request went (`https://api.example/base`), where it is not the judge's base
+    /// URL: a HAR entry keeps its own, so that its record and curl point where it went.
+    pub origin: Option<String>,
+    /// The request went to another origin than the target's: counted, never judged.
+    pub outside: bool,
     pub duration_ms: f64,
 }
 
@@ -60,6 +67,9 @@ pub struct Answer {
     pub body: Vec<u8>,
     /// The body was longer than what was kept: only the status is judged.
     pub cut: bool,
+    /// The file holds no body of this answer (not recorded, or in an encoding covenant cannot
+    /// read): only the status is judged, and its body checks are named as not judged.
+    pub unrecorded: bool,
 }
 
 impl Observed {
@@ -110,9 +120,14 @@ fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
 }
 
 impl Answer {
+    /// Whether only the status can be judged: the body was cut or not recorded.
+    fn status_only(&self) -> bool {
+        self.cut || self.unrecorded
+    }
+
     /// The answer as the checks read it (a cut body is read as none).
     fn response(&self) -> Response {
-        let body = if self.cut {
+        let body = if self.status_only() {
             Vec::new()
         } else {
             self.body.clone()
@@ -152,9 +167,34 @@ impl Said {
         };
         format!(
             "{level} {} {} ({}): {}",
-            self.finding.rule, self.request, self.case, self.finding.message
+            self.finding.rule,
+            self.request,
+            self.case,
+            one_line(&self.finding.message, LINE_MESSAGE)
         )
     }
+}
+
+/// The most characters of a finding's message one console line shows.
+const LINE_MESSAGE: usize = 400;
+
+/// `text` on one line: each run of whitespace (line breaks of an HTML body among them) one
+/// space, and cut to `max` characters with an ellipsis.
+fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max + 4));
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.chars().count() > max {
+            let end = out.char_indices().nth(max).map_or(out.len(), |(i, _)| i);
+            out.truncate(end);
+            out.push('…');
+            break;
+        }
+    }
+    out
 }
 
 /// Judges exchanges one after another, as they come, and keeps what the reports need.
@@ -172,6 +212,17 @@ pub struct Judge {
     pages: sequence::Pages,
     /// Requests to paths the spec does not list, by method and path.
     unlisted: BTreeMap<String, u64>,
+    /// Requests to another origin than the target's, by method, origin and path.
+    elsewhere: BTreeMap<String, u64>,
+    /// Exchanges without an answer, by method, path and what happened; the first of each kept.
+    unanswered: tally::Unanswered,
+    /// Answers judged on their status alone because the file holds no body, by method and path.
+    bodiless: BTreeMap<String, u64>,
+    /// Answers whose body was judged.
+    bodies: u64,
+    /// Credentials the target accepted (a 2xx) in each area: a refusal of one as invalid is
+    /// no answer another cause of the request allows. Indexed by [`area_index`].
+    accepted: [std::collections::HashSet<String>; 2],
     /// Exchanges the proxy passed on without judging them (the judge was too far behind).
     unjudged: u64,
     secrets: Vec<String>,
@@ -203,6 +254,11 @@ impl Judge {
             slips: BTreeMap::new(),
             pages: sequence::Pages::default(),
             unlisted: BTreeMap::new(),
+            elsewhere: BTreeMap::new(),
+            unanswered: tally::Unanswered::default(),
+            bodiless: BTreeMap::new(),
+            bodies: 0,
+            accepted: Default::default(),
             unjudged: 0,
             secrets: config.secrets,
             vars: ShellVars::new(config.named.clone()),
@@ -218,11 +274,38 @@ impl Judge {
     /// Judges one exchange; returns what it found, for the console.
     pub fn judge(&mut self, seen: &Observed) -> Vec<Said> {
         self.learn_secrets(seen);
+        let shape = || operation::shape(seen.path());
+        if seen.outside {
+            let origin = seen.origin.as_deref().unwrap_or("");
+            let key = format!("{} {origin}{}", seen.method, shape());
+            *self.elsewhere.entry(key).or_default() += 1;
+            return Vec::new();
+        }
+        if seen.answer.is_none() {
+            let what = seen.failure.as_deref().unwrap_or("no answer came");
+            let key = format!("{} {}: {what}", seen.method, shape());
+            let key = crate::secret::redact(&key, &self.secrets);
+            let first = !self.unanswered.has(&key);
+            let record =
+                first.then(|| tally::exchange(seen, &self.base_url, &self.secrets, &self.vars));
+            self.unanswered.add(key, record);
+            return Vec::new();
+        }
         let Some(operation) = operation::find(&seen.method, seen.path()) else {
-            let key = format!("{} {}", seen.method, operation::shape(seen.path()));
+            let key = format!("{} {}", seen.method, shape());
             *self.unlisted.entry(key).or_default() += 1;
             return Vec::new();
         };
+        let area = area_index(operation);
+        let credential = seen
+            .request_header("authorization")
+            .map(|v| credential("authorization", v).to_owned())
+            .filter(|t| !t.is_empty());
+        // A refusal as unauthenticated is an answer another cause allows unless the target
+        // has accepted this very credential in this area.
+        let trusted = credential
+            .as_ref()
+            .is_some_and(|t| self.accepted[area].contains(t));
         let slips = request::slips(self.catalogue, operation, seen, self.org_header.as_deref());
         let token_slips = self.pages.slips(self.catalogue, operation, seen);
         let mut findings = Vec::new();
@@ -234,7 +317,16 @@ impl Judge {
         let shapes = self.shapes.entry(operation).or_default();
         let mut shaped = false;
         if let (Some(answer), Some(response)) = (&seen.answer, &response) {
-            let checked = if answer.cut {
+            if answer.unrecorded {
+                let key = format!("{} {}", seen.method, shape());
+                *self.bodiless.entry(key).or_default() += 1;
+            } else if !answer.cut {
+                self.bodies += 1;
+            }
+            if let Some(token) = credential.filter(|_| (200..300).contains(&answer.status)) {
+                self.accepted[area].insert(token);
+            }
+            let checked = if answer.status_only() {
                 request::status_only(self.catalogue, operation, answer.status)
             } else {
                 let request = seen.request();
@@ -251,11 +343,13 @@ impl Judge {
                 if shaped {
                     refused_under(shapes, slip, answer.status);
                 }
-                let answered = request::answer_to(self.catalogue, slip, answer.status);
+                let others = slips.iter().filter(|s| !std::ptr::eq(*s, slip));
+                let allowed = request::also_allowed(others, trusted);
+                let answered = request::answer_to(self.catalogue, slip, answer.status, &allowed);
                 judged.extend(answered.judged);
                 findings.extend(answered.findings);
             }
-            if !answer.cut {
+            if !answer.status_only() {
                 let clean = slips.is_empty() && token_slips.is_empty();
                 let paged = self
                     .pages
@@ -387,8 +481,17 @@ impl Judge {
             })
             .collect();
         cases.extend(self.slips.iter().map(|(op, t)| t.case(*op, true)));
+        if let Some(case) = self.unanswered.case() {
+            cases.push(case);
+        }
         if !self.unlisted.is_empty() {
             cases.push(tally::unlisted(&self.unlisted));
+        }
+        if !self.elsewhere.is_empty() {
+            cases.push(tally::elsewhere(&self.elsewhere, &self.base_url));
+        }
+        if !self.bodiless.is_empty() {
+            cases.push(tally::bodiless(&self.bodiless));
         }
         if self.unjudged > 0 {
             cases.push(tally::unjudged(self.unjudged));
@@ -396,11 +499,96 @@ impl Judge {
         cases
     }
 
-    /// Exchanges judged, and passed through unjudged.
-    pub fn seen(&self) -> (u64, u64) {
-        let judged = self.cases.values().map(|t| t.requests as u64).sum();
-        (judged, self.unlisted.values().sum())
+    /// How many exchanges were judged, and how many were not, each counted once.
+    pub fn seen(&self) -> Seen {
+        Seen {
+            judged: self.cases.values().map(|t| t.requests as u64).sum(),
+            unanswered: self.unanswered.total(),
+            unlisted: self.unlisted.values().sum(),
+            elsewhere: self.elsewhere.values().sum(),
+            unjudged: self.unjudged,
+            bodiless: self.bodiless.values().sum(),
+        }
     }
+
+    /// Why nothing of the traffic could be judged, where nothing could: the record is then
+    /// INCOMPLETE. `source` names where the traffic was seen (`the file`, `the proxy`).
+    pub fn nothing_judged(&self, source: &str) -> Option<String> {
+        let seen = self.seen();
+        if seen.judged == 0 {
+            let total = seen.total();
+            if total == 0 {
+                return Some(format!("{source} saw no exchange, so nothing was judged"));
+            }
+            return Some(format!(
+                "none of the {total} exchange(s) {source} saw could be judged: {}",
+                seen.not_judged().join(", ")
+            ));
+        }
+        (self.bodies == 0 && seen.bodiless > 0).then(|| {
+            format!(
+                "the file holds no body of the {} answer(s) judged: their body checks were not \
+                 judged, only their statuses",
+                seen.bodiless
+            )
+        })
+    }
+}
+
+/// The exchanges a judge saw, each counted once: judged, or not and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Seen {
+    pub judged: u64,
+    pub unanswered: u64,
+    pub unlisted: u64,
+    pub elsewhere: u64,
+    pub unjudged: u64,
+    /// Of those judged, answers judged on their status alone: the file holds no body.
+    pub bodiless: u64,
+}
+
+impl Seen {
+    pub fn total(&self) -> u64 {
+        self.judged + self.unanswered + self.unlisted + self.elsewhere + self.unjudged
+    }
+
+    /// The exchanges not judged, by why, in words (none where every exchange was judged).
+    pub fn not_judged(&self) -> Vec<String> {
+        [
+            (self.unanswered, "got no answer"),
+            (self.elsewhere, "went to another origin"),
+            (
+                self.unlisted,
+                "went to paths the spec does not list (another API)",
+            ),
+            (self.unjudged, "passed while the judge was too far behind"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, why)| format!("{n} {why}"))
+        .collect()
+    }
+
+    /// The one line the commands print before the summary.
+    pub fn line(&self) -> String {
+        let mut line = format!("{} exchange(s) judged", self.judged);
+        if self.bodiless > 0 {
+            line.push_str(&format!(
+                " ({} on their status alone: the file holds no body)",
+                self.bodiless
+            ));
+        }
+        let not = self.not_judged();
+        if !not.is_empty() {
+            line.push_str(&format!("; not judged: {}", not.join(", ")));
+        }
+        line
+    }
+}
+
+/// The index of an operation's area among [`Judge`]'s accepted credentials.
+fn area_index(operation: OperationId) -> usize {
+    usize::from(operation.area() == crate::schema::Area::Banking)
 }
 
 /// Whether an answer is a refusal (4xx): the target's answer to a client's slip, whose status

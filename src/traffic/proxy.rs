@@ -29,6 +29,9 @@ pub struct ProxyConfig {
     pub listen: SocketAddr,
     /// The target's base URL; a request's path and query are appended to it.
     pub target: url::Url,
+    /// How long a client waits for the target's answer (its status and headers, and a short
+    /// body) before the proxy answers it 504 itself.
+    pub timeout: Duration,
 }
 
 /// A proxy listening, with its judge behind it.
@@ -42,7 +45,7 @@ pub struct RunningProxy {
 
 /// What reaches the judge: an exchange, or the word that the proxy has stopped.
 enum Passed {
-    Exchange(Observed),
+    Exchange(Box<Observed>),
     Stopped,
 }
 
@@ -50,6 +53,7 @@ struct Shared {
     client: reqwest::Client,
     base: String,
     exchanges: mpsc::Sender<Passed>,
+    timeout: Duration,
     /// Exchanges passed on while the judge was [`QUEUED`] behind.
     unjudged: std::sync::atomic::AtomicU64,
 }
@@ -57,7 +61,11 @@ struct Shared {
 impl Shared {
     /// Hands an exchange to the judge, or counts it when the judge is too far behind.
     fn judge(&self, seen: Observed) {
-        if self.exchanges.try_send(Passed::Exchange(seen)).is_err() {
+        if self
+            .exchanges
+            .try_send(Passed::Exchange(Box::new(seen)))
+            .is_err()
+        {
             self.unjudged
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
@@ -88,6 +96,7 @@ pub async fn start(
         client,
         base: config.target.as_str().trim_end_matches('/').to_owned(),
         exchanges,
+        timeout: config.timeout,
         unjudged: std::sync::atomic::AtomicU64::new(0),
     });
     let app = axum::Router::new()
@@ -188,12 +197,15 @@ async fn forward(
         .path_and_query()
         .map_or("/", |p| p.as_str())
         .to_owned();
-    let mut seen = Observed {
+    let seen = Observed {
         method: parts.method.as_str().to_owned(),
         target: target.clone(),
         request_headers: pairs(&parts.headers),
         request_body: body.to_vec(),
         answer: None,
+        failure: None,
+        origin: None,
+        outside: false,
         duration_ms: 0.0,
     };
     let mut headers = end_to_end(&parts.headers);
@@ -204,19 +216,74 @@ async fn forward(
         .request(parts.method, format!("{}{target}", shared.base))
         .headers(headers)
         .body(body)
-        .send()
-        .await;
-    let answer = match sent {
-        Ok(answer) => answer,
-        Err(e) => {
-            seen.duration_ms = elapsed(started);
-            shared.judge(seen);
-            return plain(
-                StatusCode::BAD_GATEWAY,
-                &format!("covenant proxy: the target did not answer: {e}"),
-            );
-        }
+        .send();
+    let deadline = tokio::time::Instant::from_std(started) + shared.timeout;
+    let (status, failure) = match tokio::time::timeout_at(deadline, sent).await {
+        Ok(Ok(answer)) => return passed_on(answer, seen, started, deadline, shared).await,
+        Ok(Err(e)) if e.is_connect() => (
+            StatusCode::BAD_GATEWAY,
+            format!(
+                "the target refused the connection or could not be reached ({})",
+                cause(&e)
+            ),
+        ),
+        Ok(Err(e)) => (
+            StatusCode::BAD_GATEWAY,
+            format!(
+                "the target's connection broke before it answered ({})",
+                cause(&e)
+            ),
+        ),
+        Err(_) => (
+            StatusCode::GATEWAY_TIMEOUT,
+            no_answer_within(shared.timeout),
+        ),
     };
+    unanswered(seen, started, &shared, status, failure)
+}
+
+/// No answer came: the exchange is judged as one (an error of the run), and the client hears
+/// from the proxy what happened.
+fn unanswered(
+    mut seen: Observed,
+    started: Instant,
+    shared: &Shared,
+    status: StatusCode,
+    failure: String,
+) -> axum::response::Response {
+    let text = format!("covenant proxy: {failure}");
+    seen.failure = Some(failure);
+    seen.duration_ms = elapsed(started);
+    shared.judge(seen);
+    plain(status, &text)
+}
+
+fn no_answer_within(timeout: Duration) -> String {
+    format!(
+        "the target did not answer within {} s (--timeout)",
+        timeout.as_secs_f64()
+    )
+}
+
+/// The innermost cause of an error (`Connection refused (os error 111)`): reqwest's own
+/// message names only the URL.
+fn cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut inner = error;
+    while let Some(next) = inner.source() {
+        inner = next;
+    }
+    inner.to_string()
+}
+
+/// The target's answer, passed back to the client: a short body read whole (within the
+/// deadline) and judged, a long one streamed.
+async fn passed_on(
+    answer: reqwest::Response,
+    mut seen: Observed,
+    started: Instant,
+    deadline: tokio::time::Instant,
+    shared: Arc<Shared>,
+) -> axum::response::Response {
     let status = answer.status();
     let headers = end_to_end(answer.headers());
     let mut kept = Answer {
@@ -224,26 +291,27 @@ async fn forward(
         headers: pairs(&headers),
         body: Vec::new(),
         cut: false,
+        unrecorded: false,
     };
     let short = answer
         .content_length()
         .is_some_and(|n| n <= KEPT_BODY as u64);
     let body = if short {
-        match answer.bytes().await {
-            Ok(bytes) => {
+        match tokio::time::timeout_at(deadline, answer.bytes()).await {
+            Err(_) => {
+                let failure = no_answer_within(shared.timeout);
+                return unanswered(seen, started, &shared, StatusCode::GATEWAY_TIMEOUT, failure);
+            }
+            Ok(Ok(bytes)) => {
                 kept.body = bytes.to_vec();
                 seen.answer = Some(kept);
                 seen.duration_ms = elapsed(started);
                 shared.judge(seen);
                 Body::from(bytes)
             }
-            Err(e) => {
-                seen.duration_ms = elapsed(started);
-                shared.judge(seen);
-                return plain(
-                    StatusCode::BAD_GATEWAY,
-                    &format!("covenant proxy: the target's answer broke off: {e}"),
-                );
+            Ok(Err(e)) => {
+                let failure = format!("the target's answer broke off ({})", cause(&e));
+                return unanswered(seen, started, &shared, StatusCode::BAD_GATEWAY, failure);
             }
         }
     } else {
@@ -284,6 +352,9 @@ fn stream(
             }
         };
         // An answer that broke off (or that the client left) is no answer to judge.
+        if !complete {
+            seen.failure = Some("the answer broke off before its end".to_owned());
+        }
         seen.answer = complete.then_some(kept);
         seen.duration_ms = elapsed(started);
         shared.judge(seen);

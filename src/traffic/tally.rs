@@ -129,23 +129,97 @@ impl Tally {
     }
 }
 
-/// Requests to paths the spec does not list: passed through, counted, not judged.
+/// Requests to paths the spec does not list (another API): counted, not judged.
 pub fn unlisted(counts: &BTreeMap<String, u64>) -> CaseResult {
     let total: u64 = counts.values().sum();
+    let reason = format!(
+        "{total} request(s) to paths the spec does not list (another API), not judged: {}",
+        named(counts)
+    );
+    passed("traffic.unlisted", reason, total)
+}
+
+/// Requests to another origin than the target's: counted, not judged.
+pub fn elsewhere(counts: &BTreeMap<String, u64>, base_url: &str) -> CaseResult {
+    let total: u64 = counts.values().sum();
+    let reason = format!(
+        "{total} request(s) to another origin than {base_url}, not judged: {}",
+        named(counts)
+    );
+    passed("traffic.elsewhere", reason, total)
+}
+
+/// Answers judged on their status alone because the file holds no body of them: their body
+/// checks are not judged. Each exchange is counted by its operation's case already.
+pub fn bodiless(counts: &BTreeMap<String, u64>) -> CaseResult {
+    let total: u64 = counts.values().sum();
+    let reason = format!(
+        "{total} answer(s) judged on their status alone, their body checks not judged: the \
+         file holds no body (left out when it was exported, or in an encoding covenant cannot \
+         read): {}",
+        named(counts)
+    );
+    passed("traffic.bodiless", reason, 0)
+}
+
+/// `what (n), ...` of the first twenty, and how many more.
+fn named(counts: &BTreeMap<String, u64>) -> String {
     let named: Vec<String> = counts
         .iter()
         .take(20)
         .map(|(request, n)| format!("{request} ({n})"))
         .collect();
     let more = counts.len().saturating_sub(named.len());
-    let mut reason = format!(
-        "{total} request(s) to paths the spec does not list, passed through and not judged: {}",
-        named.join(", ")
-    );
+    let mut text = named.join(", ");
     if more > 0 {
-        reason.push_str(&format!(", and {more} more"));
+        text.push_str(&format!(", and {more} more"));
     }
-    passed("traffic.unlisted", reason, total)
+    text
+}
+
+/// Exchanges that got no answer (the target refused or never answered, or the client's file
+/// recorded none): an error of the run, each named by method, path and what happened.
+#[derive(Debug, Default)]
+pub struct Unanswered {
+    counts: BTreeMap<String, u64>,
+    exchanges: Vec<Exchange>,
+}
+
+impl Unanswered {
+    pub fn has(&self, key: &str) -> bool {
+        self.counts.contains_key(key)
+    }
+
+    /// Counts one, keeping its record where given (the first of its kind, at most
+    /// [`KEPT_EXCHANGES`]).
+    pub fn add(&mut self, key: String, record: Option<Exchange>) {
+        *self.counts.entry(key).or_default() += 1;
+        if let Some(record) = record.filter(|_| self.exchanges.len() < KEPT_EXCHANGES) {
+            self.exchanges.push(record);
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.values().sum()
+    }
+
+    /// The case `traffic.unanswered`, an error, where any exchange got no answer.
+    pub fn case(&self) -> Option<CaseResult> {
+        let total = self.total();
+        if total == 0 {
+            return None;
+        }
+        let error = format!(
+            "{total} exchange(s) got no answer, not judged: {}",
+            named(&self.counts)
+        );
+        let mut case = passed("traffic.unanswered", String::new(), total);
+        case.verdict = Verdict::Error;
+        case.skip_reason = None;
+        case.error = Some(error);
+        case.exchanges = self.exchanges.clone();
+        Some(case)
+    }
 }
 
 /// Exchanges the proxy passed on while its judge was too far behind.
@@ -199,7 +273,8 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String], vars: &Shel
             })
             .collect()
     };
-    let sent_url = format!("{base_url}{}", seen.target);
+    let origin = seen.origin.as_deref().unwrap_or(base_url);
+    let sent_url = format!("{origin}{}", seen.target);
     let url = redact(&sent_url, secrets);
     let request_headers = headers(&seen.request_headers);
     // Redacted whole, then cut: a secret across the cut is masked, not left half.
@@ -244,9 +319,11 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String], vars: &Shel
             body,
             curl,
         },
-        error: response
-            .is_none()
-            .then(|| "no answer came from the target".to_owned()),
+        error: response.is_none().then(|| {
+            seen.failure
+                .clone()
+                .unwrap_or_else(|| "no answer came from the target".to_owned())
+        }),
         response,
         duration_ms: seen.duration_ms,
         retries: 0,

@@ -495,6 +495,7 @@ fn judged(
     let running = proxy(profile, &live, extra);
     let loaded = Profile::load(profile).expect("the profile");
     let mut client = Client::new(&running.url, &loaded);
+    let running_url = running.url.clone();
     rt.block_on(client.ordinary(careless));
     let proxied = running.interrupt();
     for file in ["junit.xml", "report.json", "summary.html", "summary.md"] {
@@ -506,6 +507,12 @@ fn judged(
     }
     let har = dir.join("traffic.har");
     client.har(&har);
+    // Recorded as the client had them with the target itself: each entry's URL is where its
+    // request went, and the profile names the target.
+    let base = loaded.base_url.clone().expect("a base URL");
+    let text = std::fs::read_to_string(&har).expect("the HAR");
+    let text = text.replace(&running_url, base.trim_end_matches('/'));
+    std::fs::write(&har, text).expect("write the HAR");
     let recorded = dir.join("check-reports");
     let checked = check(&har, profile, &recorded, extra);
     assert_eq!(
@@ -988,6 +995,378 @@ fn traffic_reports_compare_with_each_other_and_with_a_run_naming_what_each_targe
     assert!(
         said.stdout.contains("no difference in behaviour"),
         "a run and the traffic of one contract-keeping behaviour:\n{}",
+        said.all()
+    );
+}
+
+/// `covenant check FILE.har` without a profile.
+fn check_bare(har: &Path, reports: &Path) -> Said {
+    let output = covenant()
+        .arg("check")
+        .arg(har)
+        .arg("--report-dir")
+        .arg(reports)
+        .output()
+        .expect("covenant check runs");
+    Said {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the file")).expect("JSON")
+}
+
+/// A HAR entry: `method url`, answered `status` with `body` of `mime` (status 0: no answer).
+fn entry(method: &str, url: &str, status: u16, mime: &str, body: &str) -> Value {
+    json!({"startedDateTime": "2026-11-25T09:00:00.000Z", "time": 1.0,
+        "request": {"method": method, "url": url, "headers": []},
+        "response": {"status": status, "headers": [{"name": "content-type", "value": mime}],
+            "content": {"size": body.len(), "mimeType": mime, "text": body}}})
+}
+
+/// The ordinary client's exchanges with the reference itself, as a HAR file's JSON.
+fn ordinary_har(rt: &tokio::runtime::Runtime, dir: &Path, profile: &Path) -> (Value, Client) {
+    let loaded = Profile::load(profile).expect("the profile");
+    let base = loaded.base_url.clone().expect("a base URL");
+    let mut client = Client::new(base.trim_end_matches('/'), &loaded);
+    rt.block_on(client.ordinary(true));
+    let path = dir.join("ordinary.har");
+    client.har(&path);
+    (read_json(&path), client)
+}
+
+fn write_har(dir: &Path, name: &str, har: &Value) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, har.to_string()).expect("write the HAR");
+    path
+}
+
+fn case<'r>(report: &'r Value, id: &str) -> Option<&'r Value> {
+    report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .find(|c| c["id"] == id)
+}
+
+#[test]
+fn a_proxy_whose_target_refuses_or_never_answers_is_never_a_pass_and_answers_in_time() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-unanswered");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let http = reqwest::Client::new();
+    let get = |url: String| {
+        rt.block_on(async {
+            let answer = http.get(url).send().await.expect("the proxy answers");
+            let status = answer.status().as_u16();
+            (status, answer.text().await.unwrap_or_default())
+        })
+    };
+
+    // A target that refuses every connection: 502, and an error of the run naming it.
+    let refused_reports = dir.join("refused");
+    let running = proxy(
+        &profile,
+        &refused_reports,
+        &["--target", "http://127.0.0.1:1"],
+    );
+    let (status, text) = get(format!("{}/finops/v1/events", running.url));
+    assert_eq!(status, 502, "{text}");
+    assert!(text.contains("refused"), "{text}");
+    let said = running.interrupt();
+    assert_eq!(said.code, Some(4), "nothing was judged:\n{}", said.all());
+    assert!(
+        said.stdout.contains("INCOMPLETE")
+            && said
+                .stdout
+                .contains("GET /finops/v1/events: the target refused")
+            && !said.stdout.contains("--filter"),
+        "{}",
+        said.all()
+    );
+    let report = read_json(&refused_reports.join("report.json"));
+    let unanswered = case(&report, "traffic.unanswered").expect("the unanswered case");
+    assert_eq!(unanswered["verdict"], "error", "{unanswered}");
+    assert_eq!(report["meta"]["traffic"]["source"], "proxy");
+
+    // A target that accepts and never answers: the proxy's own --timeout, then 504.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let silent_url = format!("http://{}", silent.local_addr().expect("an address"));
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in silent.incoming() {
+            held.push(stream);
+        }
+    });
+    let silent_reports = dir.join("silent");
+    let running = proxy(
+        &profile,
+        &silent_reports,
+        &["--target", &silent_url, "--timeout", "0.5"],
+    );
+    let started = Instant::now();
+    let (status, text) = get(format!("{}/finops/v1/events?limit=2", running.url));
+    assert_eq!(status, 504, "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let said = running.interrupt();
+    assert_eq!(said.code, Some(4), "{}", said.all());
+    assert!(
+        said.stdout
+            .contains("GET /finops/v1/events: the target did not answer within 0.5 s"),
+        "{}",
+        said.all()
+    );
+}
+
+#[test]
+fn a_har_is_judged_where_each_entry_went_each_exchange_counted_once() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-har-origins");
+    let (server, profile) = reference(&rt, &dir, &[]);
+    let base = server.base_url();
+    let base = base.trim_end_matches('/');
+    let (mut har, _client) = ordinary_har(&rt, &dir, &profile);
+    let entries = har["log"]["entries"].as_array_mut().expect("entries");
+    let api = entries.len();
+    // A browser's HAR starts with the web page; a request it aborted is recorded with status 0.
+    entries.insert(
+        0,
+        entry(
+            "GET",
+            "https://www.example.org/app/index.html",
+            200,
+            "text/html",
+            "<html></html>",
+        ),
+    );
+    entries.push(entry(
+        "GET",
+        &format!("{base}/finops/v1/events?limit=3"),
+        0,
+        "",
+        "",
+    ));
+    let path = write_har(&dir, "browser.har", &har);
+
+    // With the profile: the page went to another origin, the aborted request is an error.
+    let reports = dir.join("with-profile");
+    let said = check(&path, &profile, &reports, &[]);
+    assert_eq!(said.code, Some(1), "an error of the run:\n{}", said.all());
+    assert!(
+        said.stdout.contains("1 got no answer")
+            && said.stdout.contains("1 went to another origin")
+            && said
+                .stdout
+                .contains("GET /finops/v1/events: recorded without an answer"),
+        "{}",
+        said.all()
+    );
+    let report = read_json(&reports.join("report.json"));
+    assert_eq!(
+        case(&report, "traffic.elsewhere").expect("another origin")["verdict"],
+        "skip"
+    );
+    // Each exchange once: every entry is one request of the summary, the slip's included.
+    let requests = format!("{} requests", api + 2);
+    assert!(
+        said.stdout.contains(&requests),
+        "{requests}:\n{}",
+        said.all()
+    );
+    assert!(report["meta"]["traffic"]["name"]
+        .as_str()
+        .is_some_and(|n| n.ends_with("browser.har")));
+
+    // Without a profile: every curl points where its request went, the page is not this API.
+    let reports = dir.join("bare");
+    let said = check_bare(&path, &reports);
+    assert_eq!(said.code, Some(1), "{}", said.all());
+    let report = read_json(&reports.join("report.json"));
+    assert_eq!(report["meta"]["target"], base);
+    let unlisted = case(&report, "traffic.unlisted").expect("another API");
+    assert!(
+        unlisted["skip_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("/app/index.html")),
+        "{unlisted}"
+    );
+    for case in report["cases"].as_array().expect("cases") {
+        for exchange in case["exchanges"].as_array().into_iter().flatten() {
+            let url = exchange["request"]["url"].as_str().expect("a URL");
+            let curl = exchange["request"]["curl"].as_str().expect("a curl");
+            assert!(
+                url.starts_with(base) && curl.contains(base) && !curl.contains("example.org"),
+                "{url}\n{curl}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_har_without_bodies_or_without_entries_is_incomplete_and_says_why_in_its_own_words() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-har-bodiless");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let (mut har, _client) = ordinary_har(&rt, &dir, &profile);
+    for entry in har["log"]["entries"].as_array_mut().expect("entries") {
+        let content = entry["response"]["content"]
+            .as_object_mut()
+            .expect("content");
+        content.remove("text");
+    }
+    let path = write_har(&dir, "bodiless.har", &har);
+    let reports = dir.join("bodiless");
+    let said = check(&path, &profile, &reports, &[]);
+    assert_eq!(said.code, Some(4), "{}", said.all());
+    assert!(
+        said.stdout.contains("the file holds no body") && said.stdout.contains("INCOMPLETE"),
+        "{}",
+        said.all()
+    );
+    for report in ["summary.md", "summary.html"] {
+        let text = std::fs::read_to_string(reports.join(report)).expect("a report");
+        assert!(text.contains("the file holds no body"), "{report}:\n{text}");
+    }
+
+    let empty = write_har(
+        &dir,
+        "empty.har",
+        &json!({"log": {"version": "1.2", "entries": []}}),
+    );
+    let reports = dir.join("empty");
+    let said = check(&empty, &profile, &reports, &[]);
+    assert_eq!(said.code, Some(4), "{}", said.all());
+    let summary = std::fs::read_to_string(reports.join("summary.md")).expect("summary.md");
+    let html = std::fs::read_to_string(reports.join("summary.html")).expect("summary.html");
+    for text in [&said.stdout, &summary, &html] {
+        assert!(
+            !text.contains("--filter")
+                && !text.contains("seed 0")
+                && !text.contains("seed `0`")
+                && !text.contains("cases per operation"),
+            "{text}"
+        );
+    }
+    assert!(
+        said.stdout.contains("the file saw no exchange") && summary.contains("empty.har"),
+        "{}\n{summary}",
+        said.all()
+    );
+    let help = covenant().args(["check", "--help"]).output().expect("help");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("by check once the file is judged"), "{help}");
+}
+
+#[test]
+fn a_request_breaking_two_rules_passes_any_answer_the_spec_allows_for_one_of_them() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-two-causes");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let loaded = Profile::load(&profile).expect("the profile");
+    let base = loaded.base_url.clone().expect("a base URL");
+    let mut client = Client::new(base.trim_end_matches('/'), &loaded);
+    rt.block_on(client.ordinary(false));
+    let account = loaded
+        .banking
+        .as_ref()
+        .and_then(|b| b.bank_account_id.clone())
+        .expect("a bank account");
+    let list = format!("/embedded-banking/v1/bank-accounts/{account}/transactions");
+    let org = covenant::reference::ORG_HEADER;
+    let finance_token = client.finance()[0].1.clone();
+    let mut bank = client.banking();
+    bank.push((org.to_owned(), "{}".to_owned()));
+    // A malformed organization header with a token that is no banking token, or none at all.
+    for token in [finance_token.as_str(), "Bearer "] {
+        let headers = vec![
+            ("authorization".to_owned(), token.to_owned()),
+            (org.to_owned(), "{}".to_owned()),
+        ];
+        let (status, _) = rt.block_on(client.send("GET", &list, headers, Payload::None));
+        assert_eq!(status, 401);
+    }
+    // With the banking token the target accepted: the malformed header alone, 400.
+    let (status, _) = rt.block_on(client.send("GET", &list, bank, Payload::None));
+    assert_eq!(status, 400);
+    let path = dir.join("two-causes.har");
+    client.har(&path);
+    let said = check(&path, &profile, &dir.join("honest"), &[]);
+    assert_eq!(said.code, Some(0), "{}", said.all());
+    assert!(!said.stdout.contains("FAIL "), "{}", said.all());
+
+    // Had the target refused the accepted token as invalid, it would break the rule.
+    let mut har = read_json(&path);
+    let entries = har["log"]["entries"].as_array_mut().expect("entries");
+    let last = entries.last_mut().expect("an entry");
+    last["response"]["status"] = json!(401);
+    let path = write_har(&dir, "refused-as-invalid.har", &har);
+    let said = check(&path, &profile, &dir.join("breach"), &[]);
+    assert_eq!(said.code, Some(1), "{}", said.all());
+    assert!(
+        said.stdout
+            .contains("FAIL BANK-ORG-HEADER-MALFORMED-400 GET /embedded-banking"),
+        "{}",
+        said.all()
+    );
+}
+
+#[test]
+fn a_finding_is_one_line_and_compare_sees_one_target_whatever_its_trailing_slash() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-one-line");
+    let (server, profile) = reference(&rt, &dir, &[]);
+    let base = server.base_url();
+    let base = base.trim_end_matches('/');
+    let html = "<html>\n<head><title>Oops</title></head>\n<body>\n<h1>Internal error</h1>\n\
+                <p>Something went wrong.</p>\n</body>\n</html>\n";
+    let har = json!({"log": {"version": "1.2", "entries": [
+        entry("GET", &format!("{base}/finops/v1/events"), 200, "text/html", html)]}});
+    let path = write_har(&dir, "html.har", &har);
+    let said = check(&path, &profile, &dir.join("html"), &[]);
+    assert_eq!(said.code, Some(1), "{}", said.all());
+    let findings: Vec<&str> = said
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL ") || l.starts_with("WARN "))
+        .collect();
+    assert!(
+        findings
+            .iter()
+            .any(|l| l.starts_with("FAIL GEN-JSON-BODY")
+                && l.contains("<h1>Internal error</h1> <p>")),
+        "the body shown on the finding's line:\n{}",
+        said.all()
+    );
+    assert!(
+        said.stdout
+            .lines()
+            .all(|l| !l.trim_start().starts_with('<')),
+        "{}",
+        said.all()
+    );
+
+    // The same report under a base URL with a trailing slash: one target, compared as such.
+    let report = dir.join("html/report.json");
+    let mut slashed = read_json(&report);
+    slashed["meta"]["target"] = json!(format!("{base}/"));
+    let other = dir.join("slashed");
+    std::fs::create_dir_all(&other).expect("a directory");
+    std::fs::write(other.join("report.json"), slashed.to_string()).expect("write");
+    let said = compare(&dir.join("html"), &other, &[]);
+    // Before and after, case by case (one target, one seed also gets the behaviour diff).
+    assert_eq!(said.code, Some(0), "{}", said.all());
+    assert!(
+        said.stdout.contains("still failing (1)")
+            && said.stdout.contains("no difference in behaviour")
+            && !said.stdout.contains("different targets"),
+        "{}",
         said.all()
     );
 }

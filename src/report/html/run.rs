@@ -194,6 +194,11 @@ impl Page {
             ("cases per operation", m.cases_per_operation.to_string()),
             ("covenant", m.covenant_version.clone()),
         ];
+        if let Some(traffic) = &m.traffic {
+            // A run's seed and cases per operation mean nothing for real traffic.
+            rows.retain(|(name, _)| !matches!(*name, "seed" | "cases per operation"));
+            rows.insert(1, ("traffic", traffic.describe()));
+        }
         if let Some(shard) = &m.shard {
             rows.push(("shard", shard.clone()));
         }

@@ -182,9 +182,12 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
     let m = &run.meta;
     let _ = writeln!(
         out,
-        "Target {}, seed `{}`, covenant {}, {:.1} s{}.",
+        "Target {}, {}, covenant {}, {:.1} s{}.",
         inline_code(&m.target),
-        m.seed,
+        match &m.traffic {
+            Some(traffic) => text(&traffic.describe()),
+            None => format!("seed `{}`", m.seed),
+        },
         inline_code(&m.covenant_version),
         m.duration_ms / 1000.0,
         m.shard

@@ -304,7 +304,10 @@ impl Counts {
                 Verdict::Known => c.known += 1,
                 Verdict::Client => c.client += 1,
             }
-            c.requests += case.requests.max(case.exchanges.len());
+            // A client's slips are exchanges a traffic case counts already: each once.
+            if case.suite != CLIENT_SUITE {
+                c.requests += case.requests.max(case.exchanges.len());
+            }
         }
         c
     }

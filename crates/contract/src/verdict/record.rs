@@ -52,6 +52,59 @@ pub struct RunMeta {
     /// for real traffic and for runs of covenant before the inventory).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintCoverage>,
+    /// The real traffic the record judges (`covenant proxy`, `covenant check`); absent for a
+    /// run of covenant's own requests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<TrafficMeta>,
+}
+
+/// What real traffic a record judges: where it was seen, over what span of time, and why
+/// nothing could be judged where nothing could.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrafficMeta {
+    /// `proxy` (seen live) or `file` (recorded in a HAR file).
+    pub source: String,
+    /// The HAR file's name, or the address the proxy listened on.
+    pub name: String,
+    /// The first and the last exchange's start (RFC 3339), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Why no exchange could be judged: the record is then INCOMPLETE.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nothing_judged: Option<String>,
+}
+
+impl RunMeta {
+    /// Whether two records judged one target: their base URLs alike but for a trailing slash.
+    pub fn same_target(&self, other: &RunMeta) -> bool {
+        self.target.trim_end_matches('/') == other.target.trim_end_matches('/')
+    }
+
+    /// What produced the record, in words: `seed 7` for a run; for real traffic, what the
+    /// traffic was (a run's seed and cases per operation mean nothing there).
+    pub fn provenance(&self) -> String {
+        match &self.traffic {
+            Some(traffic) => traffic.describe(),
+            None => format!("seed {}", self.seed),
+        }
+    }
+}
+
+impl TrafficMeta {
+    /// What the record is, in words: `traffic seen by covenant proxy on ADDR, from A to B`.
+    pub fn describe(&self) -> String {
+        let what = match self.source.as_str() {
+            "proxy" => format!("traffic seen by covenant proxy on {}", self.name),
+            _ => format!("traffic recorded in {}", self.name),
+        };
+        match (&self.from, &self.to) {
+            (Some(from), Some(to)) if from != to => format!("{what}, from {from} to {to}"),
+            (Some(at), _) | (None, Some(at)) => format!("{what}, at {at}"),
+            (None, None) => what,
+        }
+    }
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
@@ -203,6 +256,9 @@ impl RunRecord {
     pub fn incomplete(&self) -> Option<String> {
         if let Some(why) = &self.meta.interrupted {
             return Some(format!("the run stopped early: {why}"));
+        }
+        if let Some(traffic) = &self.meta.traffic {
+            return traffic.nothing_judged.clone();
         }
         if self.cases.is_empty() {
             return Some(
