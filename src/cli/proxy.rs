@@ -118,6 +118,7 @@ impl Setup {
             pace: None,
             baseline: None,
             constraints: Vec::new(),
+            judged_against: Some(crate::schema::judged_against()),
         }
     }
 }

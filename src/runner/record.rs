@@ -58,6 +58,7 @@ pub(super) fn record(
         pace: run.target.pace(),
         baseline: None,
         constraints: constraints(run, &cases),
+        judged_against: Some(crate::schema::judged_against()),
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),

@@ -528,6 +528,7 @@ mod tests {
                 pace: None,
                 baseline: None,
                 constraints: Vec::new(),
+                judged_against: None,
             },
             counts: Counts::of(&cases),
             cases,

@@ -175,6 +175,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         pace: None,
         baseline: None,
         constraints: Vec::new(),
+        judged_against: None,
     }
 }
 

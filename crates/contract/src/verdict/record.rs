@@ -52,6 +52,32 @@ pub struct RunMeta {
     /// for real traffic and for runs of covenant before the inventory).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintCoverage>,
+    /// The contract the run was judged against (absent in reports of covenant before it, which
+    /// stay readable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_against: Option<JudgedAgainst>,
+}
+
+/// What a verdict was judged against, so that two reports can be told apart by it: the spec
+/// version (the `x-finops-version` a run sends by default), the number of rules, and a short
+/// hash of the rule catalogue and the schemas as embedded in the binary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgedAgainst {
+    pub spec_version: String,
+    pub rules: usize,
+    /// The first 12 hex digits of the FNV-1a 64 hash of `cases/rules.toml`, each schema file
+    /// (by name) and `schemas/operations.json`.
+    pub catalogue_hash: String,
+}
+
+impl JudgedAgainst {
+    /// `spec 2026-09-24, 212 rules, catalogue 0123456789ab`: what `--version` and the reports say.
+    pub fn sentence(&self) -> String {
+        format!(
+            "spec {}, {} rules, catalogue {}",
+            self.spec_version, self.rules, self.catalogue_hash
+        )
+    }
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
