@@ -20,6 +20,7 @@ use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
 use crate::runner::{Audience, Sites};
 use crate::schema::OperationId;
 use crate::settings::RunSettings;
+use crate::terminal::{paint, Tone};
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -416,14 +417,11 @@ pub fn render(record: &SelftestRecord) -> String {
         } else {
             o.by.join(", ")
         };
-        let _ = writeln!(
-            out,
-            "{:<45} {:<30} {:<9} {}",
-            o.fault,
-            o.rule,
-            if o.detected { "yes" } else { "NO" },
-            by
-        );
+        let detected = match o.detected {
+            true => paint(Tone::Pass, &format!("{:<9}", "yes")),
+            false => paint(Tone::Fail, &format!("{:<9}", "NO")),
+        };
+        let _ = writeln!(out, "{:<45} {:<30} {detected} {}", o.fault, o.rule, by);
     }
     let _ = writeln!(out);
     for (what, list) in [

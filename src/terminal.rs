@@ -7,9 +7,92 @@
 //! drawn in place, after the cursor, and erased before anything else is printed through this
 //! module ([`note`], [`relay`]), then drawn again: the status never mixes with the other lines.
 //! It must never reach a pipe's stdout: piped output stays byte for byte what it was.
+//!
+//! Colours are decided here, once per process ([`set_colour`], from `--color` and the
+//! environment's conventions), and every command paints through [`paint`]: no other module
+//! asks whether the output is a terminal or reads `NO_COLOR`.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
+
+/// `--color`: when the output gets colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColourChoice {
+    /// When stdout is a terminal, unless the environment says otherwise ([`colour_wanted`]).
+    Auto,
+    Always,
+    Never,
+}
+
+/// Whether output gets colours. `--color always` and `never` decide alone (a flag given for
+/// one command overrides the environment, as both conventions say); with `auto`, in this
+/// order: `NO_COLOR` set to anything but the empty string turns colours off (no-color.org);
+/// `CLICOLOR_FORCE` set to anything but empty or `0` turns them on, terminal or not
+/// (bixense.com/clicolors); `CLICOLOR=0` or `TERM=dumb` turns them off; else they follow
+/// whether stdout is a terminal. `NO_COLOR` wins over `CLICOLOR_FORCE`, as in clap's own
+/// output (anstream).
+pub fn colour_wanted(
+    choice: ColourChoice,
+    env: impl Fn(&str) -> Option<String>,
+    terminal: bool,
+) -> bool {
+    let set = |name: &str| env(name).filter(|v| !v.is_empty());
+    match choice {
+        ColourChoice::Always => true,
+        ColourChoice::Never => false,
+        ColourChoice::Auto if set("NO_COLOR").is_some() => false,
+        ColourChoice::Auto if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+        ColourChoice::Auto
+            if set("CLICOLOR").as_deref() == Some("0")
+                || set("TERM").as_deref() == Some("dumb") =>
+        {
+            false
+        }
+        ColourChoice::Auto => terminal,
+    }
+}
+
+static COLOUR: AtomicBool = AtomicBool::new(false);
+
+/// Decides once, for the whole process, whether [`paint`] colours (off until called).
+pub fn set_colour(choice: ColourChoice) {
+    let wanted = colour_wanted(
+        choice,
+        |name| std::env::var(name).ok(),
+        std::io::stdout().is_terminal(),
+    );
+    COLOUR.store(wanted, Ordering::Relaxed);
+}
+
+/// Whether colours are on, as [`set_colour`] decided.
+pub fn colours() -> bool {
+    COLOUR.load(Ordering::Relaxed)
+}
+
+/// What a painted word says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Held: green.
+    Pass,
+    /// Warned, skipped, known: yellow.
+    Warn,
+    /// Failed or errored: bold red.
+    Fail,
+}
+
+/// `text` in the colour of `tone` when colours are on ([`set_colour`]), else as it is.
+pub fn paint(tone: Tone, text: &str) -> String {
+    if !colours() || text.is_empty() {
+        return text.to_owned();
+    }
+    let code = match tone {
+        Tone::Pass => "32",
+        Tone::Warn => "33",
+        Tone::Fail => "1;31",
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
 
 /// Writes to stdout, ignoring a closed pipe.
 pub fn out(text: &str) {
@@ -322,6 +405,42 @@ mod tests {
             s.column, 11,
             "an escape split across two writes moves nothing"
         );
+    }
+
+    #[test]
+    fn colours_follow_the_flag_then_no_color_then_clicolor_force_then_the_terminal() {
+        use ColourChoice::{Always, Auto, Never};
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert!(colour_wanted(Auto, env(&[]), true));
+        assert!(!colour_wanted(Auto, env(&[]), false));
+        assert!(!colour_wanted(Auto, env(&[("NO_COLOR", "1")]), true));
+        assert!(
+            !colour_wanted(Auto, env(&[("NO_COLOR", "0")]), true),
+            "any value"
+        );
+        assert!(
+            colour_wanted(Auto, env(&[("NO_COLOR", "")]), true),
+            "empty: unset"
+        );
+        assert!(colour_wanted(Auto, env(&[("CLICOLOR_FORCE", "1")]), false));
+        assert!(!colour_wanted(Auto, env(&[("CLICOLOR_FORCE", "0")]), false));
+        assert!(!colour_wanted(Auto, env(&[("CLICOLOR_FORCE", "")]), false));
+        assert!(!colour_wanted(
+            Auto,
+            env(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]),
+            true
+        ));
+        assert!(!colour_wanted(Auto, env(&[("CLICOLOR", "0")]), true));
+        assert!(!colour_wanted(Auto, env(&[("TERM", "dumb")]), true));
+        assert!(colour_wanted(Always, env(&[("NO_COLOR", "1")]), false));
+        assert!(!colour_wanted(Never, env(&[("CLICOLOR_FORCE", "1")]), true));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! exit code (`crate::exit`).
 
 mod baseline;
+mod manual;
 mod proxy;
 mod report;
 mod run;
@@ -22,14 +23,14 @@ pub use serve::ServeArgs;
 use crate::catalogue::Catalogue;
 use crate::exit::{self, Fatal};
 use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
-use crate::terminal::{note, out};
-use clap::{Parser, Subcommand};
+use crate::terminal::{note, out, ColourChoice};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
 #[command(
     name = "covenant",
-    version,
+    version = version(),
     about = "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API",
     long_about = concat!(
         "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n",
@@ -60,6 +61,41 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colours on stdout: auto when it is a terminal, unless NO_COLOR is set (to anything but
+    /// empty; CLICOLOR_FORCE, not 0, forces them off a terminal); always, even through a pipe;
+    /// never.
+    #[arg(long, global = true, value_name = "WHEN", value_enum, default_value_t = ColourArg::Auto)]
+    pub color: ColourArg,
+}
+
+/// `--color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColourArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// `--ci-annotations` values: workflow commands of GitHub Actions on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CiAnnotations {
+    /// When `GITHUB_ACTIONS=true` (GitHub sets it in every job).
+    Auto,
+    Always,
+    Never,
+}
+
+/// What `--version` says: covenant's version, then what it judges against (the spec version,
+/// the rules and the hash of the catalogue and schemas as embedded), as report.json does.
+fn version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        format!(
+            "{} ({})",
+            env!("CARGO_PKG_VERSION"),
+            schema::judged_against().sentence()
+        )
+    })
 }
 
 /// Parsed once per process, so the size difference of the variants does not matter.
@@ -101,6 +137,20 @@ pub enum Command {
     Proxy(ProxyArgs),
     /// Judge recorded traffic: a HAR 1.2 file (browsers, mitmproxy, Charles), as the proxy would.
     Check(CheckArgs),
+    /// Print a completion script for a shell, generated from covenant's flags (e.g.
+    /// `covenant completions bash > ~/.local/share/bash-completion/completions/covenant`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of covenant, or of one of its commands (e.g. `covenant man run
+    /// > covenant-run.1`).
+    Man {
+        /// The command; without it, covenant's own page.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -123,7 +173,20 @@ pub enum ListCommand {
 
 /// Parses the command line, runs the command, and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // Colours are decided before parsing, so that clap's own help and errors follow --color
+    // and the environment as the rest of the output does.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let colour = colour_choice(&args);
+    crate::terminal::set_colour(colour);
+    let command = Cli::command().color(if crate::terminal::colours() {
+        clap::ColorChoice::Always
+    } else {
+        clap::ColorChoice::Never
+    });
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -158,6 +221,8 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Baseline(args) => baseline::baseline_command(args),
         Command::Proxy(args) => proxy::proxy_command(args),
         Command::Check(args) => proxy::check_command(args),
+        Command::Completions { shell } => manual::completions_command(shell),
+        Command::Man { command } => manual::man_command(command.as_deref()),
     }
 }
 
@@ -172,6 +237,48 @@ fn runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, Fatal> {
         .enable_all()
         .build()
         .map_err(|e| Fatal::Startup(format!("cannot start the async runtime: {e}")))
+}
+
+/// `--color WHEN` (or `--color=WHEN`) of the command line, the last one given; `auto` without
+/// it or with a value clap will refuse. Read before clap parses, which then checks the value.
+fn colour_choice(args: &[std::ffi::OsString]) -> ColourChoice {
+    let mut choice = ColourChoice::Auto;
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        let value = match word.strip_prefix("--color") {
+            Some("") => words.next().map(|v| v.into_owned()),
+            Some(rest) => rest.strip_prefix('=').map(str::to_owned),
+            None => None,
+        };
+        choice = match value
+            .as_deref()
+            .and_then(|v| ColourArg::from_str(v, false).ok())
+        {
+            Some(ColourArg::Always) => ColourChoice::Always,
+            Some(ColourArg::Never) => ColourChoice::Never,
+            Some(ColourArg::Auto) => ColourChoice::Auto,
+            None => choice,
+        };
+    }
+    choice
+}
+
+/// Whether GitHub Actions annotations are printed: `--ci-annotations`, or with `auto`, whether
+/// GitHub set `GITHUB_ACTIONS=true`; and the step summary file GitHub names, if any.
+fn github(choice: CiAnnotations) -> Option<crate::report::github::Job> {
+    let on = match choice {
+        CiAnnotations::Always => true,
+        CiAnnotations::Never => false,
+        CiAnnotations::Auto => std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true"),
+    };
+    on.then(|| crate::report::github::Job {
+        step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+            .filter(|p| !p.is_empty())
+            .map(std::path::PathBuf::from),
+    })
 }
 
 /// `code`, or 6 (DIFFERENT) where it is 0, two targets or two runs behaved differently and

@@ -132,6 +132,7 @@ impl Setup {
             baseline: None,
             constraints: Vec::new(),
             traffic: Some(traffic),
+            judged_against: Some(crate::schema::judged_against()),
         }
     }
 }

@@ -5,10 +5,10 @@ use crate::baseline::Baseline;
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::report::{
-    behaviour_diff, compare, console, load, merge, traffic_diff, write_all, write_compare,
+    behaviour_diff, compare, console, github, load, merge, traffic_diff, write_all, write_compare,
     BehaviourDiff, ReportError,
 };
-use crate::terminal::{note, out};
+use crate::terminal::{note, out, paint, Tone};
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;
@@ -50,6 +50,10 @@ pub struct MergeArgs {
     /// With --baseline: stale entries do not fail the merged run.
     #[arg(long, requires = "baseline")]
     pub accept_stale: bool,
+    /// GitHub Actions annotations of the merged run and its summary.md appended to the step
+    /// summary, as for `covenant run`; auto when GITHUB_ACTIONS=true.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = super::CiAnnotations::Auto)]
+    pub ci_annotations: super::CiAnnotations,
 }
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
@@ -155,14 +159,18 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
     let written =
         write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
     let c = &merged.counts;
+    let tone = |n: usize, tone: Tone, word: &str| match n {
+        0 => format!("0 {word}"),
+        n => paint(tone, &format!("{n} {word}")),
+    };
     out(&format!(
-        "merged {} reports: {} cases ({} pass, {} warn, {} fail, {} error, {} skip{}{})\n",
+        "merged {} reports: {} cases ({}, {}, {}, {}, {} skip{}{})\n",
         args.reports.len(),
         c.total(),
-        c.pass,
-        c.warn,
-        c.fail,
-        c.error,
+        tone(c.pass, Tone::Pass, "pass"),
+        tone(c.warn, Tone::Warn, "warn"),
+        tone(c.fail, Tone::Fail, "fail"),
+        tone(c.error, Tone::Fail, "error"),
         c.skip,
         match c.known {
             0 => String::new(),
@@ -180,6 +188,11 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
     }
     for short in &merged.meta.coverage_short {
         out(&format!("coverage short of --require-coverage: {short}\n"));
+    }
+    if let Some(job) = super::github(args.ci_annotations) {
+        out(&github::annotations(&merged, Catalogue::embedded(), &[]));
+        github::append_step_summary(&job, &args.report_dir.join("summary.md"))
+            .map_err(|e| Fatal::Files(format!("cannot write the step summary: {e}")))?;
     }
     for path in written {
         out(&format!("wrote {}\n", path.display()));

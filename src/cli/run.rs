@@ -4,6 +4,7 @@
 use crate::catalogue::Catalogue;
 use crate::exit::{self, Fatal};
 use crate::reference::FaultSet;
+use crate::report::github::{self, Job};
 use crate::report::{behaviour_diff, write_all};
 use crate::runner::{Audience, Ran};
 use crate::settings::{
@@ -142,6 +143,11 @@ pub struct RunArgs {
     /// Less output: no per-case lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// GitHub Actions annotations: one `::error` per broken rule (`::warning` per rule warned
+    /// of, `::notice` per known failure), at most 50, and summary.md appended to the file
+    /// GITHUB_STEP_SUMMARY names; auto when GITHUB_ACTIONS=true.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = super::CiAnnotations::Auto)]
+    pub ci_annotations: super::CiAnnotations,
     /// A progress line on stderr once a run has taken 2 s (requests sent against the plan's
     /// estimate, cases finished, time elapsed and left): auto shows it when stderr is a
     /// terminal, redrawn in place; always also off a terminal, as a plain line every 5 s; never.
@@ -320,7 +326,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
         Mode::Run => {
             note(&planned.headline());
             let ran = runtime.block_on(planned.run(Audience::Console));
-            return finish(&ran, &settings);
+            return finish(&ran, &settings, super::github(args.ci_annotations).as_ref());
         }
     }
     Ok(exit::SUCCESS)
@@ -329,7 +335,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
 /// Writes each target's reports (and the behaviour diff of two), prints each summary (and the
 /// diff), and maps the verdicts to an exit code: the worse verdict's, or 6 where that is 0, the
 /// two targets behaved differently and `--fail-on-difference` asks.
-fn finish(ran: &Ran, settings: &RunSettings) -> Result<u8, Fatal> {
+fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8, Fatal> {
     let secrets = &ran.secrets;
     let dirs: Vec<Option<PathBuf>> = settings
         .per_target()
@@ -380,6 +386,15 @@ fn finish(ran: &Ran, settings: &RunSettings) -> Result<u8, Fatal> {
             "\n{}",
             crate::secret::redact(&crate::report::console::diff(diff), secrets)
         ));
+    }
+    if let Some(job) = github {
+        for (record, dir) in ran.records.iter().zip(&dirs) {
+            out(&github::annotations(record, Catalogue::embedded(), secrets));
+            if let Some(dir) = dir {
+                github::append_step_summary(job, &dir.join("summary.md"))
+                    .map_err(|e| Fatal::Files(format!("cannot write the step summary: {e}")))?;
+            }
+        }
     }
     for path in written {
         note(&format!("report: {}", path.display()));

@@ -6,9 +6,11 @@
 use super::case_list;
 use super::compare::Comparison;
 use super::diff::BehaviourDiff;
+use super::view::BrokenRule;
 use super::view::{count_sentence, gap_line, what, CompareView, DiffView, RunView};
-use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
+use crate::catalogue::Catalogue;
+use crate::terminal::{paint, Tone};
+use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, CLIENT_TITLE};
 use std::fmt::Write;
 
 /// One line of what the run gave evidence on: rules by level, and the stated statuses seen.
@@ -24,6 +26,24 @@ fn coverage_line(view: &RunView<'_>) -> String {
         view.share(CoverageMeasure::Should),
         view.share(CoverageMeasure::Status)
     )
+}
+
+/// The colour of a run's headline: green for a pass, red for a failure or an error, yellow for
+/// the rest (incomplete, short, stale, a profile problem).
+pub fn verdict_tone(verdict: RunVerdict) -> Tone {
+    match verdict {
+        RunVerdict::Pass => Tone::Pass,
+        RunVerdict::Fail | RunVerdict::Error => Tone::Fail,
+        _ => Tone::Warn,
+    }
+}
+
+/// A broken rule's id in red; a known failure's, in yellow.
+fn tone_of(group: &BrokenRule<'_>) -> Tone {
+    match group.known {
+        Some(_) => Tone::Warn,
+        None => Tone::Fail,
+    }
 }
 
 fn indent(text: &str) -> String {
@@ -52,7 +72,9 @@ fn broken(view: &RunView<'_>) -> String {
         let _ = writeln!(
             out,
             "\n[{}] ({}) {}",
-            group.rule, group.level, group.statement
+            paint(tone_of(group), &group.rule),
+            group.level,
+            group.statement
         );
         if let Some(reason) = &group.known {
             let _ = writeln!(out, "  known: {reason}");
@@ -95,24 +117,6 @@ fn broken(view: &RunView<'_>) -> String {
         }
     }
     out
-}
-
-/// The warnings of a run by rule, each rule once: its first case and message, and every case
-/// that warned of it.
-fn warnings_by_rule<'a>(
-    warned: &[&'a CaseResult],
-) -> Vec<(&'a str, (&'a str, &'a str), Vec<String>)> {
-    let mut rules: Vec<(&str, (&str, &str), Vec<String>)> = Vec::new();
-    for case in warned {
-        for f in case.findings.iter().filter(|f| f.level == Level::Should) {
-            match rules.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
-                Some((_, _, cases)) if !cases.contains(&case.id) => cases.push(case.id.clone()),
-                Some(_) => {}
-                None => rules.push((&f.rule, (&case.id, &f.message), vec![case.id.clone()])),
-            }
-        }
-    }
-    rules
 }
 
 /// The client's slips seen in real traffic, under their own heading: each rule once, with how
@@ -169,7 +173,7 @@ pub fn summary(record: &RunRecord) -> String {
 pub fn summary_with(record: &RunRecord, catalogue: &Catalogue) -> String {
     let view = RunView::new(record, catalogue);
     let mut out = broken(&view);
-    warnings(&mut out, record);
+    warnings(&mut out, &view);
     client_slips(&mut out, record);
     skipped(&mut out, &view);
     inconclusive(&mut out, record);
@@ -178,29 +182,25 @@ pub fn summary_with(record: &RunRecord, catalogue: &Catalogue) -> String {
     out
 }
 
-fn warnings(out: &mut String, record: &RunRecord) {
-    let warned: Vec<&CaseResult> = record
-        .cases
-        .iter()
-        .filter(|c| c.verdict == Verdict::Warn)
-        .collect();
-    if warned.is_empty() {
+fn warnings(out: &mut String, view: &RunView<'_>) {
+    if view.warned.is_empty() {
         return;
     }
     let _ = writeln!(
         out,
         "\nwarnings (rules the spec does not state; they do not fail the run):"
     );
-    for (rule, first, cases) in warnings_by_rule(&warned) {
+    for warned in &view.warned {
         let _ = writeln!(
             out,
-            "  [{rule}] in {}: {}: {}",
-            super::plural(cases.len(), "case"),
-            first.0,
-            first.1
+            "  [{}] in {}: {}: {}",
+            paint(Tone::Warn, warned.rule),
+            super::plural(warned.cases.len(), "case"),
+            warned.first.0,
+            warned.first.1
         );
-        if cases.len() > 1 {
-            let _ = writeln!(out, "    also in: {}", case_list(&cases[1..], NAMED));
+        if warned.cases.len() > 1 {
+            let _ = writeln!(out, "    also in: {}", case_list(&warned.cases[1..], NAMED));
         }
     }
 }
@@ -274,7 +274,7 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     let _ = writeln!(
         out,
         "\ncovenant: {}. {}; {}, {} in {:.2} s ({})",
-        view.verdict.headline(),
+        paint(verdict_tone(view.verdict), view.verdict.headline()),
         tally.parts.join(", "),
         tally.cases,
         tally.requests,
@@ -332,6 +332,11 @@ pub fn compare(comparison: &Comparison) -> String {
         let _ = writeln!(out, "note: {note}");
     }
     for (title, cases) in &view.cases {
+        let title = match *title {
+            "newly failing" | "still failing" if !cases.is_empty() => paint(Tone::Fail, title),
+            "fixed" if !cases.is_empty() => paint(Tone::Pass, title),
+            _ => title.to_string(),
+        };
         let _ = writeln!(out, "\n{title} ({}):", cases.len());
         for case in cases {
             let _ = writeln!(out, "  {case}");

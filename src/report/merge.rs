@@ -54,6 +54,11 @@ fn check_same_run(records: &[RunRecord]) -> Result<(), ReportError> {
         if !meta.same_target(first) {
             return Err(mismatch(i, "target", &first.target, &meta.target));
         }
+        if let (Some(a), Some(b)) = (&first.judged_against, &meta.judged_against) {
+            if a != b {
+                return Err(mismatch(i, "a contract of", a.sentence(), b.sentence()));
+            }
+        }
     }
     Ok(())
 }

@@ -17,6 +17,7 @@
 //! | [`json`] | `report.json` | `compare.json` | `diff.json` |
 //! | [`html`] | `summary.html` | | `diff.html` |
 //! | [`markdown`] | `summary.md` | `compare.md` | `diff.md` |
+//! | [`github`] | workflow commands, the step summary | | |
 //!
 //! A reporter reads plain data and never sends a request; the runner hands it a finished
 //! record. Everything a reporter writes passes through [`redact`] first, so a secret that
@@ -34,6 +35,7 @@ mod redact;
 pub mod view;
 
 pub mod console;
+pub mod github;
 pub mod html;
 pub mod json;
 pub mod junit;

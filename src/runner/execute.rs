@@ -5,6 +5,7 @@
 use super::progress::Progress;
 use crate::catalogue::Level;
 use crate::settings::RunSettings;
+use crate::terminal::{paint, Tone};
 use crate::verdict::{CaseResult, Verdict};
 use std::io::Write;
 use tokio::sync::oneshot;
@@ -33,7 +34,10 @@ pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Pr
     }
     for line in lines {
         let outcome = match line.result.blocking_recv() {
-            Ok(result) => outcome(&result, settings.strict),
+            Ok(result) => paint(
+                tone(&result, settings.strict),
+                &outcome(&result, settings.strict),
+            ),
             Err(_) => "not run".to_owned(),
         };
         if shown && !settings.quiet {
@@ -51,6 +55,17 @@ pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Pr
         progress.finish();
     }
     shown
+}
+
+/// The colour of a case's word: green when it held, red when it failed or errored (a warning
+/// under `--strict` too), yellow for the rest.
+fn tone(result: &CaseResult, strict: bool) -> Tone {
+    match result.verdict {
+        Verdict::Pass => Tone::Pass,
+        Verdict::Warn if strict => Tone::Fail,
+        Verdict::Fail | Verdict::Error => Tone::Fail,
+        _ => Tone::Warn,
+    }
 }
 
 /// The word a case's line ends with: `ok`, `FAILED [rules]`, `skipped (reason)`, ...;

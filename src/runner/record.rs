@@ -59,6 +59,7 @@ pub(super) fn record(
         baseline: None,
         constraints: constraints(run, &cases),
         traffic: None,
+        judged_against: Some(crate::schema::judged_against()),
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),

@@ -5,6 +5,9 @@
 //! shards, its runs run for real first, the merge must succeed, and the JUnit report the block
 //! publishes must exist; where the block writes a baseline of known failures, its lines run in
 //! order, for real, and a run gating on a baseline the repository would hold gets an empty one.
+//! A block of a GitHub Actions job (`runs-on:`) runs as GitHub runs it, with `GITHUB_ACTIONS=true`
+//! and a step summary file: its runs also run for real, and the summary.md of its last run or
+//! merge must have been appended to the step summary.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -92,6 +95,15 @@ fn scratch(name: &str) -> PathBuf {
 /// `sh -u -c line` in `dir`, with covenant on the PATH and the CI's variables set (`-u`: a
 /// variable the test does not set is an error, not an empty word).
 fn shell(dir: &Path, line: &str, shard: u32) -> Command {
+    shell_in(dir, line, shard, false)
+}
+
+/// The file of a GitHub job's step summary, in the block's directory.
+const STEP_SUMMARY: &str = "github-step-summary.md";
+
+/// [`shell`], in a GitHub Actions job when `github` (`GITHUB_ACTIONS` and `GITHUB_STEP_SUMMARY`
+/// set as GitHub sets them), else with neither.
+fn shell_in(dir: &Path, line: &str, shard: u32, github: bool) -> Command {
     let bin = Path::new(env!("CARGO_BIN_EXE_covenant"))
         .parent()
         .expect("the binary's directory");
@@ -110,11 +122,25 @@ fn shell(dir: &Path, line: &str, shard: u32) -> Command {
         .env("CI_NODE_INDEX", shard.to_string())
         .env("CI_NODE_TOTAL", SHARDS.to_string())
         .env("COVENANT_STATE", dir.join("state.json"));
+    for var in crate::support::CONVENTIONS {
+        command.env_remove(var);
+    }
+    if github {
+        command
+            .env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_STEP_SUMMARY", dir.join(STEP_SUMMARY));
+    }
     command
 }
 
 fn succeeds(dir: &Path, line: &str, shard: u32) {
-    let output: Output = shell(dir, line, shard).output().expect("sh runs");
+    succeeds_in(dir, line, shard, false);
+}
+
+fn succeeds_in(dir: &Path, line: &str, shard: u32, github: bool) {
+    let output: Output = shell_in(dir, line, shard, github)
+        .output()
+        .expect("sh runs");
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -221,18 +247,37 @@ fn run_block(name: &str, block: &str) {
             std::fs::write(dir.join(baseline), "# no known failure\n").expect("a baseline");
         }
     }
+    let github = block.contains("runs-on:");
     for (line, shard) in of("run") {
-        succeeds(&dir, &format!("{line} --dry-run"), *shard);
+        succeeds_in(&dir, &format!("{line} --dry-run"), *shard, github);
     }
+    assert!(
+        !dir.join(STEP_SUMMARY).exists(),
+        "block {name}: a dry run wrote a step summary"
+    );
     let merges = of("merge");
-    if merges.is_empty() {
+    if merges.is_empty() && !github {
         return;
     }
     for (line, shard) in of("run") {
-        succeeds(&dir, line, *shard);
+        succeeds_in(&dir, line, *shard, github);
     }
-    for (line, shard) in merges {
-        succeeds(&dir, line, *shard);
+    for (line, shard) in &merges {
+        succeeds_in(&dir, line, *shard, github);
+    }
+    if github {
+        let last = merges.last().or(of("run").last()).map(|(l, _)| l.as_str());
+        let reports = last
+            .and_then(|l| value_of(l, "--report-dir"))
+            .unwrap_or_else(|| "reports".to_owned());
+        let summary = std::fs::read_to_string(dir.join(&reports).join("summary.md"))
+            .unwrap_or_else(|e| panic!("block {name}: {reports}/summary.md: {e}"));
+        let step = std::fs::read_to_string(dir.join(STEP_SUMMARY))
+            .unwrap_or_else(|e| panic!("block {name}: no step summary: {e}"));
+        assert!(
+            step.ends_with(&format!("{}\n", summary.trim_end())),
+            "block {name}: the step summary does not end with {reports}/summary.md:\n{step}"
+        );
     }
     for junit in block
         .split_whitespace()

@@ -11,9 +11,17 @@ use std::time::{Duration, Instant};
 const README: &str = include_str!("../../README.md");
 const EXIT_RS: &str = include_str!("../../crates/contract/src/exit.rs");
 
-/// Flags the README names that belong to other programs: cargo's `--release`, and Schemathesis'
+/// Flags the README names that belong to other programs: cargo's `--release`, `--locked` and
+/// `--path`, and Schemathesis'
 /// flags in the speed comparison.
-const FOREIGN_FLAGS: [&str; 4] = ["--release", "--max-examples", "--workers", "--checks"];
+const FOREIGN_FLAGS: [&str; 6] = [
+    "--release",
+    "--max-examples",
+    "--workers",
+    "--checks",
+    "--locked",
+    "--path",
+];
 
 fn covenant(args: &[&str]) -> Output {
     crate::support::covenant()
@@ -240,10 +248,12 @@ fn readme_place(command: &str) -> String {
 fn readme_documents_every_flag_of_every_command_in_its_place() {
     let commands = commands();
     assert!(commands.len() >= 9, "{commands:?}");
+    // Global flags (`--color`) are on every command and documented once, beside the table.
+    let global = flags_of(&help(&[]));
     for (command, help) in &commands {
         let flags: BTreeSet<String> = flags_of(help)
             .into_iter()
-            .filter(|f| f != "--help")
+            .filter(|f| f != "--help" && !global.contains(f))
             .collect();
         let place = readme_place(command);
         let named: BTreeSet<String> = long_flags(&place).into_iter().collect();

@@ -9,6 +9,7 @@ mod baseline;
 mod choices;
 mod ci_docs;
 mod cli;
+mod conventions;
 mod coverage;
 mod differential;
 mod faults;

@@ -529,6 +529,7 @@ mod tests {
                 baseline: None,
                 constraints: Vec::new(),
                 traffic: None,
+                judged_against: None,
             },
             counts: Counts::of(&cases),
             cases,

@@ -120,6 +120,41 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
     broken
 }
 
+/// One `should` rule the run warned of, as the reports show it.
+#[derive(Debug, Clone)]
+pub struct WarnedRule<'a> {
+    pub rule: &'a str,
+    /// The catalogue's statement of the rule (empty for a rule the catalogue lacks).
+    pub statement: String,
+    /// The first case that warned of it, and that finding's message.
+    pub first: (&'a str, &'a str),
+    /// Every case that warned of it, first one first.
+    pub cases: Vec<String>,
+}
+
+/// The warnings of a run by rule, each rule once, in the order first warned of.
+pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<WarnedRule<'a>> {
+    let mut rules: Vec<WarnedRule<'a>> = Vec::new();
+    for case in record.cases.iter().filter(|c| c.verdict == Verdict::Warn) {
+        for f in case.findings.iter().filter(|f| f.level == Level::Should) {
+            match rules.iter_mut().find(|r| r.rule == f.rule) {
+                Some(r) if !r.cases.contains(&case.id) => r.cases.push(case.id.clone()),
+                Some(_) => {}
+                None => rules.push(WarnedRule {
+                    rule: &f.rule,
+                    statement: catalogue
+                        .rule(&f.rule)
+                        .map(|r| r.text.clone())
+                        .unwrap_or_default(),
+                    first: (&case.id, &f.message),
+                    cases: vec![case.id.clone()],
+                }),
+            }
+        }
+    }
+    rules
+}
+
 /// One rule a case's findings break: its first finding and the case's other findings of it.
 #[derive(Debug, Clone)]
 pub struct CaseRule<'a> {

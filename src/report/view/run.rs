@@ -1,7 +1,7 @@
 //! The view of a finished run: what its summary says in every format (the console's closing
 //! lines, `summary.md`, `summary.html`), worked out once from the record and the catalogue.
 
-use super::broken::{broken_rules, errors_apart, BrokenRule};
+use super::broken::{broken_rules, errors_apart, warned_rules, BrokenRule, WarnedRule};
 use super::counts::Tally;
 use crate::catalogue::{Catalogue, Gap};
 use crate::report::coverage::{
@@ -21,6 +21,8 @@ pub struct RunView<'a> {
     pub broken: Vec<BrokenRule<'a>>,
     /// The failed cases no broken rule shows: errors without a `must` finding.
     pub errors: Vec<&'a CaseResult>,
+    /// Each `should` rule warned of once, with its first case and the others.
+    pub warned: Vec<WarnedRule<'a>>,
     /// The skipped cases, each reason once.
     pub skipped: Vec<Skipped<'a>>,
     /// Every rule of the catalogue: its status and its evidence.
@@ -58,6 +60,7 @@ impl<'a> RunView<'a> {
             tally: Tally::of(&record.counts, record.meta.strict),
             broken: broken_rules(record, catalogue),
             errors: errors_apart(record),
+            warned: warned_rules(record, catalogue),
             skipped: skipped_by_reason(record),
             coverage,
             rule_counts,

@@ -176,6 +176,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         baseline: None,
         constraints: Vec::new(),
         traffic: None,
+        judged_against: None,
     }
 }
 

@@ -11,8 +11,21 @@ use std::process::{Command, Output};
 pub fn covenant() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_covenant"));
     command.env("NO_PROXY", "127.0.0.1,localhost");
+    // Whatever job runs the tests: no GitHub annotations, no colours unless a test asks.
+    for var in CONVENTIONS {
+        command.env_remove(var);
+    }
     command
 }
+
+/// The environment variables of CI and colour conventions covenant follows.
+pub const CONVENTIONS: [&str; 5] = [
+    "GITHUB_ACTIONS",
+    "GITHUB_STEP_SUMMARY",
+    "NO_COLOR",
+    "CLICOLOR_FORCE",
+    "CLICOLOR",
+];
 
 /// A fresh, empty scratch directory under cargo's temporary directory of the tests. Every test
 /// shares one process, so each module prefixes `name` with its own.

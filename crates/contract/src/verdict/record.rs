@@ -48,7 +48,7 @@ pub struct RunMeta {
     /// The baseline of known failures the run was judged with (`--baseline`), and what it held.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineOutcome>,
-    /// Every inventoried constraint of the request bodies, and how the run exercised it (empty
+    /// Every inventoried constraint of the requests, and how the run exercised it (empty
     /// for real traffic and for runs of covenant before the inventory).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<ConstraintCoverage>,
@@ -56,6 +56,10 @@ pub struct RunMeta {
     /// run of covenant's own requests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traffic: Option<TrafficMeta>,
+    /// The contract the run was judged against (absent in reports of covenant before it, which
+    /// stay readable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_against: Option<JudgedAgainst>,
 }
 
 /// What real traffic a record judges: where it was seen, over what span of time, and why
@@ -104,6 +108,28 @@ impl TrafficMeta {
             (Some(at), _) | (None, Some(at)) => format!("{what}, at {at}"),
             (None, None) => what,
         }
+    }
+}
+
+/// What a verdict was judged against, so that two reports can be told apart by it: the spec
+/// version (the `x-finops-version` a run sends by default), the number of rules, and a short
+/// hash of the rule catalogue and the schemas as embedded in the binary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgedAgainst {
+    pub spec_version: String,
+    pub rules: usize,
+    /// The first 12 hex digits of the FNV-1a 64 hash of `cases/rules.toml`, each schema file
+    /// (by name) and `schemas/operations.json`.
+    pub catalogue_hash: String,
+}
+
+impl JudgedAgainst {
+    /// `spec 2026-09-24, 212 rules, catalogue 0123456789ab`: what `--version` and the reports say.
+    pub fn sentence(&self) -> String {
+        format!(
+            "spec {}, {} rules, catalogue {}",
+            self.spec_version, self.rules, self.catalogue_hash
+        )
     }
 }
 
