@@ -11,6 +11,7 @@ mod ci_docs;
 mod cli;
 mod coverage;
 mod differential;
+mod explore;
 mod faults;
 mod format_classes;
 mod hostile;
