@@ -191,6 +191,9 @@ async fn create_velocity(
     let id = cx.run.unique(&format!("{}-vc{slot}", model.salt));
     let mut body = Bodies::new(&cx.run).velocity("explore");
     body["id"] = json!(id);
+    // A name of its own: an identical create sent again may be answered as a replay of the
+    // first, creating nothing; only a second control under one id breaks the rule.
+    body["name"] = json!(format!("covenant explore {}", model.creates));
     model.name(&id, step);
     let call = cx
         .call(OperationId::CreateVelocityControl)
