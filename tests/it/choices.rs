@@ -1139,12 +1139,15 @@ struct OwnEventOrder {
     http: reqwest::Client,
     /// Snapshots by number: the items in the stand-in's order, the page size asked, and the
     /// organization they were read under (a token works only under it).
-    snapshots: Mutex<Vec<(Arc<Vec<Value>>, usize, String)>>,
+    snapshots: Mutex<Vec<Snapshot>>,
     /// First pages whose order differs from the reference's.
     reordered: AtomicUsize,
     /// Pages the stand-in answered itself.
     served: AtomicUsize,
 }
+
+/// A snapshot of a list: its items, the page size asked, the organization it was read under.
+type Snapshot = (Arc<Vec<Value>>, usize, String);
 
 /// A stable hash of the parts, as hex.
 fn stable_hash(parts: &[&str]) -> u64 {
