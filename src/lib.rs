@@ -17,6 +17,9 @@ pub mod check;
 pub mod cli;
 /// The HTTP client for a target: rate limit, timeouts, retries, redaction.
 pub mod client;
+/// The explorer: random command sequences over both organizations, judged by a model of the
+/// spec's state, shrunk to a replayable script.
+pub mod explore;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
 /// The generated cases: bodies and parameters drawn from the schemas, sent to the target.

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 /// Generated cases per operation, by default.
 pub const DEFAULT_CASES: u32 = 25;
+/// Command sequences the explorer draws in a default run (`--explore`).
+pub const DEFAULT_EXPLORE: u32 = 2;
 /// Cases run at once, and requests in flight at once, by default.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 /// Per-request timeout in seconds, by default.
@@ -185,6 +187,7 @@ impl RunSettings {
             generation: Generation {
                 seed,
                 cases_per_operation: DEFAULT_CASES,
+                explore: DEFAULT_EXPLORE,
             },
             selection: Selection::default(),
             network: Network {

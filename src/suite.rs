@@ -15,6 +15,7 @@ pub fn cases(run: &RunCx, generated_only: bool) -> Vec<Case> {
     }
     cases.extend(crate::generated::cases(run));
     cases.extend(crate::pagination::cases());
+    cases.extend(crate::explore::cases(run));
     cases
 }
 
@@ -29,6 +30,7 @@ mod tests {
         ids.extend(crate::pagination::cases().into_iter().map(|c| c.id));
         ids.extend(param_cases().into_iter().map(|c| c.id));
         ids.extend(accept_cases().into_iter().map(|c| c.id));
+        ids.push("explore.sequence.1".to_owned());
         let catalogue = crate::catalogue::Catalogue::embedded();
         for rule in &catalogue.rules {
             for check in &rule.checks {

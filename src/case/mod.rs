@@ -45,6 +45,8 @@ pub struct Generation {
     pub seed: u64,
     /// Random bodies drawn per operation (`--cases`).
     pub cases_per_operation: u32,
+    /// Random command sequences the explorer draws (`--explore`).
+    pub explore: u32,
 }
 
 /// The body of a case.

@@ -44,6 +44,11 @@ pub struct RunArgs {
     /// Generated cases per operation.
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CASES)]
     pub cases: u32,
+    /// Random command sequences the explorer draws over both organizations of the profile, each
+    /// judged after every step by the model's post-conditions and the generic checks; a failing
+    /// sequence is shrunk to the fewest steps that still fail and reported as a script (0: none)
+    #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_EXPLORE)]
+    pub explore: u32,
     /// Cases run at once, and requests in flight at once across all cases (a generated case
     /// sends several bodies at a time)
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CONCURRENCY)]
@@ -212,6 +217,7 @@ impl RunArgs {
         }
         run.fail_on_difference = self.fail_on_difference;
         run.generation.cases_per_operation = self.cases;
+        run.generation.explore = self.explore;
         run.selection = Selection {
             filter: self.filter.clone(),
             skip: self.skip.clone(),

@@ -149,6 +149,11 @@ impl Target {
         &self.config.base_url
     }
 
+    /// Whether the run may only read (`--read-only`): writes are refused before they are sent.
+    pub fn read_only(&self) -> bool {
+        self.config.read_only
+    }
+
     pub fn secrets(&self) -> &[String] {
         &self.config.secrets
     }

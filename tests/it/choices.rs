@@ -1133,7 +1133,11 @@ fn a_target_breaking_one_rule_of_preconditions_ids_spellings_or_leftovers_fails_
     // tries (GEN-FORMAT-CLASSES): one breach, the spec's domain rule and the class it falls in.
     for (what, rules) in [
         ("source", &["RCV-BASED-ON-UNKNOWN"][..]),
-        ("duplicates", &["VC-ID-UNIQUE"]),
+        // The explorer takes the id again after other creates: the same breach, under its rule.
+        (
+            "duplicates",
+            &["VC-ID-UNIQUE", "EXP-ID-UNIQUE-AFTER-WRITES"],
+        ),
         ("id-lowercased", &["VC-ID-ECHO"]),
         ("owner-unchecked", &["BANK-TENANT"]),
         ("upper-case-header", &["BANK-ORG-HEADER-UUID-CASE"]),
@@ -1194,13 +1198,17 @@ struct OwnEventOrder {
     /// The reference behind, known once the stand-in runs.
     behind: std::sync::OnceLock<String>,
     http: reqwest::Client,
-    /// Snapshots by number: the items in the stand-in's order and the page size asked.
-    snapshots: Mutex<Vec<(Arc<Vec<Value>>, usize)>>,
+    /// Snapshots by number: the items in the stand-in's order, the page size asked, and the
+    /// organization they were read under (a token works only under it).
+    snapshots: Mutex<Vec<Snapshot>>,
     /// First pages whose order differs from the reference's.
     reordered: AtomicUsize,
     /// Pages the stand-in answered itself.
     served: AtomicUsize,
 }
+
+/// A snapshot of a list: its items, the page size asked, the organization it was read under.
+type Snapshot = (Arc<Vec<Value>>, usize, String);
 
 /// A stable hash of the parts, as hex.
 fn stable_hash(parts: &[&str]) -> u64 {
@@ -1239,8 +1247,8 @@ impl OwnEventOrder {
     }
 
     /// The snapshot, page size and offset a token of the stand-in's names; `None` for any
-    /// other string.
-    fn redeem(&self, token: &str) -> Option<(usize, Arc<Vec<Value>>, usize, usize)> {
+    /// other string, and for a token sent under another organization than its snapshot's.
+    fn redeem(&self, token: &str, org: &str) -> Option<(usize, Arc<Vec<Value>>, usize, usize)> {
         let mut parts = token.strip_prefix("own")?.split('x');
         let snapshot: usize = parts.next()?.parse().ok()?;
         let offset: usize = parts.next()?.parse().ok()?;
@@ -1248,7 +1256,10 @@ impl OwnEventOrder {
             return None;
         }
         let snapshots = self.snapshots.lock().expect("the snapshots");
-        let (items, limit) = snapshots.get(snapshot)?;
+        let (items, limit, owner) = snapshots.get(snapshot)?;
+        if owner != org {
+            return None;
+        }
         Some((snapshot, items.clone(), *limit, offset))
     }
 
@@ -1277,9 +1288,15 @@ impl OwnEventOrder {
 
     async fn answer(&self, seen: &Seen<'_>) -> Option<Answer> {
         let query = seen.query.unwrap_or("");
+        let org = seen
+            .headers
+            .get("x-organization-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
         if let Some(token) = query_value(query, "pagination_token") {
-            // Another token (a tampered one, one never issued) goes behind, which refuses it.
-            let (snapshot, items, limit, offset) = self.redeem(token)?;
+            // Another token (a tampered one, one never issued, one of another organization)
+            // goes behind, which refuses it.
+            let (snapshot, items, limit, offset) = self.redeem(token, org)?;
             return Some(self.page(snapshot, &items, limit, offset));
         }
         let behind = self.behind.get().expect("the stand-in runs").clone();
@@ -1307,11 +1324,6 @@ impl OwnEventOrder {
         }
         let as_read: Vec<String> = items.iter().map(|e| e["id"].to_string()).collect();
         if query_value(query, "sort") != Some("updated_at") {
-            let org = seen
-                .headers
-                .get("x-organization-id")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
             for event in &mut items {
                 if let Some(at) = event["created_at"].as_str().filter(|at| at.len() > 19) {
                     event["created_at"] = json!(format!("{}Z", &at[..19]));
@@ -1337,7 +1349,7 @@ impl OwnEventOrder {
         let items = Arc::new(items);
         let snapshot = {
             let mut snapshots = self.snapshots.lock().expect("the snapshots");
-            snapshots.push((items.clone(), limit));
+            snapshots.push((items.clone(), limit, org.to_owned()));
             snapshots.len() - 1
         };
         Some(self.page(snapshot, &items, limit, 0))

@@ -12,6 +12,7 @@ mod cli;
 mod conventions;
 mod coverage;
 mod differential;
+mod explore;
 mod faults;
 mod format_classes;
 mod hostile;

@@ -442,6 +442,17 @@ faults! {
         "the banking area checks the owner of an account or a card against the token's own organization, not the one the organization header names";
     VelocityOrgFromToken => "vc-org-scope-from-token", "VC-ORG-SCOPE",
         "an organization-scoped control is scoped to the token's own organization, not the one the organization header names";
+    // ------------------------------------------------------------ issue 39, sequences (the explorer)
+    VatReadShowsNewest => "vat-read-shows-newest-after-two-creates", "EXP-READ-SHOWS-WRITE",
+        "get counterpart VAT ID answers, for a VAT ID after which two more were created for its counterpart, the newest one's value";
+    VelocityDuplicateAfterCreates => "vc-duplicate-accepted-after-three-creates", "EXP-ID-UNIQUE-AFTER-WRITES",
+        "a velocity control id is checked against the organization's last three creates only: after three other creates it is accepted again";
+    BankingDeepPageSkipped => "bpag-deep-page-skipped", "EXP-FULL-READ-EVERY-ITEM",
+        "with a limit from 8 to 24, the next token of the ninth page of transactions and of every later one skips a page";
+    EventsTokenAnyOrganization => "evt-token-any-organization", "EXP-TOKEN-WHERE-ISSUED",
+        "an events pagination token is accepted under another organization's header, and gives the issuing organization's next page";
+    EventsDescDropsEarlyWrite => "evt-desc-drops-oldest-write-after-six", "EXP-EVENTS-BOTH-ORDERS",
+        "once an organization has six events of writes, a descending read of its events leaves out the oldest of them";
 }
 
 impl Fault {

@@ -208,6 +208,10 @@ pub struct Db {
     pub token_count: u64,
     /// Velocity control ids taken, per organization.
     pub velocity_ids: HashSet<(Uuid, String)>,
+    /// Velocity control ids in the order they were created (the
+    /// `vc-duplicate-accepted-after-three-creates` fault reads the last three of each
+    /// organization).
+    pub velocity_order: Vec<(Uuid, String)>,
     pub bank_accounts: HashMap<Uuid, BankAccount>,
     pub cards: HashMap<Uuid, Uuid>,
     pub tx_cursors: HashMap<String, Issued<TxCursor>>,
@@ -345,6 +349,7 @@ pub fn seed(seed: u64, faults: FaultSet) -> App {
         tokens: HashMap::from([(ids.scopeless_token.clone(), false)]),
         token_count: 0,
         velocity_ids: HashSet::new(),
+        velocity_order: Vec::new(),
         bank_accounts: seed_bank_accounts(&ids, &mut rng, now),
         cards: HashMap::from([(card, bank_org), (foreign_card, ids.foreign_bank_org)]),
         tx_cursors: HashMap::new(),

@@ -766,6 +766,63 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let control = Ctx::send(rb.json(&c.control(json!({})))).await;
             control.status == 201 && control.get("organizationId") != other.as_str()
         }
+        VatReadShowsNewest => {
+            let vat = |n: usize| json!({ "value": format!("DE{n:09}"), "country": "DE", "type": "eu_vat" });
+            let first = c.create_vat(vat(1)).await;
+            c.create_vat(vat(2)).await;
+            c.create_vat(vat(3)).await;
+            let id = first.get("id").as_str().unwrap().to_owned();
+            c.get_vat(&id, c.org()).await.get("value") != "DE000000001"
+        }
+        VelocityDuplicateAfterCreates => {
+            let body = c.control(json!({}));
+            c.velocity(body.clone()).await;
+            for _ in 0..3 {
+                c.velocity(c.control(json!({}))).await;
+            }
+            created(&c.velocity(body).await)
+        }
+        BankingDeepPageSkipped => {
+            let deep = c
+                .full_read(List::Transactions, 10)
+                .await
+                .unwrap_or_default();
+            let whole = c
+                .full_read(List::Transactions, 100)
+                .await
+                .unwrap_or_default();
+            deep.len() != whole.len()
+        }
+        EventsTokenAnyOrganization => {
+            let first = c.events("limit=10").await;
+            let t = first.token("next_pagination_token");
+            let path = format!("/finops/v1/events?pagination_token={t}");
+            let rb = c.finance_as(Method::GET, &path, c.other_org(), "2026-09-24");
+            Ctx::send(rb).await.status == 200
+        }
+        EventsDescDropsEarlyWrite => {
+            for n in 0..6 {
+                c.create_vat(
+                    json!({ "value": format!("DE{n:09}"), "country": "DE", "type": "eu_vat" }),
+                )
+                .await;
+            }
+            let asc = c.full_read(List::Events, 100).await.unwrap_or_default();
+            let mut desc = Vec::new();
+            let mut page = c.events("order=desc&limit=100").await;
+            loop {
+                desc.extend(page.ids());
+                let Some(next) = page
+                    .get("next_pagination_token")
+                    .as_str()
+                    .map(str::to_owned)
+                else {
+                    break;
+                };
+                page = c.follow(List::Events, &next).await;
+            }
+            asc.len() != desc.len()
+        }
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

@@ -157,6 +157,11 @@ fn transactions_page(app: &App, cursor: TxCursor, via_token: bool) -> Response {
             prev_off_by_one: f.has(Fault::BankingPrevWrongPage),
         },
     );
+    // Under its fault, deep in a read at a limit from 8 to 24, each next token skips a page.
+    let deep = cursor.offset >= 8 * cursor.limit && (8..=24).contains(&cursor.limit);
+    if deep && f.has(Fault::BankingDeepPageSkipped) {
+        plan.next = plan.next.map(|n| n + cursor.limit).filter(|n| *n < total);
+    }
     if total == 0 && f.has(Fault::BankingEmptyReadEndless) {
         plan.next = Some(0);
     }

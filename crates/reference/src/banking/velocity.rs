@@ -236,7 +236,16 @@ fn create_control_inner(
         _ => control.id.clone(),
     };
     let key = (caller.org, id);
-    let duplicate = commit != Commit::Unchecked && db.velocity_ids.contains(&key);
+    let mut duplicate = commit != Commit::Unchecked && db.velocity_ids.contains(&key);
+    // Under its fault, only the organization's last three creates are looked at.
+    if duplicate && f.has(Fault::VelocityDuplicateAfterCreates) {
+        let recent = db
+            .velocity_order
+            .iter()
+            .rev()
+            .filter(|(org, _)| *org == key.0);
+        duplicate = recent.take(3).any(|taken| *taken == key);
+    }
     if duplicate && !f.has(Fault::VelocityDuplicateAccepted) {
         let status = if f.has(Fault::VelocityDuplicate400) {
             StatusCode::BAD_REQUEST
@@ -249,6 +258,7 @@ fn create_control_inner(
     if commit == Commit::CheckOnly {
         return Ok(reply::json(StatusCode::CREATED, &Value::Null));
     }
+    db.velocity_order.push(key.clone());
     db.velocity_ids.insert(key);
     let at = rfc3339(db.now());
     let generated = db.uuid();

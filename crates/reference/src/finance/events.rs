@@ -133,7 +133,8 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
         None => first_cursor(app, org, &q).map_err(|p| reply::validation(f, &p))?,
         Some(token) => {
             let found = tokens(app).redeem(&mut app.db(), token);
-            match found.filter(|c| c.org == org) {
+            let anywhere = f.has(Fault::EventsTokenAnyOrganization);
+            match found.filter(|c| c.org == org || anywhere) {
                 Some(c) if f.has(Fault::EventsTokenHonoursParams) => override_from_query(c, &q),
                 Some(c) => c,
                 None if f.has(Fault::EventsTamperedRestarts) => {
@@ -195,6 +196,16 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
     order.sort_by_key(|i| key(&db.events[*i]));
     if cursor.desc {
         order.reverse();
+        // Under its fault, the oldest event of a write is left out once there are six.
+        let written: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|i| db.events[*i].written)
+            .collect();
+        if written.len() >= 6 && f.has(Fault::EventsDescDropsEarlyWrite) {
+            let oldest = written.last().copied();
+            order.retain(|i| Some(*i) != oldest);
+        }
     }
     let plan = PagePlan::new(
         cursor.offset,

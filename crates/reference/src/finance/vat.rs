@@ -247,6 +247,7 @@ fn get_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, vat: &str) -
                 .cloned()
         }
     };
+    let found = found.map(|vat| newest_after_two(app, vat));
     let Some(vat) = found else {
         if f.has(Fault::VatGetUnknown200) {
             return Ok(reply::json(StatusCode::OK, &json!({})));
@@ -265,4 +266,25 @@ fn get_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, vat: &str) -
         ));
     }
     Ok(reply::json(StatusCode::OK, &vat_json(app, &vat)))
+}
+
+/// Under the `vat-read-shows-newest-after-two-creates` fault, a VAT ID after which two more
+/// were created for its counterpart (in its organization) carries the newest one's value.
+fn newest_after_two(app: &App, mut vat: VatId) -> VatId {
+    if !app.faults.has(Fault::VatReadShowsNewest) {
+        return vat;
+    }
+    let db = app.db();
+    let same = |v: &&VatId| v.org == vat.org && v.counterpart_id == vat.counterpart_id;
+    let later: Vec<&VatId> = db
+        .vat_ids
+        .iter()
+        .skip_while(|v| v.id != vat.id)
+        .skip(1)
+        .filter(same)
+        .collect();
+    if let (true, Some(newest)) = (later.len() >= 2, later.last()) {
+        vat.value = newest.value.clone();
+    }
+    vat
 }

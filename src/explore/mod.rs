@@ -1,0 +1,366 @@
+//! The explorer: random command sequences over both organizations of the profile, judged after
+//! every step by a model of what the spec states, and a failing sequence shrunk to the fewest
+//! steps that still fail, reported once under its rule as a script of curls.
+//!
+//! Hand-written scenarios name the paths between requests they thought of; a breach found only
+//! along a longer path (a page skipped deep in a read, an id accepted again after other creates,
+//! a token carried to the other organization, an event missing from a descending read after
+//! several writes) needs a model and random paths, as QuickCheck's state machines do. The model
+//! ([`Model`]) holds only what the spec states per organization: the velocity control ids taken,
+//! the VAT IDs created and what they hold, the ids the service assigned, the quote and invoice a
+//! `based_on` chain can start from, the events a full read held, the transactions of the
+//! profile's account, and the events tokens issued under the first organization. Where the spec
+//! is silent the model expects nothing: a create refused is no failure here (other cases judge
+//! it), it only leaves the model unchanged.
+//!
+//! Every request goes through [`CaseCx::send`], so the generic checks judge it as they judge a
+//! case's. The explorer writes only what the suite already writes (bounded creates of velocity
+//! controls, VAT IDs, receivables, mailbox domains, and the profile's comment), never deletes a
+//! fixture, and under `--read-only` draws reads alone. It must never judge a rule the spec does
+//! not state, nor read another module's cases.
+
+mod draw;
+mod script;
+mod shrink;
+mod step;
+
+use crate::case::{case_fn, Case, CaseCx, Need, Outcome};
+use crate::schema::OperationId;
+use crate::verdict::Exchange;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A VAT ID read back under its organization shows what was written.
+pub const READ_SHOWS_WRITE: &str = "EXP-READ-SHOWS-WRITE";
+/// Ids stay unique however creates interleave.
+pub const ID_UNIQUE: &str = "EXP-ID-UNIQUE-AFTER-WRITES";
+/// A full read of transactions holds every item once, at any page size and depth.
+pub const FULL_READ: &str = "EXP-FULL-READ-EVERY-ITEM";
+/// A token works only under the organization it was issued under.
+pub const TOKEN_WHERE_ISSUED: &str = "EXP-TOKEN-WHERE-ISSUED";
+/// An event a full read held stays in every later full read, in either order.
+pub const BOTH_ORDERS: &str = "EXP-EVENTS-BOTH-ORDERS";
+/// A VAT ID of the first organization is not readable under the other (the tenancy rule the
+/// hand-written cases judge too).
+pub const ISOLATION: &str = "FIN-ORG-ISOLATION";
+/// The events of one organization are never listed under the other.
+pub const TENANT_EVENTS: &str = "FIN-TENANT-EVENTS";
+
+/// The rules the model's post-conditions judge: a breach of one of them is shrunk.
+const MODEL_RULES: [&str; 7] = [
+    READ_SHOWS_WRITE,
+    ID_UNIQUE,
+    FULL_READ,
+    TOKEN_WHERE_ISSUED,
+    BOTH_ORDERS,
+    ISOLATION,
+    TENANT_EVENTS,
+];
+
+/// Replays a shrink may make: each replays the candidate sequence against the target.
+const SHRINK_REPLAYS: usize = 60;
+
+/// The organization a command acts for: the profile's first, or its other one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Org {
+    First,
+    Other,
+}
+
+impl Org {
+    fn index(self) -> usize {
+        match self {
+            Org::First => 0,
+            Org::Other => 1,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Org::First => "the first organization",
+            Org::Other => "the other organization",
+        }
+    }
+}
+
+/// One command of a sequence: what it does follows from the model when it runs (a read of the
+/// n-th VAT ID created, a token issued earlier), so that any subsequence is a sequence too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// Creates a velocity control whose id is the sequence's `slot`-th: again when the slot was
+    /// taken in that organization, and then it must be refused.
+    CreateVelocity {
+        org: Org,
+        slot: u8,
+    },
+    /// Creates a VAT ID for the profile's counterpart, under the first organization.
+    CreateVat,
+    /// Reads the `nth` VAT ID created (modulo their number) under `org`.
+    ReadVat {
+        org: Org,
+        nth: u8,
+    },
+    CreateQuote,
+    /// An invoice based on the last quote created.
+    InvoiceFromQuote,
+    /// A credit note based on the last invoice created from a quote.
+    CreditNoteFromInvoice,
+    CreateMailbox,
+    UpdateComment,
+    /// A full read of `org`'s events at `limit`, ascending or descending.
+    ReadEvents {
+        org: Org,
+        limit: u8,
+        desc: bool,
+    },
+    /// A full read of the profile's account's transactions at `limit`.
+    ReadTransactions {
+        limit: u8,
+    },
+    /// The `nth` events token issued under the first organization, sent under the other.
+    CarryToken {
+        nth: u8,
+    },
+}
+
+impl Command {
+    /// Whether it creates or updates something.
+    pub fn writes(self) -> bool {
+        !matches!(
+            self,
+            Command::ReadVat { .. }
+                | Command::ReadEvents { .. }
+                | Command::ReadTransactions { .. }
+                | Command::CarryToken { .. }
+        )
+    }
+
+    /// The operations its requests are of.
+    fn operations(self) -> &'static [OperationId] {
+        use OperationId::*;
+        match self {
+            Command::CreateVelocity { .. } => &[CreateVelocityControl],
+            Command::CreateVat => &[CreateVatId],
+            Command::ReadVat { .. } => &[GetVatId],
+            Command::CreateQuote | Command::InvoiceFromQuote | Command::CreditNoteFromInvoice => {
+                &[CreateReceivable]
+            }
+            Command::CreateMailbox => &[CreateMailboxDomain],
+            Command::UpdateComment => &[UpdateComment],
+            Command::ReadEvents { .. } | Command::CarryToken { .. } => &[ListEvents],
+            Command::ReadTransactions { .. } => &[ListTransactions],
+        }
+    }
+
+    /// What it does, in a few words, for the script.
+    pub fn describe(self) -> String {
+        match self {
+            Command::CreateVelocity { org, slot } => {
+                format!("create velocity control #{slot} under {}", org.name())
+            }
+            Command::CreateVat => "create a VAT ID for the counterpart".to_owned(),
+            Command::ReadVat { org, nth } => {
+                format!("read VAT ID #{nth} (of those created) under {}", org.name())
+            }
+            Command::CreateQuote => "create a quote".to_owned(),
+            Command::InvoiceFromQuote => "create an invoice based on the last quote".to_owned(),
+            Command::CreditNoteFromInvoice => {
+                "create a credit note based on the last invoice".to_owned()
+            }
+            Command::CreateMailbox => "create a mailbox domain".to_owned(),
+            Command::UpdateComment => "update the profile's comment".to_owned(),
+            Command::ReadEvents { org, limit, desc } => format!(
+                "read every event of {} at limit={limit}, {}",
+                org.name(),
+                if desc { "descending" } else { "ascending" }
+            ),
+            Command::ReadTransactions { limit } => {
+                format!("read every transaction of the account at limit={limit}")
+            }
+            Command::CarryToken { nth } => format!(
+                "send events token #{nth} of the first organization under the other organization"
+            ),
+        }
+    }
+}
+
+/// What the spec states of the state a sequence built, per organization.
+#[derive(Debug, Default)]
+pub struct Model {
+    /// Distinguishes the ids of one play of a sequence from those of its replays.
+    pub salt: String,
+    /// Velocity control ids taken, per organization: per slot, the number of creates sent
+    /// before it (the message says how many came between).
+    pub velocity: [BTreeMap<u8, String>; 2],
+    /// VAT IDs created under the first organization: id and the body sent.
+    pub vat: Vec<(String, serde_json::Value)>,
+    /// Ids the service assigned, per kind of resource.
+    pub assigned: BTreeMap<&'static str, BTreeSet<String>>,
+    pub quotes: Vec<String>,
+    pub invoices: Vec<String>,
+    /// Event ids a full read held, per organization.
+    pub events: [BTreeSet<String>; 2],
+    /// The transactions a first full read held, in its order.
+    pub transactions: Option<Vec<String>>,
+    /// Next tokens of first pages of events read under the first organization.
+    pub tokens: Vec<String>,
+    /// Ids the script names as shell variables: the value and the step (from 1) that made it.
+    pub named: Vec<(String, usize)>,
+    /// Creates sent so far in this play: numbers the values made unique.
+    pub creates: usize,
+}
+
+impl Model {
+    fn new(salt: String) -> Model {
+        Model {
+            salt,
+            ..Model::default()
+        }
+    }
+
+    /// Names `id` as a variable of the script, made by step `step` (from 1).
+    pub fn name(&mut self, id: &str, step: usize) {
+        if !self.named.iter().any(|(v, _)| v == id) {
+            self.named.push((id.to_owned(), step));
+        }
+    }
+}
+
+/// What one step of a play did: its command, the exchanges it kept, and the first post-condition
+/// it broke.
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub command: Command,
+    /// The exchanges of the step, as indices into the play's record.
+    pub exchanges: std::ops::Range<usize>,
+    /// Why it sent nothing (the model gave it nothing to act on).
+    pub idle: Option<&'static str>,
+    /// The first rule of the model it broke, and how.
+    pub broke: Option<(String, String)>,
+}
+
+/// The explorer's cases: one per sequence, `explore.sequence.N`, so that shards split them and
+/// a filter replays one.
+pub fn cases(run: &crate::case::RunCx) -> Vec<Case> {
+    let read_only = run.target.read_only();
+    (1..=run.generation.explore)
+        .map(|k| sequence_case(k, read_only))
+        .collect()
+}
+
+fn sequence_case(k: u32, read_only: bool) -> Case {
+    let rules: Vec<&'static str> = MODEL_RULES.to_vec();
+    let commands = draw::shape(read_only);
+    let mut case = Case::new(
+        &format!("explore.sequence.{k}"),
+        OperationId::ListEvents,
+        &rules,
+        case_fn(move |cx| Box::pin(sequence(cx, k, read_only))),
+    )
+    .suite("explore")
+    .other_organization()
+    .requests(draw::REQUESTS);
+    for op in commands.iter().flat_map(|c| c.operations()) {
+        case = case.also(*op);
+    }
+    if read_only {
+        case
+    } else {
+        // Velocity controls are created under the banking area's other organization too.
+        case.needs(&[Need::BankingOtherOrg]).writes()
+    }
+}
+
+/// Plays sequence `k`; when a post-condition of the model breaks, shrinks the sequence to the
+/// fewest steps that still break it and shows that script once, under the rule.
+async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
+    let commands = draw::draw(cx.run.generation.seed, k, read_only);
+    let mut part = cx.fork();
+    let mut model = Model::new(format!("s{k}"));
+    let played = step::play_steps(&mut part, &commands, &mut model).await;
+    let broken = part
+        .findings
+        .iter()
+        .find(|f| MODEL_RULES.contains(&f.rule.as_str()))
+        .map(|f| f.rule.clone());
+    let Some(rule) = broken else {
+        cx.join(part);
+        return played.map(|_| ());
+    };
+    // The steps up to the one that broke the rule are the first candidate.
+    let upto = played.as_ref().ok().and_then(|steps| {
+        let at = steps
+            .iter()
+            .position(|s| s.broke.as_ref().is_some_and(|b| b.0 == rule));
+        at.map(|at| at + 1)
+    });
+    let (kept, replays) = shrink_sequence(cx, &commands, &rule, k, upto).await;
+    let mut last = cx.fork();
+    last.keep_all = true;
+    let mut model = Model::new(format!("s{k}m"));
+    let steps = step::play_steps(&mut last, &kept, &mut model).await;
+    cx.requests += last.requests;
+    let steps: Vec<StepRecord> = steps.unwrap_or_default();
+    let header = format!(
+        "shrunk from {} to {} steps in {replays} replays (seed {}; replay: covenant run --seed {} \
+         --explore {k} --filter explore.sequence.{k})",
+        commands.len(),
+        kept.len(),
+        cx.run.generation.seed,
+        cx.run.generation.seed,
+    );
+    let text = script::render(&header, &steps, &last.exchanges, &model.named, &rule);
+    // The breach is shown once, under its rule, with the script; the other findings of the
+    // play under that rule say the same thing.
+    let mut shown = false;
+    part.findings.retain_mut(|f| {
+        if f.rule != rule {
+            return true;
+        }
+        if shown {
+            return false;
+        }
+        shown = true;
+        f.message = format!("{}\n{text}", f.message);
+        true
+    });
+    cx.join(part);
+    played.map(|_| ())
+}
+
+/// Delta debugging over the steps: the fewest steps (as far as ddmin finds) whose replay against
+/// the target, each with fresh ids, still breaks `rule`. Returns them and the replays made.
+async fn shrink_sequence(
+    cx: &mut CaseCx,
+    commands: &[Command],
+    rule: &str,
+    k: u32,
+    upto: Option<usize>,
+) -> (Vec<Command>, usize) {
+    let mut search = shrink::Ddmin::new(commands.len());
+    if let Some(upto) = upto.filter(|n| *n < commands.len()) {
+        search.prefer((0..upto).collect());
+    }
+    let mut replays = 0;
+    while let Some(keep) = search.candidate() {
+        if replays >= SHRINK_REPLAYS {
+            break;
+        }
+        replays += 1;
+        let candidate: Vec<Command> = keep.iter().map(|i| commands[*i]).collect();
+        let mut part = cx.fork();
+        part.keep_all = false;
+        let mut model = Model::new(format!("s{k}r{replays}"));
+        let outcome = step::play_steps(&mut part, &candidate, &mut model).await;
+        cx.requests += part.requests;
+        if matches!(outcome, Err(crate::case::Abort::Skip(_))) {
+            break;
+        }
+        let fails = part.findings.iter().any(|f| f.rule == rule);
+        search.answer(fails);
+    }
+    let kept = search.best().iter().map(|i| commands[*i]).collect();
+    (kept, replays)
+}
+
+/// The exchanges of a play, for the script (re-exported for the script's tests).
+pub type Exchanges = [Exchange];

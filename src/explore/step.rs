@@ -1,0 +1,496 @@
+//! One command carried out against the target and judged against the model, which it then
+//! updates: a post-condition of the spec after the sequence so far.
+//!
+//! A create the target refuses is judged by the hand-written and generated cases, not here: it
+//! only leaves the model as it was. A read the target refuses is no breach here either (the
+//! generic checks have judged its answer); only what an answered read holds is judged.
+
+use super::{
+    Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_UNIQUE, ISOLATION, MODEL_RULES,
+    READ_SHOWS_WRITE, TENANT_EVENTS, TOKEN_WHERE_ISSUED,
+};
+use crate::case::{Abort, Bodies, CaseCx, Given};
+use crate::client::Response;
+use crate::pagination::{item_key, List, Query};
+use crate::schema::OperationId;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// Pages a full read follows at most (a read that does not end is judged by the pagination
+/// cases; here it only stops).
+const MAX_PAGES: usize = 400;
+
+/// Events older than this may have left the list (the spec keeps three months): the model
+/// does not expect them.
+const KEPT_DAYS: i64 = 80;
+
+/// Plays `commands` in order: each step's exchanges and the first rule of the model it broke.
+pub async fn play_steps(
+    cx: &mut CaseCx,
+    commands: &[Command],
+    model: &mut Model,
+) -> Result<Vec<StepRecord>, Abort> {
+    let mut steps = Vec::new();
+    for (i, command) in commands.iter().enumerate() {
+        let start = cx.exchanges.len();
+        let before = cx.findings.len();
+        let idle = one(cx, *command, model, i + 1).await?;
+        let broke = cx.findings[before..]
+            .iter()
+            .find(|f| MODEL_RULES.contains(&f.rule.as_str()))
+            .map(|f| (f.rule.clone(), f.message.clone()));
+        steps.push(StepRecord {
+            command: *command,
+            exchanges: start..cx.exchanges.len(),
+            idle,
+            broke,
+        });
+    }
+    Ok(steps)
+}
+
+/// Carries out one command; `Some(why)` when the model gave it nothing to act on.
+async fn one(
+    cx: &mut CaseCx,
+    command: Command,
+    model: &mut Model,
+    step: usize,
+) -> Result<Option<&'static str>, Abort> {
+    let bodies = Bodies::new(&cx.run);
+    match command {
+        Command::CreateVelocity { org, slot } => {
+            create_velocity(cx, model, org, slot, step).await?;
+            Ok(None)
+        }
+        Command::CreateVat => {
+            model.creates += 1;
+            let salt = format!("{}-vat{}", model.salt, model.creates);
+            let body = bodies.vat_id(&format!(
+                "DE{:09}",
+                cx.run.unique_number(&salt, 1_000_000_000)
+            ));
+            let response = cx
+                .send(cx.call(OperationId::CreateVatId).json(body.clone()))
+                .await?;
+            if let Some(id) = assigned(cx, model, "VAT ID", &response, step) {
+                model.vat.push((id, body));
+            }
+            Ok(None)
+        }
+        Command::ReadVat { org, nth } => read_vat(cx, model, org, nth).await,
+        Command::CreateQuote => {
+            let response = receivable(cx, bodies.quote()).await?;
+            if let Some(id) = assigned(cx, model, "receivable", &response, step) {
+                model.quotes.push(id);
+            }
+            Ok(None)
+        }
+        Command::InvoiceFromQuote => based_on(cx, model, "invoice", step).await,
+        Command::CreditNoteFromInvoice => based_on(cx, model, "credit_note", step).await,
+        Command::CreateMailbox => {
+            model.creates += 1;
+            let domain = bodies.domain(&format!("{}-m{}", model.salt, model.creates));
+            let call = cx.call(OperationId::CreateMailboxDomain);
+            let response = cx.send(call.json(json!({ "domain": domain }))).await?;
+            assigned(cx, model, "mailbox domain", &response, step);
+            Ok(None)
+        }
+        Command::UpdateComment => {
+            let text = format!("covenant explore {}", model.salt);
+            let call = cx.call(OperationId::UpdateComment);
+            cx.send(call.json(json!({ "text": text }))).await?;
+            Ok(None)
+        }
+        Command::ReadEvents { org, limit, desc } => {
+            read_events(cx, model, org, limit, desc).await?;
+            Ok(None)
+        }
+        Command::ReadTransactions { limit } => read_transactions(cx, model, limit).await,
+        Command::CarryToken { nth } => carry_token(cx, model, nth).await,
+    }
+}
+
+/// A document based on the last one the sequence created of its source kind (quote to invoice,
+/// invoice to credit note, the transitions the spec lists); the invoices are kept as sources.
+async fn based_on(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    kind: &'static str,
+    step: usize,
+) -> Result<Option<&'static str>, Abort> {
+    let (sources, idle) = match kind {
+        "invoice" => (&model.quotes, "no quote created yet"),
+        _ => (&model.invoices, "no invoice created from a quote yet"),
+    };
+    let Some(source) = sources.last().cloned() else {
+        return Ok(Some(idle));
+    };
+    let body = Bodies::new(&cx.run).based_on(kind, &source);
+    let response = receivable(cx, body).await?;
+    let id = assigned(cx, model, "receivable", &response, step);
+    if let (Some(id), "invoice") = (id, kind) {
+        model.invoices.push(id);
+    }
+    Ok(None)
+}
+
+/// The organization header's value for `org`: the profile's own, or its other organization of
+/// the area.
+fn given(cx: &CaseCx, org: Org, banking: bool) -> Given {
+    let other = match (org, banking) {
+        (Org::First, _) => return Given::Profile,
+        (Org::Other, false) => cx
+            .run
+            .finops()
+            .and_then(|f| f.other_organization_id.clone()),
+        (Org::Other, true) => cx
+            .run
+            .banking()
+            .and_then(|b| b.other_organization_id.clone()),
+    };
+    other.map(Given::Value).unwrap_or_default()
+}
+
+async fn receivable(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
+    cx.send(cx.call(OperationId::CreateReceivable).json(body))
+        .await
+}
+
+/// The id a create answered, when it succeeded: it must name no resource of its kind the
+/// sequence saw before.
+fn assigned(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    kind: &'static str,
+    response: &Response,
+    step: usize,
+) -> Option<String> {
+    if !response.is_success() {
+        return None;
+    }
+    let id = response.pointer("/id")?.as_str()?.to_owned();
+    cx.judged(ID_UNIQUE);
+    let seen = model.assigned.entry(kind).or_default();
+    if !seen.insert(id.clone()) {
+        cx.finding(
+            ID_UNIQUE,
+            format!("a new {kind} was answered with the id {id}, which an earlier {kind} of this sequence had"),
+        );
+    }
+    model.name(&id, step);
+    Some(id)
+}
+
+async fn create_velocity(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    org: Org,
+    slot: u8,
+    step: usize,
+) -> Result<(), Abort> {
+    let id = cx.run.unique(&format!("{}-vc{slot}", model.salt));
+    let mut body = Bodies::new(&cx.run).velocity("explore");
+    body["id"] = json!(id);
+    // A name of its own: an identical create sent again may be answered as a replay of the
+    // first, creating nothing; only a second control under one id breaks the rule.
+    body["name"] = json!(format!("covenant explore {}", model.creates));
+    model.name(&id, step);
+    let call = cx
+        .call(OperationId::CreateVelocityControl)
+        .organization(given(cx, org, true));
+    let response = cx.send(call.json(body)).await?;
+    let taken = model.velocity[org.index()].get(&slot).cloned();
+    match taken {
+        Some(at) => {
+            cx.judged(ID_UNIQUE);
+            cx.refused_under(ID_UNIQUE);
+            if response.is_success() {
+                let others = model.creates - at.parse::<usize>().unwrap_or(0);
+                cx.finding(
+                    ID_UNIQUE,
+                    format!(
+                        "the velocity control id {id}, taken in {} {others} creates before, was \
+                         accepted again ({}): an id is unique within its organization",
+                        org.name(),
+                        response.status
+                    ),
+                );
+            }
+        }
+        None if response.is_success() => {
+            model.velocity[org.index()].insert(slot, model.creates.to_string());
+        }
+        None => {}
+    }
+    model.creates += 1;
+    Ok(())
+}
+
+async fn read_vat(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    org: Org,
+    nth: u8,
+) -> Result<Option<&'static str>, Abort> {
+    if model.vat.is_empty() {
+        return Ok(Some("no VAT ID created yet"));
+    }
+    let (id, body) = model.vat[nth as usize % model.vat.len()].clone();
+    let call = cx
+        .call(OperationId::GetVatId)
+        .ids(&[&id])
+        .organization(given(cx, org, false));
+    let response = cx.send(call).await?;
+    if org == Org::Other {
+        cx.expect_refused(
+            &response,
+            ISOLATION,
+            "a VAT ID created under the first organization, read under the other",
+        );
+        return Ok(None);
+    }
+    cx.judged(READ_SHOWS_WRITE);
+    let fields = ["value", "country", "type"];
+    let wrote: Value = fields
+        .iter()
+        .map(|f| (f.to_string(), body[f].clone()))
+        .collect();
+    let read: Value = fields
+        .iter()
+        .map(|f| {
+            let got = response.pointer(&format!("/{f}")).cloned();
+            (f.to_string(), got.unwrap_or(Value::Null))
+        })
+        .collect();
+    if !response.is_success() {
+        cx.finding(
+            READ_SHOWS_WRITE,
+            format!(
+                "a VAT ID this sequence created ({id}) was refused when read back: {}",
+                response.status
+            ),
+        );
+    } else if wrote != read {
+        cx.finding_diff(
+            READ_SHOWS_WRITE,
+            format!("the VAT ID {id} read back after later writes is not what was written"),
+            &wrote.to_string(),
+            &read.to_string(),
+        );
+    }
+    Ok(None)
+}
+
+/// What a full read held.
+struct Read {
+    ids: Vec<String>,
+    /// Ids of items recent enough that the spec keeps them (events).
+    kept: Vec<String>,
+    /// The next token of the first page.
+    first_next: Option<String>,
+    pages: usize,
+}
+
+/// Follows a list from its first page with `query` under `org` to the page without a next
+/// token; `None` when a page was refused, is no page, or a token came again.
+async fn full_read(
+    cx: &mut CaseCx,
+    list: &List,
+    query: &Query,
+    org: Given,
+) -> Result<Option<Read>, Abort> {
+    let mut read = Read {
+        ids: Vec::new(),
+        kept: Vec::new(),
+        first_next: None,
+        pages: 0,
+    };
+    let mut tokens = BTreeSet::new();
+    let mut token: Option<String> = None;
+    let oldest = time::OffsetDateTime::now_utc() - time::Duration::days(KEPT_DAYS);
+    while read.pages < MAX_PAGES {
+        let q = list.with_token(query, token.as_deref());
+        let call = list.request(cx, &q).organization(org.clone());
+        let response = cx.send(call).await?;
+        let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+        let (true, Some(page)) = (response.is_success(), page) else {
+            return Ok(None);
+        };
+        read.pages += 1;
+        for item in &page.items {
+            let key = item_key(item);
+            let at = item.get("created_at").and_then(Value::as_str);
+            let at = at.and_then(|s| {
+                time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
+            });
+            if at.is_some_and(|at| at >= oldest) {
+                read.kept.push(key.clone());
+            }
+            read.ids.push(key);
+        }
+        if read.pages == 1 {
+            read.first_next = page.next.clone();
+        }
+        match page.next {
+            None => return Ok(Some(read)),
+            Some(next) if !tokens.insert(next.clone()) => return Ok(None),
+            Some(next) => token = Some(next),
+        }
+    }
+    Ok(None)
+}
+
+fn events_list() -> List {
+    List::of(OperationId::ListEvents, Vec::new())
+}
+
+async fn read_events(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    org: Org,
+    limit: u8,
+    desc: bool,
+) -> Result<(), Abort> {
+    let list = events_list();
+    let mut query: Query = vec![("limit".to_owned(), limit.to_string())];
+    if desc {
+        query.push(("sort".to_owned(), "created_at".to_owned()));
+        query.push(("order".to_owned(), "desc".to_owned()));
+    }
+    let Some(read) = full_read(cx, &list, &query, given(cx, org, false)).await? else {
+        return Ok(());
+    };
+    let held: BTreeSet<&String> = read.ids.iter().collect();
+    let order = if desc { "descending" } else { "ascending" };
+    cx.judged(BOTH_ORDERS);
+    let missing: Vec<&String> = model.events[org.index()]
+        .iter()
+        .filter(|id| !held.contains(id))
+        .collect();
+    if let Some(first) = missing.first() {
+        cx.finding(
+            BOTH_ORDERS,
+            format!(
+                "this {order} full read of the events of {} at limit={limit} ({} pages) lacks \
+                 {} event(s) an earlier full read held, {first} first",
+                org.name(),
+                read.pages,
+                missing.len()
+            ),
+        );
+    }
+    let other = match org {
+        Org::First => Org::Other,
+        Org::Other => Org::First,
+    };
+    cx.judged(TENANT_EVENTS);
+    let leaked = model.events[other.index()]
+        .iter()
+        .filter(|id| held.contains(id))
+        .count();
+    if leaked > 0 {
+        cx.finding(
+            TENANT_EVENTS,
+            format!(
+                "a full read of the events of {} holds {leaked} event(s) read under {}",
+                org.name(),
+                other.name()
+            ),
+        );
+    }
+    model.events[org.index()].extend(read.kept);
+    if let (Org::First, Some(next)) = (org, read.first_next) {
+        model.tokens.push(next);
+    }
+    Ok(())
+}
+
+async fn carry_token(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    nth: u8,
+) -> Result<Option<&'static str>, Abort> {
+    if model.tokens.is_empty() {
+        return Ok(Some(
+            "no events token issued under the first organization yet",
+        ));
+    }
+    let token = model.tokens[nth as usize % model.tokens.len()].clone();
+    let list = events_list();
+    let query = list.with_token(&[], Some(&token));
+    let call = list
+        .request(cx, &query)
+        .organization(given(cx, Org::Other, false));
+    let response = cx.send(call).await?;
+    cx.judged(TOKEN_WHERE_ISSUED);
+    let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+    let (true, Some(page)) = (response.is_success(), page) else {
+        return Ok(None);
+    };
+    let first = &model.events[Org::First.index()];
+    let leaked = page
+        .items
+        .iter()
+        .filter(|item| first.contains(&item_key(item)))
+        .count();
+    if leaked > 0 {
+        cx.finding(
+            TOKEN_WHERE_ISSUED,
+            format!(
+                "an events token issued under the first organization, sent under the other, was \
+                 answered {} with {leaked} of the first organization's events",
+                response.status
+            ),
+        );
+    }
+    Ok(None)
+}
+
+async fn read_transactions(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    limit: u8,
+) -> Result<Option<&'static str>, Abort> {
+    let values = cx.run.path_values(OperationId::ListTransactions, &[]);
+    let list = List::of(OperationId::ListTransactions, values);
+    let limit_query = |n: u8| vec![("limit".to_owned(), n.to_string())];
+    if model.transactions.is_none() {
+        match full_read(cx, &list, &limit_query(100), Given::Profile).await? {
+            Some(base) => model.transactions = Some(base.ids),
+            None => return Ok(Some("the read at limit=100 did not end")),
+        }
+    }
+    let Some(read) = full_read(cx, &list, &limit_query(limit), Given::Profile).await? else {
+        return Ok(None);
+    };
+    let base = model.transactions.clone().unwrap_or_default();
+    cx.judged(FULL_READ);
+    let held: BTreeSet<&String> = read.ids.iter().collect();
+    let missing: Vec<(usize, &String)> = base
+        .iter()
+        .enumerate()
+        .filter(|(_, id)| !held.contains(id))
+        .collect();
+    let repeated = read.ids.len() - held.len();
+    if missing.is_empty() && repeated == 0 {
+        return Ok(None);
+    }
+    let first = missing.first().map_or(String::new(), |(at, id)| {
+        format!(
+            "; the first missing, {id}, is item {} of the account: page {} at this limit",
+            at + 1,
+            at / limit.max(1) as usize + 1
+        )
+    });
+    cx.finding(
+        FULL_READ,
+        format!(
+            "a full read of the transactions at limit={limit} ({} pages) misses {} of the {} \
+             items a full read at limit=100 held and repeats {repeated}{first}",
+            read.pages,
+            missing.len(),
+            base.len()
+        ),
+    );
+    Ok(None)
+}

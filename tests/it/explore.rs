@@ -1,0 +1,124 @@
+//! The explorer through the binary: its sequences run by default and pass clean on the
+//! reference; a breach only a sequence reveals is reported once under its rule as a shrunk
+//! script of numbered curls, kept in report.json, and the seed with a filter plays it again;
+//! `--read-only` keeps the sequences to reads, `--explore 0` leaves them out.
+
+use crate::support::{covenant, says, scratch};
+use serde_json::Value;
+
+fn report(dir: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json is written");
+    serde_json::from_str(&text).expect("report.json is JSON")
+}
+
+fn case_of<'a>(report: &'a Value, id: &str) -> Option<&'a Value> {
+    report["cases"].as_array()?.iter().find(|c| c["id"] == id)
+}
+
+/// `covenant run` with these arguments, its reports in `dir`.
+fn run(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    covenant()
+        .arg("run")
+        .args(args)
+        .arg("--report-dir")
+        .arg(dir)
+        .output()
+        .expect("covenant runs")
+}
+
+#[test]
+fn sequences_run_by_default_and_pass_clean_on_the_reference() {
+    let dir = scratch("explore-clean");
+    let out = run(&["--seed", "3", "--filter", "explore."], &dir);
+    assert!(out.status.success(), "{}", says(&out));
+    let record = report(&dir);
+    for id in ["explore.sequence.1", "explore.sequence.2"] {
+        let case = case_of(&record, id).unwrap_or_else(|| panic!("{id} ran"));
+        assert_eq!(case["verdict"], "pass", "{case}");
+    }
+}
+
+#[test]
+fn a_duplicate_id_after_other_creates_is_shrunk_to_a_script_that_replays() {
+    let dir = scratch("explore-shrunk");
+    let args = [
+        "--seed",
+        "11",
+        "--explore",
+        "1",
+        "--filter",
+        "explore.sequence.1",
+        "--fault",
+        "vc-duplicate-accepted-after-three-creates",
+    ];
+    let out = run(&args, &dir);
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.matches("shrunk from").count(), 1, "{stdout}");
+    assert!(stdout.contains("✗ step"), "{stdout}");
+    assert!(stdout.contains("$COVENANT_BANKING_TOKEN"), "{stdout}");
+    let record = report(&dir);
+    let case = case_of(&record, "explore.sequence.1").expect("the sequence ran");
+    let finding = case["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["rule"] == "EXP-ID-UNIQUE-AFTER-WRITES"))
+        .expect("the breach under its rule");
+    let script = finding["message"].as_str().unwrap_or_default();
+    // Four creates, and the first id again: the fewest steps that still fail.
+    let steps = script
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert_eq!(steps, 5, "{script}");
+    assert!(script.contains("ID_1='"), "{script}");
+    // The seed and the filter play it again, to the same breach.
+    let again = scratch("explore-shrunk-again");
+    let out = run(&args, &again);
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("EXP-ID-UNIQUE-AFTER-WRITES"));
+}
+
+#[test]
+fn read_only_sequences_send_no_write_and_explore_zero_sends_none() {
+    let dir = scratch("explore-read-only");
+    let out = covenant()
+        .args([
+            "run",
+            "--seed",
+            "4",
+            "--read-only",
+            "--filter",
+            "explore.",
+            "--report-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    assert!(out.status.success(), "{}", says(&out));
+    let record = report(&dir);
+    let case = case_of(&record, "explore.sequence.1").expect("a read-only sequence ran");
+    assert_eq!(case["verdict"], "pass", "{case}");
+    for exchange in case["exchanges"].as_array().into_iter().flatten() {
+        assert_eq!(exchange["request"]["method"], "GET", "{exchange}");
+    }
+    let none = scratch("explore-none");
+    let out = covenant()
+        .args([
+            "run",
+            "--seed",
+            "4",
+            "--explore",
+            "0",
+            "--filter",
+            "explore.",
+            "--report-dir",
+        ])
+        .arg(&none)
+        .output()
+        .expect("covenant runs");
+    assert!(
+        case_of(&report(&none), "explore.sequence.1").is_none(),
+        "{}",
+        says(&out)
+    );
+}
