@@ -10,7 +10,7 @@
 //! request carrying it is accepted). Parameters are inventoried the same way from their schemas
 //! in `operations.json` (`list-events query limit maximum 100`, `get-vat-id path vat_id format
 //! uuid`); a header every operation of an area carries is one constraint of the area
-//! (`finance header x-finops-version format date`), broken on the first read that takes it and
+//! (`finance header x-finops-version format date`), broken on the first list that takes it and
 //! held by any accepted request carrying it. Each has two sides a run exercises:
 //! *broken* (a request breaking it alone was answered) and *held* (an accepted request keeps it at
 //! its edge: a length at the limit, a bound, an item count, `null`, or simply the field present).

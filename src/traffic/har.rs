@@ -242,7 +242,8 @@ mod tests {
            "response":{"status":200,"headers":[],"content":{"size":900,"mimeType":"application/json"}}}
         ]}}"#;
         let recorded = parse(har, Some("https://api.example/base/")).expect("a HAR file");
-        assert_eq!(recorded.origin.as_deref(), Some("https://api.example"));
+        // The target is where the first entry of this API went: under the base URL's prefix.
+        assert_eq!(recorded.origin.as_deref(), Some("https://api.example/base"));
         let seen = recorded.exchanges;
         assert_eq!(seen[0].method, "GET");
         assert_eq!(seen[0].target, "/finops/v1/events?limit=2");
