@@ -249,6 +249,11 @@ async fn read_vat(
         );
         return Ok(None);
     }
+    // A success whose body is not JSON shows nothing of what was written: the generic checks
+    // have judged it (GEN-JSON-BODY), and one cause is one finding.
+    if response.is_success() && response.json.is_none() {
+        return Ok(Some("the read's body is not JSON"));
+    }
     cx.judged(READ_SHOWS_WRITE);
     let fields = ["value", "country", "type"];
     let wrote: Value = fields

@@ -134,7 +134,10 @@ fn known_failures_under_a_baseline_are_notices_and_a_merge_annotates_too() {
     assert_eq!(gated.status.code(), Some(0), "{}", says(&gated));
     let lines = stdout(&gated);
     let commands = commands(&lines);
-    assert_eq!(commands.len(), FAULTS.len(), "{lines}");
+    // One notice per known rule: as many as the baseline has entries.
+    let known = text.matches("[[known]]").count();
+    assert!(known >= FAULTS.len(), "{text}");
+    assert_eq!(commands.len(), known, "{lines}");
     assert!(
         commands.iter().all(|l| l.starts_with("::notice title=")
             && l.contains("known failure in")
@@ -154,7 +157,7 @@ fn known_failures_under_a_baseline_are_notices_and_a_merge_annotates_too() {
     let text = stdout(&merged);
     assert_eq!(
         text.lines().filter(|l| l.starts_with("::error ")).count(),
-        FAULTS.len(),
+        known,
         "{text}"
     );
     assert!(dir.join("merge-summary.md").is_file());
