@@ -356,10 +356,13 @@ fn an_endpoint_refusing_every_try_ends_as_an_error_of_its_case_and_the_run_goes_
         "bounded by --max-refusal 3: {:?}",
         run.elapsed
     );
-    assert_error(
-        &run,
-        VAT,
-        "the target refused every try for 3 s: rate-limited, not judged",
+    // The seconds named are those the tries took: 3 and a little more, read as 4 on a loaded
+    // machine.
+    assert_error(&run, VAT, "the target refused every try for ");
+    assert!(
+        run.says(VAT).contains(" s: rate-limited, not judged"),
+        "{}",
+        run.says(VAT)
     );
     assert!(run.rules(VAT).is_empty(), "no rule judged a refusal");
     run.assert_ran(EVENTS);
