@@ -100,16 +100,19 @@ stop_proxy
 cp "$WORK/reports/report.json" "$WORK/judged.json"
 echo "== 8 clients in flight to a target 2 ms away (serve --latency-ms 2)" >&2
 start_both --latency-ms 2
+echo "== one client to a target 2 ms away (wrk -t1 -c1)" >&2
+read -r _ remote1_direct_ms < <(measure "$DIRECT" 1 1)
+read -r _ remote1_proxied_ms < <(measure "$PROXIED" 1 1)
 read -r remote_direct_rps _ < <(measure "$DIRECT" 2 8)
 read -r remote_proxied_rps _ < <(measure "$PROXIED" 2 8)
 stop_proxy
 
 python3 - "$WORK/judged.json" "$direct1_ms" "$proxied1_ms" "$direct1_rps" "$proxied1_rps" \
     "$direct8_rps" "$proxied8_rps" "$direct8_ms" "$proxied8_ms" "$remote_direct_rps" \
-    "$remote_proxied_rps" <<'PY' | tee "$OUT/proxy.json"
+    "$remote_proxied_rps" "$remote1_direct_ms" "$remote1_proxied_ms" <<'PY' | tee "$OUT/proxy.json"
 import json, sys
 report = json.load(open(sys.argv[1]))
-d1, p1, d1r, p1r, d8, p8, d8ms, p8ms, rd, rp = map(float, sys.argv[2:])
+d1, p1, d1r, p1r, d8, p8, d8ms, p8ms, rd, rp, r1d, r1p = map(float, sys.argv[2:])
 judged = sum(c["requests"] for c in report["cases"] if c["suite"] == "traffic" and c.get("operation"))
 unjudged = sum(c["requests"] for c in report["cases"] if c["id"] == "traffic.unjudged")
 print(json.dumps({
@@ -117,6 +120,8 @@ print(json.dumps({
                    "added_median_ms": round(p1 - d1, 3), "direct_rps": d1r, "proxied_rps": p1r},
     "eight_clients": {"direct_rps": d8, "proxied_rps": p8, "share": round(p8 / d8, 3),
                       "direct_median_ms": d8ms, "proxied_median_ms": p8ms},
+    "one_client_target_2ms_away": {"direct_median_ms": r1d, "proxied_median_ms": r1p,
+                                   "added_median_ms": round(r1p - r1d, 3)},
     "eight_clients_target_2ms_away": {"direct_rps": rd, "proxied_rps": rp, "share": round(rp / rd, 3)},
     "judged": judged, "unjudged": unjudged, "verdict": report.get("verdict"),
 }, indent=2))

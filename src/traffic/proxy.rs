@@ -164,6 +164,7 @@ fn judge_all(
     mut judge: Judge,
     tell: impl Fn(Vec<Said>),
 ) -> Judge {
+    yield_to_forwarding();
     while let Some(passed) = judged.blocking_recv() {
         match passed {
             Passed::Exchange(seen) => {
@@ -177,6 +178,22 @@ fn judge_all(
         }
     }
     judge
+}
+
+/// How much lower the judge's thread is scheduled than the forwarding workers (a nice
+/// increment): where the clients, the target and the proxy contend for the cores, forwarding
+/// goes first and judging waits (a judge more than [`QUEUED`] behind lets exchanges pass on
+/// unjudged, counted).
+const JUDGE_NICENESS: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority by [`JUDGE_NICENESS`] (on Linux a thread's
+/// nice value is its own), so that a client's exchange never waits for a judgement.
+fn yield_to_forwarding() {
+    // SAFETY: nice(3) changes only the calling thread's nice value on Linux; it reads no
+    // memory of ours, and a failure leaves the priority as it was.
+    unsafe {
+        libc::nice(JUDGE_NICENESS);
+    }
 }
 
 /// Forwards one request and answers with the target's answer.
