@@ -52,15 +52,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
         .map(str::to_string);
     let (declared, type_nullable) = declared_types(ctx, &map, &place)?;
     let mut shape = if let Some(value) = map.get("const") {
-        Shape {
-            rule: None,
-            keyword_rules: Default::default(),
-            nullable: false,
-            null_unstated: false,
-            case_exact: false,
-            declared: declared.clone(),
-            kind: ShapeKind::Const(value.clone()),
-        }
+        plain(declared.clone(), ShapeKind::Const(value.clone()))
     } else if let Some(values) = map.get("enum") {
         enum_shape(ctx, values, &place, &declared)?
     } else if let Some(branches) = map.get("oneOf") {
