@@ -343,6 +343,9 @@ fn stable_hash(text: &str) -> u64 {
     hasher.finish()
 }
 
+/// A stand-in's name and its choices.
+type Named = (&'static str, fn() -> Choices);
+
 #[test]
 fn long_tokens_other_offsets_and_an_empty_last_page_fail_nothing_and_warn_nothing_new() {
     assert_eq!(long_token("abc").len(), LONG);
@@ -357,7 +360,7 @@ fn long_tokens_other_offsets_and_an_empty_last_page_fail_nothing_and_warn_nothin
     let (_plain, profile) = stand_in(&rt, 4, &dir, "plain", Choices::default());
     let (output, before) = run(&dir, &profile);
     assert_eq!(output.status.code(), Some(0), "{}", says(&output));
-    let stand_ins: [(&str, fn() -> Choices); 3] = [
+    let stand_ins: [Named; 3] = [
         ("long-tokens", long_tokens),
         ("other-offset", other_offset),
         ("empty-last-page", empty_last_page),
