@@ -7,6 +7,8 @@
 // Redaction lives in `crate::secret`, below the client and the reports alike.
 pub use crate::secret::{redact, Redactor, SecretFinder};
 
+use super::coding::asks_for_coding;
+
 /// A POSIX-shell-safe curl command for a request (headers and body as given: redact first).
 pub fn curl_command(
     method: &str,
@@ -15,11 +17,12 @@ pub fn curl_command(
     body: Option<&str>,
 ) -> String {
     let words = |text: &str| vec![Piece::Text(text.to_owned())];
+    let compressed = asks_for_coding(headers);
     let headers: Vec<Vec<Piece>> = headers
         .iter()
         .map(|(name, value)| words(&format!("{name}: {value}")))
         .collect();
-    command(method, words(url), headers, body.map(words))
+    command(method, words(url), headers, body.map(words), compressed)
 }
 
 /// Secrets with the shell variables a curl names in their place: each value with the variable
@@ -92,6 +95,7 @@ impl ShellVars {
         body: Option<&str>,
         redactor: &Redactor,
     ) -> String {
+        let compressed = asks_for_coding(headers);
         let headers = headers
             .iter()
             .map(|(name, value)| {
@@ -111,6 +115,7 @@ impl ShellVars {
             self.pieces(url, redactor),
             headers,
             body.map(|b| self.pieces(b, redactor)),
+            compressed,
         )
     }
 
@@ -132,8 +137,14 @@ fn command(
     url: Vec<Piece>,
     headers: Vec<Vec<Piece>>,
     body: Option<Vec<Piece>>,
+    compressed: bool,
 ) -> String {
     let mut parts = vec!["curl".to_owned(), "-sS".to_owned(), "-i".to_owned()];
+    // The request asked for a coding: curl then shows the answer decoded, as covenant read it
+    // (its own `Accept-Encoding` is replaced by the request's, given with -H).
+    if compressed {
+        parts.push("--compressed".to_owned());
+    }
     if method != "GET" {
         parts.push(format!("-X {method}"));
     }
@@ -224,6 +235,20 @@ mod tests {
             c,
             r#"curl -sS -i -X POST 'http://h/p' -H 'x-a: 1' --data-raw '{"a":"it'\''s"}'"#
         );
+    }
+
+    #[test]
+    fn a_request_asking_for_gzip_is_replayed_with_compressed_and_no_other_is() {
+        let asked = [("accept-encoding".to_owned(), "gzip".to_owned())];
+        let c = curl_command("GET", "http://h/p", &asked, None);
+        assert_eq!(
+            c,
+            "curl -sS -i --compressed 'http://h/p' -H 'accept-encoding: gzip'"
+        );
+        let c = vars().curl("GET", "http://h/p", &asked, None, &Redactor::new(&[]));
+        assert!(c.contains(" --compressed "), "{c}");
+        let plain = curl_command("GET", "http://h/p", &[], None);
+        assert!(!plain.contains("--compressed"), "{plain}");
     }
 
     fn vars() -> ShellVars {

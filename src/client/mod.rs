@@ -13,6 +13,7 @@
 //! redacted. A target misbehaving never becomes a panic or an `Err` of the run: it becomes an
 //! [`Exchange`] with an `error`, which the case turns into a verdict.
 
+mod coding;
 mod config;
 mod curl;
 mod endpoint;
@@ -24,6 +25,7 @@ mod retry_after;
 mod send;
 mod wire;
 
+pub use coding::{decoded, CodingError};
 pub use config::{TargetConfig, TargetError};
 pub use curl::{curl_command, redact, SecretFinder, ShellVars};
 pub use limit::{Budget, Halt};

@@ -1,6 +1,7 @@
 //! The client for one target: building it, and sending a request at the run's pace, bounded,
 //! retried where that is safe, and refused where `--read-only` or the run's stop forbid it.
 
+use super::coding::{self, CodingError};
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
 use super::pace::{Admission, Pacer, Refusal};
@@ -73,6 +74,12 @@ impl Target {
             // Covenant retries itself, and counts what it sends: reqwest's own retries (of
             // refused HTTP/2 streams) are off, and with them its copy of every request.
             .retry(reqwest::retry::never().max_retries_per_request(0))
+            // Nothing asked of the target that the request does not say (its curl shows every
+            // header sent): answers are decoded by `coding`, whatever coding they come in.
+            .no_gzip()
+            .no_brotli()
+            .no_deflate()
+            .no_zstd()
             .user_agent(concat!("covenant/", env!("CARGO_PKG_VERSION")));
         let extra = match &config.ca_cert {
             Some(pem) => ca_certificates(pem)?,
@@ -527,7 +534,7 @@ impl Target {
     async fn read(&self, builder: reqwest::RequestBuilder) -> Result<Response, SendError> {
         let mut response = self.head(builder).await?;
         let status = response.status().as_u16();
-        let headers = response
+        let headers: Vec<(String, String)> = response
             .headers()
             .iter()
             .map(|(n, v)| {
@@ -557,6 +564,10 @@ impl Target {
             }
             body.extend_from_slice(&chunk);
         }
+        let body = coding::decoded(&headers, body, max).map_err(|e| match e {
+            CodingError::TooLarge(max) => SendError::TooLarge(max),
+            other => SendError::Transport(other.to_string()),
+        })?;
         Ok(Response {
             status,
             headers,

@@ -11,10 +11,9 @@ use proptest::prelude::Rng;
 /// Requests a sequence sends, roughly (for `--dry-run` and the plan's order).
 pub const REQUESTS: usize = 55;
 
-/// The page sizes reads are drawn from: those the other cases read at too, so that the spec
-/// owners' section (what the target chose for each limit) gains no row of the explorer's own.
-const EVENT_LIMITS: [u8; 2] = [50, 100];
-const TRANSACTION_LIMITS: [u8; 2] = [25, 100];
+/// The largest page size both lists allow: a drawn read asks for 1 to this many items a page,
+/// so that a page skipped or repeated only at some page size is found at any.
+const MAX_LIMIT: u32 = 100;
 
 /// Random commands drawn beside the bag.
 const EXTRA: usize = 4;
@@ -122,6 +121,11 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
     body
 }
 
+/// A page size of 1 to [`MAX_LIMIT`] from a draw below it.
+fn page_size(drawn: u32) -> u8 {
+    u8::try_from(drawn % MAX_LIMIT + 1).expect("at most 100")
+}
+
 /// One random command.
 fn extra(pick: &mut impl FnMut(u32) -> u32, read_only: bool) -> Command {
     let org = |n: u32| if n == 0 { Org::First } else { Org::Other };
@@ -129,11 +133,11 @@ fn extra(pick: &mut impl FnMut(u32) -> u32, read_only: bool) -> Command {
     match pick(kinds) {
         0 => Command::ReadEvents {
             org: org(pick(2)),
-            limit: EVENT_LIMITS[pick(2) as usize],
+            limit: page_size(pick(MAX_LIMIT)),
             desc: pick(2) == 1,
         },
         1 => Command::ReadTransactions {
-            limit: TRANSACTION_LIMITS[pick(2) as usize],
+            limit: page_size(pick(MAX_LIMIT)),
         },
         2 => Command::CarryToken { nth: pick(3) as u8 },
         3 => Command::ReadVat {
@@ -156,6 +160,21 @@ mod tests {
         assert_eq!(draw(7, 1, false), draw(7, 1, false));
         assert_ne!(draw(7, 1, false), draw(8, 1, false));
         assert_ne!(draw(7, 1, false), draw(7, 2, false));
+    }
+
+    #[test]
+    fn drawn_reads_ask_for_page_sizes_from_1_to_100() {
+        let limits: std::collections::BTreeSet<u8> = (1..200)
+            .flat_map(|k| draw(5, k, false))
+            .filter_map(|c| match c {
+                Command::ReadEvents { limit, .. } | Command::ReadTransactions { limit } => {
+                    Some(limit)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(limits.iter().all(|l| (1..=100).contains(l)), "{limits:?}");
+        assert!(limits.len() > 40, "few page sizes drawn: {limits:?}");
     }
 
     #[test]

@@ -86,6 +86,12 @@ pub async fn start(
         .connect_timeout(CONNECT_TIMEOUT)
         .pool_max_idle_per_host(64)
         .retry(reqwest::retry::never().max_retries_per_request(0))
+        // The answer's bytes go to the client as the target coded them (a gzip answer stays
+        // gzip, decoded once, by the client); the judge reads a decoded copy.
+        .no_gzip()
+        .no_brotli()
+        .no_deflate()
+        .no_zstd()
         .build()
         .map_err(std::io::Error::other)?;
     let (exchanges, judged) = mpsc::channel::<Passed>(QUEUED);
@@ -167,7 +173,10 @@ fn judge_all(
     yield_to_forwarding();
     while let Some(passed) = judged.blocking_recv() {
         match passed {
-            Passed::Exchange(seen) => {
+            Passed::Exchange(mut seen) => {
+                if let Some(answer) = seen.answer.as_mut() {
+                    decode(answer);
+                }
                 let said = judge.judge(&seen);
                 if !said.is_empty() {
                     tell(said);
@@ -193,6 +202,20 @@ fn yield_to_forwarding() {
     // memory of ours, and a failure leaves the priority as it was.
     unsafe {
         libc::nice(JUDGE_NICENESS);
+    }
+}
+
+/// The kept body as the client reads it, decoded from its content coding (gzip, deflate); one
+/// longer decoded than [`KEPT_BODY`] is judged on its status alone, as is one in a coding
+/// covenant cannot decode.
+fn decode(answer: &mut Answer) {
+    if answer.cut || answer.unrecorded {
+        return;
+    }
+    match crate::client::decoded(&answer.headers, answer.body.clone(), KEPT_BODY as u64) {
+        Ok(body) => answer.body = body,
+        Err(crate::client::CodingError::TooLarge(_)) => answer.cut = true,
+        Err(_) => answer.unrecorded = true,
     }
 }
 

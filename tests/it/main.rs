@@ -30,3 +30,4 @@ mod schemas;
 mod spellings;
 mod traffic;
 mod verdicts;
+mod wire;

@@ -3,6 +3,7 @@
 //! and the stand-in servers themselves (`standin`), which play implementations with other choices.
 
 pub mod standin;
+pub mod wire;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
