@@ -9,7 +9,7 @@ use super::{Command, Org};
 use proptest::prelude::Rng;
 
 /// Requests a sequence sends, roughly (for `--dry-run` and the plan's order).
-pub const REQUESTS: usize = 55;
+pub const REQUESTS: usize = 66;
 
 /// The page sizes reads are drawn from: those the other cases read at too, so that the spec
 /// owners' section (what the target chose for each limit) gains no row of the explorer's own.
@@ -32,7 +32,7 @@ pub fn shape(read_only: bool) -> Vec<Command> {
     ];
     let mut all = reads.to_vec();
     if !read_only {
-        all.extend(bag(Org::First));
+        all.extend(bag(Org::First, 0));
         all.push(Command::ReadVat {
             org: Org::Other,
             nth: 0,
@@ -41,8 +41,10 @@ pub fn shape(read_only: bool) -> Vec<Command> {
     all
 }
 
-/// The writes every sequence holds, in no order yet.
-fn bag(org: Org) -> Vec<Command> {
+/// The writes every sequence holds, in no order yet: those the model's post-conditions need,
+/// an unknown property of each JSON type (in a body shape that turns with the sequence), each
+/// pair of breaches, and one large body.
+fn bag(org: Org, k: u32) -> Vec<Command> {
     let mut bag: Vec<Command> = (0..4)
         .map(|slot| Command::CreateVelocity { org, slot })
         .collect();
@@ -58,6 +60,12 @@ fn bag(org: Org) -> Vec<Command> {
         Command::CreateMailbox,
         Command::UpdateComment,
     ]);
+    for kind in 0..6u8 {
+        let shape = ((u32::from(kind) + k) % 3) as u8;
+        bag.push(Command::UnknownProperty { shape, kind });
+    }
+    bag.extend((0..super::BREACHES.len() as u8).map(|kind| Command::TwoBreaches { kind }));
+    bag.push(Command::LargeBody);
     bag
 }
 
@@ -68,7 +76,7 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
     let mut body = if read_only {
         Vec::new()
     } else {
-        bag(Org::First)
+        bag(Org::First, k)
     };
     for _ in 0..EXTRA {
         body.push(extra(&mut pick, read_only));

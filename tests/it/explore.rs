@@ -122,3 +122,119 @@ fn read_only_sequences_send_no_write_and_explore_zero_sends_none() {
         says(&out)
     );
 }
+
+/// The findings of `case` under `rule`, each with the curl of its exchange.
+fn findings_under(report: &Value, case: &str, rule: &str) -> Vec<(String, String)> {
+    let Some(case) = case_of(report, case) else {
+        return Vec::new();
+    };
+    let exchanges = case["exchanges"].as_array().cloned().unwrap_or_default();
+    let curl = |f: &Value| {
+        let at = f["exchange"].as_u64().map(|i| i as usize);
+        at.and_then(|i| exchanges.get(i))
+            .and_then(|e| e["request"]["curl"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    case["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| {
+            (
+                f["message"].as_str().unwrap_or_default().to_owned(),
+                curl(f),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_breach_only_a_wire_shape_reveals_fails_its_own_rule_with_the_curl_as_sent() {
+    // Each fault, the rule it breaks, and what the failing request's curl shows of its shape.
+    let faults = [
+        (
+            "gen-charset-body-answered-text",
+            "GEN-JSON-BODY",
+            "content-type: application/json; charset=utf-8",
+        ),
+        (
+            "rcv-unknown-null-property-accepted",
+            "RCV-UNKNOWN-PROPS",
+            "\"covenant_unknown_property\"",
+        ),
+        (
+            "auth-fin-no-token-invalid-body-422",
+            "AUTH-FIN-MISSING-401",
+            "/finops/v1/receivables",
+        ),
+        (
+            "vc-large-body-refused-bare",
+            "ERR-BANK-BODY",
+            "velocity-controls",
+        ),
+    ];
+    for (fault, rule, shown) in faults {
+        let dir = scratch(&format!("explore-shape-{fault}"));
+        let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+        let out = run(&args, &dir);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {}", says(&out));
+        let record = report(&dir);
+        let found: Vec<(String, String)> = ["explore.sequence.1", "explore.sequence.2"]
+            .iter()
+            .flat_map(|case| findings_under(&record, case, rule))
+            .collect();
+        assert!(
+            !found.is_empty(),
+            "{fault}: nothing under {rule}: {}",
+            says(&out)
+        );
+        assert!(
+            found.iter().any(|(_, curl)| curl.contains(shown)),
+            "{fault}: no curl shows {shown:?}: {found:#?}"
+        );
+        if rule == "AUTH-FIN-MISSING-401" {
+            // No token was sent, and the curl sends none.
+            let (message, curl) = &found[0];
+            assert!(message.contains("no token"), "{message}");
+            assert!(!curl.to_lowercase().contains("authorization"), "{curl}");
+        }
+    }
+}
+
+#[test]
+fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
+    use crate::support::standin::{runtime, stand_in, Choices};
+    let dir = scratch("explore-large-413");
+    let rt = runtime();
+    let choices = Choices {
+        reply: Box::new(|seen| {
+            let large = seen.body.len() > 256 * 1024;
+            let error = serde_json::json!({"detail": "the body is too large", "errorCode": "TOO_LARGE",
+                "instance": seen.path, "status": 413, "title": "Payload Too Large",
+                "type": "about:blank"});
+            large.then(|| (413, error.to_string().into_bytes()))
+        }),
+        ..Choices::default()
+    };
+    let (_behind, profile) = stand_in(&rt, 5, &dir, "large-413", choices);
+    let out = covenant()
+        .args(["run", "--seed", "3", "--filter", "explore.", "--profile"])
+        .arg(&profile)
+        .arg("--report-dir")
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    assert!(out.status.success(), "{}", says(&out));
+    let record = report(&dir);
+    for id in ["explore.sequence.1", "explore.sequence.2"] {
+        let case = case_of(&record, id).unwrap_or_else(|| panic!("{id} ran"));
+        assert_eq!(case["verdict"], "pass", "{case}");
+        let statuses = case["statuses"].to_string();
+        assert!(
+            statuses.contains("413"),
+            "{id}: no large body refused: {statuses}"
+        );
+    }
+}
