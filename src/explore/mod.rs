@@ -379,12 +379,10 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     cx.requests += last.requests;
     let steps: Vec<StepRecord> = steps.unwrap_or_default();
     let header = format!(
-        "shrunk from {} to {} steps in {replays} replays (seed {}; replay: covenant run --seed {} \
-         --explore {k} --filter explore.sequence.{k})",
+        "shrunk from {} to {} steps in {replays} replays (seed {seed}; replay: covenant run \
+         --explore-replay {seed}:{k})",
         commands.len(),
         kept.len(),
-        cx.run.generation.seed,
-        cx.run.generation.seed,
     );
     let text = script::render(&header, &steps, &last.exchanges, &model.named, &rule);
     // The breach is shown once, under its rule, with the script; the other findings of the

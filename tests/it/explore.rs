@@ -71,11 +71,36 @@ fn a_duplicate_id_after_other_creates_is_shrunk_to_a_script_that_replays() {
         .count();
     assert_eq!(steps, 5, "{script}");
     assert!(script.contains("ID_1='"), "{script}");
-    // The seed and the filter play it again, to the same breach.
+    // The line printed above the script plays it again, to the same shrunk steps.
+    assert!(
+        script.contains("covenant run --explore-replay 11:1"),
+        "{script}"
+    );
     let again = scratch("explore-shrunk-again");
-    let out = run(&args, &again);
+    let replay = [
+        "--explore-replay",
+        "11:1",
+        "--fault",
+        "vc-duplicate-accepted-after-three-creates",
+    ];
+    let out = run(&replay, &again);
     assert_eq!(out.status.code(), Some(1), "{}", says(&out));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("EXP-ID-UNIQUE-AFTER-WRITES"));
+    let steps_of = |script: &str| -> Vec<String> {
+        let numbered = script.lines().map(str::trim_start);
+        numbered
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect()
+    };
+    let record = report(&again);
+    let replayed = case_of(&record, "explore.sequence.1").expect("the sequence ran again");
+    let message = replayed["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["rule"] == "EXP-ID-UNIQUE-AFTER-WRITES"))
+        .and_then(|f| f["message"].as_str())
+        .unwrap_or_default();
+    assert_eq!(steps_of(message), steps_of(script), "{message}");
+    assert_eq!(record["cases"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]
