@@ -256,10 +256,12 @@ fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
     for id in ["explore.sequence.1", "explore.sequence.2"] {
         let case = case_of(&record, id).unwrap_or_else(|| panic!("{id} ran"));
         assert_eq!(case["verdict"], "pass", "{case}");
-        let statuses = case["statuses"].to_string();
-        assert!(
-            statuses.contains("413"),
-            "{id}: no large body refused: {statuses}"
-        );
     }
+    // The first sequence of four sends the large body.
+    let first = case_of(&record, "explore.sequence.1").expect("the first sequence ran");
+    let statuses = first["statuses"].to_string();
+    assert!(
+        statuses.contains("413"),
+        "no large body refused: {statuses}"
+    );
 }
