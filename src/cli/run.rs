@@ -49,6 +49,11 @@ pub struct RunArgs {
     /// sequence is shrunk to the fewest steps that still fail and reported as a script (0: none)
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_EXPLORE)]
     pub explore: u32,
+    /// Plays sequence K of the explorer as a run seeded SEED drew it, and shrinks it again if it
+    /// fails: the line a sequence's failure prints (the same as --seed SEED --explore K --filter
+    /// explore.sequence.K)
+    #[arg(long, value_name = "SEED:K", value_parser = explore_replay, conflicts_with = "seed")]
+    pub explore_replay: Option<(u64, u32)>,
     /// Cases run at once, and requests in flight at once across all cases (a generated case
     /// sends several bodies at a time)
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CONCURRENCY)]
@@ -201,7 +206,7 @@ impl RunArgs {
             }
         }
         let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
-        let seed = match (self.seed, shard) {
+        let seed = match (self.seed.or(self.explore_replay.map(|r| r.0)), shard) {
             (Some(seed), _) => seed,
             (None, None) => settings::random_seed(),
             (None, Some(shard)) => return Err(shard_without_seed(shard)),
@@ -218,8 +223,14 @@ impl RunArgs {
         run.fail_on_difference = self.fail_on_difference;
         run.generation.cases_per_operation = self.cases;
         run.generation.explore = self.explore;
+        let mut filter = self.filter.clone();
+        if let Some((_, k)) = self.explore_replay {
+            // Only sequences up to K are drawn: `explore.sequence.K` names one of them alone.
+            run.generation.explore = k;
+            filter.push(format!("explore.sequence.{k}"));
+        }
         run.selection = Selection {
-            filter: self.filter.clone(),
+            filter,
             skip: self.skip.clone(),
             read_only: self.read_only,
             generated_only: self.generated_only,
@@ -306,6 +317,20 @@ impl RunArgs {
                 more.len()
             ))),
         }
+    }
+}
+
+/// `SEED:K` of `--explore-replay`: a seed and a sequence number from 1.
+fn explore_replay(text: &str) -> Result<(u64, u32), String> {
+    let (seed, k) = text
+        .split_once(':')
+        .ok_or_else(|| format!("{text:?} is not SEED:K (e.g. 11:1)"))?;
+    let seed = seed
+        .parse::<u64>()
+        .map_err(|_| format!("{seed:?} is no seed (a whole number)"))?;
+    match k.parse::<u32>() {
+        Ok(k) if k >= 1 => Ok((seed, k)),
+        _ => Err(format!("{k:?} is no sequence number (1 or more)")),
     }
 }
 

@@ -9,7 +9,7 @@ use super::{Command, Org};
 use proptest::prelude::Rng;
 
 /// Requests a sequence sends, roughly (for `--dry-run` and the plan's order).
-pub const REQUESTS: usize = 55;
+pub const REQUESTS: usize = 66;
 
 /// The largest page size both lists allow: a drawn read asks for 1 to this many items a page,
 /// so that a page skipped or repeated only at some page size is found at any.
@@ -31,7 +31,7 @@ pub fn shape(read_only: bool) -> Vec<Command> {
     ];
     let mut all = reads.to_vec();
     if !read_only {
-        all.extend(bag(Org::First));
+        all.extend(bag(Org::First, 1));
         all.push(Command::ReadVat {
             org: Org::Other,
             nth: 0,
@@ -40,8 +40,11 @@ pub fn shape(read_only: bool) -> Vec<Command> {
     all
 }
 
-/// The writes every sequence holds, in no order yet.
-fn bag(org: Org) -> Vec<Command> {
+/// The writes every sequence holds, in no order yet: those the model's post-conditions need,
+/// an unknown property of each JSON type (in a body shape that turns with the sequence), each
+/// pair of breaches, and in one sequence of four (the first among them) a large body: a mebibyte
+/// each way is the dearest request of a sequence.
+fn bag(org: Org, k: u32) -> Vec<Command> {
     let mut bag: Vec<Command> = (0..4)
         .map(|slot| Command::CreateVelocity { org, slot })
         .collect();
@@ -57,6 +60,14 @@ fn bag(org: Org) -> Vec<Command> {
         Command::CreateMailbox,
         Command::UpdateComment,
     ]);
+    for kind in 0..6u8 {
+        let shape = ((u32::from(kind) + k) % 3) as u8;
+        bag.push(Command::UnknownProperty { shape, kind });
+    }
+    bag.extend((0..super::BREACHES.len() as u8).map(|kind| Command::TwoBreaches { kind }));
+    if k % 4 == 1 {
+        bag.push(Command::LargeBody);
+    }
     bag
 }
 
@@ -67,7 +78,7 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
     let mut body = if read_only {
         Vec::new()
     } else {
-        bag(Org::First)
+        bag(Org::First, k)
     };
     for _ in 0..EXTRA {
         body.push(extra(&mut pick, read_only));

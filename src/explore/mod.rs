@@ -20,7 +20,9 @@
 //! not state, nor read another module's cases.
 
 mod draw;
+mod refusal;
 mod script;
+mod shape;
 mod shrink;
 mod step;
 
@@ -44,6 +46,18 @@ pub const BOTH_ORDERS: &str = "EXP-EVENTS-BOTH-ORDERS";
 pub const ISOLATION: &str = "FIN-ORG-ISOLATION";
 /// The events of one organization are never listed under the other.
 pub const TENANT_EVENTS: &str = "FIN-TENANT-EVENTS";
+
+/// An unknown property, of any JSON type, is refused in every receivable body shape.
+pub const UNKNOWN_PROPS: &str = "RCV-UNKNOWN-PROPS";
+
+/// The rules the requests of the wire shapes judge besides the generic checks: each breach is
+/// one request's, shown under its rule without a shrink.
+const SHAPE_RULES: [&str; 4] = [
+    UNKNOWN_PROPS,
+    "AUTH-FIN-MISSING-401",
+    "AUTH-FIN-INVALID-401",
+    "BANK-ORG-HEADER-MALFORMED-400",
+];
 
 /// The rules the model's post-conditions judge: a breach of one of them is shrunk.
 const MODEL_RULES: [&str; 7] = [
@@ -120,7 +134,30 @@ pub enum Command {
     CarryToken {
         nth: u8,
     },
+    /// A receivable body of shape `shape` (0 quote, 1 invoice, 2 based-on) with an unknown
+    /// property whose value is of JSON type `kind` (0 null, 1 boolean, 2 number, 3 string,
+    /// 4 array, 5 object): refused, with the finance error body.
+    UnknownProperty {
+        shape: u8,
+        kind: u8,
+    },
+    /// A request breaking two stated rules at once (see [`BREACHES`]): its answer must be one
+    /// the spec allows for each, and the one it names for a cause where it names one.
+    TwoBreaches {
+        kind: u8,
+    },
+    /// A velocity control whose name is a mebibyte long: the spec states no payload limit, so
+    /// acceptance is fine and a refusal carries the banking error body.
+    LargeBody,
 }
+
+/// The pairs of breaches [`Command::TwoBreaches`] sends, by kind.
+pub const BREACHES: [&str; 4] = [
+    "no token and an invalid receivable body",
+    "an invalid token and an invalid receivable body",
+    "a malformed banking organization header and an invalid velocity control body",
+    "no token and a malformed banking organization header",
+];
 
 impl Command {
     /// Whether it creates or updates something.
@@ -148,6 +185,9 @@ impl Command {
             Command::UpdateComment => &[UpdateComment],
             Command::ReadEvents { .. } | Command::CarryToken { .. } => &[ListEvents],
             Command::ReadTransactions { .. } => &[ListTransactions],
+            Command::UnknownProperty { .. } => &[CreateReceivable],
+            Command::TwoBreaches { .. } => &[CreateReceivable, CreateVelocityControl],
+            Command::LargeBody => &[CreateVelocityControl],
         }
     }
 
@@ -179,6 +219,22 @@ impl Command {
             Command::CarryToken { nth } => format!(
                 "send events token #{nth} of the first organization under the other organization"
             ),
+            Command::UnknownProperty { shape, kind } => format!(
+                "create a {} with an unknown property whose value is {}",
+                ["quote", "invoice", "receivable based on a quote"][shape as usize % 3],
+                [
+                    "null",
+                    "a boolean",
+                    "a number",
+                    "a string",
+                    "an array",
+                    "an object"
+                ][kind as usize % 6]
+            ),
+            Command::TwoBreaches { kind } => {
+                format!("send {}", BREACHES[kind as usize % BREACHES.len()])
+            }
+            Command::LargeBody => "create a velocity control whose name is 1 MiB long".to_owned(),
         }
     }
 }
@@ -188,6 +244,13 @@ impl Command {
 pub struct Model {
     /// Distinguishes the ids of one play of a sequence from those of its replays.
     pub salt: String,
+    /// The run's seed and the sequence's number: the shapes of its requests are drawn from them.
+    pub seed: u64,
+    pub k: u32,
+    /// The place of the step being played in the sequence as drawn, and the requests it sent
+    /// so far: a request's shape follows from both, whichever steps a shrink kept.
+    pub origin: usize,
+    pub sent: usize,
     /// Velocity control ids taken, per organization: per slot, the number of creates sent
     /// before it (the message says how many came between).
     pub velocity: [BTreeMap<u8, String>; 2],
@@ -210,11 +273,19 @@ pub struct Model {
 }
 
 impl Model {
-    fn new(salt: String) -> Model {
+    fn new(salt: String, seed: u64, k: u32) -> Model {
         Model {
             salt,
+            seed,
+            k,
             ..Model::default()
         }
+    }
+
+    /// The shape of the step's next request.
+    pub fn shape(&mut self) -> shape::Shape {
+        self.sent += 1;
+        shape::Shape::draw(self.seed, self.k, self.origin, self.sent - 1)
     }
 
     /// Names `id` as a variable of the script, made by step `step` (from 1).
@@ -248,7 +319,10 @@ pub fn cases(run: &crate::case::RunCx) -> Vec<Case> {
 }
 
 fn sequence_case(k: u32, read_only: bool) -> Case {
-    let rules: Vec<&'static str> = MODEL_RULES.to_vec();
+    let mut rules: Vec<&'static str> = MODEL_RULES.to_vec();
+    if !read_only {
+        rules.extend(SHAPE_RULES);
+    }
     let commands = draw::shape(read_only);
     let mut case = Case::new(
         &format!("explore.sequence.{k}"),
@@ -273,9 +347,13 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
 /// Plays sequence `k`; when a post-condition of the model breaks, shrinks the sequence to the
 /// fewest steps that still break it and shows that script once, under the rule.
 async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
-    let commands = draw::draw(cx.run.generation.seed, k, read_only);
+    let seed = cx.run.generation.seed;
+    let commands: Vec<(usize, Command)> = draw::draw(seed, k, read_only)
+        .into_iter()
+        .enumerate()
+        .collect();
     let mut part = cx.fork();
-    let mut model = Model::new(format!("s{k}"));
+    let mut model = Model::new(format!("s{k}"), seed, k);
     let played = step::play_steps(&mut part, &commands, &mut model).await;
     let broken = part
         .findings
@@ -296,17 +374,15 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     let (kept, replays) = shrink_sequence(cx, &commands, &rule, k, upto).await;
     let mut last = cx.fork();
     last.keep_all = true;
-    let mut model = Model::new(format!("s{k}m"));
+    let mut model = Model::new(format!("s{k}m"), seed, k);
     let steps = step::play_steps(&mut last, &kept, &mut model).await;
     cx.requests += last.requests;
     let steps: Vec<StepRecord> = steps.unwrap_or_default();
     let header = format!(
-        "shrunk from {} to {} steps in {replays} replays (seed {}; replay: covenant run --seed {} \
-         --explore {k} --filter explore.sequence.{k})",
+        "shrunk from {} to {} steps in {replays} replays (seed {seed}; replay: covenant run \
+         --explore-replay {seed}:{k})",
         commands.len(),
         kept.len(),
-        cx.run.generation.seed,
-        cx.run.generation.seed,
     );
     let text = script::render(&header, &steps, &last.exchanges, &model.named, &rule);
     // The breach is shown once, under its rule, with the script; the other findings of the
@@ -331,11 +407,11 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
 /// the target, each with fresh ids, still breaks `rule`. Returns them and the replays made.
 async fn shrink_sequence(
     cx: &mut CaseCx,
-    commands: &[Command],
+    commands: &[(usize, Command)],
     rule: &str,
     k: u32,
     upto: Option<usize>,
-) -> (Vec<Command>, usize) {
+) -> (Vec<(usize, Command)>, usize) {
     let mut search = shrink::Ddmin::new(commands.len());
     if let Some(upto) = upto.filter(|n| *n < commands.len()) {
         search.prefer((0..upto).collect());
@@ -346,10 +422,11 @@ async fn shrink_sequence(
             break;
         }
         replays += 1;
-        let candidate: Vec<Command> = keep.iter().map(|i| commands[*i]).collect();
+        let candidate: Vec<(usize, Command)> = keep.iter().map(|i| commands[*i]).collect();
         let mut part = cx.fork();
         part.keep_all = false;
-        let mut model = Model::new(format!("s{k}r{replays}"));
+        let seed = cx.run.generation.seed;
+        let mut model = Model::new(format!("s{k}r{replays}"), seed, k);
         let outcome = step::play_steps(&mut part, &candidate, &mut model).await;
         cx.requests += part.requests;
         if matches!(outcome, Err(crate::case::Abort::Skip(_))) {

@@ -5,6 +5,7 @@
 //! only leaves the model as it was. A read the target refuses is no breach here either (the
 //! generic checks have judged its answer); only what an answered read holds is judged.
 
+use super::shape::send;
 use super::{
     Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_UNIQUE, ISOLATION, MODEL_RULES,
     READ_SHOWS_WRITE, TENANT_EVENTS, TOKEN_WHERE_ISSUED,
@@ -27,11 +28,13 @@ const KEPT_DAYS: i64 = 80;
 /// Plays `commands` in order: each step's exchanges and the first rule of the model it broke.
 pub async fn play_steps(
     cx: &mut CaseCx,
-    commands: &[Command],
+    commands: &[(usize, Command)],
     model: &mut Model,
 ) -> Result<Vec<StepRecord>, Abort> {
     let mut steps = Vec::new();
-    for (i, command) in commands.iter().enumerate() {
+    for (i, (origin, command)) in commands.iter().enumerate() {
+        model.origin = *origin;
+        model.sent = 0;
         let start = cx.exchanges.len();
         let before = cx.findings.len();
         let idle = one(cx, *command, model, i + 1).await?;
@@ -69,9 +72,8 @@ async fn one(
                 "DE{:09}",
                 cx.run.unique_number(&salt, 1_000_000_000)
             ));
-            let response = cx
-                .send(cx.call(OperationId::CreateVatId).json(body.clone()))
-                .await?;
+            let call = cx.call(OperationId::CreateVatId).json(body.clone());
+            let response = send(cx, model, call).await?;
             if let Some(id) = assigned(cx, model, "VAT ID", &response, step) {
                 model.vat.push((id, body));
             }
@@ -79,7 +81,7 @@ async fn one(
         }
         Command::ReadVat { org, nth } => read_vat(cx, model, org, nth).await,
         Command::CreateQuote => {
-            let response = receivable(cx, bodies.quote()).await?;
+            let response = receivable(cx, model, bodies.quote()).await?;
             if let Some(id) = assigned(cx, model, "receivable", &response, step) {
                 model.quotes.push(id);
             }
@@ -91,14 +93,14 @@ async fn one(
             model.creates += 1;
             let domain = bodies.domain(&format!("{}-m{}", model.salt, model.creates));
             let call = cx.call(OperationId::CreateMailboxDomain);
-            let response = cx.send(call.json(json!({ "domain": domain }))).await?;
+            let response = send(cx, model, call.json(json!({ "domain": domain }))).await?;
             assigned(cx, model, "mailbox domain", &response, step);
             Ok(None)
         }
         Command::UpdateComment => {
             let text = format!("covenant explore {}", model.salt);
             let call = cx.call(OperationId::UpdateComment);
-            cx.send(call.json(json!({ "text": text }))).await?;
+            send(cx, model, call.json(json!({ "text": text }))).await?;
             Ok(None)
         }
         Command::ReadEvents { org, limit, desc } => {
@@ -107,6 +109,11 @@ async fn one(
         }
         Command::ReadTransactions { limit } => read_transactions(cx, model, limit).await,
         Command::CarryToken { nth } => carry_token(cx, model, nth).await,
+        Command::UnknownProperty { shape, kind } => {
+            super::refusal::unknown_property(cx, model, shape, kind).await
+        }
+        Command::TwoBreaches { kind } => super::refusal::two_breaches(cx, model, kind).await,
+        Command::LargeBody => super::refusal::large_body(cx, model).await,
     }
 }
 
@@ -126,7 +133,7 @@ async fn based_on(
         return Ok(Some(idle));
     };
     let body = Bodies::new(&cx.run).based_on(kind, &source);
-    let response = receivable(cx, body).await?;
+    let response = receivable(cx, model, body).await?;
     let id = assigned(cx, model, "receivable", &response, step);
     if let (Some(id), "invoice") = (id, kind) {
         model.invoices.push(id);
@@ -151,9 +158,9 @@ fn given(cx: &CaseCx, org: Org, banking: bool) -> Given {
     other.map(Given::Value).unwrap_or_default()
 }
 
-async fn receivable(cx: &mut CaseCx, body: Value) -> Result<Response, Abort> {
-    cx.send(cx.call(OperationId::CreateReceivable).json(body))
-        .await
+async fn receivable(cx: &mut CaseCx, model: &mut Model, body: Value) -> Result<Response, Abort> {
+    let call = cx.call(OperationId::CreateReceivable).json(body);
+    send(cx, model, call).await
 }
 
 /// The id a create answered, when it succeeded: it must name no resource of its kind the
@@ -198,7 +205,7 @@ async fn create_velocity(
     let call = cx
         .call(OperationId::CreateVelocityControl)
         .organization(given(cx, org, true));
-    let response = cx.send(call.json(body)).await?;
+    let response = send(cx, model, call.json(body)).await?;
     let taken = model.velocity[org.index()].get(&slot).cloned();
     match taken {
         Some(at) => {
@@ -240,7 +247,7 @@ async fn read_vat(
         .call(OperationId::GetVatId)
         .ids(&[&id])
         .organization(given(cx, org, false));
-    let response = cx.send(call).await?;
+    let response = send(cx, model, call).await?;
     if org == Org::Other {
         cx.expect_refused(
             &response,
@@ -300,6 +307,7 @@ struct Read {
 /// token; `None` when a page was refused, is no page, or a token came again.
 async fn full_read(
     cx: &mut CaseCx,
+    model: &mut Model,
     list: &List,
     query: &Query,
     org: Given,
@@ -316,7 +324,7 @@ async fn full_read(
     while read.pages < MAX_PAGES {
         let q = list.with_token(query, token.as_deref());
         let call = list.request(cx, &q).organization(org.clone());
-        let response = cx.send(call).await?;
+        let response = send(cx, model, call).await?;
         let page = response.json.as_ref().and_then(|j| list.parse_page(j));
         let (true, Some(page)) = (response.is_success(), page) else {
             return Ok(None);
@@ -362,7 +370,7 @@ async fn read_events(
         query.push(("sort".to_owned(), "created_at".to_owned()));
         query.push(("order".to_owned(), "desc".to_owned()));
     }
-    let Some(read) = full_read(cx, &list, &query, given(cx, org, false)).await? else {
+    let Some(read) = full_read(cx, model, &list, &query, given(cx, org, false)).await? else {
         return Ok(());
     };
     let held: BTreeSet<&String> = read.ids.iter().collect();
@@ -426,7 +434,7 @@ async fn carry_token(
     let call = list
         .request(cx, &query)
         .organization(given(cx, Org::Other, false));
-    let response = cx.send(call).await?;
+    let response = send(cx, model, call).await?;
     cx.judged(TOKEN_WHERE_ISSUED);
     let page = response.json.as_ref().and_then(|j| list.parse_page(j));
     let (true, Some(page)) = (response.is_success(), page) else {
@@ -460,12 +468,12 @@ async fn read_transactions(
     let list = List::of(OperationId::ListTransactions, values);
     let limit_query = |n: u8| vec![("limit".to_owned(), n.to_string())];
     if model.transactions.is_none() {
-        match full_read(cx, &list, &limit_query(100), Given::Profile).await? {
+        match full_read(cx, model, &list, &limit_query(100), Given::Profile).await? {
             Some(base) => model.transactions = Some(base.ids),
             None => return Ok(Some("the read at limit=100 did not end")),
         }
     }
-    let Some(read) = full_read(cx, &list, &limit_query(limit), Given::Profile).await? else {
+    let Some(read) = full_read(cx, model, &list, &limit_query(limit), Given::Profile).await? else {
         return Ok(None);
     };
     let base = model.transactions.clone().unwrap_or_default();

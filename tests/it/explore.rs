@@ -71,11 +71,36 @@ fn a_duplicate_id_after_other_creates_is_shrunk_to_a_script_that_replays() {
         .count();
     assert_eq!(steps, 5, "{script}");
     assert!(script.contains("ID_1='"), "{script}");
-    // The seed and the filter play it again, to the same breach.
+    // The line printed above the script plays it again, to the same shrunk steps.
+    assert!(
+        script.contains("covenant run --explore-replay 11:1"),
+        "{script}"
+    );
     let again = scratch("explore-shrunk-again");
-    let out = run(&args, &again);
+    let replay = [
+        "--explore-replay",
+        "11:1",
+        "--fault",
+        "vc-duplicate-accepted-after-three-creates",
+    ];
+    let out = run(&replay, &again);
     assert_eq!(out.status.code(), Some(1), "{}", says(&out));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("EXP-ID-UNIQUE-AFTER-WRITES"));
+    let steps_of = |script: &str| -> Vec<String> {
+        let numbered = script.lines().map(str::trim_start);
+        numbered
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_owned)
+            .collect()
+    };
+    let record = report(&again);
+    let replayed = case_of(&record, "explore.sequence.1").expect("the sequence ran again");
+    let message = replayed["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["rule"] == "EXP-ID-UNIQUE-AFTER-WRITES"))
+        .and_then(|f| f["message"].as_str())
+        .unwrap_or_default();
+    assert_eq!(steps_of(message), steps_of(script), "{message}");
+    assert_eq!(record["cases"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]
@@ -120,5 +145,123 @@ fn read_only_sequences_send_no_write_and_explore_zero_sends_none() {
         case_of(&report(&none), "explore.sequence.1").is_none(),
         "{}",
         says(&out)
+    );
+}
+
+/// The findings of `case` under `rule`, each with the curl of its exchange.
+fn findings_under(report: &Value, case: &str, rule: &str) -> Vec<(String, String)> {
+    let Some(case) = case_of(report, case) else {
+        return Vec::new();
+    };
+    let exchanges = case["exchanges"].as_array().cloned().unwrap_or_default();
+    let curl = |f: &Value| {
+        let at = f["exchange"].as_u64().map(|i| i as usize);
+        at.and_then(|i| exchanges.get(i))
+            .and_then(|e| e["request"]["curl"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    case["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| {
+            (
+                f["message"].as_str().unwrap_or_default().to_owned(),
+                curl(f),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_breach_only_a_wire_shape_reveals_fails_its_own_rule_with_the_curl_as_sent() {
+    // Each fault, the rule it breaks, and what the failing request's curl shows of its shape.
+    let faults = [
+        (
+            "gen-charset-body-answered-text",
+            "GEN-JSON-BODY",
+            "content-type: application/json; charset=utf-8",
+        ),
+        (
+            "rcv-unknown-null-property-accepted",
+            "RCV-UNKNOWN-PROPS",
+            "\"covenant_unknown_property\"",
+        ),
+        (
+            "auth-fin-no-token-invalid-body-422",
+            "AUTH-FIN-MISSING-401",
+            "/finops/v1/receivables",
+        ),
+        (
+            "vc-large-body-refused-bare",
+            "ERR-BANK-BODY",
+            "velocity-controls",
+        ),
+    ];
+    for (fault, rule, shown) in faults {
+        let dir = scratch(&format!("explore-shape-{fault}"));
+        let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+        let out = run(&args, &dir);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {}", says(&out));
+        let record = report(&dir);
+        let found: Vec<(String, String)> = ["explore.sequence.1", "explore.sequence.2"]
+            .iter()
+            .flat_map(|case| findings_under(&record, case, rule))
+            .collect();
+        assert!(
+            !found.is_empty(),
+            "{fault}: nothing under {rule}: {}",
+            says(&out)
+        );
+        assert!(
+            found.iter().any(|(_, curl)| curl.contains(shown)),
+            "{fault}: no curl shows {shown:?}: {found:#?}"
+        );
+        if rule == "AUTH-FIN-MISSING-401" {
+            // No token was sent, and the curl sends none.
+            let (message, curl) = &found[0];
+            assert!(message.contains("no token"), "{message}");
+            assert!(!curl.to_lowercase().contains("authorization"), "{curl}");
+        }
+    }
+}
+
+#[test]
+fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
+    use crate::support::standin::{runtime, stand_in, Choices};
+    let dir = scratch("explore-large-413");
+    let rt = runtime();
+    let choices = Choices {
+        reply: Box::new(|seen| {
+            let large = seen.body.len() > 256 * 1024;
+            let error = serde_json::json!({"detail": "the body is too large", "errorCode": "TOO_LARGE",
+                "instance": seen.path, "status": 413, "title": "Payload Too Large",
+                "type": "about:blank"});
+            large.then(|| (413, error.to_string().into_bytes()))
+        }),
+        ..Choices::default()
+    };
+    let (_behind, profile) = stand_in(&rt, 5, &dir, "large-413", choices);
+    let out = covenant()
+        .args(["run", "--seed", "3", "--filter", "explore.", "--profile"])
+        .arg(&profile)
+        .arg("--report-dir")
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    assert!(out.status.success(), "{}", says(&out));
+    let record = report(&dir);
+    for id in ["explore.sequence.1", "explore.sequence.2"] {
+        let case = case_of(&record, id).unwrap_or_else(|| panic!("{id} ran"));
+        assert_eq!(case["verdict"], "pass", "{case}");
+    }
+    // The first sequence of four sends the large body.
+    let first = case_of(&record, "explore.sequence.1").expect("the first sequence ran");
+    let statuses = first["statuses"].to_string();
+    assert!(
+        statuses.contains("413"),
+        "no large body refused: {statuses}"
     );
 }

@@ -453,6 +453,15 @@ faults! {
         "an events pagination token is accepted under another organization's header, and gives the issuing organization's next page";
     EventsDescDropsEarlyWrite => "evt-desc-drops-oldest-write-after-six", "EXP-EVENTS-BOTH-ORDERS",
         "once an organization has six events of writes, a descending read of its events leaves out the oldest of them";
+    // ------------------------------------------------------------ issue 39, wire shapes (the explorer)
+    CharsetBodyAnsweredText => "gen-charset-body-answered-text", "GEN-JSON-BODY",
+        "create receivable refuses a body whose content type carries a charset (application/json; charset=utf-8) with 415 and a plain-text body";
+    UnknownNullAccepted => "rcv-unknown-null-property-accepted", "RCV-UNKNOWN-PROPS",
+        "every receivable body shape ignores an unknown property whose value is null, as a binder that drops nulls before it checks";
+    NoTokenBodyFirst => "auth-fin-no-token-invalid-body-422", "AUTH-FIN-MISSING-401",
+        "create receivable validates its body before it looks for a token: a request with no token and an invalid body is answered 422";
+    LargeBodyBareRefusal => "vc-large-body-refused-bare", "ERR-BANK-BODY",
+        "create velocity control refuses a body over 512 KiB with 413 and {\"message\": ...}, not the banking error body";
 }
 
 impl Fault {

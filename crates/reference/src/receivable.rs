@@ -320,7 +320,7 @@ fn validate_new(
                 let msg = format!("{name} is not allowed in a {} body", kind.as_str());
                 problems.push(Problem::body(name, msg, "extra_forbidden"));
             }
-        } else if !faults.has(Fault::UnknownPropsAccepted) {
+        } else if !(faults.has(Fault::UnknownPropsAccepted) || null_ignored(faults, value)) {
             problems.push(Problem::body(
                 name,
                 "Extra inputs are not permitted",
@@ -354,12 +354,16 @@ fn validate_new(
     })
 }
 
+/// Whether an unknown property of this value is ignored: a null, under its fault.
+fn null_ignored(faults: &FaultSet, value: &Value) -> bool {
+    value.is_null() && faults.has(Fault::UnknownNullAccepted)
+}
+
 fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Create, Vec<Problem>> {
     let mut problems = Vec::new();
-    for name in map.keys() {
-        if !BASED_ON_FIELDS.contains(&name.as_str())
-            && !faults.has(Fault::UnknownPropsAcceptedBasedOn)
-        {
+    for (name, value) in map {
+        let ignored = faults.has(Fault::UnknownPropsAcceptedBasedOn) || null_ignored(faults, value);
+        if !BASED_ON_FIELDS.contains(&name.as_str()) && !ignored {
             problems.push(Problem::body(
                 name,
                 "Extra inputs are not permitted",

@@ -823,6 +823,29 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             }
             asc.len() != desc.len()
         }
+        CharsetBodyAnsweredText => {
+            let rb = c.finance(Method::POST, "/finops/v1/receivables");
+            let rb = rb
+                .header("content-type", "application/json; charset=utf-8")
+                .body(c.quote(json!({})).to_string());
+            let r = Ctx::send(rb).await;
+            r.json.is_none()
+        }
+        UnknownNullAccepted => c.quote_created(json!({ "colour": null })).await,
+        NoTokenBodyFirst => {
+            let body = without(c.quote(json!({})), "line_items");
+            let rb = c
+                .finance_bare(Method::POST, "/finops/v1/receivables")
+                .header("x-organization-id", c.org())
+                .json(&body);
+            Ctx::send(rb).await.status == 422
+        }
+        LargeBodyBareRefusal => {
+            let r = c
+                .velocity(c.control(json!({ "name": "n".repeat(600 * 1024) })))
+                .await;
+            r.status == 413 && !r.has("detail")
+        }
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

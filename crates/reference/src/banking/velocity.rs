@@ -11,6 +11,9 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Response;
 use serde_json::{json, Map, Value};
+
+/// Bytes of a body above which the large-body fault refuses it (the spec states no limit).
+const LARGE: usize = 512 * 1024;
 use std::sync::Arc;
 use uuid::Uuid;
 
@@ -193,6 +196,10 @@ fn create_control_inner(
             error(app, StatusCode::FORBIDDEN, None, &detail, uri)
         };
         return Err(err);
+    }
+    if body.len() > LARGE && f.has(Fault::LargeBodyBareRefusal) {
+        let bare = json!({ "message": "payload too large" });
+        return Err(reply::json(StatusCode::PAYLOAD_TOO_LARGE, &bare));
     }
     let value = parse_body(app, body, uri)?;
     let control = validate_control(app, &value).map_err(|detail| {

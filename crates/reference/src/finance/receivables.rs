@@ -7,6 +7,7 @@ use crate::reply::{self};
 use crate::store::{rfc3339, App, Receivable, ReceivableKind};
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde_json::{json, Map, Value};
@@ -23,9 +24,27 @@ pub async fn create_receivable(
 }
 
 fn create_receivable_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Reply {
-    let org = gate_org(app, headers)?;
-    let value = parse_body(app, body)?;
     let today = OffsetDateTime::now_utc().date();
+    if app.faults.has(Fault::NoTokenBodyFirst) && !headers.contains_key(AUTHORIZATION) {
+        let value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        if let Err(problems) = receivable::validate(&app.faults, &value, today) {
+            return Err(reply::validation(&app.faults, &problems));
+        }
+    }
+    let org = gate_org(app, headers)?;
+    let charset = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("charset"));
+    if charset && app.faults.has(Fault::CharsetBodyAnsweredText) {
+        let text = b"unsupported media type".to_vec();
+        return Err(reply::with_type(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            text,
+            "text/plain",
+        ));
+    }
+    let value = parse_body(app, body)?;
     let create = receivable::validate(&app.faults, &value, today).map_err(|problems| {
         if app.faults.has(Fault::Validation400) {
             let msg = problems
