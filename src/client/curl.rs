@@ -364,7 +364,7 @@ mod tests {
         assert!(curl("Bearer tok").ends_with("-H \"authorization: Bearer $COVENANT_FINOPS_TOKEN\""));
         assert_eq!(
             vars.vars().collect::<Vec<_>>(),
-            ["COVENANT_FINOPS_TOKEN", "MY_VAR"]
+            ["MY_VAR", "COVENANT_FINOPS_TOKEN"]
         );
     }
 
