@@ -23,7 +23,7 @@ fn stdout(output: &Output) -> String {
 #[test]
 fn a_filter_naming_a_rule_id_runs_the_cases_that_judge_it() {
     let dir = scratch("commands-filter-rule");
-    let listed = run_in(&dir, &["run", "--list", "--filter", "CMT-STATUS-ENUM"]);
+    let listed = run_in(&dir, &["run", "--list", "--filter", "BANK-TENANT"]);
     assert_eq!(listed.status.code(), Some(0), "{}", says(&listed));
     let ids: Vec<String> = stdout(&listed).lines().map(str::to_owned).collect();
     assert!(!ids.is_empty(), "{}", says(&listed));
@@ -40,9 +40,9 @@ fn a_filter_naming_a_rule_id_runs_the_cases_that_judge_it() {
         &[
             "run",
             "--fault",
-            "cmt-status-uppercase",
+            "bank-tenant-header-ignored",
             "--filter",
-            "cmt-status-enum",
+            "bank-tenant",
             "--seed",
             "1",
             "--report-dir",
@@ -50,7 +50,7 @@ fn a_filter_naming_a_rule_id_runs_the_cases_that_judge_it() {
         ],
     );
     assert_eq!(ran.status.code(), Some(1), "{}", says(&ran));
-    assert!(stdout(&ran).contains("[CMT-STATUS-ENUM]"), "{}", says(&ran));
+    assert!(stdout(&ran).contains("[BANK-TENANT]"), "{}", says(&ran));
 }
 
 #[test]
