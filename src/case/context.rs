@@ -75,6 +75,17 @@ pub struct CaseCx {
     pub behaviour: Behaviour,
 }
 
+/// The rules a failure of which a banking organization header the target does not read can
+/// cause, when the request carried the header: the other organization's value ignored (its
+/// resources read, a control scoped to the first), a malformed value or another notation
+/// ignored.
+const ORG_HEADER_RULES: [&str; 4] = [
+    "BANK-ORG-HEADER-MALFORMED-400",
+    "BANK-ORG-HEADER-UUID-FORM",
+    "BANK-TENANT",
+    "VC-ORG-SCOPE",
+];
+
 impl CaseCx {
     pub fn new(run: Arc<RunCx>) -> CaseCx {
         CaseCx {
@@ -396,6 +407,11 @@ impl CaseCx {
         if f.exchange.is_none() {
             f.exchange = self.last_exchange();
         }
+        if let Some(cause) = self.profile_cause(&f.rule, f.exchange) {
+            if !f.message.contains("banking.org_header") {
+                f.message = format!("{}; {cause}", f.message);
+            }
+        }
         self.findings.push(f);
     }
 
@@ -538,11 +554,7 @@ impl CaseCx {
             self.judged(rule);
         }
         if !ok && response.status < 500 {
-            let mut message = format!("{what}: {} where the spec states {status}", response.status);
-            if let Some(cause) = self.profile_cause(rule) {
-                message.push_str("; ");
-                message.push_str(&cause);
-            }
+            let message = format!("{what}: {} where the spec states {status}", response.status);
             self.finding_diff(
                 rule,
                 message,
@@ -553,20 +565,25 @@ impl CaseCx {
         ok
     }
 
-    /// Where a rule's failure can come from a profile mistake rather than the target, the
-    /// profile key that may be the cause, in a clause for the finding's message.
-    fn profile_cause(&self, rule: &str) -> Option<String> {
-        match rule {
-            // The spec does not name the header: a target may read it under another name, and
-            // then ignores the malformed value the profile's name carries.
-            "BANK-ORG-HEADER-MALFORMED-400" => self.run.org_header().map(|name| {
+    /// Where a failure of `rule` about `exchange` can come from a profile mistake rather than
+    /// the target, the profile key that may be the cause, in a clause for the finding's message.
+    /// The spec does not name the banking organization header: a target that reads it under
+    /// another name ignores the value the profile's name carries (the other organization, a
+    /// malformed value), and answers as it would without it.
+    fn profile_cause(&self, rule: &str, exchange: Option<usize>) -> Option<String> {
+        if !ORG_HEADER_RULES.contains(&rule) {
+            return None;
+        }
+        let name = self.run.org_header()?;
+        let sent = &self.exchanges.get(exchange?)?.request.headers;
+        sent.iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+            .then(|| {
                 format!(
                     "or the profile's banking.org_header ({name:?}) is not the name this target \
                      reads the organization from"
                 )
-            }),
-            _ => None,
-        }
+            })
     }
 
     /// Validates a JSON body against a schema, recording each issue under its rule (the nearest

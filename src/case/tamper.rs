@@ -95,6 +95,38 @@ impl Tamper {
         Tamper::ALL.iter().map(|t| t.apply(token)).collect()
     }
 
+    /// The POSIX shell text that builds this form of `token` from the variable `var` that holds
+    /// it, inside double quotes (`${VAR}covenant`, `${VAR%?}`), so that a printed curl sends
+    /// the very form that was sent; `None` for a token that is not ASCII (a shell counts its
+    /// characters otherwise than this does).
+    pub fn shell(self, token: &str, var: &str) -> Option<String> {
+        if !token.is_ascii() {
+            return None;
+        }
+        let (data, padding) = split_padding(token);
+        // The data less its last character, padding kept out: `${VAR%?==}`.
+        let but_last = format!("${{{var}%?{padding}}}");
+        Some(match self {
+            Tamper::Appended if padding.is_empty() => format!("${{{var}}}{SUFFIX}"),
+            Tamper::Appended => format!("${{{var}%{padding}}}{SUFFIX}{padding}"),
+            Tamper::Truncated => format!("{but_last}{padding}"),
+            Tamper::LastChanged => {
+                let last = data.chars().next_back()?;
+                format!("{but_last}{}{padding}", changed(last, token))
+            }
+            Tamper::MiddleChanged => {
+                let at = data.len() / 2;
+                let middle = data.chars().nth(at)?;
+                format!(
+                    "$(printf %.{at}s \"${var}\"){}$(printf %s \"${var}\" | cut -c{}-)",
+                    changed(middle, token),
+                    at + 2
+                )
+            }
+            Tamper::CaseSwapped => format!("$(printf %s \"${var}\" | tr a-zA-Z A-Za-z)"),
+        })
+    }
+
     /// What was sent, for findings: "the real token with characters appended".
     pub const fn describe(self) -> &'static str {
         match self {
@@ -213,6 +245,31 @@ mod tests {
         for tamper in Tamper::ALL {
             assert_ne!(lenient(&tamper.apply(token)), lenient(token), "{tamper:?}");
         }
+    }
+
+    #[test]
+    fn each_forms_shell_text_builds_the_form_from_the_tokens_variable() {
+        let tokens = [
+            "eHh4eA==",
+            "at_0001_0123456789abcdefFEDCBA9876543210",
+            "a-b_c/d+eZ",
+            "tok~",
+            "Qk",
+        ];
+        for token in tokens {
+            for tamper in Tamper::ALL {
+                let expr = tamper.shell(token, "TOK").expect("an ASCII token");
+                let built = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(format!("printf %s \"{expr}\""))
+                    .env("TOK", token)
+                    .output()
+                    .expect("sh runs");
+                let built = String::from_utf8_lossy(&built.stdout);
+                assert_eq!(built, tamper.apply(token), "{tamper:?} of {token}: {expr}");
+            }
+        }
+        assert_eq!(Tamper::Appended.shell("tokü", "TOK"), None);
     }
 
     #[test]

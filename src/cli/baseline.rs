@@ -26,7 +26,7 @@ pub fn baseline_command(args: BaselineArgs) -> Result<u8, Fatal> {
     let record = load(&args.report).map_err(|e| Fatal::Files(e.to_string()))?;
     let text = Baseline::from_record(&record, Catalogue::embedded(), args.warnings);
     match &args.output {
-        None => out(text.trim_end()),
+        None => out(&format!("{}\n", text.trim_end())),
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| {
                 Fatal::Files(format!("cannot write the baseline {}: {e}", path.display()))

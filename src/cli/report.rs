@@ -8,7 +8,7 @@ use crate::report::{
     behaviour_diff, compare, console, github, load, merge, traffic_diff, write_all, write_compare,
     BehaviourDiff, ReportError,
 };
-use crate::terminal::{note, out, paint, Tone};
+use crate::terminal::{note, out};
 use crate::verdict::{RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;
@@ -158,37 +158,9 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
     judge_known(&mut merged, &records_baselines, &args)?;
     let written =
         write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
-    let c = &merged.counts;
-    let tone = |n: usize, tone: Tone, word: &str| match n {
-        0 => format!("0 {word}"),
-        n => paint(tone, &format!("{n} {word}")),
-    };
-    out(&format!(
-        "merged {} reports: {} cases ({}, {}, {}, {}, {} skip{}{})\n",
-        args.reports.len(),
-        c.total(),
-        tone(c.pass, Tone::Pass, "pass"),
-        tone(c.warn, Tone::Warn, "warn"),
-        tone(c.fail, Tone::Fail, "fail"),
-        tone(c.error, Tone::Fail, "error"),
-        c.skip,
-        match c.known {
-            0 => String::new(),
-            n => format!(", {n} known"),
-        },
-        match c.client {
-            0 => String::new(),
-            n => format!(", {n} client"),
-        }
-    ));
-    if let Some(baseline) = &merged.meta.baseline {
-        for line in baseline.lines() {
-            out(&format!("{line}\n"));
-        }
-    }
-    for short in &merged.meta.coverage_short {
-        out(&format!("coverage short of --require-coverage: {short}\n"));
-    }
+    // The merged run as `run` prints its own: the broken rules, then the verdict line.
+    out(&format!("merged {} reports\n", args.reports.len()));
+    out(&console::summary(&merged));
     if let Some(job) = super::github(args.ci_annotations) {
         out(&github::annotations(&merged, Catalogue::embedded(), &[]));
         github::append_step_summary(&job, &args.report_dir.join("summary.md"))

@@ -30,10 +30,11 @@ pub struct RunArgs {
     /// set another code).
     #[arg(long)]
     pub fail_on_difference: bool,
-    /// Run only cases whose id contains PATTERN (repeatable).
+    /// Run only cases whose id contains PATTERN, or that judge the rule PATTERN names (a rule
+    /// id as reports show it, e.g. CMT-STATUS-ENUM) (repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub filter: Vec<String>,
-    /// Skip cases whose id contains PATTERN (repeatable).
+    /// Skip cases whose id contains PATTERN, or that judge the rule PATTERN names (repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub skip: Vec<String>,
     /// Seed for generated payloads; the same seed gives the same payloads in the same order.
@@ -351,6 +352,14 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let settings = args.settings()?;
     let runtime = super::runtime(Some(2))?;
     let planned = runtime.block_on(crate::runner::plan(&settings))?;
+    if !settings.mode.sends() && planned.cases.is_empty() && !settings.selection.filter.is_empty() {
+        return Err(Fatal::Usage(format!(
+            "--filter {} matches no case: a pattern selects the cases whose id contains it or \
+             that judge the rule it names (`covenant run --list` lists the case ids, `covenant \
+             list rules` the rules)",
+            settings.selection.filter.join(", --filter ")
+        )));
+    }
     match settings.mode {
         Mode::List => out(&planned.list()),
         Mode::DryRun => out(&planned.describe()),

@@ -1,8 +1,10 @@
 //! Requests as curl command lines, so that every failure can be replayed by hand: pasted in a
 //! POSIX shell, a command sends the request as covenant sent it, and `-i` shows the status.
 //! A secret is never written: where the run knows the shell variable that holds it
-//! ([`ShellVars`]), the command names the variable (`"authorization: Bearer $VAR"`), else
-//! it is masked.
+//! ([`ShellVars`]), the command names the variable (`"authorization: Bearer $VAR"`), and a form
+//! built from it (a tampered token) is built from the variable in the line
+//! (`"Bearer ${VAR}covenant"`, `"Bearer ${VAR%?}"`), so that the command sends what was sent;
+//! any other secret is masked.
 
 // Redaction lives in `crate::secret`, below the client and the reports alike.
 pub use crate::secret::{redact, Redactor, SecretFinder};
@@ -26,36 +28,80 @@ pub fn curl_command(
 }
 
 /// Secrets with the shell variables a curl names in their place: each value with the variable
-/// a user exports to replay the command. Longest value first, so that a value holding another
-/// (a token with characters appended) is named by its longest known part.
+/// a user exports to replay the command, and forms built from a value (a tampered token) with
+/// the shell expression that builds them from its variable (`${VAR%?}`). Longest value first,
+/// so that a value holding another (a token with characters appended) is named by its longest
+/// known part.
 #[derive(Debug, Clone, Default)]
 pub struct ShellVars {
-    named: Vec<(String, String)>,
+    named: Vec<(String, Shell)>,
+}
+
+/// How a curl spells a secret: its variable, or an expression built from one.
+#[derive(Debug, Clone, PartialEq)]
+enum Shell {
+    Var(String),
+    Built(String),
 }
 
 impl ShellVars {
     /// `(value, variable)` pairs; empty values and variables that are no shell name are left out.
     pub fn new(pairs: impl IntoIterator<Item = (String, String)>) -> ShellVars {
-        let mut named: Vec<(String, String)> = pairs
+        let named = pairs
             .into_iter()
             .filter(|(value, var)| !value.is_empty() && is_shell_name(var))
+            .map(|(value, var)| (value, Shell::Var(var)))
             .collect();
-        named.sort_by_key(|(value, _)| std::cmp::Reverse(value.len()));
-        named.dedup_by(|a, b| a.0 == b.0);
+        ShellVars::sorted(named)
+    }
+
+    /// These and `(value, expression)` pairs: each value a form built from a named secret, its
+    /// expression the POSIX shell text that builds it inside double quotes (`${VAR}xyz`,
+    /// `$(printf %.20s "$VAR")`). A value already named keeps its variable.
+    pub fn with_built(self, built: impl IntoIterator<Item = (String, String)>) -> ShellVars {
+        let mut named = self.named;
+        named.extend(
+            built
+                .into_iter()
+                .filter(|(value, _)| !value.is_empty())
+                .map(|(value, expr)| (value, Shell::Built(expr))),
+        );
+        ShellVars::sorted(named)
+    }
+
+    /// The variable that names `value`, if one does.
+    pub fn var_of(&self, value: &str) -> Option<&str> {
+        self.named.iter().find_map(|(v, shell)| match shell {
+            Shell::Var(var) if v == value => Some(var.as_str()),
+            _ => None,
+        })
+    }
+
+    /// Longest first, a variable before a built form of the same value, each value once.
+    fn sorted(mut named: Vec<(String, Shell)>) -> ShellVars {
+        named.sort_by_key(|(value, shell)| {
+            (
+                std::cmp::Reverse(value.len()),
+                matches!(shell, Shell::Built(_)),
+            )
+        });
+        let mut seen = std::collections::HashSet::new();
+        named.retain(|(value, _)| seen.insert(value.clone()));
         ShellVars { named }
     }
 
-    /// `text` as pieces: each named secret a variable, the rest redacted. A secret that holds a
-    /// named one without being it (a tampered token) is masked whole first: a variable names
-    /// a secret as the user holds it, never a form made of it.
+    /// `text` as pieces: each named secret a variable or the expression that builds it, the rest
+    /// redacted. A secret that holds a named one without being named itself is masked whole
+    /// first: a curl never shows a secret's tail beside a variable.
     fn pieces(&self, text: &str, redactor: &Redactor) -> Vec<Piece> {
         let mut masked = std::borrow::Cow::Borrowed(text);
         for secret in redactor.secrets() {
+            let is_named = self.named.iter().any(|(value, _)| value == secret);
             let holds_named = self
                 .named
                 .iter()
-                .any(|(value, _)| value != secret && secret.contains(value.as_str()));
-            if holds_named && masked.contains(secret.as_str()) {
+                .any(|(value, _)| secret.contains(value.as_str()));
+            if !is_named && holds_named && masked.contains(secret.as_str()) {
                 masked =
                     std::borrow::Cow::Owned(masked.replace(secret.as_str(), crate::secret::MASK));
             }
@@ -66,14 +112,19 @@ impl ShellVars {
             let next = self
                 .named
                 .iter()
-                .filter_map(|(value, var)| rest.find(value.as_str()).map(|at| (at, value, var)))
+                .filter_map(|(value, shell)| rest.find(value.as_str()).map(|at| (at, value, shell)))
                 // The earliest, and at one position the longest (the list is longest first).
                 .min_by_key(|(at, _, _)| *at);
-            let Some((at, value, var)) = next else { break };
+            let Some((at, value, shell)) = next else {
+                break;
+            };
             if at > 0 {
                 out.push(Piece::Text(redactor.redact(&rest[..at])));
             }
-            out.push(Piece::Var(var.clone()));
+            out.push(match shell {
+                Shell::Var(var) => Piece::Var(var.clone()),
+                Shell::Built(expr) => Piece::Built(expr.clone()),
+            });
             rest = &rest[at + value.len()..];
         }
         if !rest.is_empty() || out.is_empty() {
@@ -100,7 +151,7 @@ impl ShellVars {
             .iter()
             .map(|(name, value)| {
                 let pieces = self.pieces(&format!("{name}: {value}"), redactor);
-                let named = pieces.iter().any(|p| matches!(p, Piece::Var(_)));
+                let named = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
                 let lower = name.to_ascii_lowercase();
                 if !named && (lower == "authorization" || lower == "proxy-authorization") {
                     let masked = crate::secret::mask_authorization(value);
@@ -121,15 +172,20 @@ impl ShellVars {
 
     /// The variables a text names as this renders them (`$VAR` or `${VAR}`).
     pub fn vars(&self) -> impl Iterator<Item = &str> {
-        self.named.iter().map(|(_, var)| var.as_str())
+        self.named.iter().filter_map(|(_, shell)| match shell {
+            Shell::Var(var) => Some(var.as_str()),
+            Shell::Built(_) => None,
+        })
     }
 }
 
-/// A part of a shell word: text as it is, or a variable the shell expands.
+/// A part of a shell word: text as it is, a variable the shell expands, or an expression that
+/// builds a value from variables.
 #[derive(Debug, Clone, PartialEq)]
 enum Piece {
     Text(String),
     Var(String),
+    Built(String),
 }
 
 fn command(
@@ -162,19 +218,19 @@ fn command(
 /// the text has nothing a double quote would read otherwise (`"... Bearer $VAR"`), else single
 /// quotes around the text and double quotes around each variable.
 fn word(pieces: &[Piece]) -> String {
-    let has_var = pieces.iter().any(|p| matches!(p, Piece::Var(_)));
+    let has_var = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
     if !has_var {
         let text: String = pieces
             .iter()
             .map(|p| match p {
-                Piece::Text(t) | Piece::Var(t) => t.as_str(),
+                Piece::Text(t) | Piece::Var(t) | Piece::Built(t) => t.as_str(),
             })
             .collect();
         return quote(&text);
     }
     let plain = pieces.iter().all(|p| match p {
         Piece::Text(t) => !t.contains(['"', '\\', '$', '`', '!']),
-        Piece::Var(_) => true,
+        Piece::Var(_) | Piece::Built(_) => true,
     });
     let mut out = String::new();
     if plain {
@@ -182,6 +238,7 @@ fn word(pieces: &[Piece]) -> String {
         for (i, piece) in pieces.iter().enumerate() {
             match piece {
                 Piece::Text(t) => out.push_str(t),
+                Piece::Built(expr) => out.push_str(expr),
                 Piece::Var(var) => {
                     let glued = match pieces.get(i + 1) {
                         Some(Piece::Text(t)) => {
@@ -203,6 +260,7 @@ fn word(pieces: &[Piece]) -> String {
             match piece {
                 Piece::Text(t) => out.push_str(&quote(t)),
                 Piece::Var(var) => out.push_str(&format!("\"${{{var}}}\"")),
+                Piece::Built(expr) => out.push_str(&format!("\"{expr}\"")),
             }
         }
     }
@@ -309,6 +367,30 @@ mod tests {
             let curl = curl(sent);
             assert!(curl.ends_with(&format!("-H {shown}")), "{sent:?}: {curl}");
         }
+    }
+
+    #[test]
+    fn a_form_built_from_a_named_secret_is_spelled_as_its_shell_text() {
+        let redactor = Redactor::new(&["tok".into(), "tokX".into(), "to".into()]);
+        let vars = vars().with_built([
+            ("tokX".to_owned(), "${COVENANT_FINOPS_TOKEN}X".to_owned()),
+            ("to".to_owned(), "${COVENANT_FINOPS_TOKEN%?}".to_owned()),
+        ]);
+        let curl = |value: &str| {
+            let headers = [("authorization".to_owned(), value.to_owned())];
+            vars.curl("GET", "http://h/p", &headers, None, &redactor)
+        };
+        assert!(
+            curl("Bearer tokX").ends_with("-H \"authorization: Bearer ${COVENANT_FINOPS_TOKEN}X\"")
+        );
+        assert!(
+            curl("Bearer to").ends_with("-H \"authorization: Bearer ${COVENANT_FINOPS_TOKEN%?}\"")
+        );
+        assert!(curl("Bearer tok").ends_with("-H \"authorization: Bearer $COVENANT_FINOPS_TOKEN\""));
+        assert_eq!(
+            vars.vars().collect::<Vec<_>>(),
+            ["MY_VAR", "COVENANT_FINOPS_TOKEN"]
+        );
     }
 
     #[test]

@@ -331,7 +331,8 @@ pub fn compare(comparison: &Comparison) -> String {
     for note in view.notes {
         let _ = writeln!(out, "note: {note}");
     }
-    for (title, cases) in &view.cases {
+    // A section with nothing in it says nothing: left out.
+    for (title, cases) in view.cases.iter().filter(|(_, cases)| !cases.is_empty()) {
         let title = match *title {
             "newly failing" | "still failing" if !cases.is_empty() => paint(Tone::Fail, title),
             "fixed" if !cases.is_empty() => paint(Tone::Pass, title),
@@ -342,7 +343,7 @@ pub fn compare(comparison: &Comparison) -> String {
             let _ = writeln!(out, "  {case}");
         }
     }
-    for (title, rules) in &view.rules {
+    for (title, rules) in view.rules.iter().filter(|(_, rules)| !rules.is_empty()) {
         let _ = writeln!(out, "\n{title} ({}):", rules.len());
         for rule in *rules {
             let _ = writeln!(

@@ -60,11 +60,17 @@ fn keep(case: &Case, s: &Selection) -> bool {
     // A late case goes to the shard of the earlier case it uses, so that shards keep the two
     // together; every case is still in exactly one shard.
     let shard_key = case.after.first().map_or(id, String::as_str);
-    (s.filter.is_empty() || s.filter.iter().any(|p| id.contains(p.as_str())))
-        && !s.skip.iter().any(|p| id.contains(p.as_str()))
+    (s.filter.is_empty() || s.filter.iter().any(|p| matches(case, p)))
+        && !s.skip.iter().any(|p| matches(case, p))
         && !(s.read_only && case.writes)
         && s.shard.is_none_or(|shard| shard.contains(shard_key))
         && s.ids.as_ref().is_none_or(|ids| ids.contains(id))
+}
+
+/// Whether `pattern` of `--filter` or `--skip` names `case`: a part of its id, or a rule it
+/// judges (its id as every report shows it, in any case).
+pub fn matches(case: &Case, pattern: &str) -> bool {
+    case.id.contains(pattern) || case.rules.iter().any(|r| r.eq_ignore_ascii_case(pattern))
 }
 
 /// What `--dry-run` prints: each case, whether it runs, the requests it sends and the fixtures

@@ -135,10 +135,7 @@ async fn prepare_all(sides: &[RunSettings]) -> Result<Vec<Prepared>, Fatal> {
 impl Planned {
     /// What `--list` prints: each case's id.
     pub fn list(&self) -> String {
-        self.cases
-            .iter()
-            .map(|c| format!("{}: test\n", c.id))
-            .collect()
+        self.cases.iter().map(|c| format!("{}\n", c.id)).collect()
     }
 
     /// What `--dry-run` prints: the plan as each target would run it.

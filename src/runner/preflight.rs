@@ -12,7 +12,7 @@
 //! breaks the contract, and that is a finding, not a profile problem. Fixtures without a read in
 //! the spec are watched at their first use instead (`case::FixtureWatch`).
 
-use crate::case::{Call, RunCx};
+use crate::case::{Call, Given, RunCx};
 use crate::client::{snippet, Request, Response};
 use crate::exit::Fatal;
 use crate::schema::OperationId;
@@ -43,7 +43,8 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
         return Ok(());
     }
     let mut problems = malformed_ids(run);
-    recognise(run).await?;
+    let mut seen = Vec::new();
+    recognise(run, settings, &mut seen).await?;
     if no_credentials(run) {
         problems.push(Problem {
             keys: "finops.token, banking.token, [banking.oauth]".into(),
@@ -52,8 +53,16 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
                 .into(),
         });
     }
-    problems.extend(finance_token(run).await);
-    problems.extend(banking(run).await);
+    problems.extend(finance_token(run, &mut seen).await);
+    let mut banking = banking(run, &mut seen).await;
+    if banking.is_empty() {
+        banking.extend(ignored_org_header(run).await);
+    }
+    match nothing_answers(run, settings, &seen) {
+        // The accounts' 404s are the base URL's, not theirs.
+        Some(problem) => problems.push(problem),
+        None => problems.extend(banking),
+    }
     if problems.is_empty() {
         return Ok(());
     }
@@ -64,12 +73,12 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
     Err(Fatal::Profile(redact(
         run,
         format!(
-        "the profile does not fit the target {} ({} found before any case; nothing that writes \
-         was sent):\n{}",
-        run.target.base_url(),
-        problems.len(),
-        list.join("\n")
-    ),
+            "PROFILE PROBLEM: the profile does not fit the target {} ({} found before any case; \
+         nothing that writes was sent):\n{}",
+            run.target.base_url(),
+            problems.len(),
+            list.join("\n")
+        ),
     )))
 }
 
@@ -113,21 +122,22 @@ fn redact(run: &RunCx, message: String) -> String {
 /// The target answers like this API: without credentials, at least one of two reads gets a
 /// JSON body, a 401 or 403, or a 5xx (a broken implementation is still this API, and its
 /// cases will say how). A static site or another service answers HTML or plain 404s.
-async fn recognise(run: &RunCx) -> Result<(), Fatal> {
+async fn recognise(run: &RunCx, settings: &RunSettings, seen: &mut Vec<Read>) -> Result<(), Fatal> {
     let absent = crate::case::absent_uuid("covenant-preflight");
     let events = Call::borrowed(run, OperationId::ListEvents).query("limit=1");
     let transactions = Call::borrowed(run, OperationId::ListTransactions).path(&[&absent]);
     let probes = [events, transactions].map(crate::case::Call::bare);
-    let mut seen = Vec::new();
+    let mut answers = Vec::new();
     for request in &probes {
         let Some(response) = answer(run, request).await else {
             return Ok(());
         };
+        seen.push(Read::of(request, &response));
         if response.json.is_some() || matches!(response.status, 401 | 403) || response.status >= 500
         {
             return Ok(());
         }
-        seen.push(format!(
+        answers.push(format!(
             "GET {} answered {} {}",
             request.path,
             response.status,
@@ -136,16 +146,19 @@ async fn recognise(run: &RunCx) -> Result<(), Fatal> {
                 .unwrap_or("(no content type)")
         ));
     }
-    Err(Fatal::Usage(redact(
-        run,
-        format!(
+    let message = format!(
         "{} does not look like the Finance Operations and Embedded Banking Partner API: without \
-         credentials {}, where the API answers 401 with a JSON error body; check --target or \
-         base_url",
+         credentials {}, where the API answers 401 with a JSON error body",
         run.target.base_url(),
-        seen.join(" and ")
-    ),
-    )))
+        answers.join(" and ")
+    );
+    Err(match base_url_key(settings) {
+        Some(key) => Fatal::Profile(redact(
+            run,
+            format!("PROFILE PROBLEM: {key}: {message}; check its host and path prefix"),
+        )),
+        None => Fatal::Usage(redact(run, format!("{message}; check --target"))),
+    })
 }
 
 /// Identifiers of the profile that are not UUIDs: the spec states identifiers are UUIDs unless
@@ -174,12 +187,13 @@ fn no_credentials(run: &RunCx) -> bool {
 }
 
 /// The finance token on list events (`limit=1`).
-async fn finance_token(run: &RunCx) -> Option<Problem> {
+async fn finance_token(run: &RunCx, seen: &mut Vec<Read>) -> Option<Problem> {
     run.finops_token()?;
     let request = Call::borrowed(run, OperationId::ListEvents)
         .query("limit=1")
         .request();
     let response = answer(run, &request).await?;
+    seen.push(Read::of(&request, &response));
     let keys = match response.status {
         401 => "finops.token",
         403 => "finops.token or finops.organization_id",
@@ -190,7 +204,7 @@ async fn finance_token(run: &RunCx) -> Option<Problem> {
 
 /// The banking token (given, or fetched with the client-credentials flow) on list transactions
 /// of each bank account the profile names.
-async fn banking(run: &RunCx) -> Vec<Problem> {
+async fn banking(run: &RunCx, seen: &mut Vec<Read>) -> Vec<Problem> {
     let Some(b) = run.banking() else {
         return Vec::new();
     };
@@ -220,6 +234,7 @@ async fn banking(run: &RunCx) -> Vec<Problem> {
         let Some(response) = answer(run, &request).await else {
             continue;
         };
+        seen.push(Read::of(&request, &response));
         let keys = match response.status {
             401 => token_key.to_owned(),
             403 => format!("{token_key} or banking.organization_id"),
@@ -255,6 +270,123 @@ async fn token_without_scope(run: &RunCx) -> Option<Problem> {
             "; it must be a valid token that lacks the scope authorization_control:write:org",
         );
         problem
+    })
+}
+
+/// A preflight read and what it showed: its request line, status, whether its path names an
+/// identifier (a fixture), and whether its body is its area's error body.
+struct Read {
+    line: String,
+    status: u16,
+    names_id: bool,
+    area_body: bool,
+}
+
+impl Read {
+    fn of(request: &Request, response: &Response) -> Read {
+        let path = request.path.split('?').next().unwrap_or_default();
+        let banking = path.contains("/embedded-banking/");
+        let text = |pointer: &str| {
+            let value = response.json.as_ref().and_then(|j| j.pointer(pointer));
+            value.is_some_and(serde_json::Value::is_string)
+        };
+        Read {
+            line: format!(
+                "{} {} answered {}",
+                request.method, request.path, response.status
+            ),
+            status: response.status,
+            names_id: path.split('/').any(crate::profile::is_uuid),
+            area_body: match banking {
+                true => text("/detail") && text("/title"),
+                false => text("/error/message"),
+            },
+        }
+    }
+}
+
+/// The key that gave the base URL: the profile's `base_url`, or none where `--target` did.
+fn base_url_key(settings: &RunSettings) -> Option<&'static str> {
+    match &settings.target {
+        TargetChoice::Given { url: Some(_), .. } => None,
+        _ => Some("base_url"),
+    }
+}
+
+/// Nothing of this API answers under the base URL (a wrong path prefix, most often): every
+/// preflight read, with credentials and without, answered 404, and either one of them names
+/// no identifier (a list no fixture can be missing from) or none carries its area's error
+/// body. The accounts' 404s then say nothing of their ids.
+fn nothing_answers(run: &RunCx, settings: &RunSettings, seen: &[Read]) -> Option<Problem> {
+    let all_404 = !seen.is_empty() && seen.iter().all(|r| r.status == 404);
+    let no_fixture = seen.iter().any(|r| !r.names_id);
+    let foreign = seen.iter().all(|r| !r.area_body);
+    if !(all_404 && (no_fixture || foreign)) {
+        return None;
+    }
+    let lines: Vec<&str> = seen.iter().map(|r| r.line.as_str()).collect();
+    Some(Problem {
+        keys: base_url_key(settings).unwrap_or("--target").to_owned(),
+        answer: format!(
+            "nothing of this API answers under {}: every preflight read answered 404 ({}), \
+             though a list of events names no identifier that could be missing; check its path \
+             prefix (the spec's paths start /finops/v1 and /embedded-banking/v1 right after it)",
+            run.target.base_url(),
+            lines.join(", ")
+        ),
+    })
+}
+
+/// The banking organization header the profile names, ignored by the target: the transactions
+/// of the profile's account read the same with the header naming the organization, naming the
+/// other organization, holding a malformed value, and without it, where the spec states that
+/// the header names the organization to act for and that a malformed value gives 400. A
+/// target that reads the header under another name answers so; one that reads this name and
+/// breaks both rules would too, and then the cases name the key as a possible cause.
+async fn ignored_org_header(run: &RunCx) -> Option<Problem> {
+    let name = run.org_header()?;
+    let b = run.banking()?;
+    let (account, other) = (
+        b.bank_account_id.as_ref()?,
+        b.other_organization_id.as_ref()?,
+    );
+    b.organization_id.as_ref()?;
+    run.banking_token.as_ref()?;
+    let read = |organization: Given| {
+        Call::borrowed(run, OperationId::ListTransactions)
+            .path(&[account])
+            .query("limit=1")
+            .organization(organization)
+            .request()
+    };
+    let own = read(Given::Profile);
+    let first = answer(run, &own).await?;
+    let items = first.pointer("/data").and_then(serde_json::Value::as_array);
+    if !first.is_success() || items.is_none_or(Vec::is_empty) {
+        return None;
+    }
+    let variants = [
+        Given::value(other),
+        Given::value("covenant-not-a-uuid"),
+        Given::Omitted,
+    ];
+    for organization in variants {
+        let response = answer(run, &read(organization)).await?;
+        if response.status != first.status || response.json != first.json {
+            return None;
+        }
+    }
+    Some(Problem {
+        keys: "banking.org_header".into(),
+        answer: format!(
+            "the target does not read the organization from {name:?}: {} {} answered {} with \
+             the same items whether {name:?} named banking.organization_id, named \
+             banking.other_organization_id, held a malformed value or was left out, where the \
+             spec states that the header names the organization to act for and that a \
+             malformed value gives 400; give banking.org_header the name the target reads (were \
+             it this one, the target would break BANK-TENANT and BANK-ORG-HEADER-MALFORMED-400)",
+            own.method, own.path, first.status
+        ),
     })
 }
 

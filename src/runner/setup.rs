@@ -135,8 +135,29 @@ fn run_secrets(profile: &Profile, banking_token: Option<&Secret>) -> Vec<String>
 }
 
 /// The variables a curl names in place of each secret (`Profile::secret_vars`): the banking
-/// token fetched with `[banking.oauth]` is the banking token's.
+/// token fetched with `[banking.oauth]` is the banking token's; each tampered form of a token
+/// is built from its variable in the shell line, so that a curl sends what was sent.
 fn shell_vars(profile: &Profile, banking_token: Option<&Secret>) -> ShellVars {
+    let vars = named_vars(profile, banking_token);
+    let finops = profile.finops.as_ref().and_then(|f| f.token.as_ref());
+    let built: Vec<(String, String)> =
+        finops
+            .into_iter()
+            .chain(banking_token)
+            .filter_map(|token| {
+                let token = token.expose();
+                let var = vars.var_of(token)?;
+                Some(Tamper::ALL.into_iter().filter_map(move |tamper| {
+                    Some((tamper.apply(token), tamper.shell(token, var)?))
+                }))
+            })
+            .flatten()
+            .collect();
+    vars.with_built(built)
+}
+
+/// The variable of each secret the profile names.
+fn named_vars(profile: &Profile, banking_token: Option<&Secret>) -> ShellVars {
     let pairs = profile
         .secret_vars()
         .into_iter()

@@ -329,10 +329,11 @@ impl RunRecord {
             .secret_vars()
             .into_iter()
             .filter(|(v, _)| {
-                let (plain, braced) = (format!("${}", v.var), format!("${{{}}}", v.var));
+                // `$VAR`, `${VAR}`, or a form built from it (`${VAR%?}`).
+                let (plain, braced) = (format!("${}", v.var), format!("${{{}", v.var));
                 curls
                     .iter()
-                    .any(|c| c.contains(&braced) || names_var(c, &plain))
+                    .any(|c| names_var(c, &braced) || names_var(c, &plain))
             })
             .map(|(v, _)| {
                 let fetched = v.key == "banking.token"
