@@ -295,7 +295,10 @@ fn closing(out: &mut String, view: &RunView<'_>) {
         }
     }
     if view.failed_by_strict() {
-        let _ = writeln!(out, "--strict: the warnings above count as failures");
+        let _ = writeln!(
+            out,
+            "--strict: warned cases are failing cases, under their rules above"
+        );
     }
     if let Some(baseline) = &record.meta.baseline {
         for line in baseline.lines() {

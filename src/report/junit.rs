@@ -6,9 +6,9 @@
 //! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
-use super::view::{broken_rules, case_rules, lead_rule, BrokenRule, MORE_NAMED};
+use super::view::{broken_rules, case_rules, fails, lead_rule, BrokenRule, MORE_NAMED};
 use super::{plural, shown_exchange, ReportError, Reporter};
-use crate::catalogue::{Catalogue, Level};
+use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
@@ -58,14 +58,20 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
             if let Some(exports) = &exports {
                 suite.add_property(Property::new("curl_exports", exports));
             }
-            suite.add_test_cases(cases.into_iter().map(|case| test_case(case, broken)));
+            let strict = run.meta.strict;
+            suite.add_test_cases(
+                cases
+                    .into_iter()
+                    .map(|case| test_case(case, broken, strict)),
+            );
             suite
         })
         .collect()
 }
 
 /// A `covenant` suite with one `run.verdict` testcase when the run's verdict is not what its
-/// cases' statuses say (an incomplete run, a profile problem, warnings under `--strict`), so that
+/// cases' statuses say (an incomplete run, a profile problem, coverage short; under `--strict`
+/// a warned case is itself a `<failure>`), so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
 fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     let verdict = run.verdict();
@@ -73,9 +79,6 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
         RunVerdict::Incomplete => run.incomplete()?,
         RunVerdict::ProfileProblem => run.meta.profile_problems.join("; "),
         RunVerdict::CoverageShort => run.meta.coverage_short.join("; "),
-        RunVerdict::Fail if run.counts.fail == 0 => {
-            "warnings count as failures under --strict".into()
-        }
         _ => return None,
     };
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -88,12 +91,12 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     Some(suite)
 }
 
-fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCase {
-    let mut test_case = TestCase::new(&case.id, status(case, broken));
+fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCase {
+    let mut test_case = TestCase::new(&case.id, status(case, broken, strict));
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     let mut out = String::new();
-    if matches!(case.verdict, Verdict::Warn | Verdict::Client) {
+    if case.verdict == Verdict::Client || (case.verdict == Verdict::Warn && !strict) {
         out.push_str(&findings_text(case));
     }
     if !case.inconclusive.is_empty() {
@@ -105,16 +108,18 @@ fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCase {
     test_case
 }
 
-fn status(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCaseStatus {
+/// A case's status; under `--strict` a warned case is a failure, with its rule.
+fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCaseStatus {
     match case.verdict {
-        Verdict::Pass | Verdict::Warn => TestCaseStatus::success(),
-        Verdict::Fail => {
+        Verdict::Warn if !strict => TestCaseStatus::success(),
+        Verdict::Pass => TestCaseStatus::success(),
+        Verdict::Fail | Verdict::Warn => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let lead = lead_rule(broken, &case.id);
             let first = case
                 .findings
                 .iter()
-                .filter(|f| f.level == Level::Must)
+                .filter(|f| fails(f, strict))
                 .find(|f| lead.is_none_or(|l| l.rule == f.rule));
             if let Some(first) = first {
                 status.set_message(xml_safe(&failure_message(case, first)));
@@ -321,6 +326,7 @@ fn without_root_skipped(xml: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Level;
     use crate::report::view::failed_case as case;
 
     #[test]

@@ -40,15 +40,19 @@ impl Reporter for Html {
             (
                 "failures",
                 slot(|page| {
+                    // Under --strict a warned case is a failing one, shown among them.
                     page.cases_section(run, "failures", "Failures and errors by case", |v| {
                         matches!(v, Verdict::Fail | Verdict::Error)
+                            || (run.meta.strict && v == Verdict::Warn)
                     })
                 }),
             ),
             (
                 "warnings",
                 slot(|page| {
-                    page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn)
+                    page.cases_section(run, "warnings", "Warnings", |v| {
+                        !run.meta.strict && v == Verdict::Warn
+                    })
                 }),
             ),
             (
@@ -128,7 +132,7 @@ impl Page {
         ));
         if view.failed_by_strict() {
             self.line(
-                "<p class=\"warn\">Run with <code>--strict</code>: warnings count as failures.</p>",
+                "<p class=\"warn\">Run with <code>--strict</code>: warned cases are failing cases, under their rules.</p>",
             );
         }
         if let Some(baseline) = &run.meta.baseline {

@@ -38,7 +38,12 @@ impl Reporter for Markdown {
             }),
             broken(view),
             section(&|out| cases(out, run, "Errors", |c| view.errors.contains(&c))),
-            section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
+            // Under --strict a warned case is a failing one: its rule is under the broken ones.
+            section(&|out| {
+                cases(out, run, "Warnings", |c| {
+                    !run.meta.strict && c.verdict == Verdict::Warn
+                })
+            }),
             section(&|out| skipped(out, view)),
             section(&|out| {
                 cases(
@@ -155,7 +160,10 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
     };
     let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
     if view.failed_by_strict() {
-        let _ = writeln!(out, "Run with `--strict`: warnings count as failures.\n");
+        let _ = writeln!(
+            out,
+            "Run with `--strict`: warned cases are failing cases, under their rules.\n"
+        );
     }
     if let Some(why) = run.incomplete() {
         let _ = writeln!(out, "**Incomplete:** {why}.\n");

@@ -33,21 +33,31 @@ pub struct BrokenRule<'a> {
 /// A response a finding is about: its case and exchange (the case alone when none is named).
 type Response = (usize, Option<usize>);
 
-/// The broken rules of a run: must findings of failed cases and known failures, one entry per
+/// Whether a finding fails its case: a `must` finding, or under `--strict` any finding.
+pub fn fails(finding: &Finding, strict: bool) -> bool {
+    strict || finding.level == Level::Must
+}
+
+/// Whether a case fails the run: a failure, an error, or under `--strict` a warning.
+pub fn failing(case: &CaseResult, strict: bool) -> bool {
+    matches!(case.verdict, Verdict::Fail | Verdict::Error)
+        || (strict && case.verdict == Verdict::Warn)
+}
+
+/// The broken rules of a run: must findings of failed cases (under `--strict`, the findings of
+/// warned cases too: a warned case is a failing one) and known failures, one entry per
 /// rule (per rule and reason for known failures), in the order the run first broke them, a
 /// rule partly told under a more specific one after those told whole.
 pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<BrokenRule<'a>> {
     type Key = (String, Option<String>);
+    let strict = record.meta.strict;
     let mut order: Vec<Key> = Vec::new();
     let mut found: BTreeMap<Key, Vec<(Response, &'a CaseResult, &'a Finding)>> = BTreeMap::new();
     for (index, case) in record.cases.iter().enumerate() {
-        if !matches!(
-            case.verdict,
-            Verdict::Fail | Verdict::Error | Verdict::Known
-        ) {
+        if !failing(case, strict) && case.verdict != Verdict::Known {
             continue;
         }
-        for finding in case.findings.iter().filter(|f| f.level == Level::Must) {
+        for finding in case.findings.iter().filter(|f| fails(f, strict)) {
             let key = (finding.rule.clone(), finding.known.clone());
             let entry = found.entry(key.clone()).or_default();
             if entry.is_empty() {
@@ -132,9 +142,13 @@ pub struct WarnedRule<'a> {
     pub cases: Vec<String>,
 }
 
-/// The warnings of a run by rule, each rule once, in the order first warned of.
+/// The warnings of a run by rule, each rule once, in the order first warned of; none under
+/// `--strict`, where a warned case is a failing one (a broken rule).
 pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<WarnedRule<'a>> {
     let mut rules: Vec<WarnedRule<'a>> = Vec::new();
+    if record.meta.strict {
+        return rules;
+    }
     for case in record.cases.iter().filter(|c| c.verdict == Verdict::Warn) {
         for f in case.findings.iter().filter(|f| f.level == Level::Should) {
             match rules.iter_mut().find(|r| r.rule == f.rule) {
@@ -191,13 +205,14 @@ pub fn lead_rule<'g, 'a>(groups: &'g [BrokenRule<'a>], case: &str) -> Option<&'g
 /// Case findings named one a line before the rest are only counted.
 pub const MORE_NAMED: usize = 10;
 
-/// The failed cases whose error no broken rule shows: errors without a must finding.
+/// The failed cases whose error no broken rule shows: errors without a failing finding.
 pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
+    let strict = record.meta.strict;
     record
         .cases
         .iter()
         .filter(|c| c.verdict == Verdict::Error || c.verdict == Verdict::Fail)
-        .filter(|c| !c.findings.iter().any(|f| f.level == Level::Must))
+        .filter(|c| !c.findings.iter().any(|f| fails(f, strict)))
         .collect()
 }
 
