@@ -6,7 +6,7 @@
 //! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
-use super::view::{broken_rules, case_rules, fails, lead_rule, BrokenRule, MORE_NAMED};
+use super::view::{broken_rules, case_rules, fails, lead_rule, request_of, BrokenRule, MORE_NAMED};
 use super::{plural, shown_exchange, ReportError, Reporter};
 use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
@@ -116,13 +116,22 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCas
         Verdict::Fail | Verdict::Warn => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let lead = lead_rule(broken, &case.id);
-            let first = case
-                .findings
-                .iter()
-                .filter(|f| fails(f, strict))
-                .find(|f| lead.is_none_or(|l| l.rule == f.rule));
+            let lead = lead.filter(|l| l.known.is_none());
+            let unknown = || {
+                case.findings
+                    .iter()
+                    .filter(|f| fails(f, strict) && f.known.is_none())
+            };
+            let first = unknown()
+                .find(|f| lead.is_none_or(|l| l.rule == f.rule))
+                .or_else(|| unknown().next());
             if let Some(first) = first {
-                status.set_message(xml_safe(&failure_message(case, first)));
+                // A run gated on a baseline marks a failure new, or its entry expired.
+                let gate = lead
+                    .filter(|l| l.rule == first.rule)
+                    .and_then(|l| l.gate)
+                    .map_or(String::new(), |g| format!("{g}: "));
+                status.set_message(xml_safe(&format!("{gate}{}", failure_message(case, first))));
                 status.set_type(&first.rule);
             }
             status.set_description(xml_safe(&findings_text(case)));
@@ -146,7 +155,7 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCas
         }
         Verdict::Known => {
             let mut status = TestCaseStatus::skipped();
-            status.set_message(xml_safe(&case.known_sentence()));
+            status.set_message(xml_safe(&known_message(case)));
             status.set_type("known");
             status
         }
@@ -202,6 +211,20 @@ fn inconclusive_text(case: &CaseResult) -> String {
     out
 }
 
+/// `known: RULE (reason); ...`: each rule the baseline held in this case, once.
+fn known_message(case: &CaseResult) -> String {
+    let mut rules: Vec<String> = Vec::new();
+    for f in &case.findings {
+        if let Some(reason) = &f.known {
+            let said = format!("{} ({reason})", f.rule);
+            if !rules.contains(&said) {
+                rules.push(said);
+            }
+        }
+    }
+    format!("known: {}", rules.join("; "))
+}
+
 /// `RULE-ID: message`, how many of the case's responses broke it, and the other rules the
 /// case broke (each named once).
 fn failure_message(case: &CaseResult, first: &Finding) -> String {
@@ -252,7 +275,11 @@ fn findings_text(case: &CaseResult) -> String {
                 finding.rule
             );
             for more in rule.more.iter().take(MORE_NAMED) {
-                let _ = writeln!(out, "- {}", more.message);
+                match request_of(case, more) {
+                    Some(request) => writeln!(out, "- {} ({request})", more.message),
+                    None => writeln!(out, "- {}", more.message),
+                }
+                .unwrap_or_default();
             }
             if rule.more.len() > MORE_NAMED {
                 let _ = writeln!(

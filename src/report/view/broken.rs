@@ -18,6 +18,9 @@ pub struct BrokenRule<'a> {
     pub statement: String,
     /// Why a known failure is known (`--baseline`); `None` for a failure.
     pub known: Option<String>,
+    /// A failure of a run gated on a baseline: `new` (no entry held it) or `expired` (its
+    /// entry's `until` has passed); `None` without a baseline and for a known failure.
+    pub gate: Option<&'static str>,
     /// The cases whose responses are counted under this rule, first one first.
     pub cases: Vec<String>,
     /// The responses counted under this rule.
@@ -111,7 +114,24 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
                 .map(|(other, _)| other.0.clone())
                 .collect();
             let rule = catalogue.rule(&key.0);
+            let gate = record
+                .meta
+                .baseline
+                .as_ref()
+                .filter(|_| key.1.is_none())
+                .map(|b| {
+                    let expired = b
+                        .expired
+                        .iter()
+                        .any(|e| e.split(' ').next() == Some(&key.0));
+                    if expired {
+                        "expired"
+                    } else {
+                        "new"
+                    }
+                });
             Some(BrokenRule {
+                gate,
                 rule: key.0.clone(),
                 level: finding.level,
                 statement: rule.map(|r| r.text.clone()).unwrap_or_default(),
@@ -126,7 +146,8 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
         .collect();
     // The cause first: a rule partly told under a more specific one comes after the rules that
     // are told whole (a 200 for a create: RCV-CREATE-201 before RCV-STATUS-SET).
-    broken.sort_by_key(|b| b.shown_elsewhere > 0);
+    // New failures before the known ones, which come last under their own heading.
+    broken.sort_by_key(|b| (b.known.is_some(), b.shown_elsewhere > 0));
     broken
 }
 
@@ -138,6 +159,8 @@ pub struct WarnedRule<'a> {
     pub statement: String,
     /// The first case that warned of it, and that finding's message.
     pub first: (&'a str, &'a str),
+    /// The request of that finding, and the target's reason for a refusal ([`request_of`]).
+    pub request: Option<String>,
     /// Every case that warned of it, first one first.
     pub cases: Vec<String>,
 }
@@ -161,6 +184,7 @@ pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<War
                         .map(|r| r.text.clone())
                         .unwrap_or_default(),
                     first: (&case.id, &f.message),
+                    request: request_of(case, f),
                     cases: vec![case.id.clone()],
                 }),
             }
@@ -216,15 +240,54 @@ pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
         .collect()
 }
 
+/// The request a finding is about, for a folded line that shows no exchange: its method and
+/// path (`POST /finops/v1/receivables`) and, for a refusal, the target's reason (`refused 422:
+/// memo is not supported`, its status and first error message); `None` when the finding names
+/// no exchange.
+pub fn request_of(case: &CaseResult, finding: &Finding) -> Option<String> {
+    let exchange = shown_exchange(case, finding)?;
+    let request = &exchange.request;
+    let path = match request.url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |at| &rest[at..]),
+        None => request.url.as_str(),
+    };
+    let path: String = path.chars().take(120).collect();
+    let mut line = format!("{} {path}", request.method);
+    if let Some(response) = exchange.response.as_ref().filter(|r| r.status >= 400) {
+        line.push_str(&format!(", refused {}", response.status));
+        if let Some(reason) = first_error(&response.body) {
+            line.push_str(&format!(": {reason}"));
+        }
+    }
+    Some(line)
+}
+
+/// The first error message of an error body: the finance error's `error.message`, the first
+/// `detail[].msg` of a validation error, a banking error's `detail`; `None` for another body.
+fn first_error(body: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(body).ok()?;
+    let message = [
+        "/error/message",
+        "/detail/0/msg",
+        "/detail",
+        "/message",
+        "/title",
+    ]
+    .iter()
+    .find_map(|pointer| value.pointer(pointer).and_then(|v| v.as_str()))?;
+    Some(message.chars().take(160).collect())
+}
+
 /// `broken in 3 cases, 4 responses`, the other rules these responses break, and the
 /// responses a more specific rule shows.
 pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
     let mut text = format!(
         "{} in {}, {}",
-        if broken.known.is_some() {
-            "known failure"
-        } else {
-            "broken"
+        match (&broken.known, broken.gate) {
+            (Some(_), _) => "known failure",
+            (None, Some("expired")) => "broken, its baseline entry expired,",
+            (None, Some(_)) => "new: broken",
+            (None, None) => "broken",
         },
         crate::report::plural(broken.cases.len(), "case"),
         crate::report::plural(broken.responses, "response")

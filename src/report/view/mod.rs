@@ -14,7 +14,7 @@ mod diff;
 mod run;
 
 pub use broken::{
-    broken_rules, case_rules, count_sentence, errors_apart, failing, fails, lead_rule,
+    broken_rules, case_rules, count_sentence, errors_apart, failing, fails, lead_rule, request_of,
     warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
 };
 pub use compare::CompareView;
