@@ -13,9 +13,8 @@ use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
-use crate::report::view::{
-    case_rules, count_sentence, request_of, BrokenRule, RunView, MORE_NAMED,
-};
+use crate::report::view::{case_rules, count_sentence, request_of};
+use crate::report::view::{BrokenRule, RunView, MORE_NAMED};
 use crate::report::{plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
@@ -42,7 +41,6 @@ impl Reporter for Html {
             (
                 "failures",
                 slot(|page| {
-                    // Under --strict a warned case is a failing one, shown among them.
                     page.cases_section(run, "failures", "Failures and errors by case", |v| {
                         matches!(v, Verdict::Fail | Verdict::Error)
                             || (run.meta.strict && v == Verdict::Warn)
@@ -291,16 +289,12 @@ impl Page {
             self.line("<p>None.</p>");
         }
         let mut ids: Vec<String> = Vec::new();
-        // New failures first; the known ones after, under their own heading, once each.
         let mut known_heading = false;
         for group in groups {
             if group.known.is_some() && !known_heading {
                 known_heading = true;
-                self.line(format!(
-                    "<h3 id=\"known-failures\">{} ({})</h3>",
-                    KNOWN_TITLE,
-                    groups.len() - new
-                ));
+                let heading = format!("{KNOWN_TITLE} ({})", groups.len() - new);
+                self.line(format!("<h3 id=\"known-failures\">{heading}</h3>"));
             }
             let mut id = format!("broken-{}", group.rule);
             if ids.contains(&id) {
