@@ -60,7 +60,9 @@ const NAMED: usize = 6;
 /// request, response) and the other cases on one folded line.
 fn broken(view: &RunView<'_>) -> String {
     let mut out = String::new();
-    let (groups, errors) = (&view.broken, &view.errors);
+    // Known failures are said once each, under their own heading (`known`), after these.
+    let groups: Vec<&BrokenRule<'_>> = view.broken.iter().filter(|g| g.known.is_none()).collect();
+    let errors = &view.errors;
     if groups.is_empty() && errors.is_empty() {
         return out;
     }
@@ -199,6 +201,9 @@ fn warnings(out: &mut String, view: &RunView<'_>) {
             warned.first.0,
             warned.first.1
         );
+        if let Some(request) = &warned.request {
+            let _ = writeln!(out, "    request: {request}");
+        }
         if warned.cases.len() > 1 {
             let _ = writeln!(out, "    also in: {}", case_list(&warned.cases[1..], NAMED));
         }
@@ -257,11 +262,11 @@ fn known(out: &mut String, record: &RunRecord) {
     for k in known {
         let _ = writeln!(
             out,
-            "  {:<45} {} case(s), {}: {}",
-            k.rule,
-            k.cases.len(),
+            "  [{}] known failure in {} ({}): {}",
+            paint(Tone::Warn, &k.rule),
+            super::plural(k.cases.len(), "case"),
             k.reason,
-            k.cases.join(", ")
+            case_list(&k.cases, NAMED)
         );
     }
 }
@@ -295,7 +300,10 @@ fn closing(out: &mut String, view: &RunView<'_>) {
         }
     }
     if view.failed_by_strict() {
-        let _ = writeln!(out, "--strict: the warnings above count as failures");
+        let _ = writeln!(
+            out,
+            "--strict: warned cases are failing cases, under their rules above"
+        );
     }
     if let Some(baseline) = &record.meta.baseline {
         for line in baseline.lines() {

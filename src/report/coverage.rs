@@ -238,7 +238,8 @@ fn status_of(
     run: &RunRecord,
 ) -> (RuleStatus, Option<String>) {
     if let Some(levels) = findings {
-        let status = if levels.contains(&Level::Must) {
+        // Under --strict a warning fails the run: its rule is broken, as every surface says.
+        let status = if levels.contains(&Level::Must) || run.meta.strict {
             RuleStatus::Fail
         } else {
             RuleStatus::Warn

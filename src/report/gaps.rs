@@ -403,6 +403,127 @@ impl Seen {
     }
 }
 
+/// One choice of a target in a gap, said once per operation and choice: the observations alike
+/// but for the kind of request, the condition and the types of the fields they name (`null`
+/// beside `string|null`), merged, with their kinds, conditions and responses gathered. The
+/// summaries say these; `summary.html` and `report.json` keep every observation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub operation: Option<String>,
+    pub kinds: Vec<String>,
+    pub conditions: Vec<String>,
+    pub what: String,
+    /// The value, a list of fields with their types merged.
+    pub value: String,
+    pub responses: u32,
+}
+
+impl std::fmt::Display for Choice {
+    /// `create-vat-id under AUTH-A, AUTH-B: answered with 401`, without the value's quoting.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.operation.as_deref().unwrap_or("the run"))?;
+        if !self.kinds.is_empty() {
+            write!(f, " ({})", self.kinds.join(", "))?;
+        }
+        if !self.conditions.is_empty() {
+            write!(f, " under {}", self.conditions.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The observations of one gap as choices, once per operation and choice, in the order first
+/// observed.
+pub fn choices(observations: &[Observation]) -> Vec<Choice> {
+    let mut found: Vec<(Choice, Vec<(String, Vec<String>)>)> = Vec::new();
+    for o in observations {
+        let fields = field_list(&o.value);
+        let names: Option<Vec<&str>> = fields
+            .as_ref()
+            .map(|f| f.iter().map(|(n, _)| n.as_str()).collect());
+        let at = found.iter().position(|(c, f)| {
+            c.operation == o.subject.operation
+                && c.what == o.what
+                && match &names {
+                    Some(names) => f.iter().map(|(n, _)| n.as_str()).eq(names.iter().copied()),
+                    None => f.is_empty() && c.value == o.value,
+                }
+        });
+        let at = at.unwrap_or_else(|| {
+            let choice = Choice {
+                operation: o.subject.operation.clone(),
+                kinds: Vec::new(),
+                conditions: Vec::new(),
+                what: o.what.clone(),
+                value: o.value.clone(),
+                responses: 0,
+            };
+            let fields = fields.clone().unwrap_or_default();
+            let fields = fields.into_iter().map(|(n, _)| (n, Vec::new())).collect();
+            found.push((choice, fields));
+            found.len() - 1
+        });
+        let (choice, merged) = &mut found[at];
+        choice.responses += o.responses;
+        for (list, item) in [
+            (&mut choice.kinds, &o.subject.kind),
+            (&mut choice.conditions, &o.subject.condition),
+        ] {
+            if let Some(item) = item.as_ref().filter(|i| !list.contains(i)) {
+                list.push(item.clone());
+            }
+        }
+        for ((_, types), (_, seen)) in fields
+            .unwrap_or_default()
+            .into_iter()
+            .zip(merged.iter_mut())
+        {
+            for t in types.split('|') {
+                if !seen.iter().any(|s| s == t) {
+                    seen.push(t.to_owned());
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(mut choice, fields)| {
+            if !fields.is_empty() {
+                let said: Vec<String> = fields
+                    .iter()
+                    .map(|(name, types)| format!("{name} ({})", merged_types(types)))
+                    .collect();
+                choice.value = said.join(", ");
+            }
+            choice
+        })
+        .collect()
+}
+
+/// `name (types), ...` as names and types; `None` for a value that is no list of fields.
+fn field_list(value: &str) -> Option<Vec<(String, String)>> {
+    value
+        .split(", ")
+        .map(|part| {
+            let (name, rest) = part.split_once(" (")?;
+            let types = rest.strip_suffix(')')?;
+            (!name.contains(' ') && !types.contains(['(', ' ']))
+                .then(|| (name.to_owned(), types.to_owned()))
+        })
+        .collect()
+}
+
+/// Types seen of one field, `null` last: `string|null`.
+fn merged_types(types: &[String]) -> String {
+    let mut kept: Vec<&str> = types
+        .iter()
+        .map(String::as_str)
+        .filter(|t| *t != "null")
+        .collect();
+    kept.extend(types.iter().map(String::as_str).filter(|t| *t == "null"));
+    kept.join("|")
+}
+
 /// An operation's place in `operations.json`.
 fn rank(id: OperationId) -> usize {
     schema::operations()
@@ -464,5 +585,44 @@ fn page_fill(fill: &PageFill) -> Option<String> {
         Fill::Next => Some(format!("pages of {} items with a next token", fill.max)),
         Fill::Over => Some("pages over the limit".to_owned()),
         Fill::Last => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observed(kind: Option<&str>, condition: Option<&str>, value: &str) -> Observation {
+        Observation {
+            subject: Subject {
+                operation: Some("create-receivable".to_owned()),
+                kind: kind.map(str::to_owned),
+                condition: condition.map(str::to_owned),
+            },
+            what: "fields beyond the listed ones".to_owned(),
+            value: value.to_owned(),
+            responses: 2,
+            example: None,
+        }
+    }
+
+    #[test]
+    fn one_choice_of_one_operation_is_said_once_with_its_types_merged() {
+        let said = choices(&[
+            observed(Some("quote"), None, "status (string), note (null)"),
+            observed(Some("invoice"), None, "status (string), note (string|null)"),
+            observed(Some("quote"), None, "none"),
+        ]);
+        let lines: Vec<String> = said
+            .iter()
+            .map(|c| format!("{c}: {} ({})", c.value, c.responses))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "create-receivable (quote, invoice): status (string), note (string|null) (4)",
+                "create-receivable (quote): none (2)"
+            ]
+        );
     }
 }

@@ -6,9 +6,9 @@
 //! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
-use super::view::{broken_rules, case_rules, lead_rule, BrokenRule, MORE_NAMED};
+use super::view::{broken_rules, case_rules, fails, lead_rule, request_of, BrokenRule, MORE_NAMED};
 use super::{plural, shown_exchange, ReportError, Reporter};
-use crate::catalogue::{Catalogue, Level};
+use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
@@ -58,14 +58,20 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
             if let Some(exports) = &exports {
                 suite.add_property(Property::new("curl_exports", exports));
             }
-            suite.add_test_cases(cases.into_iter().map(|case| test_case(case, broken)));
+            let strict = run.meta.strict;
+            suite.add_test_cases(
+                cases
+                    .into_iter()
+                    .map(|case| test_case(case, broken, strict)),
+            );
             suite
         })
         .collect()
 }
 
 /// A `covenant` suite with one `run.verdict` testcase when the run's verdict is not what its
-/// cases' statuses say (an incomplete run, a profile problem, warnings under `--strict`), so that
+/// cases' statuses say (an incomplete run, a profile problem, coverage short; under `--strict`
+/// a warned case is itself a `<failure>`), so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
 fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     let verdict = run.verdict();
@@ -73,9 +79,6 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
         RunVerdict::Incomplete => run.incomplete()?,
         RunVerdict::ProfileProblem => run.meta.profile_problems.join("; "),
         RunVerdict::CoverageShort => run.meta.coverage_short.join("; "),
-        RunVerdict::Fail if run.counts.fail == 0 => {
-            "warnings count as failures under --strict".into()
-        }
         _ => return None,
     };
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -88,12 +91,12 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     Some(suite)
 }
 
-fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCase {
-    let mut test_case = TestCase::new(&case.id, status(case, broken));
+fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCase {
+    let mut test_case = TestCase::new(&case.id, status(case, broken, strict));
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     let mut out = String::new();
-    if matches!(case.verdict, Verdict::Warn | Verdict::Client) {
+    if case.verdict == Verdict::Client || (case.verdict == Verdict::Warn && !strict) {
         out.push_str(&findings_text(case));
     }
     if !case.inconclusive.is_empty() {
@@ -105,19 +108,30 @@ fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCase {
     test_case
 }
 
-fn status(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCaseStatus {
+/// A case's status; under `--strict` a warned case is a failure, with its rule.
+fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCaseStatus {
     match case.verdict {
-        Verdict::Pass | Verdict::Warn => TestCaseStatus::success(),
-        Verdict::Fail => {
+        Verdict::Warn if !strict => TestCaseStatus::success(),
+        Verdict::Pass => TestCaseStatus::success(),
+        Verdict::Fail | Verdict::Warn => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let lead = lead_rule(broken, &case.id);
-            let first = case
-                .findings
-                .iter()
-                .filter(|f| f.level == Level::Must)
-                .find(|f| lead.is_none_or(|l| l.rule == f.rule));
+            let lead = lead.filter(|l| l.known.is_none());
+            let unknown = || {
+                case.findings
+                    .iter()
+                    .filter(|f| fails(f, strict) && f.known.is_none())
+            };
+            let first = unknown()
+                .find(|f| lead.is_none_or(|l| l.rule == f.rule))
+                .or_else(|| unknown().next());
             if let Some(first) = first {
-                status.set_message(xml_safe(&failure_message(case, first)));
+                // A run gated on a baseline marks a failure new, or its entry expired.
+                let gate = lead
+                    .filter(|l| l.rule == first.rule)
+                    .and_then(|l| l.gate)
+                    .map_or(String::new(), |g| format!("{g}: "));
+                status.set_message(xml_safe(&format!("{gate}{}", failure_message(case, first))));
                 status.set_type(&first.rule);
             }
             status.set_description(xml_safe(&findings_text(case)));
@@ -141,7 +155,7 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>]) -> TestCaseStatus {
         }
         Verdict::Known => {
             let mut status = TestCaseStatus::skipped();
-            status.set_message(xml_safe(&case.known_sentence()));
+            status.set_message(xml_safe(&known_message(case)));
             status.set_type("known");
             status
         }
@@ -197,6 +211,20 @@ fn inconclusive_text(case: &CaseResult) -> String {
     out
 }
 
+/// `known: RULE (reason); ...`: each rule the baseline held in this case, once.
+fn known_message(case: &CaseResult) -> String {
+    let mut rules: Vec<String> = Vec::new();
+    for f in &case.findings {
+        if let Some(reason) = &f.known {
+            let said = format!("{} ({reason})", f.rule);
+            if !rules.contains(&said) {
+                rules.push(said);
+            }
+        }
+    }
+    format!("known: {}", rules.join("; "))
+}
+
 /// `RULE-ID: message`, how many of the case's responses broke it, and the other rules the
 /// case broke (each named once).
 fn failure_message(case: &CaseResult, first: &Finding) -> String {
@@ -247,7 +275,11 @@ fn findings_text(case: &CaseResult) -> String {
                 finding.rule
             );
             for more in rule.more.iter().take(MORE_NAMED) {
-                let _ = writeln!(out, "- {}", more.message);
+                match request_of(case, more) {
+                    Some(request) => writeln!(out, "- {} ({request})", more.message),
+                    None => writeln!(out, "- {}", more.message),
+                }
+                .unwrap_or_default();
             }
             if rule.more.len() > MORE_NAMED {
                 let _ = writeln!(
@@ -321,6 +353,7 @@ fn without_root_skipped(xml: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Level;
     use crate::report::view::failed_case as case;
 
     #[test]

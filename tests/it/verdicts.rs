@@ -381,11 +381,42 @@ fn strict_fails_on_every_surface_when_a_rule_only_warns() {
             && !stdout.contains("0 failed"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("broken rules (1):") && stdout.contains("[TAG-DELETE-GONE] (should)"),
+        "the warned case is a failing case, under its rule: {stdout}"
+    );
+    assert!(!stdout.contains("\nwarnings ("), "{stdout}");
     assert_eq!(report["verdict"], "fail");
-    assert_eq!(report["counts"]["fail"], 0);
     assert_eq!(report["counts"]["warn"], 1);
-    assert!(read(&dir, "summary.md").contains("FAILED"));
-    assert!(read(&dir, "junit.xml").contains("run.verdict"));
+    let rule = report["coverage"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .find(|r| r["id"] == "TAG-DELETE-GONE")
+        .expect("the rule");
+    assert_eq!(rule["status"], "fail", "{rule}");
+    let summary = read(&dir, "summary.md");
+    assert!(summary.contains("FAILED"), "{summary}");
+    assert!(
+        summary.contains("**1 failed (1 of them warnings under --strict)**")
+            && summary.contains("### Broken rules (1)")
+            && summary.contains("#### `TAG-DELETE-GONE` (should)")
+            && !summary.contains("### Warnings")
+            && !summary.contains("0 failed"),
+        "{summary}"
+    );
+    let junit = read(&dir, "junit.xml");
+    assert!(!junit.contains("run.verdict"), "no synthetic case: {junit}");
+    let case = junit
+        .split("<testcase ")
+        .find(|c| c.starts_with("name=\"tag.delete-twice\""))
+        .expect("the warned case");
+    assert!(
+        case.contains("<failure") && case.contains("type=\"TAG-DELETE-GONE\""),
+        "{case}"
+    );
+    let html = read(&dir, "summary.html");
+    assert!(html.contains("id=\"broken-TAG-DELETE-GONE\""), "{html}");
 }
 
 fn read(dir: &Path, name: &str) -> String {

@@ -220,20 +220,29 @@ impl BehaviourDiff {
 }
 
 /// Whether a gap difference says what a difference of answers says: the same operation, kind
-/// and condition, the same aspect of the answers.
+/// and condition, the same aspect of the answers. A gap of successes (their status, body,
+/// fields, pages) says nothing of a refusal, a request made to break a condition: a refusal's
+/// status, body and fields are the refusal gap's (the status a condition is answered with).
 fn restates(gap: &GapDifference, d: &Difference) -> bool {
     let s = &gap.subject;
     let same_place = s.operation.as_deref() == Some(d.operation.as_str())
         && (s.kind.is_none() || s.kind == d.kind)
         && (s.condition.is_none() || s.condition == d.condition);
-    let aspect = match gap.what.as_str() {
-        "success status" | "answered with" => Some(Aspect::Status),
-        "body on success" => Some(Aspect::Body),
-        "errorCode" => Some(Aspect::ErrorCodes),
-        "item fields" | "item fields beyond the listed ones" => Some(Aspect::ItemFields),
-        w if w.starts_with("fields beyond") => Some(Aspect::Fields),
-        w if w.starts_with("limit ") => Some(Aspect::PageSizes),
-        _ => None,
+    let refusal = d.condition.is_some();
+    let aspects: &[Aspect] = match gap.what.as_str() {
+        "answered with" => &[Aspect::Status, Aspect::Body, Aspect::Fields, Aspect::Types],
+        "errorCode" => &[Aspect::ErrorCodes],
+        _ if refusal => &[],
+        "success status" => &[Aspect::Status],
+        "body on success" => &[Aspect::Body],
+        "item fields" | "item fields beyond the listed ones" => &[Aspect::ItemFields],
+        w if w.starts_with("fields beyond") => &[Aspect::Fields],
+        w if w.starts_with("limit ") => &[Aspect::PageSizes],
+        _ => &[],
     };
-    same_place && aspect == Some(d.aspect)
+    // A success beside a refusal is no choice of success status: a refusal's status is not
+    // the success gap's.
+    let successes = |v: &str| v.split(", ").all(|status| status.starts_with('2'));
+    let success_status = gap.what != "success status" || (successes(&d.a) && successes(&d.b));
+    same_place && success_status && aspects.contains(&d.aspect)
 }

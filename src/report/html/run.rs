@@ -13,7 +13,8 @@ use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
-use crate::report::view::{case_rules, count_sentence, BrokenRule, RunView, MORE_NAMED};
+use crate::report::view::{case_rules, count_sentence, request_of};
+use crate::report::view::{BrokenRule, RunView, MORE_NAMED};
 use crate::report::{plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
@@ -42,13 +43,16 @@ impl Reporter for Html {
                 slot(|page| {
                     page.cases_section(run, "failures", "Failures and errors by case", |v| {
                         matches!(v, Verdict::Fail | Verdict::Error)
+                            || (run.meta.strict && v == Verdict::Warn)
                     })
                 }),
             ),
             (
                 "warnings",
                 slot(|page| {
-                    page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn)
+                    page.cases_section(run, "warnings", "Warnings", |v| {
+                        !run.meta.strict && v == Verdict::Warn
+                    })
                 }),
             ),
             (
@@ -128,7 +132,7 @@ impl Page {
         ));
         if view.failed_by_strict() {
             self.line(
-                "<p class=\"warn\">Run with <code>--strict</code>: warnings count as failures.</p>",
+                "<p class=\"warn\">Run with <code>--strict</code>: warned cases are failing cases, under their rules.</p>",
             );
         }
         if let Some(baseline) = &run.meta.baseline {
@@ -138,9 +142,9 @@ impl Page {
             }
             for k in run.known_by_rule() {
                 self.line(format!(
-                    "<li>known: <code>{}</code> in {} case(s): {}</li>",
+                    "<li>known: <code>{}</code> in {}: {}</li>",
                     escape(&k.rule),
-                    k.cases.len(),
+                    plural(k.cases.len(), "case"),
                     escape(&k.reason)
                 ));
             }
@@ -262,7 +266,7 @@ impl Page {
         }
         for rule in case_rules(case) {
             self.finding(case, rule.first);
-            self.more_findings(rule.first, &rule.more);
+            self.more_findings(case, rule.first, &rule.more);
         }
         if case.findings.is_empty() {
             for exchange in &case.exchanges {
@@ -279,15 +283,19 @@ impl Page {
     /// Each broken rule once: statement, counts, the first example, the other cases folded.
     fn broken(&mut self, view: &RunView<'_>) {
         let groups = &view.broken;
-        self.line(format!(
-            "<h2 id=\"broken\">Broken rules ({})</h2>",
-            groups.len()
-        ));
-        if groups.is_empty() {
+        let new = groups.iter().filter(|g| g.known.is_none()).count();
+        self.line(format!("<h2 id=\"broken\">Broken rules ({new})</h2>"));
+        if new == 0 {
             self.line("<p>None.</p>");
         }
         let mut ids: Vec<String> = Vec::new();
+        let mut known_heading = false;
         for group in groups {
+            if group.known.is_some() && !known_heading {
+                known_heading = true;
+                let heading = format!("{KNOWN_TITLE} ({})", groups.len() - new);
+                self.line(format!("<h3 id=\"known-failures\">{heading}</h3>"));
+            }
             let mut id = format!("broken-{}", group.rule);
             if ids.contains(&id) {
                 id = format!("{id}-{}", ids.len() + 1);
@@ -352,7 +360,7 @@ impl Page {
 
     /// The case's other findings of a rule whose first one is shown: one line each, folded,
     /// the first [`MORE_NAMED`] of them (`report.json` has every one).
-    fn more_findings(&mut self, first: &Finding, more: &[&Finding]) {
+    fn more_findings(&mut self, case: &CaseResult, first: &Finding, more: &[&Finding]) {
         if more.is_empty() {
             return;
         }
@@ -362,7 +370,10 @@ impl Page {
             plural(more.len(), "other response")
         ));
         for finding in more.iter().take(MORE_NAMED) {
-            self.line(format!("<li>{}</li>", escape(&finding.message)));
+            let request = request_of(case, finding)
+                .map(|r| format!(" <code>{}</code>", escape(&r)))
+                .unwrap_or_default();
+            self.line(format!("<li>{}{request}</li>", escape(&finding.message)));
         }
         if more.len() > MORE_NAMED {
             self.line(format!(

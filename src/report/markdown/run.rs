@@ -5,8 +5,9 @@
 use super::{cut_lines, fence_for, inline_code, text};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::coverage::{OperationStatuses, RuleCoverage, RuleStatus};
-use crate::report::view::{count_sentence, RunView};
-use crate::report::{case_list, plural, ReportError, Reporter, KNOWN_TITLE};
+use crate::report::gaps::choices;
+use crate::report::view::{count_sentence, request_of, RunView};
+use crate::report::{case_list, plural, ReportError, Reporter};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
 
@@ -37,8 +38,14 @@ impl Reporter for Markdown {
                 pace(out, run);
             }),
             broken(view),
+            section(&|out| known_failures(out, run)),
             section(&|out| cases(out, run, "Errors", |c| view.errors.contains(&c))),
-            section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
+            // Under --strict a warned case is a failing one: its rule is under the broken ones.
+            section(&|out| {
+                cases(out, run, "Warnings", |c| {
+                    !run.meta.strict && c.verdict == Verdict::Warn
+                })
+            }),
             section(&|out| skipped(out, view)),
             section(&|out| {
                 cases(
@@ -48,7 +55,6 @@ impl Reporter for Markdown {
                     |c| c.verdict == Verdict::Inconclusive,
                 )
             }),
-            section(&|out| cases(out, run, KNOWN_TITLE, |c| c.verdict == Verdict::Known)),
             section(&|out| cases(out, run, CLIENT_TITLE, |c| c.verdict == Verdict::Client)),
             section(&|out| coverage(out, view)),
             section(&|out| gaps(out, view)),
@@ -92,7 +98,8 @@ fn fit(sections: Vec<Vec<String>>, limit: usize) -> String {
 
 /// Each broken rule once: its statement, counts, the first example, the other cases.
 fn broken(view: &RunView<'_>) -> Vec<String> {
-    let groups = &view.broken;
+    // Known failures are said once each, under their own heading at the top.
+    let groups: Vec<_> = view.broken.iter().filter(|g| g.known.is_none()).collect();
     if groups.is_empty() {
         return Vec::new();
     }
@@ -155,7 +162,10 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
     };
     let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
     if view.failed_by_strict() {
-        let _ = writeln!(out, "Run with `--strict`: warnings count as failures.\n");
+        let _ = writeln!(
+            out,
+            "Run with `--strict`: warned cases are failing cases, under their rules.\n"
+        );
     }
     if let Some(why) = run.incomplete() {
         let _ = writeln!(out, "**Incomplete:** {why}.\n");
@@ -209,6 +219,13 @@ fn known(out: &mut String, run: &RunRecord) {
     let _ = writeln!(out);
     for line in baseline.lines() {
         let _ = writeln!(out, "- {}", text(&line));
+    }
+}
+
+/// The known failures, after the new ones, under their own heading: each rule once.
+fn known_failures(out: &mut String, run: &RunRecord) {
+    if run.meta.baseline.is_none() {
+        return;
     }
     let known = run.known_by_rule();
     if known.is_empty() {
@@ -294,14 +311,15 @@ fn case_entry(out: &mut String, case: &CaseResult) {
     for blocked in &case.inconclusive {
         let _ = writeln!(out, "  - inconclusive: {}", text(&blocked.sentence()));
     }
-    let mut findings: Vec<&Finding> = case.findings.iter().collect();
+    // A known finding is said once, under the known failures' heading, never per case.
+    let mut findings: Vec<&Finding> = case.findings.iter().filter(|f| f.known.is_none()).collect();
     findings.sort_by_key(|f| f.level);
     for finding in findings {
-        finding_entry(out, finding);
+        finding_entry(out, case, finding);
     }
 }
 
-fn finding_entry(out: &mut String, finding: &Finding) {
+fn finding_entry(out: &mut String, case: &CaseResult, finding: &Finding) {
     let level = match finding.level {
         Level::Must => "must",
         Level::Should => "should",
@@ -312,6 +330,9 @@ fn finding_entry(out: &mut String, finding: &Finding) {
         inline_code(&finding.rule),
         text(&finding.message)
     );
+    if let Some(request) = request_of(case, finding) {
+        let _ = writeln!(out, "    - {}", text(&request));
+    }
     if let Some(why) = &finding.known {
         let _ = writeln!(out, "    - known: {}", text(why));
     }
@@ -486,11 +507,13 @@ fn gaps(out: &mut String, view: &RunView<'_>) {
     let _ = writeln!(out, "\n</details>");
 }
 
-/// For spec owners: per gap, what the target chose there, and one exchange that shows it.
+/// For spec owners: per gap, what the target chose there, once per operation and choice (the
+/// kinds of request, the conditions and the types of fields merged); `summary.html` and
+/// `report.json` keep every observation with an exchange that shows it.
 fn silent(out: &mut String, view: &RunView<'_>) {
-    /// Observations listed per gap before the rest are counted.
+    /// Choices listed per gap before the rest are counted.
     const SHOWN: usize = 12;
-    let (run, gaps) = (view.record, &view.silent);
+    let gaps = &view.silent;
     if gaps.is_empty() {
         return;
     }
@@ -502,34 +525,28 @@ fn silent(out: &mut String, view: &RunView<'_>) {
     let _ = writeln!(
         out,
         "For spec owners: what {} the target do where the spec leaves it open (never \
-         failed on).\n",
+         failed on), once per operation and choice; `summary.html` has an example of each.\n",
         view.seen_by()
     );
     for gap in gaps {
         let _ = writeln!(out, "- {}: {}", inline_code(&gap.gap), text(&gap.text));
-        for o in gap.observations.iter().take(SHOWN) {
+        let choices = choices(&gap.observations);
+        for c in choices.iter().take(SHOWN) {
             let _ = writeln!(
                 out,
                 "  - {}: {} {} ({})",
-                text(&o.subject.to_string()),
-                text(&o.what),
-                inline_code(&o.value),
-                plural(o.responses as usize, "response")
+                text(&c.to_string()),
+                text(&c.what),
+                inline_code(&c.value),
+                plural(c.responses as usize, "response")
             );
         }
-        if gap.observations.len() > SHOWN {
+        if choices.len() > SHOWN {
             let _ = writeln!(
                 out,
                 "  - and {} more (see summary.html)",
-                gap.observations.len() - SHOWN
+                choices.len() - SHOWN
             );
-        }
-        if let Some((case, exchange)) = gap.observations.iter().find_map(|o| {
-            let e = o.example.as_ref()?;
-            let case = run.cases.iter().find(|c| c.id == e.case)?;
-            Some((&case.id, case.exchanges.get(e.exchange)?))
-        }) {
-            example(out, case, exchange);
         }
     }
 }

@@ -18,6 +18,9 @@ pub struct BrokenRule<'a> {
     pub statement: String,
     /// Why a known failure is known (`--baseline`); `None` for a failure.
     pub known: Option<String>,
+    /// A failure of a run gated on a baseline: `new` (no entry held it) or `expired` (its
+    /// entry's `until` has passed); `None` without a baseline and for a known failure.
+    pub gate: Option<&'static str>,
     /// The cases whose responses are counted under this rule, first one first.
     pub cases: Vec<String>,
     /// The responses counted under this rule.
@@ -33,21 +36,31 @@ pub struct BrokenRule<'a> {
 /// A response a finding is about: its case and exchange (the case alone when none is named).
 type Response = (usize, Option<usize>);
 
-/// The broken rules of a run: must findings of failed cases and known failures, one entry per
+/// Whether a finding fails its case: a `must` finding, or under `--strict` any finding.
+pub fn fails(finding: &Finding, strict: bool) -> bool {
+    strict || finding.level == Level::Must
+}
+
+/// Whether a case fails the run: a failure, an error, or under `--strict` a warning.
+pub fn failing(case: &CaseResult, strict: bool) -> bool {
+    matches!(case.verdict, Verdict::Fail | Verdict::Error)
+        || (strict && case.verdict == Verdict::Warn)
+}
+
+/// The broken rules of a run: must findings of failed cases (under `--strict`, the findings of
+/// warned cases too: a warned case is a failing one) and known failures, one entry per
 /// rule (per rule and reason for known failures), in the order the run first broke them, a
 /// rule partly told under a more specific one after those told whole.
 pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<BrokenRule<'a>> {
     type Key = (String, Option<String>);
+    let strict = record.meta.strict;
     let mut order: Vec<Key> = Vec::new();
     let mut found: BTreeMap<Key, Vec<(Response, &'a CaseResult, &'a Finding)>> = BTreeMap::new();
     for (index, case) in record.cases.iter().enumerate() {
-        if !matches!(
-            case.verdict,
-            Verdict::Fail | Verdict::Error | Verdict::Known
-        ) {
+        if !failing(case, strict) && case.verdict != Verdict::Known {
             continue;
         }
-        for finding in case.findings.iter().filter(|f| f.level == Level::Must) {
+        for finding in case.findings.iter().filter(|f| fails(f, strict)) {
             let key = (finding.rule.clone(), finding.known.clone());
             let entry = found.entry(key.clone()).or_default();
             if entry.is_empty() {
@@ -101,7 +114,24 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
                 .map(|(other, _)| other.0.clone())
                 .collect();
             let rule = catalogue.rule(&key.0);
+            let gate = record
+                .meta
+                .baseline
+                .as_ref()
+                .filter(|_| key.1.is_none())
+                .map(|b| {
+                    let expired = b
+                        .expired
+                        .iter()
+                        .any(|e| e.split(' ').next() == Some(&key.0));
+                    if expired {
+                        "expired"
+                    } else {
+                        "new"
+                    }
+                });
             Some(BrokenRule {
+                gate,
                 rule: key.0.clone(),
                 level: finding.level,
                 statement: rule.map(|r| r.text.clone()).unwrap_or_default(),
@@ -116,7 +146,8 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
         .collect();
     // The cause first: a rule partly told under a more specific one comes after the rules that
     // are told whole (a 200 for a create: RCV-CREATE-201 before RCV-STATUS-SET).
-    broken.sort_by_key(|b| b.shown_elsewhere > 0);
+    // New failures before the known ones, which come last under their own heading.
+    broken.sort_by_key(|b| (b.known.is_some(), b.shown_elsewhere > 0));
     broken
 }
 
@@ -128,13 +159,19 @@ pub struct WarnedRule<'a> {
     pub statement: String,
     /// The first case that warned of it, and that finding's message.
     pub first: (&'a str, &'a str),
+    /// The request of that finding, and the target's reason for a refusal ([`request_of`]).
+    pub request: Option<String>,
     /// Every case that warned of it, first one first.
     pub cases: Vec<String>,
 }
 
-/// The warnings of a run by rule, each rule once, in the order first warned of.
+/// The warnings of a run by rule, each rule once, in the order first warned of; none under
+/// `--strict`, where a warned case is a failing one (a broken rule).
 pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<WarnedRule<'a>> {
     let mut rules: Vec<WarnedRule<'a>> = Vec::new();
+    if record.meta.strict {
+        return rules;
+    }
     for case in record.cases.iter().filter(|c| c.verdict == Verdict::Warn) {
         for f in case.findings.iter().filter(|f| f.level == Level::Should) {
             match rules.iter_mut().find(|r| r.rule == f.rule) {
@@ -147,6 +184,7 @@ pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<War
                         .map(|r| r.text.clone())
                         .unwrap_or_default(),
                     first: (&case.id, &f.message),
+                    request: request_of(case, f),
                     cases: vec![case.id.clone()],
                 }),
             }
@@ -191,14 +229,53 @@ pub fn lead_rule<'g, 'a>(groups: &'g [BrokenRule<'a>], case: &str) -> Option<&'g
 /// Case findings named one a line before the rest are only counted.
 pub const MORE_NAMED: usize = 10;
 
-/// The failed cases whose error no broken rule shows: errors without a must finding.
+/// The failed cases whose error no broken rule shows: errors without a failing finding.
 pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
+    let strict = record.meta.strict;
     record
         .cases
         .iter()
         .filter(|c| c.verdict == Verdict::Error || c.verdict == Verdict::Fail)
-        .filter(|c| !c.findings.iter().any(|f| f.level == Level::Must))
+        .filter(|c| !c.findings.iter().any(|f| fails(f, strict)))
         .collect()
+}
+
+/// The request a finding is about, for a folded line that shows no exchange: its method and
+/// path (`POST /finops/v1/receivables`) and, for a refusal, the target's reason (`refused 422:
+/// memo is not supported`, its status and first error message); `None` when the finding names
+/// no exchange.
+pub fn request_of(case: &CaseResult, finding: &Finding) -> Option<String> {
+    let exchange = shown_exchange(case, finding)?;
+    let request = &exchange.request;
+    let path = match request.url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |at| &rest[at..]),
+        None => request.url.as_str(),
+    };
+    let path: String = path.chars().take(120).collect();
+    let mut line = format!("{} {path}", request.method);
+    if let Some(response) = exchange.response.as_ref().filter(|r| r.status >= 400) {
+        line.push_str(&format!(", refused {}", response.status));
+        if let Some(reason) = first_error(&response.body) {
+            line.push_str(&format!(": {reason}"));
+        }
+    }
+    Some(line)
+}
+
+/// The first error message of an error body: the finance error's `error.message`, the first
+/// `detail[].msg` of a validation error, a banking error's `detail`; `None` for another body.
+fn first_error(body: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(body).ok()?;
+    let message = [
+        "/error/message",
+        "/detail/0/msg",
+        "/detail",
+        "/message",
+        "/title",
+    ]
+    .iter()
+    .find_map(|pointer| value.pointer(pointer).and_then(|v| v.as_str()))?;
+    Some(message.chars().take(160).collect())
 }
 
 /// `broken in 3 cases, 4 responses`, the other rules these responses break, and the
@@ -206,10 +283,11 @@ pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
 pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
     let mut text = format!(
         "{} in {}, {}",
-        if broken.known.is_some() {
-            "known failure"
-        } else {
-            "broken"
+        match (&broken.known, broken.gate) {
+            (Some(_), _) => "known failure",
+            (None, Some("expired")) => "broken, its baseline entry expired,",
+            (None, Some(_)) => "new: broken",
+            (None, None) => "broken",
         },
         crate::report::plural(broken.cases.len(), "case"),
         crate::report::plural(broken.responses, "response")

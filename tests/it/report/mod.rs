@@ -10,3 +10,4 @@ mod merge;
 mod run_schema;
 mod sample;
 mod secrets;
+mod surfaces;

@@ -77,8 +77,8 @@ impl BaselineOutcome {
     /// what expired.
     pub fn lines(&self) -> Vec<String> {
         let mut lines = vec![format!(
-            "baseline {}: it held {} known finding(s), which do not fail the run",
-            self.file, self.known
+            "baseline {}: the known failures it holds do not fail the run",
+            self.file
         )];
         let stale = if self.accept_stale {
             "stale (accepted by --accept-stale)"
