@@ -20,6 +20,7 @@ mod hostile_fuzz;
 mod inventory;
 mod late;
 mod ledger;
+mod matrix;
 mod pace;
 mod pagination;
 mod progress;
