@@ -28,6 +28,8 @@ pub mod generated;
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.
 pub mod ledger;
+/// The conformance matrix: several implementations' reports side by side, for a spec owner.
+pub mod matrix;
 /// Cursor pagination invariants, for any paginated list.
 pub mod pagination;
 /// Reports: JUnit XML, JSON, HTML, Markdown; compare and merge.

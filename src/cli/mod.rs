@@ -7,6 +7,7 @@
 
 mod baseline;
 mod manual;
+mod matrix;
 mod proxy;
 mod report;
 mod run;
@@ -14,6 +15,7 @@ mod selftest;
 mod serve;
 
 pub use baseline::BaselineArgs;
+pub use matrix::MatrixArgs;
 pub use proxy::{CheckArgs, ProxyArgs};
 pub use report::{CompareArgs, MergeArgs};
 pub use run::RunArgs;
@@ -128,6 +130,10 @@ pub enum Command {
     Compare(CompareArgs),
     /// Merge the JSON reports of every shard of one run into one set of reports.
     Merge(MergeArgs),
+    /// The conformance matrix of several implementations: the report.json of a run of each,
+    /// every rule with each one's result, and where the spec is silent and they chose
+    /// differently (matrix.json, matrix.md, matrix.html). Offline: it needs no target.
+    Matrix(MatrixArgs),
     /// Write a baseline of a run's failures (TOML), to gate later runs on what is new
     /// (`covenant run --baseline FILE`).
     Baseline(BaselineArgs),
@@ -218,6 +224,7 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Selftest(args) => selftest::selftest_command(args),
         Command::Compare(args) => report::compare_command(args),
         Command::Merge(args) => report::merge_command(args),
+        Command::Matrix(args) => matrix::matrix_command(args),
         Command::Baseline(args) => baseline::baseline_command(args),
         Command::Proxy(args) => proxy::proxy_command(args),
         Command::Check(args) => proxy::check_command(args),

@@ -55,6 +55,9 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
                 Property::new("target", &run.meta.target),
                 Property::new("covenant_version", &run.meta.covenant_version),
             ]);
+            if let Some(name) = run.meta.name() {
+                suite.add_property(Property::new("name", name));
+            }
             if let Some(exports) = &exports {
                 suite.add_property(Property::new("curl_exports", exports));
             }

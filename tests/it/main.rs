@@ -21,6 +21,7 @@ mod hostile_fuzz;
 mod inventory;
 mod late;
 mod ledger;
+mod matrix;
 mod pace;
 mod pagination;
 mod profile_mistakes;

@@ -69,6 +69,10 @@ pub const REDACTED: &str = "***";
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
+    /// The implementation's name, shown in every report and as its column in `covenant
+    /// matrix` (else the target's host and port).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Base URL of the target; `--target` overrides it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_url: Option<String>,

@@ -228,6 +228,7 @@ fn profile_of(app: &App, base_url: &str) -> Profile {
     let ids = &app.ids;
     let s = |u: &uuid::Uuid| u.to_string();
     Profile {
+        name: None,
         base_url: Some(base_url.to_owned()),
         currency: Some("EUR".to_owned()),
         finops: Some(FinopsProfile {

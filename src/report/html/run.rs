@@ -198,6 +198,9 @@ impl Page {
             ("cases per operation", m.cases_per_operation.to_string()),
             ("covenant", m.covenant_version.clone()),
         ];
+        if let Some(name) = m.name() {
+            rows.insert(0, ("name", name.to_owned()));
+        }
         if let Some(traffic) = &m.traffic {
             // A run's seed and cases per operation mean nothing for real traffic.
             rows.retain(|(name, _)| !matches!(*name, "seed" | "cases per operation"));

@@ -192,8 +192,11 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
     let m = &run.meta;
     let _ = writeln!(
         out,
-        "Target {}, {}, covenant {}, {:.1} s{}.",
+        "Target {}{}, {}, covenant {}, {:.1} s{}.",
         inline_code(&m.target),
+        m.name()
+            .map(|name| format!(" ({})", text(name)))
+            .unwrap_or_default(),
         match &m.traffic {
             Some(traffic) => text(&traffic.describe()),
             None => format!("seed `{}`", m.seed),

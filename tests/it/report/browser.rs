@@ -5,7 +5,7 @@ use super::sample;
 use std::process::Command;
 
 /// The DOM chromium builds for `url`, after scripts ran.
-fn dump_dom(url: &str, profile_dir: &std::path::Path) -> String {
+pub(crate) fn dump_dom(url: &str, profile_dir: &std::path::Path) -> String {
     let output = Command::new("timeout")
         .arg("120")
         .arg("chromium")

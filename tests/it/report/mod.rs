@@ -1,7 +1,7 @@
 //! Tests of the reports: golden files, schema and XSD validation, a real browser, compare,
 //! merge and secret redaction. One test binary, so that it links once.
 
-mod browser;
+pub(crate) mod browser;
 mod client;
 mod compare;
 mod golden;

@@ -81,6 +81,11 @@ pub struct TrafficMeta {
 }
 
 impl RunMeta {
+    /// The implementation's name its profile gives (the optional `name` key), if any.
+    pub fn name(&self) -> Option<&str> {
+        self.profile.get("name").and_then(|name| name.as_str())
+    }
+
     /// Whether two records judged one target: their base URLs alike but for a trailing slash.
     pub fn same_target(&self, other: &RunMeta) -> bool {
         self.target.trim_end_matches('/') == other.target.trim_end_matches('/')

@@ -1,0 +1,265 @@
+//! `matrix.md`: the matrix as a pull-request comment, which GitHub caps at 65,536 characters.
+//! First what a reviewer needs (one line per implementation, every rule some implementation
+//! breaks, the silent areas where they chose differently), then the rest folded; rows that would
+//! pass the cap are counted and left to matrix.html.
+
+use super::{Cell, Choice, Matrix, Outcome, RuleRow};
+use crate::report::markdown::text;
+
+/// The largest matrix.md written, in bytes: GitHub's cap on a comment, less room for a line
+/// a workflow may add around it.
+pub const MAX_BYTES: usize = 60_000;
+
+/// Room kept for the closing lines of a section and of the file.
+const RESERVE: usize = 1_000;
+
+/// The longest message shown in a cell, in characters.
+const MESSAGE_CHARS: usize = 120;
+
+/// Lines added while they fit.
+struct Page {
+    text: String,
+    /// Rows that did not fit, to say so once.
+    left_out: usize,
+}
+
+impl Page {
+    fn line(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    /// A table row, when it fits under the cap.
+    fn row(&mut self, line: &str) -> bool {
+        if self.text.len() + line.len() + 1 + RESERVE > MAX_BYTES {
+            self.left_out += 1;
+            return false;
+        }
+        self.line(line);
+        true
+    }
+
+    /// After a table: how many rows it left out.
+    fn end_table(&mut self) {
+        if self.left_out > 0 {
+            let n = self.left_out;
+            self.line(&format!(
+                "\n… and {n} more {} than fit a comment: see matrix.html.",
+                if n == 1 { "row" } else { "rows" }
+            ));
+            self.left_out = 0;
+        }
+    }
+}
+
+/// The whole matrix.md.
+pub fn render(matrix: &Matrix) -> String {
+    let mut page = Page {
+        text: String::new(),
+        left_out: 0,
+    };
+    page.line(&format!(
+        "## Conformance matrix: {} implementations, {} rules\n",
+        matrix.implementations.len(),
+        matrix.rules.len()
+    ));
+    implementations(&mut page, matrix);
+    let (broken, kept): (Vec<&RuleRow>, Vec<&RuleRow>) =
+        matrix.rules.iter().partition(|r| r.broken());
+    let (differ, agree): (Vec<&Choice>, Vec<&Choice>) =
+        matrix.choices.iter().partition(|c| c.distinct > 1);
+    page.line(&format!(
+        "\n### Rules broken by any implementation ({})\n",
+        broken.len()
+    ));
+    if broken.is_empty() {
+        page.line("Every implementation keeps every rule it was judged on.");
+    } else {
+        rules(&mut page, matrix, &broken);
+    }
+    page.line(&format!(
+        "\n### Where the spec is silent and they chose differently ({})\n",
+        differ.len()
+    ));
+    if differ.is_empty() {
+        page.line("Wherever the spec is silent, the implementations chose alike.");
+    } else {
+        choices(&mut page, matrix, &differ);
+    }
+    folded(
+        &mut page,
+        &format!("The other {} rules", kept.len()),
+        |page| rules(page, matrix, &kept),
+    );
+    if !agree.is_empty() {
+        let title = format!("Silent areas where they chose alike ({})", agree.len());
+        folded(&mut page, &title, |page| choices(page, matrix, &agree));
+    }
+    page.line(
+        "\nThe full table, by area and by implementation: matrix.html; the data: matrix.json.",
+    );
+    capped(page.text)
+}
+
+/// The text cut at a line to fit [`MAX_BYTES`], when the headers of many wide tables alone
+/// outgrow it (a hundred implementations with long names), a folded part closed.
+fn capped(text: String) -> String {
+    if text.len() <= MAX_BYTES {
+        return text;
+    }
+    let mut end = MAX_BYTES - RESERVE;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = text[..end].rfind('\n').map_or(0, |at| at + 1);
+    let mut cut = text[..end].to_owned();
+    if cut.matches("<details>").count() > cut.matches("</details>").count() {
+        cut.push_str("\n</details>\n");
+    }
+    cut.push_str("\n… cut to fit a comment: see matrix.html for the rest.\n");
+    cut
+}
+
+fn folded(page: &mut Page, title: &str, body: impl FnOnce(&mut Page)) {
+    page.line(&format!("\n<details><summary>{title}</summary>\n"));
+    body(page);
+    page.line("\n</details>");
+}
+
+fn implementations(page: &mut Page, matrix: &Matrix) {
+    page.line("| implementation | verdict | must kept | must broken | should warned | target | covenant | date |");
+    page.line("|---|---|---:|---:|---:|---|---|---|");
+    for i in &matrix.implementations {
+        page.row(&format!(
+            "| **{}** | {} | {} | {} | {} | {} | {} | {} |",
+            text(&i.name),
+            text(&i.verdict.replace('_', " ")),
+            i.must_kept,
+            i.must_broken,
+            i.should_warned,
+            text(&i.target),
+            text(&i.covenant_version),
+            text(&i.date.as_deref().map(super::short_date).unwrap_or_default()),
+        ));
+    }
+    page.end_table();
+}
+
+fn header(page: &mut Page, matrix: &Matrix, first: &str) {
+    let names: Vec<String> = matrix
+        .implementations
+        .iter()
+        .map(|i| text(&i.name))
+        .collect();
+    page.line(&format!("| {first} | {} |", names.join(" | ")));
+    page.line(&format!("|---|{}", "---|".repeat(names.len())));
+}
+
+fn rules(page: &mut Page, matrix: &Matrix, rows: &[&RuleRow]) {
+    header(page, matrix, "rule");
+    for row in rows {
+        let level = row.level;
+        let cells: Vec<String> = row.results.iter().map(|(_, c)| cell(c)).collect();
+        page.row(&format!(
+            "| `{}` ({level}) | {} |",
+            row.id,
+            cells.join(" | ")
+        ));
+    }
+    page.end_table();
+}
+
+/// A result, with the failing case and its message where it failed or warned.
+fn cell(cell: &Cell) -> String {
+    let word = cell.result.as_str();
+    match (cell.result, &cell.case, &cell.message) {
+        (Outcome::Fail | Outcome::Warn | Outcome::Known, Some(case), Some(message)) => {
+            let mut message: String = message.chars().take(MESSAGE_CHARS).collect();
+            if message.len() < cell.message.as_deref().map_or(0, str::len) {
+                message.push('…');
+            }
+            format!(
+                "**{word}** in `{}`: {}",
+                case.replace('`', "'"),
+                text(&message)
+            )
+        }
+        (Outcome::Fail | Outcome::Warn, _, _) => format!("**{word}**"),
+        _ => word.to_owned(),
+    }
+}
+
+fn choices(page: &mut Page, matrix: &Matrix, rows: &[&Choice]) {
+    header(page, matrix, "where the spec is silent");
+    for choice in rows {
+        let cells: Vec<String> = matrix
+            .implementations
+            .iter()
+            .map(|i| text(&choice.of(&i.name)))
+            .collect();
+        page.row(&format!(
+            "| `{}` {} | {} |",
+            choice.gap,
+            text(&choice.subject()),
+            cells.join(" | ")
+        ));
+    }
+    page.end_table();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Implementation, Matrix};
+    use super::*;
+    use crate::catalogue::Level;
+
+    #[test]
+    fn a_hundred_failing_implementations_with_long_names_still_fit_a_comment() {
+        let names: Vec<String> = (0..100)
+            .map(|i| format!("an-implementation-with-a-long-name-{i:03}"))
+            .collect();
+        let failing = Cell {
+            result: Outcome::Fail,
+            case: Some("a.case".to_owned()),
+            message: Some("m".repeat(300)),
+        };
+        let matrix = Matrix {
+            covenant_version: "0.1.0".to_owned(),
+            implementations: names
+                .iter()
+                .map(|name| Implementation {
+                    name: name.clone(),
+                    target: format!("https://{name}.example/"),
+                    covenant_version: "0.1.0".to_owned(),
+                    seed: Some(1),
+                    date: None,
+                    verdict: "fail".to_owned(),
+                    traffic: false,
+                    report: "r.json".to_owned(),
+                    summary: None,
+                    must_kept: 0,
+                    must_broken: 160,
+                    should_warned: 0,
+                })
+                .collect(),
+            rules: (0..160)
+                .map(|i| RuleRow {
+                    id: format!("R-{i}"),
+                    area: "R".to_owned(),
+                    section: "S".to_owned(),
+                    level: Level::Must,
+                    statement: "s".to_owned(),
+                    results: names.iter().map(|n| (n.clone(), failing.clone())).collect(),
+                })
+                .collect(),
+            choices: Vec::new(),
+        };
+        let md = render(&matrix);
+        assert!(md.len() <= MAX_BYTES, "{} bytes", md.len());
+        assert!(md.contains("see matrix.html"), "it says where the rest is");
+        assert_eq!(
+            md.matches("<details>").count(),
+            md.matches("</details>").count()
+        );
+    }
+}
