@@ -6,8 +6,7 @@
 //! responses folded to one line each), warnings, rule coverage, spec gaps, what the target
 //! chose where the spec is silent, latency, skipped cases, all cases. Every failure, error and
 //! warning is a `<details id="case-…">`; the inline script opens the one named by the URL
-//! fragment, so a link such as `summary.html#case-x`
-//! lands on it open. Every piece of text from the record or the catalogue is escaped.
+//! fragment, so a link such as `summary.html#case-x` lands on it open. Every piece of text from the record or the catalogue is escaped.
 
 use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::{Catalogue, Level};
@@ -190,6 +189,7 @@ impl Page {
     fn meta(&mut self, run: &RunRecord) {
         let m = &run.meta;
         let mut rows = vec![
+            ("name", m.name().unwrap_or_default().to_owned()),
             ("target", m.target.clone()),
             ("seed", m.seed.to_string()),
             ("started", m.started_at.clone()),
@@ -198,9 +198,7 @@ impl Page {
             ("cases per operation", m.cases_per_operation.to_string()),
             ("covenant", m.covenant_version.clone()),
         ];
-        if let Some(name) = m.name() {
-            rows.insert(0, ("name", name.to_owned()));
-        }
+        rows.retain(|(_, value)| !value.is_empty());
         if let Some(traffic) = &m.traffic {
             // A run's seed and cases per operation mean nothing for real traffic.
             rows.retain(|(name, _)| !matches!(*name, "seed" | "cases per operation"));
