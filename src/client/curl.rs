@@ -208,11 +208,22 @@ fn command(
     for header in &headers {
         parts.push(format!("-H {}", word(header)));
     }
-    if let Some(body) = &body {
-        parts.push(format!("--data-raw {}", word(body)));
+    let Some(body) = body.as_deref().map(word) else {
+        return parts.join(" ");
+    };
+    if body.len() <= LONGEST_ARGUMENT {
+        parts.push(format!("--data-raw {body}"));
+        return parts.join(" ");
     }
-    parts.join(" ")
+    // A body longer than one argument of a program may be (Linux takes 128 KiB) is piped in
+    // by printf, a builtin of every shell, which takes any length.
+    parts.push("--data-binary @-".to_owned());
+    format!("printf '%s' {body} | {}", parts.join(" "))
 }
+
+/// The longest body given to curl as an argument: Linux refuses one argument longer than
+/// 128 KiB to a program it starts (MAX_ARG_STRLEN), so a longer body is piped in.
+const LONGEST_ARGUMENT: usize = 64 << 10;
 
 /// One shell word that reads back as the pieces, each variable expanded: in double quotes where
 /// the text has nothing a double quote would read otherwise (`"... Bearer $VAR"`), else single
@@ -391,6 +402,20 @@ mod tests {
             vars.vars().collect::<Vec<_>>(),
             ["MY_VAR", "COVENANT_FINOPS_TOKEN"]
         );
+    }
+
+    #[test]
+    fn a_body_too_long_for_one_argument_is_piped_in_by_printf() {
+        let body = format!("{{\"name\":\"{}\"}}", "a".repeat(100_000));
+        let curl = curl_command("POST", "http://h/p", &[], Some(&body));
+        assert!(
+            curl.starts_with("printf '%s' '{\"name\":\"aaa"),
+            "{}",
+            &curl[..40]
+        );
+        assert!(curl.ends_with("| curl -sS -i -X POST 'http://h/p' --data-binary @-"));
+        let short = curl_command("POST", "http://h/p", &[], Some("{}"));
+        assert!(short.ends_with("--data-raw '{}'"), "{short}");
     }
 
     #[test]

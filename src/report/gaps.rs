@@ -432,10 +432,13 @@ impl std::fmt::Display for Choice {
     }
 }
 
+/// The fields of a choice of fields, each with the types seen of it (merged across answers).
+type FieldTypes = Vec<(String, Vec<String>)>;
+
 /// The observations of one gap as choices, once per operation and choice, in the order first
 /// observed.
 pub fn choices(observations: &[Observation]) -> Vec<Choice> {
-    let mut found: Vec<(Choice, Vec<(String, Vec<String>)>)> = Vec::new();
+    let mut found: Vec<(Choice, FieldTypes)> = Vec::new();
     for o in observations {
         let fields = field_list(&o.value);
         let names: Option<Vec<&str>> = fields

@@ -251,7 +251,10 @@ fn a_baseline_never_lists_a_clients_slip_and_judging_with_one_keeps_it_the_clien
     );
     assert_eq!(merged.status.code(), Some(0), "{}", says(&merged));
     let stdout = String::from_utf8_lossy(&merged.stdout);
-    assert!(stdout.contains(", 1 known, 1 client)"), "{stdout}");
+    assert!(
+        stdout.contains(", 1 known, 1 with the client's slips;"),
+        "{stdout}"
+    );
     let record: serde_json::Value =
         serde_json::from_str(&read(&dir, "m/report.json")).expect("JSON");
     let verdicts: Vec<(&str, &str)> = record["cases"]

@@ -90,13 +90,10 @@ fn replay_fault(fault: Fault, root: &Path) -> Vec<String> {
     }
     let mut failures = Vec::new();
     for (rule, curl, status) in printed(&report) {
-        let replayed = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!("{curl} -o /dev/null -w '%{{http_code}}'"))
-            .envs(vars.iter().map(|(k, v)| (k, v)))
-            .env("NO_PROXY", "127.0.0.1,localhost")
-            .output()
-            .expect("sh runs");
+        // The script on sh's standard input: a curl piping a long body in is longer than one
+        // argument may be.
+        let script = format!("{curl} -o /dev/null -w '%{{http_code}}'\n");
+        let replayed = replay(&script, &vars);
         let got = String::from_utf8_lossy(&replayed.stdout);
         if got.trim() != status.to_string() {
             failures.push(format!(
@@ -108,6 +105,26 @@ fn replay_fault(fault: Fault, root: &Path) -> Vec<String> {
     }
     drop(server);
     failures
+}
+
+/// Runs `script` in sh with `vars` exported, as a user pastes a printed curl.
+fn replay(script: &str, vars: &[(String, String)]) -> std::process::Output {
+    use std::io::Write;
+    let mut sh = std::process::Command::new("sh")
+        .arg("-s")
+        .envs(vars.iter().map(|(k, v)| (k, v)))
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let mut stdin = sh.stdin.take().expect("sh's stdin");
+    stdin
+        .write_all(script.as_bytes())
+        .expect("the script reaches sh");
+    drop(stdin);
+    sh.wait_with_output().expect("sh ends")
 }
 
 /// For each broken rule (a `must` finding), the first curl a report prints for it whose replay

@@ -868,14 +868,23 @@ fn traffic_shows_what_the_target_chose_where_the_spec_is_silent_and_never_fails_
                 .contains(&"list-events: limit 2 `full pages` (1 response)".to_owned()),
             "{section}"
         );
-        // The example is an exchange the traffic case kept: the client's own request, its
-        // credentials masked.
+        // The example is an exchange the traffic case kept (in summary.html, as summary.md says):
+        // the client's own request, its credentials masked.
         assert!(
-            section.contains("Example, from traffic.") && section.contains("curl"),
+            section.contains("`summary.html` has an example"),
             "{section}"
         );
+        let html = std::fs::read_to_string(reports.join("summary.html")).expect("summary.html");
+        assert!(
+            html.contains("from <code>traffic.") && html.contains("curl"),
+            "summary.html"
+        );
         // The client's host named the proxy: a replay goes to the target by its URL alone.
-        assert!(!section.to_lowercase().contains("-h 'host:"), "{section}");
+        assert!(
+            !html.to_lowercase().contains("-h &#39;host:"),
+            "summary.html"
+        );
+        assert!(!html.to_lowercase().contains("-h 'host:"), "summary.html");
         assert!(
             section.contains("what the traffic showed the target do"),
             "{section}"

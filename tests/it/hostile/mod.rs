@@ -977,8 +977,14 @@ fn tampered_tokens_a_target_echoes_are_redacted_in_every_record() {
         for exchange in exchanges {
             let body = exchange["response"]["body"].as_str().unwrap_or("");
             assert!(body.contains("token *** is not valid"), "{id}: {body}");
+            // The curl builds the tampered token from its variable: what was sent, no secret.
             let curl = exchange["request"]["curl"].as_str().unwrap_or("");
-            assert!(curl.contains("authorization: Bearer ***"), "{id}: {curl}");
+            assert!(curl.contains("authorization: Bearer "), "{id}: {curl}");
+            assert!(curl.contains("COVENANT_"), "{id}: {curl}");
+            assert!(
+                !curl.contains(FINOPS_TOKEN) && !curl.contains(BANKING_TOKEN),
+                "{id}: {curl}"
+            );
         }
     }
 }

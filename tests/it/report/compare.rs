@@ -32,10 +32,11 @@ fn compare(old: &Path, new: &Path, report_dir: Option<&Path>) -> (i32, String, S
     )
 }
 
+/// A section of compare's output; empty when compare left it out (it prints no empty one).
 fn section<'a>(stdout: &'a str, title: &str) -> &'a str {
-    let start = stdout
-        .find(&format!("\n{title} ("))
-        .unwrap_or_else(|| panic!("no section {title} in:\n{stdout}"));
+    let Some(start) = stdout.find(&format!("\n{title} (")) else {
+        return "";
+    };
     let rest = &stdout[start + 1..];
     let end = rest.find("\n\n").unwrap_or(rest.len());
     &rest[..end]
@@ -87,7 +88,7 @@ fn only_fixed_cases_exit_0() {
     let (code, stdout, stderr) = compare(&old, &new, None);
 
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(section(&stdout, "newly failing").starts_with("newly failing (0):"));
+    assert!(section(&stdout, "newly failing").is_empty(), "{stdout}");
     assert!(section(&stdout, "fixed").contains("receivable.unknown-property: fail -> pass"));
 }
 
@@ -210,12 +211,9 @@ fn a_case_skipped_in_both_runs_is_not_newly_skipped() {
     let (code, stdout, stderr) = compare(&old, &new, None);
 
     assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(section(&stdout, "newly skipped").is_empty(), "{stdout}");
     assert!(
-        section(&stdout, "newly skipped").starts_with("newly skipped (0):"),
-        "{stdout}"
-    );
-    assert!(
-        section(&stdout, "rules newly not run").starts_with("rules newly not run (0):"),
+        section(&stdout, "rules newly not run").is_empty(),
         "{stdout}"
     );
 }
