@@ -32,14 +32,6 @@ BIN="$CARGO_TARGET_DIR/release/covenant"
 # shellcheck source=bench/reference.sh
 source "$ROOT/bench/reference.sh"
 bench_work proxy
-PROXY_PID=""
-stop_proxy() {
-    if [[ -n "$PROXY_PID" ]] && kill -0 "$PROXY_PID" 2>/dev/null; then
-        kill -INT "$PROXY_PID" 2>/dev/null || true
-        wait "$PROXY_PID" 2>/dev/null || true
-    fi
-    PROXY_PID=""
-}
 bench_stop_more() { stop_proxy; }
 
 need cargo "install Rust"
@@ -63,18 +55,7 @@ start_both() {
         -H "x-organization-id: $FIN_ORG" -H 'content-type: application/json' \
         -d '{"value":"DE123456789","country":"DE","type":"eu_vat"}' |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
-    rm -rf "$WORK/reports"
-    "$BIN" proxy --profile "$PROFILE" --listen 127.0.0.1:0 --report-dir "$WORK/reports" \
-        >"$WORK/proxy.log" 2>"$WORK/proxy.err" &
-    PROXY_PID=$!
-    PROXIED=""
-    for _ in $(seq 100); do
-        PROXIED=$(sed -n 's/.*listening on \(http:[^,]*\),.*/\1/p' "$WORK/proxy.log")
-        [[ -n "$PROXIED" ]] && return 0
-        sleep 0.05
-    done
-    echo "proxy.sh: the proxy did not start: $(cat "$WORK/proxy.err")" >&2
-    exit 1
+    start_proxy
 }
 
 # "requests_per_s median_ms" of one wrk measure: $1 URL, $2 threads, $3 connections.

@@ -68,3 +68,29 @@ export_credentials() {
         --data-urlencode scope="$(profile "$PROFILE" banking.oauth.scope)" |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
 }
+
+# `covenant proxy` in front of $PROFILE's target (reports in $WORK/reports, console in
+# $WORK/proxy.log): sets PROXY_PID and PROXIED, its URL. stop_proxy stops it with SIGINT, so
+# that it writes its reports.
+PROXY_PID=""
+start_proxy() {
+    rm -rf "$WORK/reports"
+    "$BIN" proxy --profile "$PROFILE" --listen 127.0.0.1:0 --report-dir "$WORK/reports" \
+        >"$WORK/proxy.log" 2>"$WORK/proxy.err" &
+    PROXY_PID=$!
+    PROXIED=""
+    for _ in $(seq 100); do
+        PROXIED=$(sed -n 's/.*listening on \(http:[^,]*\),.*/\1/p' "$WORK/proxy.log")
+        [[ -n "$PROXIED" ]] && return 0
+        sleep 0.05
+    done
+    echo "${0##*/}: the proxy did not start: $(cat "$WORK/proxy.err")" >&2
+    exit 1
+}
+stop_proxy() {
+    if [[ -n "$PROXY_PID" ]] && kill -0 "$PROXY_PID" 2>/dev/null; then
+        kill -INT "$PROXY_PID" 2>/dev/null || true
+        wait "$PROXY_PID" 2>/dev/null || true
+    fi
+    PROXY_PID=""
+}

@@ -30,14 +30,6 @@ BIN="$CARGO_TARGET_DIR/release/covenant"
 # shellcheck source=bench/reference.sh
 source "$ROOT/bench/reference.sh"
 bench_work stproxy
-PROXY_PID=""
-stop_proxy() {
-    if [[ -n "$PROXY_PID" ]] && kill -0 "$PROXY_PID" 2>/dev/null; then
-        kill -INT "$PROXY_PID" 2>/dev/null || true
-        wait "$PROXY_PID" 2>/dev/null || true
-    fi
-    PROXY_PID=""
-}
 bench_stop_more() { stop_proxy; }
 
 need cargo "install Rust"
@@ -56,16 +48,7 @@ fi
 start_server $SERVE_ARGS
 export_credentials
 "$BIN" openapi --org-header "$BANK_ORG_HEADER" >"$WORK/openapi.json"
-"$BIN" proxy --profile "$PROFILE" --listen 127.0.0.1:0 --report-dir "$WORK/reports" \
-    >"$WORK/proxy.log" 2>"$WORK/proxy.err" &
-PROXY_PID=$!
-PROXIED=""
-for _ in $(seq 100); do
-    PROXIED=$(sed -n 's/.*listening on \(http:[^,]*\),.*/\1/p' "$WORK/proxy.log")
-    [[ -n "$PROXIED" ]] && break
-    sleep 0.05
-done
-[[ -n "$PROXIED" ]] || { echo "the proxy did not start: $(cat "$WORK/proxy.err")" >&2; exit 1; }
+start_proxy
 # The base URL's path (the reference serves at its root, a deployment may not).
 BASE="$(profile "$PROFILE" base_url)"
 PREFIX="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.urlsplit(sys.argv[1]).path.rstrip("/"))' "$BASE")"
