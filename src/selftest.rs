@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Seed of every self-test run, so that the self-test is reproducible.
-const SEED: u64 = 1;
+pub const SEED: u64 = 1;
 
 /// What the self-test is asked to do: plain values, as `covenant selftest` builds them from
 /// its flags and a test builds them by hand.
@@ -180,6 +180,20 @@ pub async fn selftest(settings: &SelftestSettings) -> Result<SelftestRecord, Fat
         case_runs,
         duration_ms: start.elapsed().as_secs_f64() * 1000.0,
     })
+}
+
+/// For each of `faults`, the ids of the cases its self-test run plays ([`judging`]), chosen
+/// from one clean run of `cases` generated per operation: what a test narrows a fault's run to
+/// when it needs that run's reports, not only its findings.
+pub async fn cases_judging(
+    faults: &[Fault],
+    cases: u32,
+) -> Result<BTreeMap<Fault, BTreeSet<String>>, Fatal> {
+    let clean = run_plan(reference_settings(None, cases)).await?;
+    Ok(faults
+        .iter()
+        .map(|f| (*f, judging(*f, &clean.cases, &clean.results, &clean.sites)))
+        .collect())
 }
 
 /// The faults in the order their runs start: those whose run waits (see [`token_age`]) first,

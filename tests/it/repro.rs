@@ -1,11 +1,13 @@
 //! Every printed curl reproduces: for each fault of the self-test, a run against a reference
-//! with that fault, then each broken rule's curl from report.json replayed as a user would
+//! with that fault of the cases its self-test run plays, then each broken rule's curl from report.json replayed as a user would
 //! (`sh -c`, the secrets' variables exported) gets the status the run recorded. A delete and a
 //! successful create are left out: they change the target, so a replay meets another state.
 
 use crate::support::{covenant, runtime, says, scratch};
 use covenant::reference::{start, Fault, FaultSet, ReferenceConfig};
+use covenant::selftest::{cases_judging, SelftestSettings, SEED};
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Faults run at once: each run is a process of its own, with a reference of its own.
@@ -15,16 +17,20 @@ const AT_ONCE: usize = 4;
 fn every_broken_rules_curl_of_every_fault_replays_to_the_status_recorded() {
     let root = scratch("repro-faults");
     let faults = Fault::all();
+    let settings = SelftestSettings::default();
+    let chosen = runtime()
+        .block_on(cases_judging(faults, settings.cases))
+        .expect("a clean run of the reference");
     let failures: Vec<String> = std::thread::scope(|scope| {
         let chunks: Vec<&[Fault]> = faults.chunks(faults.len().div_ceil(AT_ONCE)).collect();
         let workers: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
-                let root = &root;
+                let (root, chosen) = (&root, &chosen);
                 scope.spawn(move || {
                     chunk
                         .iter()
-                        .flat_map(|fault| replay_fault(*fault, root))
+                        .flat_map(|fault| replay_fault(*fault, &chosen[fault], root))
                         .collect::<Vec<_>>()
                 })
             })
@@ -42,9 +48,9 @@ fn every_broken_rules_curl_of_every_fault_replays_to_the_status_recorded() {
     );
 }
 
-/// Runs the suite against a reference with `fault`, replays each broken rule's first curl,
-/// and returns what did not reproduce.
-fn replay_fault(fault: Fault, root: &Path) -> Vec<String> {
+/// Runs the cases `cases` of the suite against a reference with `fault` (those its self-test
+/// run plays), replays each broken rule's first curl, and returns what did not reproduce.
+fn replay_fault(fault: Fault, cases: &BTreeSet<String>, root: &Path) -> Vec<String> {
     let rt = runtime();
     let server = rt
         .block_on(start(ReferenceConfig {
@@ -57,26 +63,10 @@ fn replay_fault(fault: Fault, root: &Path) -> Vec<String> {
     std::fs::create_dir_all(&dir).expect("a directory");
     let profile = dir.join("profile.toml");
     std::fs::write(&profile, server.profile().to_toml()).expect("write the profile");
-    let reports = dir.join("reports");
-    let output = covenant()
-        .args(["run", "--seed", "1", "--profile"])
-        .arg(&profile)
-        .arg("--report-dir")
-        .arg(&reports)
-        .output()
-        .expect("covenant runs");
-    // A fault of a `should` rule warns: its run passes, with nothing broken to replay. A
-    // fixture a fault's DELETE refuses is the profile's to a run of a user's target (2, a
-    // PROFILE PROBLEM): the self-test finds those against the embedded reference.
-    if !matches!(output.status.code(), Some(0..=2)) {
-        return vec![format!(
-            "{}: the run did not end: {}",
-            fault.name(),
-            says(&output)
-        )];
-    }
-    let text = std::fs::read_to_string(reports.join("report.json")).expect("report.json");
-    let report: Value = serde_json::from_str(&text).expect("JSON");
+    let report = match judged(&profile, &dir.join("reports"), cases) {
+        Ok(report) => report,
+        Err(why) => return vec![format!("{}: {why}", fault.name())],
+    };
     let profile = server.profile();
     let mut vars: Vec<(String, String)> = profile
         .secret_vars()
@@ -105,6 +95,30 @@ fn replay_fault(fault: Fault, root: &Path) -> Vec<String> {
     }
     drop(server);
     failures
+}
+
+/// The report.json of a run against the profile at `profile`, of the cases `cases` (and those
+/// whose ids hold one of theirs), at the self-test's seed.
+fn judged(profile: &Path, reports: &Path, cases: &BTreeSet<String>) -> Result<Value, String> {
+    let mut run = covenant();
+    run.args(["run", "--seed", &SEED.to_string(), "--profile"])
+        .arg(profile);
+    for id in cases {
+        run.args(["--filter", id]);
+    }
+    let output = run
+        .arg("--report-dir")
+        .arg(reports)
+        .output()
+        .expect("covenant runs");
+    // A fault of a `should` rule warns: its run passes, with nothing broken to replay. A
+    // fixture a fault's DELETE refuses is the profile's to a run of a user's target (2, a
+    // PROFILE PROBLEM): the self-test finds those against the embedded reference.
+    if !matches!(output.status.code(), Some(0..=2)) {
+        return Err(format!("the run did not end: {}", says(&output)));
+    }
+    let text = std::fs::read_to_string(reports.join("report.json")).expect("report.json");
+    Ok(serde_json::from_str(&text).expect("JSON"))
 }
 
 /// Runs `script` in sh with `vars` exported, as a user pastes a printed curl.
