@@ -341,7 +341,7 @@ fn a_gate_run_counts_new_expired_and_known_failures_alike_on_every_surface() {
     assert!(md.contains(&format!("**{fail} failed**")), "{md}");
     assert!(md.contains(&format!(", {known} known:")), "{md}");
     assert!(
-        html.contains(&format!("<th class=\"known\">known</th>")),
+        html.contains("<th class=\"known\">known</th>"),
         "the counts table has a known column"
     );
     assert!(junit.contains(&format!("failures=\"{fail}\"")), "{junit}");
