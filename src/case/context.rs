@@ -569,9 +569,10 @@ impl CaseCx {
     /// the target, the profile key that may be the cause, in a clause for the finding's message.
     /// The spec does not name the banking organization header: a target that reads it under
     /// another name ignores the value the profile's name carries (the other organization, a
-    /// malformed value), and answers as it would without it.
+    /// malformed value), and answers as it would without it. Not where the preflight showed
+    /// that the target reads it under this name.
     fn profile_cause(&self, rule: &str, exchange: Option<usize>) -> Option<String> {
-        if !ORG_HEADER_RULES.contains(&rule) {
+        if !ORG_HEADER_RULES.contains(&rule) || self.run.org_header_read.get().is_some() {
             return None;
         }
         let name = self.run.org_header()?;

@@ -39,6 +39,10 @@ pub struct RunCx {
     pub leader: OnceLock<Arc<RunCx>>,
     /// How the run's requests broke and held each inventoried constraint.
     pub exercise: super::Exercise,
+    /// Set when the preflight showed that the target reads the banking organization header
+    /// under the profile's name (another value got another answer), or the profile is right by
+    /// construction: a failure under the header is then never put down to its name.
+    pub org_header_read: OnceLock<()>,
 }
 
 impl RunCx {

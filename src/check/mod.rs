@@ -47,10 +47,44 @@ fn success_stem<'s>(operation: OperationId, declared: &'s str, request: &Request
         _ => false,
     };
     match operation {
-        OperationId::CreateReceivable if quote => "quote-response",
+        OperationId::CreateReceivable if quote => QUOTE_RESPONSE,
         _ => declared,
     }
 }
+
+/// Every rule the checks of this module can judge on some answer of `operation`, whatever its
+/// status and body: what [`generic`] may add to `judged` for it. `--filter RULE-ID` selects a
+/// case by these as well as by the rules it names, since a rule that only a schema holds
+/// (`CMT-STATUS-ENUM`) is judged on the answers of the operations whose schema carries it.
+pub fn answer_rules(operation: OperationId) -> Vec<&'static str> {
+    let op = operation.operation();
+    let registry = Registry::embedded();
+    let mut rules = vec!["GEN-NO-5XX", "GEN-JSON-BODY", "GEN-JSON-CONTENT-TYPE"];
+    if op.declared_statuses.is_some() {
+        rules.push("RCV-STATUS-SET");
+    }
+    rules.push(op.success_rule.as_str());
+    let success = op.success_schema.iter().map(String::as_str);
+    let quote = (operation == OperationId::CreateReceivable).then_some(QUOTE_RESPONSE);
+    let errors: &[&str] = match op.area {
+        Area::Finance => &["ERR-FIN-BODY", "ERR-FIN-422-BODY"],
+        Area::Banking => &["ERR-BANK-BODY", "ERR-BANK-STATUS-MATCH"],
+    };
+    rules.extend(errors);
+    let error_stems = [op.error_schema.as_str()]
+        .into_iter()
+        .chain(op.validation_error_schema.as_deref());
+    for stem in success.chain(quote).chain(error_stems) {
+        rules.extend(registry.rules_of(stem).iter().map(String::as_str));
+    }
+    rules.retain(|r| *r != "GEN-REJECT-NOT-2XX");
+    rules.sort_unstable();
+    rules.dedup();
+    rules
+}
+
+/// The schema of the answer to a quote body, whose fields the spec lists.
+const QUOTE_RESPONSE: &str = "quote-response";
 
 /// The checks every response of `operation` to `request` must pass.
 pub fn generic(

@@ -356,8 +356,9 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
         return Err(Fatal::Usage(format!(
             "--filter {} matches no case: a pattern selects the cases whose id contains it or \
              that judge the rule it names (`covenant run --list` lists the case ids, `covenant \
-             list rules` the rules)",
-            settings.selection.filter.join(", --filter ")
+             list rules` the rules){}",
+            settings.selection.filter.join(", --filter "),
+            unjudged(&settings.selection.filter)
         )));
     }
     match settings.mode {
@@ -370,6 +371,31 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
         }
     }
     Ok(exit::SUCCESS)
+}
+
+/// Why no case judges the rules among `patterns` that a client cannot see: the catalogue's
+/// reason for each, on lines of their own.
+fn unjudged(patterns: &[String]) -> String {
+    let catalogue = Catalogue::embedded();
+    patterns
+        .iter()
+        .filter_map(|p| {
+            catalogue
+                .rules
+                .iter()
+                .find(|r| r.id.eq_ignore_ascii_case(p))
+        })
+        .filter(|rule| !rule.observable)
+        .map(|rule| {
+            format!(
+                "\n{} is not observable, so no case judges it: {}",
+                rule.id,
+                rule.why_not
+                    .as_deref()
+                    .unwrap_or("the catalogue gives no reason")
+            )
+        })
+        .collect()
 }
 
 /// Writes each target's reports (and the behaviour diff of two), prints each summary (and the

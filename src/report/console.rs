@@ -7,7 +7,7 @@ use super::case_list;
 use super::compare::Comparison;
 use super::diff::BehaviourDiff;
 use super::view::BrokenRule;
-use super::view::{count_sentence, gap_line, what, CompareView, DiffView, RunView};
+use super::view::{count_sentence, gap_line, known_tally, what, CompareView, DiffView, RunView};
 use crate::catalogue::Catalogue;
 use crate::terminal::{paint, Tone};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, CLIENT_TITLE};
@@ -63,12 +63,12 @@ fn broken(view: &RunView<'_>) -> String {
     // Known failures are said once each, under their own heading (`known`), after these.
     let groups: Vec<&BrokenRule<'_>> = view.broken.iter().filter(|g| g.known.is_none()).collect();
     let errors = &view.errors;
-    if groups.is_empty() && errors.is_empty() {
-        return out;
-    }
-    let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
-    if let Some(exports) = view.record.curl_exports().filter(|_| !groups.is_empty()) {
-        let _ = writeln!(out, "{exports}.");
+    // A section with nothing in it is not printed (a traffic run with only errors).
+    if !groups.is_empty() {
+        let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
+        if let Some(exports) = view.record.curl_exports() {
+            let _ = writeln!(out, "{exports}.");
+        }
     }
     for group in groups {
         let _ = writeln!(
@@ -256,8 +256,9 @@ fn known(out: &mut String, record: &RunRecord) {
     };
     let _ = writeln!(
         out,
-        "\nknown failures (held by the baseline {}; they do not fail the run):",
-        baseline.file
+        "\nknown failures (held by the baseline {}; they do not fail the run):\n  {}",
+        baseline.file,
+        known_tally(record)
     );
     for k in known {
         let _ = writeln!(

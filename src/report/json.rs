@@ -16,8 +16,9 @@ use super::diff::BehaviourDiff;
 use super::gaps::{gap_observations, Observation};
 use super::{ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{RunRecord, RunVerdict};
+use crate::verdict::{RunRecord, RunVerdict, Verdict};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// What `report.json` holds.
@@ -99,10 +100,11 @@ impl Reporter for Json {
                 (g.gap, silent)
             })
             .collect();
+        let judged = strict_judged(run);
         let document = Document {
             verdict: run.verdict(),
             incomplete: run.incomplete(),
-            record: run,
+            record: judged.as_ref(),
             coverage,
             silent,
         };
@@ -114,6 +116,26 @@ impl Reporter for Json {
         text.push('\n');
         Ok(text)
     }
+}
+
+/// The record as its verdict reads it: under `--strict` a warned case is a failing case, so
+/// its verdict is `fail` and the counts count it among the failures, as every other surface
+/// does (its findings keep their rule and level). `compare` and `merge` read it back as such.
+fn strict_judged(run: &RunRecord) -> Cow<'_, RunRecord> {
+    if !run.meta.strict || run.counts.warn == 0 {
+        return Cow::Borrowed(run);
+    }
+    let mut judged = run.clone();
+    for case in judged
+        .cases
+        .iter_mut()
+        .filter(|c| c.verdict == Verdict::Warn)
+    {
+        case.verdict = Verdict::Fail;
+    }
+    judged.counts.fail += judged.counts.warn;
+    judged.counts.warn = 0;
+    Cow::Owned(judged)
 }
 
 /// `compare.json`.

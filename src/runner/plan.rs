@@ -2,6 +2,7 @@
 //! and shards; the order they start in; and what `--dry-run` prints of them.
 
 use crate::case::{Case, RunCx};
+use crate::schema::{OperationId, Registry};
 use crate::settings::Selection;
 use std::fmt::Write;
 
@@ -68,9 +69,25 @@ fn keep(case: &Case, s: &Selection) -> bool {
 }
 
 /// Whether `pattern` of `--filter` or `--skip` names `case`: a part of its id, or a rule it
-/// judges (its id as every report shows it, in any case).
+/// judges (its id as every report shows it, in any case): one it names, one the generic checks
+/// or a schema judge on the answers of its operation, or one of the schema of the bodies it
+/// sends.
 pub fn matches(case: &Case, pattern: &str) -> bool {
-    case.id.contains(pattern) || case.rules.iter().any(|r| r.eq_ignore_ascii_case(pattern))
+    let rule = |r: &&str| r.eq_ignore_ascii_case(pattern);
+    case.id.contains(pattern)
+        || case.rules.iter().any(rule)
+        || case.operation.is_some_and(|op| {
+            crate::check::answer_rules(op).iter().any(rule) || body_rules(op).any(|r| rule(&r))
+        })
+}
+
+/// The rules the schema of `op`'s request body holds: the answers to the bodies drawn from it,
+/// valid and invalid, judge them.
+fn body_rules(op: OperationId) -> impl Iterator<Item = &'static str> {
+    let stem = op.operation().request_body.as_deref();
+    stem.into_iter()
+        .flat_map(|stem| Registry::embedded().rules_of(stem))
+        .map(String::as_str)
 }
 
 /// What `--dry-run` prints: each case, whether it runs, the requests it sends and the fixtures

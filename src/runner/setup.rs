@@ -110,6 +110,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         token_age: settings.token_age,
         leader: Default::default(),
         exercise: Default::default(),
+        org_header_read: Default::default(),
     });
     if sends {
         super::preflight::preflight(&run, settings).await?;

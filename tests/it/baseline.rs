@@ -274,3 +274,159 @@ fn a_baseline_never_lists_a_clients_slip_and_judging_with_one_keeps_it_the_clien
     assert_eq!(record["meta"]["baseline"]["known"], 1);
     assert!(record["cases"][0]["findings"][0].get("known").is_none());
 }
+
+/// How many times `needle` is in `text`.
+fn count(text: &str, needle: &str) -> usize {
+    text.matches(needle).count()
+}
+
+/// Where `needle` first is in `text`, failing the test when it is not there.
+fn at(text: &str, needle: &str) -> usize {
+    text.find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} is not in:\n{text}"))
+}
+
+#[test]
+fn a_gate_run_counts_new_expired_and_known_failures_alike_on_every_surface() {
+    let rt = runtime();
+    let dir = standin::scratch("baseline-surfaces");
+    let (_a, today) = reference(
+        &rt,
+        &["rcv-create-200", "gen-mailbox-id-not-uuid"],
+        &dir,
+        "a",
+    );
+    let first = run(&dir, &today, "r0", None);
+    assert_eq!(first.status.code(), Some(1), "{}", says(&first));
+    let written = covenant(&dir, &["baseline", "r0/report.json", "-o", "known.toml"]);
+    assert_eq!(written.status.code(), Some(0), "{}", says(&written));
+    // Reasons filled in, and the GEN-IDS-UUID entry expired.
+    let mut text =
+        read(&dir, "known.toml").replace("reason = \"\"", "reason = \"tracked in #123\"");
+    let uuid = at(&text, "rule = \"GEN-IDS-UUID\"");
+    let until = uuid + at(&text[uuid..], "# until = 2027-01-31");
+    text.replace_range(
+        until..until + "# until = 2027-01-31".len(),
+        "until = 2026-01-01",
+    );
+    std::fs::write(dir.join("known.toml"), &text).expect("write the baseline");
+
+    // The same failures, and one new rule broken beside them.
+    let faults = [
+        "rcv-create-200",
+        "gen-mailbox-id-not-uuid",
+        "cmt-status-uppercase",
+    ];
+    let (_b, worse) = reference(&rt, &faults, &dir, "b");
+    let gated = run(&dir, &worse, "r1", Some("known.toml"));
+    assert_eq!(gated.status.code(), Some(1), "{}", says(&gated));
+    let console = String::from_utf8_lossy(&gated.stdout).into_owned();
+    let md = read(&dir, "r1/summary.md");
+    let html = read(&dir, "r1/summary.html");
+    let junit = read(&dir, "r1/junit.xml");
+    let report: serde_json::Value = serde_json::from_str(&read(&dir, "r1/report.json")).unwrap();
+    let counts = &report["counts"];
+    let (fail, known) = (
+        counts["fail"].as_u64().unwrap(),
+        counts["known"].as_u64().unwrap(),
+    );
+    assert!(fail > 0 && known > 0, "{counts}");
+
+    // One count: the counts sentence, the counts table, JUnit's failures and skipped cases.
+    assert!(
+        console.contains(&format!("FAILED. {fail} failed, ")),
+        "{console}"
+    );
+    assert!(console.contains(&format!(", {known} known;")), "{console}");
+    assert!(md.contains(&format!("**{fail} failed**")), "{md}");
+    assert!(md.contains(&format!(", {known} known:")), "{md}");
+    assert!(
+        html.contains("<th class=\"known\">known</th>"),
+        "the counts table has a known column"
+    );
+    assert!(junit.contains(&format!("failures=\"{fail}\"")), "{junit}");
+    let skipped = count(&junit, "<skipped message=\"known: ");
+    assert_eq!(
+        skipped as u64, known,
+        "each known case is <skipped> in JUnit"
+    );
+
+    // The known failures in one sentence, the same on every surface, beside the counts.
+    let summary = &console[at(&console, "\nbroken rules (")..];
+    let tally_at = at(summary, " rules in ");
+    let line_start = summary[..tally_at].rfind('\n').unwrap() + 1;
+    let line_end = tally_at + summary[tally_at..].find('\n').unwrap();
+    let tally = summary[line_start..line_end].trim();
+    assert!(
+        tally.contains(&format!(": {known} known (they break nothing else)")),
+        "{tally}"
+    );
+    assert!(md.contains(&format!("{tally}.")), "{md}");
+    assert!(
+        html.contains(&format!("{tally}.")),
+        "{tally} not in summary.html"
+    );
+
+    // The new rule first, marked new; the expired one marked expired; the known ones after,
+    // under their own heading, each once.
+    assert!(summary.contains("broken rules (2):"), "{console}");
+    let new = at(summary, "[CMT-STATUS-ENUM] (must)");
+    assert!(summary.contains("  new: broken in"), "{console}");
+    assert!(
+        summary.contains("broken, its baseline entry expired, in"),
+        "{console}"
+    );
+    let heading = at(summary, "known failures (held by the baseline known.toml");
+    assert!(
+        new < at(summary, "[GEN-IDS-UUID] (must)") && new < heading,
+        "{console}"
+    );
+    assert!(md.contains("new: broken in"), "{md}");
+    assert!(
+        at(&md, "#### `CMT-STATUS-ENUM`") < at(&md, "### Known failures"),
+        "{md}"
+    );
+    assert!(
+        html.contains("New: broken in"),
+        "summary.html marks the new rule"
+    );
+    let html_new = at(&html, "id=\"broken-CMT-STATUS-ENUM\"");
+    assert!(
+        html_new < at(&html, "id=\"known-failures\""),
+        "new before known in summary.html"
+    );
+    for rule in ["RCV-CREATE-201", "RCV-STATUS-SET"] {
+        let line = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("  [{rule}] known failure in ")))
+            .unwrap_or_else(|| panic!("{rule} among the known: {console}"));
+        assert_eq!(
+            count(summary, &format!("[{rule}]")),
+            1,
+            "{rule} once: {console}"
+        );
+        assert!(at(summary, line) > heading, "{console}");
+        // Its count of cases, the same in summary.md and summary.html.
+        let cases: usize = line["  [".len() + rule.len() + "] known failure in ".len()..]
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a count of cases");
+        assert_eq!(count(&md, &format!("| `{rule}` | {cases} |")), 1, "{md}");
+        assert_eq!(
+            count(&html, &format!("id=\"broken-{rule}\"")),
+            1,
+            "{rule} once in html"
+        );
+        let section = &html[at(&html, &format!("id=\"broken-{rule}\""))..];
+        let section = &section[..at(section, "</section>")];
+        assert!(
+            section.contains(&format!("Known failure in {cases} case")),
+            "{rule}: {section}"
+        );
+    }
+
+    // JUnit: an expired entry's failure says so; a known case is skipped, never failed.
+    assert!(junit.contains("expired: GEN-IDS-UUID"), "{junit}");
+    assert!(!junit.contains("type=\"RCV-CREATE-201\""), "{junit}");
+}

@@ -4,6 +4,7 @@
 //! output with a newline, and `compare` leaves out the sections with nothing in them.
 
 use crate::support::{covenant, says, scratch};
+use covenant::catalogue::Catalogue;
 use std::path::Path;
 use std::process::Output;
 
@@ -51,6 +52,66 @@ fn a_filter_naming_a_rule_id_runs_the_cases_that_judge_it() {
     );
     assert_eq!(ran.status.code(), Some(1), "{}", says(&ran));
     assert!(stdout(&ran).contains("[BANK-TENANT]"), "{}", says(&ran));
+}
+
+#[test]
+fn every_rule_id_of_the_catalogue_selects_cases_or_says_why_none() {
+    let dir = scratch("commands-filter-every-rule");
+    let all = stdout(&run_in(&dir, &["run", "--list"]));
+    let mut selected = Vec::new();
+    for rule in &Catalogue::embedded().rules {
+        let listed = run_in(&dir, &["run", "--list", "--filter", &rule.id]);
+        let ids = stdout(&listed);
+        if rule.observable {
+            assert_eq!(
+                listed.status.code(),
+                Some(0),
+                "{}: {}",
+                rule.id,
+                says(&listed)
+            );
+            assert!(ids.lines().all(|id| all.lines().any(|l| l == id)), "{ids}");
+            selected.push((rule.id.as_str(), ids.lines().count()));
+        } else {
+            assert_eq!(
+                listed.status.code(),
+                Some(2),
+                "{}: {}",
+                rule.id,
+                says(&listed)
+            );
+            let err = String::from_utf8_lossy(&listed.stderr);
+            let why = format!("{} is not observable, so no case judges it", rule.id);
+            assert!(err.contains(&why), "{}: {err}", rule.id);
+        }
+    }
+    // A rule only a response schema holds runs the cases of the operations it judges, not all.
+    let comment = selected.iter().find(|(id, _)| *id == "CMT-STATUS-ENUM");
+    assert!(
+        comment.is_some_and(|(_, n)| *n > 0 && *n < all.lines().count()),
+        "{selected:?}"
+    );
+}
+
+#[test]
+fn a_filter_naming_a_schema_rule_finds_its_breach() {
+    let dir = scratch("commands-filter-schema-rule");
+    let ran = run_in(
+        &dir,
+        &[
+            "run",
+            "--fault",
+            "cmt-status-uppercase",
+            "--filter",
+            "CMT-STATUS-ENUM",
+            "--seed",
+            "1",
+            "--report-dir",
+            "r",
+        ],
+    );
+    assert_eq!(ran.status.code(), Some(1), "{}", says(&ran));
+    assert!(stdout(&ran).contains("[CMT-STATUS-ENUM]"), "{}", says(&ran));
 }
 
 #[test]

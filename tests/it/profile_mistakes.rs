@@ -1,8 +1,9 @@
 //! Profile mistakes are named as such, never read as the target's breaches: a banking
 //! organization header the target does not read, and a base URL under which nothing of this API
-//! answers, are a PROFILE PROBLEM (exit 2) naming the key; a breach the header's name could
-//! explain names the key as a possible cause; a target that keeps the contract with other
-//! choices is not called a profile problem.
+//! answers, are a PROFILE PROBLEM (exit 2) naming the key; where the preflight cannot tell, a
+//! breach the header's name could explain names the key as a possible cause, and where it saw
+//! the target read the header, none does; a target that keeps the contract with other choices
+//! is not called a profile problem.
 
 use crate::support::covenant;
 use crate::support::standin::{self, reference, runtime, says, scratch, Answer, Choices, Seen};
@@ -83,7 +84,7 @@ fn a_base_url_under_which_nothing_of_the_api_answers_is_a_profile_problem_naming
 }
 
 #[test]
-fn a_tenancy_breach_under_the_header_names_the_header_key_as_a_possible_cause() {
+fn a_tenancy_breach_of_a_target_the_preflight_saw_read_the_header_names_no_profile_key() {
     let rt = runtime();
     let dir = scratch("mistakes-tenant-breach");
     let server = rt
@@ -95,7 +96,8 @@ fn a_tenancy_breach_under_the_header_names_the_header_key_as_a_possible_cause() 
         .expect("the reference starts");
     let profile = dir.join("profile.toml");
     std::fs::write(&profile, server.profile().to_toml()).expect("write the profile");
-    // The target reads the header (a malformed value is refused): a breach, not a mistake.
+    // The target reads the header (a malformed value is refused, as the preflight saw): a
+    // breach, not a mistake, and nothing puts it down to the header's name.
     let output = run(&dir, &profile);
     assert_eq!(output.status.code(), Some(1), "{}", says(&output));
     let report = std::fs::read_to_string(dir.join("reports/report.json")).expect("report.json");
@@ -110,11 +112,76 @@ fn a_tenancy_breach_under_the_header_names_the_header_key_as_a_possible_cause() 
         .collect();
     assert!(!messages.is_empty(), "{}", says(&output));
     for message in messages {
-        assert!(
-            message.contains("or the profile's banking.org_header (\"x-partner-organization-id\")"),
+        assert!(!message.contains("banking.org_header"), "{message}");
+    }
+}
+
+/// The messages of the findings of `rules` in a run's report.json, with whether the request
+/// of each carried the header `name`.
+fn header_findings(dir: &Path, rules: &[&str], name: &str) -> Vec<(String, bool)> {
+    let report = std::fs::read_to_string(dir.join("reports/report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
+    let mut found = Vec::new();
+    for case in report["cases"].as_array().expect("cases") {
+        let exchanges = case["exchanges"].as_array().cloned().unwrap_or_default();
+        for f in case["findings"].as_array().into_iter().flatten() {
+            if !rules.iter().any(|r| f["rule"] == *r) {
+                continue;
+            }
+            let carried = f["exchange"]
+                .as_u64()
+                .and_then(|i| exchanges.get(i as usize))
+                .is_some_and(|e| e["request"]["headers"].to_string().contains(name));
+            let message = f["message"].as_str().unwrap_or_default().to_owned();
+            found.push((message, carried));
+        }
+    }
+    found
+}
+
+#[test]
+fn where_the_preflight_cannot_tell_every_failure_the_header_could_cause_names_its_key() {
+    let rt = runtime();
+    let dir = scratch("mistakes-org-header-untold");
+    let (_server, profile) = reference(&rt, 4, &dir, "right");
+    // A wrong header name, and an account without transactions: the preflight's reads all get
+    // the same empty page, as they would from a target that reads the name and answers a
+    // malformed value 200. It cannot tell the two apart.
+    let untold = edited(&profile, "untold.toml", |text| {
+        let empty = text
+            .lines()
+            .find_map(|l| l.strip_prefix("empty_bank_account_id = "))
+            .expect("an empty account")
+            .to_owned();
+        text.lines()
+            .map(|l| match l {
+                l if l.starts_with("org_header = ") => "org_header = \"x-org-id\"".to_owned(),
+                l if l.starts_with("bank_account_id = ") => format!("bank_account_id = {empty}"),
+                l => l.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let output = run(&dir, &untold);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!err.contains("PROFILE PROBLEM"), "{}", says(&output));
+    assert_eq!(output.status.code(), Some(1), "{}", says(&output));
+    let rules = [
+        "BANK-ORG-HEADER-MALFORMED-400",
+        "BANK-TENANT",
+        "VC-ORG-SCOPE",
+    ];
+    let found = header_findings(&dir, &rules, "x-org-id");
+    assert!(found.iter().any(|(_, carried)| *carried), "{found:?}");
+    for (message, carried) in found {
+        assert_eq!(
+            message.contains("or the profile's banking.org_header (\"x-org-id\")"),
+            carried,
             "{message}"
         );
     }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("banking.org_header"), "{stdout}");
 }
 
 /// Refuses the other organization's reads of transactions with a 404 of the banking error

@@ -387,7 +387,20 @@ fn strict_fails_on_every_surface_when_a_rule_only_warns() {
     );
     assert!(!stdout.contains("\nwarnings ("), "{stdout}");
     assert_eq!(report["verdict"], "fail");
-    assert_eq!(report["counts"]["warn"], 1);
+    // report.json counts the warned case among the failures, and calls it failed.
+    assert_eq!(
+        (&report["counts"]["fail"], &report["counts"]["warn"]),
+        (&serde_json::json!(1), &serde_json::json!(0)),
+        "{}",
+        report["counts"]
+    );
+    let warned = report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .find(|c| c["id"] == "tag.delete-twice")
+        .expect("the case");
+    assert_eq!(warned["verdict"], "fail", "{warned}");
     let rule = report["coverage"]["rules"]
         .as_array()
         .expect("rules")

@@ -5,6 +5,7 @@
 //! fills the skeleton's slots. Every piece of text from a record or the catalogue is escaped.
 
 mod constraints;
+mod counts;
 mod diff;
 mod run;
 

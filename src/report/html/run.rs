@@ -12,9 +12,9 @@ use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
-use crate::report::view::{case_rules, count_sentence, request_of};
+use crate::report::view::{case_rules, count_sentence, known_tally, request_of};
 use crate::report::view::{BrokenRule, RunView, MORE_NAMED};
-use crate::report::{plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
+use crate::report::{capitalised, plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
     CLIENT_TITLE,
@@ -165,25 +165,8 @@ impl Page {
             }
             self.line("</ul>");
         }
-        self.counts(run);
+        self.line(super::counts::table(run));
         self.meta(run);
-    }
-
-    fn counts(&mut self, run: &RunRecord) {
-        let c = &run.counts;
-        // The client's slips get a column only where there are some (real traffic).
-        let (client_head, client) = match c.client {
-            0 => (String::new(), String::new()),
-            n => (
-                "<th class=\"client\">client's slips</th>".to_owned(),
-                format!("<td class=\"num\">{n}</td>"),
-            ),
-        };
-        self.line(format!("<table id=\"counts\"><tr><th>cases</th><th class=\"pass\">pass</th><th class=\"warn\">warn</th><th class=\"fail\">fail</th><th class=\"error\">error</th><th class=\"skip\">skip</th><th class=\"skip\">inconclusive</th>{client_head}<th>requests</th></tr>"));
-        self.line(format!(
-            "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>{client}<td class=\"num\">{}</td></tr></table>",
-            c.total(), c.pass, c.warn, c.fail, c.error, c.skip, c.inconclusive, c.requests
-        ));
     }
 
     fn meta(&mut self, run: &RunRecord) {
@@ -294,8 +277,9 @@ impl Page {
         for group in groups {
             if group.known.is_some() && !known_heading {
                 known_heading = true;
-                let heading = format!("{KNOWN_TITLE} ({})", groups.len() - new);
-                self.line(format!("<h3 id=\"known-failures\">{heading}</h3>"));
+                self.line(format!("<h3 id=\"known-failures\">{KNOWN_TITLE}</h3>"));
+                let tally = capitalised(&known_tally(view.record));
+                self.line(format!("<p>{}.</p>", escape(&tally)));
             }
             let mut id = format!("broken-{}", group.rule);
             if ids.contains(&id) {

@@ -6,7 +6,7 @@ use super::{cut_lines, fence_for, inline_code, text};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::coverage::{OperationStatuses, RuleCoverage, RuleStatus};
 use crate::report::gaps::choices;
-use crate::report::view::{count_sentence, request_of, RunView};
+use crate::report::view::{count_sentence, known_tally, request_of, RunView};
 use crate::report::{case_list, plural, ReportError, Reporter};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
@@ -234,7 +234,11 @@ fn known_failures(out: &mut String, run: &RunRecord) {
     if known.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\n### Known failures (held by the baseline)\n");
+    let _ = writeln!(
+        out,
+        "\n### Known failures (held by the baseline)\n\n{}.\n",
+        text(&known_tally(run))
+    );
     let _ = writeln!(out, "| rule | cases | reason |\n|---|---:|---|");
     for k in known {
         let _ = writeln!(

@@ -18,15 +18,18 @@ pub struct Tally {
 
 impl Tally {
     /// The counts of a run; under `--strict` the warnings are said among the failures (a run
-    /// never reads FAILED with 0 failed).
-    pub fn of(c: &Counts, strict: bool) -> Tally {
-        let strict_warnings = strict && c.warn > 0;
+    /// never reads FAILED with 0 failed), `warned` of them failing on `should` rules alone
+    /// (counted from the cases, so that a record `report.json` gave back, whose warned cases
+    /// are already failed, reads the same).
+    pub fn of(c: &Counts, strict: bool, warned: usize) -> Tally {
+        let strict_warnings = strict && warned > 0;
         let mut parts = vec![if strict_warnings {
             format!(
-                "{} failed ({} of them warnings under --strict)",
-                c.fail + c.warn,
-                c.warn
+                "{} failed ({warned} of them warnings under --strict)",
+                c.fail + c.warn
             )
+        } else if strict {
+            format!("{} failed", c.fail + c.warn)
         } else {
             format!("{} failed", c.fail)
         }];
@@ -116,7 +119,7 @@ mod tests {
 
     #[test]
     fn the_counts_sentence_says_failures_first_and_errors_in_the_plural() {
-        let tally = Tally::of(&counts(1, 1), false);
+        let tally = Tally::of(&counts(1, 1), false, 0);
         assert_eq!(
             tally.parts.join(", "),
             "1 failed, 0 errors, 1 warning, 2 passed, 0 skipped, 0 inconclusive"
@@ -129,7 +132,7 @@ mod tests {
 
     #[test]
     fn under_strict_the_warnings_are_said_among_the_failures() {
-        let tally = Tally::of(&counts(0, 2), true);
+        let tally = Tally::of(&counts(0, 2), true, 2);
         assert_eq!(
             tally.parts[0],
             "2 failed (2 of them warnings under --strict)"

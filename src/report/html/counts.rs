@@ -1,0 +1,40 @@
+//! The counts table of `summary.html`: the counts every surface says, one column each. Under
+//! `--strict` a warned case is a failing case, so it is counted under fail (as the counts
+//! sentence and `report.json` count it); the known cases of a baseline and the client's slips
+//! of real traffic get a column only where there are some.
+
+use crate::verdict::RunRecord;
+
+/// The table, as one line.
+pub(super) fn table(run: &RunRecord) -> String {
+    let c = &run.counts;
+    let (warn, fail) = match run.meta.strict {
+        true => (0, c.fail + c.warn),
+        false => (c.warn, c.fail),
+    };
+    let mut head = String::new();
+    let mut row = String::new();
+    let mut column = |class: &str, name: &str, n: usize| {
+        let class = match class {
+            "" => String::new(),
+            class => format!(" class=\"{class}\""),
+        };
+        head.push_str(&format!("<th{class}>{name}</th>"));
+        row.push_str(&format!("<td class=\"num\">{n}</td>"));
+    };
+    column("", "cases", c.total());
+    column("pass", "pass", c.pass);
+    column("warn", "warn", warn);
+    column("fail", "fail", fail);
+    column("error", "error", c.error);
+    column("skip", "skip", c.skip);
+    column("skip", "inconclusive", c.inconclusive);
+    if c.known > 0 {
+        column("known", "known", c.known);
+    }
+    if c.client > 0 {
+        column("client", "client's slips", c.client);
+    }
+    column("", "requests", c.requests);
+    format!("<table id=\"counts\"><tr>{head}</tr>\n<tr>{row}</tr></table>")
+}
