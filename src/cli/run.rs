@@ -34,7 +34,8 @@ pub struct RunArgs {
     /// id as reports show it, e.g. CMT-STATUS-ENUM) (repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub filter: Vec<String>,
-    /// Skip cases whose id contains PATTERN, or that judge the rule PATTERN names (repeatable).
+    /// Skip cases whose id contains PATTERN, or that name the rule PATTERN names as theirs (not
+    /// every case a generic check judges under it) (repeatable).
     #[arg(long, value_name = "PATTERN")]
     pub skip: Vec<String>,
     /// Seed for generated payloads; the same seed gives the same payloads in the same order.

@@ -62,20 +62,25 @@ fn keep(case: &Case, s: &Selection) -> bool {
     // together; every case is still in exactly one shard.
     let shard_key = case.after.first().map_or(id, String::as_str);
     (s.filter.is_empty() || s.filter.iter().any(|p| matches(case, p)))
-        && !s.skip.iter().any(|p| matches(case, p))
+        && !s.skip.iter().any(|p| names(case, p))
         && !(s.read_only && case.writes)
         && s.shard.is_none_or(|shard| shard.contains(shard_key))
         && s.ids.as_ref().is_none_or(|ids| ids.contains(id))
 }
 
-/// Whether `pattern` of `--filter` or `--skip` names `case`: a part of its id, or a rule it
-/// judges (its id as every report shows it, in any case): one it names, one the generic checks
-/// or a schema judge on the answers of its operation, or one of the schema of the bodies it
-/// sends.
+/// Whether `pattern` of `--skip` names `case`: a part of its id, or a rule the case names (its
+/// id as every report shows it, in any case). Narrower than [`matches`]: the generic checks
+/// judge every answer, so skipping each case that judges GEN-NO-5XX would skip the suite.
+pub fn names(case: &Case, pattern: &str) -> bool {
+    case.id.contains(pattern) || case.rules.iter().any(|r| r.eq_ignore_ascii_case(pattern))
+}
+
+/// Whether `pattern` of `--filter` selects `case`: it [`names`] it, or names a rule the case
+/// judges: one the generic checks or a schema judge on the answers of its operation, or one of
+/// the schema of the bodies it sends.
 pub fn matches(case: &Case, pattern: &str) -> bool {
     let rule = |r: &&str| r.eq_ignore_ascii_case(pattern);
-    case.id.contains(pattern)
-        || case.rules.iter().any(rule)
+    names(case, pattern)
         || case.operation.is_some_and(|op| {
             crate::check::answer_rules(op).iter().any(rule) || body_rules(op).any(|r| rule(&r))
         })
@@ -168,6 +173,29 @@ mod tests {
             }
         }
         assert_eq!(seen, plan.len(), "every case in exactly one shard");
+    }
+
+    #[test]
+    fn a_generic_rule_filters_in_every_case_of_an_operation_and_skips_only_the_cases_naming_it() {
+        let mut judged = case("quotes.some-case");
+        judged.operation = Some(OperationId::ALL[0]);
+        let mut named = case("generic.no-5xx");
+        named.rules = vec!["GEN-NO-5XX"];
+        let plan = vec![judged, named];
+        let ids = |s: &Selection| -> Vec<String> {
+            select(plan.clone(), s).into_iter().map(|c| c.id).collect()
+        };
+        let rule = vec!["gen-no-5xx".to_owned()];
+        let filtered = Selection {
+            filter: rule.clone(),
+            ..Selection::default()
+        };
+        assert_eq!(ids(&filtered), ["quotes.some-case", "generic.no-5xx"]);
+        let skipped = Selection {
+            skip: rule,
+            ..Selection::default()
+        };
+        assert_eq!(ids(&skipped), ["quotes.some-case"]);
     }
 
     fn started(plan: &[Case]) -> Vec<&str> {
