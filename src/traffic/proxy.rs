@@ -8,9 +8,13 @@
 //! sent, with the client's own credentials, and adds nothing of its own.
 
 use super::{Answer, Judge, Observed, Said, KEPT_BODY};
-use axum::body::{Body, Bytes};
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::body::{Body, Bytes, HttpBody};
+use axum::http::uri::{Authority, PathAndQuery, Scheme};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::serve::ListenerExt;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper_util::client::legacy::connect::HttpConnector;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,6 +27,14 @@ const MAX_REQUEST_BODY: usize = 64 << 20;
 const QUEUED: usize = 16_384;
 /// How long the proxy waits for the target to accept a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the judge lets exchanges gather once woken before it judges them all: one wake-up
+/// of its thread for a burst of exchanges, not one per exchange (see [`judge_all`]).
+const GATHER: Duration = Duration::from_millis(5);
+
+/// The forwarding client: hyper's own (the one reqwest wraps, without reqwest's URL parsing,
+/// default headers and layers on every request), HTTP/1.1 to an `http` or `https` target.
+type Client =
+    hyper_util::client::legacy::Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
 
 /// Where the proxy listens and where it forwards to.
 pub struct ProxyConfig {
@@ -45,13 +57,37 @@ pub struct RunningProxy {
 
 /// What reaches the judge: an exchange, or the word that the proxy has stopped.
 enum Passed {
-    Exchange(Box<Observed>),
+    Exchange(Box<Seen>),
     Stopped,
 }
 
+/// An exchange as forwarding saw it, in the types it had at hand (moved or shared, never
+/// copied on the client's path); the judge's thread turns it into an [`Observed`].
+struct Seen {
+    method: Method,
+    target: String,
+    headers: HeaderMap,
+    body: Bytes,
+    answer: Option<Heard>,
+    failure: Option<String>,
+    duration_ms: f64,
+}
+
+/// The target's answer as it was passed on: its first [`KEPT_BODY`] bytes.
+struct Heard {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+    cut: bool,
+}
+
 struct Shared {
-    client: reqwest::Client,
-    base: String,
+    client: Client,
+    /// The target's scheme, host and port, and its base path without the trailing slash
+    /// (empty at the root): a request's path and query go after it.
+    scheme: Scheme,
+    authority: Authority,
+    base_path: String,
     exchanges: mpsc::Sender<Passed>,
     timeout: Duration,
     /// Exchanges passed on while the judge was [`QUEUED`] behind.
@@ -60,7 +96,7 @@ struct Shared {
 
 impl Shared {
     /// Hands an exchange to the judge, or counts it when the judge is too far behind.
-    fn judge(&self, seen: Observed) {
+    fn judge(&self, seen: Seen) {
         if self
             .exchanges
             .try_send(Passed::Exchange(Box::new(seen)))
@@ -70,6 +106,48 @@ impl Shared {
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
     }
+
+    /// Where a request for `target` (a path and query) goes.
+    fn uri(&self, target: &PathAndQuery) -> Result<Uri, axum::http::Error> {
+        let path_and_query = if self.base_path.is_empty() {
+            target.clone()
+        } else {
+            PathAndQuery::try_from(format!("{}{target}", self.base_path))?
+        };
+        Uri::builder()
+            .scheme(self.scheme.clone())
+            .authority(self.authority.clone())
+            .path_and_query(path_and_query)
+            .build()
+    }
+}
+
+/// The forwarding client: keeps connections to the target alive, sets TCP_NODELAY on them
+/// (a request's last small write waits on no ACK), follows no redirect and decodes nothing
+/// (the answer's bytes go to the client as the target coded them; the judge reads a decoded
+/// copy). An `https` target's certificate is verified as reqwest does, by the platform's roots.
+fn client() -> std::io::Result<Client> {
+    use rustls_platform_verifier::BuilderVerifierExt;
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_nodelay(true);
+    http.set_connect_timeout(Some(CONNECT_TIMEOUT));
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .and_then(|builder| builder.with_platform_verifier())
+        .map_err(std::io::Error::other)?
+        .with_no_client_auth();
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    Ok(
+        hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+            .pool_max_idle_per_host(64)
+            .build(connector),
+    )
 }
 
 /// Starts the proxy on `config.listen`; each exchange is judged by `judge` in the order it
@@ -81,26 +159,22 @@ pub async fn start(
 ) -> std::io::Result<RunningProxy> {
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(CONNECT_TIMEOUT)
-        .pool_max_idle_per_host(64)
-        .retry(reqwest::retry::never().max_retries_per_request(0))
-        // The answer's bytes go to the client as the target coded them (a gzip answer stays
-        // gzip, decoded once, by the client); the judge reads a decoded copy.
-        .no_gzip()
-        .no_brotli()
-        .no_deflate()
-        .no_zstd()
-        .build()
-        .map_err(std::io::Error::other)?;
+    let base = Uri::try_from(config.target.as_str()).map_err(std::io::Error::other)?;
+    let (Some(scheme), Some(authority)) = (base.scheme(), base.authority()) else {
+        return Err(std::io::Error::other(format!(
+            "{}: not a URL with a scheme and a host",
+            config.target
+        )));
+    };
     let (exchanges, judged) = mpsc::channel::<Passed>(QUEUED);
     let judging = std::thread::Builder::new()
         .name("covenant-judge".to_owned())
         .spawn(move || judge_all(judged, judge, tell))?;
     let shared = Arc::new(Shared {
-        client,
-        base: config.target.as_str().trim_end_matches('/').to_owned(),
+        client: client()?,
+        scheme: scheme.clone(),
+        authority: authority.clone(),
+        base_path: base.path().trim_end_matches('/').to_owned(),
         exchanges,
         timeout: config.timeout,
         unjudged: std::sync::atomic::AtomicU64::new(0),
@@ -109,16 +183,20 @@ pub async fn start(
         .fallback(forward)
         .with_state(shared.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let timeout = config.timeout;
     let server = tokio::spawn(async move {
         // Each answer leaves at once: no small write waits on Nagle's algorithm for an ACK.
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        let _ = axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await;
+        let serving = axum::serve(listener, app).with_graceful_shutdown(async {
+            let _ = stopped.await;
+        });
+        let serving = std::future::IntoFuture::into_future(serving);
+        tokio::select! {
+            _ = serving => {}
+            () = keep_a_deadline_ahead(timeout) => {}
+        }
     });
     Ok(RunningProxy {
         addr,
@@ -129,6 +207,16 @@ pub async fn start(
     })
 }
 
+/// Keeps a timer due within half the `--timeout` armed, for as long as the proxy serves.
+/// Arming an exchange's deadline later than every timer the runtime's driver will wake for
+/// makes tokio wake the driver (a write to its eventfd and one more `epoll_wait`, on every
+/// exchange); with this timer always due before any exchange's deadline, it never has to.
+async fn keep_a_deadline_ahead(timeout: Duration) {
+    let period = (timeout / 2).max(Duration::from_millis(1));
+    loop {
+        tokio::time::sleep(period).await;
+    }
+}
 impl RunningProxy {
     pub fn addr(&self) -> SocketAddr {
         self.addr
@@ -163,21 +251,32 @@ impl RunningProxy {
 
 /// The judge's own thread: judges each exchange in the order it ended until the proxy stops,
 /// then what is still queued, and returns the judge. On a thread of its own rather than a task,
-/// so that judging a burst never holds one of the runtime's workers from forwarding: the
-/// operating system shares the cores between the two, and a client waits for no judging.
+/// so that judging a burst never holds the runtime's worker from forwarding: the operating
+/// system shares the cores between the two, and a client waits for no judging. Once woken it
+/// lets [`GATHER`] pass and judges all that came: a sender wakes the judge's thread only when
+/// it waits on an empty queue, a system call (and, on an idle core, a wake-up of that core) on
+/// the client's path; gathered, that is once per burst of exchanges rather than once for each.
 fn judge_all(
     mut judged: mpsc::Receiver<Passed>,
     mut judge: Judge,
     tell: impl Fn(Vec<Said>),
 ) -> Judge {
     yield_to_forwarding();
-    while let Some(passed) = judged.blocking_recv() {
+    loop {
+        let passed = match judged.try_recv() {
+            Ok(passed) => passed,
+            Err(mpsc::error::TryRecvError::Disconnected) => break,
+            Err(mpsc::error::TryRecvError::Empty) => {
+                let Some(passed) = judged.blocking_recv() else {
+                    break;
+                };
+                std::thread::sleep(GATHER);
+                passed
+            }
+        };
         match passed {
-            Passed::Exchange(mut seen) => {
-                if let Some(answer) = seen.answer.as_mut() {
-                    decode(answer);
-                }
-                let said = judge.judge(&seen);
+            Passed::Exchange(seen) => {
+                let said = judge.judge(&observed(*seen));
                 if !said.is_empty() {
                     tell(said);
                 }
@@ -205,6 +304,32 @@ fn yield_to_forwarding() {
     }
 }
 
+/// The exchange as the judge reads it, built on the judge's thread: the headers as text, the
+/// bodies as bytes of their own, the answer's decoded.
+fn observed(seen: Seen) -> Observed {
+    Observed {
+        method: seen.method.as_str().to_owned(),
+        target: seen.target,
+        request_headers: pairs(&seen.headers),
+        request_body: seen.body.into(),
+        answer: seen.answer.map(|heard| {
+            let mut answer = Answer {
+                status: heard.status.as_u16(),
+                headers: pairs(&heard.headers),
+                body: heard.body.into(),
+                cut: heard.cut,
+                unrecorded: false,
+            };
+            decode(&mut answer);
+            answer
+        }),
+        failure: seen.failure,
+        origin: None,
+        outside: false,
+        duration_ms: seen.duration_ms,
+    }
+}
+
 /// The kept body as the client reads it, decoded from its content coding (gzip, deflate); one
 /// longer decoded than [`KEPT_BODY`] is judged on its status alone, as is one in a coding
 /// covenant cannot decode.
@@ -212,7 +337,8 @@ fn decode(answer: &mut Answer) {
     if answer.cut || answer.unrecorded {
         return;
     }
-    match crate::client::decoded(&answer.headers, answer.body.clone(), KEPT_BODY as u64) {
+    let body = std::mem::take(&mut answer.body);
+    match crate::client::decoded(&answer.headers, body, KEPT_BODY as u64) {
         Ok(body) => answer.body = body,
         Err(crate::client::CodingError::TooLarge(_)) => answer.cut = true,
         Err(_) => answer.unrecorded = true,
@@ -235,28 +361,32 @@ async fn forward(
     let target = parts
         .uri
         .path_and_query()
-        .map_or("/", |p| p.as_str())
-        .to_owned();
-    let seen = Observed {
-        method: parts.method.as_str().to_owned(),
-        target: target.clone(),
-        request_headers: pairs(&parts.headers),
-        request_body: body.to_vec(),
-        answer: None,
-        failure: None,
-        origin: None,
-        outside: false,
-        duration_ms: 0.0,
-    };
+        .cloned()
+        .unwrap_or_else(|| PathAndQuery::from_static("/"));
     let mut headers = end_to_end(&parts.headers);
     headers.remove(header::HOST);
     headers.remove(header::CONTENT_LENGTH);
-    let sent = shared
-        .client
-        .request(parts.method, format!("{}{target}", shared.base))
-        .headers(headers)
-        .body(body)
-        .send();
+    let seen = Seen {
+        method: parts.method.clone(),
+        target: target.as_str().to_owned(),
+        headers: parts.headers,
+        body: body.clone(),
+        answer: None,
+        failure: None,
+        duration_ms: 0.0,
+    };
+    let uri = match shared.uri(&target) {
+        Ok(uri) => uri,
+        Err(e) => {
+            let failure = format!("the request's path is no path of the target ({e})");
+            return unanswered(seen, started, &shared, StatusCode::BAD_GATEWAY, failure);
+        }
+    };
+    let mut request = axum::http::Request::new(Full::new(body));
+    *request.method_mut() = parts.method;
+    *request.uri_mut() = uri;
+    *request.headers_mut() = headers;
+    let sent = shared.client.request(request);
     let deadline = tokio::time::Instant::from_std(started) + shared.timeout;
     let (status, failure) = match tokio::time::timeout_at(deadline, sent).await {
         Ok(Ok(answer)) => return passed_on(answer, seen, started, deadline, shared).await,
@@ -285,7 +415,7 @@ async fn forward(
 /// No answer came: the exchange is judged as one (an error of the run), and the client hears
 /// from the proxy what happened.
 fn unanswered(
-    mut seen: Observed,
+    mut seen: Seen,
     started: Instant,
     shared: &Shared,
     status: StatusCode,
@@ -305,8 +435,8 @@ fn no_answer_within(timeout: Duration) -> String {
     )
 }
 
-/// The innermost cause of an error (`Connection refused (os error 111)`): reqwest's own
-/// message names only the URL.
+/// The innermost cause of an error (`Connection refused (os error 111)`): the client's own
+/// message says only that the connection failed.
 fn cause(error: &(dyn std::error::Error + 'static)) -> String {
     let mut inner = error;
     while let Some(next) = inner.source() {
@@ -318,33 +448,32 @@ fn cause(error: &(dyn std::error::Error + 'static)) -> String {
 /// The target's answer, passed back to the client: a short body read whole (within the
 /// deadline) and judged, a long one streamed.
 async fn passed_on(
-    answer: reqwest::Response,
-    mut seen: Observed,
+    answer: axum::http::Response<Incoming>,
+    mut seen: Seen,
     started: Instant,
     deadline: tokio::time::Instant,
     shared: Arc<Shared>,
 ) -> axum::response::Response {
-    let status = answer.status();
-    let headers = end_to_end(answer.headers());
-    let mut kept = Answer {
-        status: status.as_u16(),
-        headers: pairs(&headers),
-        body: Vec::new(),
-        cut: false,
-        unrecorded: false,
-    };
+    let (parts, answer) = answer.into_parts();
+    let headers = end_to_end(&parts.headers);
     let short = answer
-        .content_length()
+        .size_hint()
+        .exact()
         .is_some_and(|n| n <= KEPT_BODY as u64);
     let body = if short {
-        match tokio::time::timeout_at(deadline, answer.bytes()).await {
+        match tokio::time::timeout_at(deadline, answer.collect()).await {
             Err(_) => {
                 let failure = no_answer_within(shared.timeout);
                 return unanswered(seen, started, &shared, StatusCode::GATEWAY_TIMEOUT, failure);
             }
-            Ok(Ok(bytes)) => {
-                kept.body = bytes.to_vec();
-                seen.answer = Some(kept);
+            Ok(Ok(collected)) => {
+                let bytes = collected.to_bytes();
+                seen.answer = Some(Heard {
+                    status: parts.status,
+                    headers: headers.clone(),
+                    body: bytes.clone(),
+                    cut: false,
+                });
                 seen.duration_ms = elapsed(started);
                 shared.judge(seen);
                 Body::from(bytes)
@@ -355,10 +484,16 @@ async fn passed_on(
             }
         }
     } else {
-        stream(answer, seen, kept, started, shared.clone())
+        let heard = Heard {
+            status: parts.status,
+            headers: headers.clone(),
+            body: Bytes::new(),
+            cut: false,
+        };
+        stream(answer, seen, heard, started, shared.clone())
     };
     let mut response = axum::response::Response::new(body);
-    *response.status_mut() = status;
+    *response.status_mut() = parts.status;
     *response.headers_mut() = headers;
     response
 }
@@ -366,26 +501,31 @@ async fn passed_on(
 /// A long or unsized answer passed on chunk by chunk as it comes; its first [`KEPT_BODY`]
 /// bytes kept, and the exchange judged once it has ended.
 fn stream(
-    mut answer: reqwest::Response,
-    mut seen: Observed,
-    mut kept: Answer,
+    mut answer: Incoming,
+    mut seen: Seen,
+    mut heard: Heard,
     started: Instant,
     shared: Arc<Shared>,
 ) -> Body {
     let (chunks, passed) = mpsc::channel::<Result<Bytes, std::io::Error>>(16);
     tokio::spawn(async move {
+        let mut kept = Vec::new();
         let complete = loop {
-            match answer.chunk().await {
-                Ok(Some(chunk)) => {
-                    let room = KEPT_BODY.saturating_sub(kept.body.len());
-                    kept.body.extend_from_slice(&chunk[..chunk.len().min(room)]);
-                    kept.cut |= chunk.len() > room;
+            match answer.frame().await {
+                Some(Ok(frame)) => {
+                    // Trailers are hop-by-hop here: the answer goes on without them.
+                    let Ok(chunk) = frame.into_data() else {
+                        continue;
+                    };
+                    let room = KEPT_BODY.saturating_sub(kept.len());
+                    kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    heard.cut |= chunk.len() > room;
                     if chunks.send(Ok(chunk)).await.is_err() {
                         break false;
                     }
                 }
-                Ok(None) => break true,
-                Err(e) => {
+                None => break true,
+                Some(Err(e)) => {
                     let _ = chunks.send(Err(std::io::Error::other(e))).await;
                     break false;
                 }
@@ -395,7 +535,8 @@ fn stream(
         if !complete {
             seen.failure = Some("the answer broke off before its end".to_owned());
         }
-        seen.answer = complete.then_some(kept);
+        heard.body = kept.into();
+        seen.answer = complete.then_some(heard);
         seen.duration_ms = elapsed(started);
         shared.judge(seen);
     });
