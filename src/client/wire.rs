@@ -23,6 +23,9 @@ pub struct Request {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<Body>,
+    /// Sent with no `Accept` header at all, not even the `*/*` an HTTP client adds to a
+    /// request that names none (the spec allows a request without one).
+    pub no_accept: bool,
 }
 
 impl Request {
@@ -32,6 +35,7 @@ impl Request {
             path: path.into(),
             headers: Vec::new(),
             body: None,
+            no_accept: false,
         }
     }
     pub fn get(path: impl Into<String>) -> Request {
@@ -58,6 +62,11 @@ impl Request {
     /// Replaces the header of this name, or adds it.
     pub fn with_header(self, name: &str, value: impl Into<String>) -> Request {
         self.without_header(name).header(name, value)
+    }
+    /// With no `Accept` header at all: any the request names is removed, and none is added.
+    pub fn without_accept(mut self) -> Request {
+        self.no_accept = true;
+        self.without_header("accept")
     }
     pub fn json(mut self, body: Value) -> Request {
         self.body = Some(Body::Json(body));

@@ -846,6 +846,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await;
             r.status == 413 && !r.has("detail")
         }
+        NoAcceptAnsweredCsv => c
+            .raw_finance_get("/finops/v1/events?limit=2")
+            .await
+            .contains("content-type: text/csv"),
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

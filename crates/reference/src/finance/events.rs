@@ -151,6 +151,9 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
         }
     };
     let page = events_page(app, cursor);
+    if !headers.contains_key(axum::http::header::ACCEPT) && f.has(Fault::NoAcceptAnsweredCsv) {
+        return Ok(reply::with_type(StatusCode::OK, csv(&page), "text/csv"));
+    }
     if f.has(Fault::JsonAsTextPlain) {
         let bytes = serde_json::to_vec(&page).expect("a serde_json::Value always serialises");
         return Ok(reply::with_type(
@@ -166,6 +169,21 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
             .remove(axum::http::header::CONTENT_TYPE);
     }
     Ok(response)
+}
+
+/// A page of events as CSV: a header line, then one line per event.
+fn csv(page: &Value) -> Vec<u8> {
+    let mut out = String::from("id,action,created_at\n");
+    for event in page["data"].as_array().into_iter().flatten() {
+        let field = |k: &str| event[k].as_str().unwrap_or_default().to_owned();
+        out.push_str(&format!(
+            "{},{},{}\n",
+            field("id"),
+            field("action"),
+            field("created_at")
+        ));
+    }
+    out.into_bytes()
 }
 
 /// The page tokens of list events.
