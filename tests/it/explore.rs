@@ -318,3 +318,56 @@ fn a_request_sent_with_no_accept_header_replays_without_one() {
     assert!(text.contains("content-type: text/csv"), "{text}");
     drop(server);
 }
+
+#[test]
+fn a_breach_only_a_sequence_reveals_fails_its_own_rule_in_a_sequence() {
+    // The issue's classes met only along a sequence: each fault, the rule it breaks.
+    let faults = [
+        (
+            "vat-read-shows-newest-after-two-creates",
+            "EXP-READ-SHOWS-WRITE",
+        ),
+        (
+            "vc-duplicate-accepted-after-three-creates",
+            "EXP-ID-UNIQUE-AFTER-WRITES",
+        ),
+        ("bpag-deep-page-skipped", "EXP-FULL-READ-EVERY-ITEM"),
+        ("evt-token-any-organization", "EXP-TOKEN-WHERE-ISSUED"),
+        (
+            "evt-desc-drops-oldest-write-after-six",
+            "EXP-EVENTS-BOTH-ORDERS",
+        ),
+        (
+            "evt-token-params-honoured-later",
+            "EXP-TOKEN-LATER-IGNORES-PARAMS",
+        ),
+    ];
+    for (fault, rule) in faults {
+        let dir = scratch(&format!("explore-sequence-{fault}"));
+        let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+        let out = run(&args, &dir);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {}", says(&out));
+        let record = report(&dir);
+        let found = ["explore.sequence.1", "explore.sequence.2"]
+            .iter()
+            .flat_map(|case| findings_under(&record, case, rule))
+            .count();
+        assert!(found > 0, "{fault}: nothing under {rule}: {}", says(&out));
+    }
+}
+
+#[test]
+fn a_token_honouring_parameters_only_when_used_later_passes_the_hand_written_case() {
+    // The hand-written case uses its token at once: the fault only the explorer meets.
+    let dir = scratch("explore-token-later-hand-written");
+    let args = [
+        "--seed",
+        "3",
+        "--filter",
+        "events.token-ignores-params",
+        "--fault",
+        "evt-token-params-honoured-later",
+    ];
+    let out = run(&args, &dir);
+    assert!(out.status.success(), "{}", says(&out));
+}
