@@ -23,10 +23,17 @@ pub(super) fn record_request(
             headers.push(("content-type".into(), "application/json".into()));
             Some(v.to_string())
         }
-        Some(Body::Raw {
-            bytes,
-            content_type,
-        }) => {
+        Some(
+            Body::Raw {
+                bytes,
+                content_type,
+            }
+            | Body::Spelled {
+                bytes,
+                content_type,
+                ..
+            },
+        ) => {
             if let Some(ct) = content_type {
                 headers.push(("content-type".into(), ct.clone()));
             }

@@ -470,10 +470,17 @@ impl Target {
         Ok(match &request.body {
             None => builder,
             Some(Body::Json(v)) => builder.json(v),
-            Some(Body::Raw {
-                bytes,
-                content_type,
-            }) => {
+            Some(
+                Body::Raw {
+                    bytes,
+                    content_type,
+                }
+                | Body::Spelled {
+                    bytes,
+                    content_type,
+                    ..
+                },
+            ) => {
                 let b = builder.body(bytes.clone());
                 match content_type {
                     Some(ct) => b.header(reqwest::header::CONTENT_TYPE, ct),
@@ -652,10 +659,17 @@ fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::B
             headers.entry(reqwest::header::CONTENT_TYPE).or_insert(ct);
             serde_json::to_vec(v).expect("a JSON value serializes")
         }
-        Some(Body::Raw {
-            bytes,
-            content_type,
-        }) => {
+        Some(
+            Body::Raw {
+                bytes,
+                content_type,
+            }
+            | Body::Spelled {
+                bytes,
+                content_type,
+                ..
+            },
+        ) => {
             if let Some(ct) = content_type {
                 let ct = reqwest::header::HeaderValue::from_str(ct)
                     .map_err(|_| SendError::Transport(format!("invalid content type {ct:?}")))?;

@@ -80,14 +80,16 @@ impl Shape {
         }
         let reshaped = self.charset || self.reverse_keys || self.spaced;
         if let (true, Some(Body::Json(body))) = (reshaped, &out.request.body) {
+            let body = body.clone();
             let mut text = String::new();
-            render(body, self, 0, &mut text);
+            render(&body, self, 0, &mut text);
             let content_type = if self.charset {
                 "application/json; charset=utf-8"
             } else {
                 "application/json"
             };
-            out = out.raw(text.into_bytes(), Some(content_type));
+            // The value stays beside its spelling: the checks that read a body judge it.
+            out.request = out.request.spelled(body, text.into_bytes(), content_type);
         }
         out
     }

@@ -371,3 +371,22 @@ fn a_token_honouring_parameters_only_when_used_later_passes_the_hand_written_cas
     let out = run(&args, &dir);
     assert!(out.status.success(), "{}", says(&out));
 }
+
+#[test]
+fn a_body_sent_in_another_spelling_is_judged_by_the_response_schema_of_what_it_means() {
+    // The quote response's schema applies to an answer to a quote body whatever its spelling:
+    // keys reversed, spaced, or a charset on its content type.
+    let dir = scratch("explore-spelled-quote");
+    let fault = "rcv-quote-response-missing-updated-at";
+    let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+    let out = run(&args, &dir);
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    let record = report(&dir);
+    let spelled = |curl: &str| curl.contains("charset=utf-8") || curl.contains("\" : ");
+    let found: Vec<(String, String)> = ["explore.sequence.1", "explore.sequence.2"]
+        .iter()
+        .flat_map(|case| findings_under(&record, case, "RCV-QUOTE-RESPONSE"))
+        .filter(|(_, curl)| curl.contains("\"quote\"") && spelled(curl))
+        .collect();
+    assert!(!found.is_empty(), "no spelled quote judged: {}", says(&out));
+}
