@@ -18,6 +18,13 @@
 //! controls, VAT IDs, receivables, mailbox domains, and the profile's comment), never deletes a
 //! fixture, and under `--read-only` draws reads alone. It must never judge a rule the spec does
 //! not state, nor read another module's cases.
+//!
+//! Deletes are not modelled, because the spec states nothing a later request could observe of
+//! one: there is no read of tags or of counterpart bank accounts, a delete's success status and
+//! body are not shown (so a second delete's answer is not either), which operation emits which
+//! event is not shown, and the receivables a deleted tag is detached from cannot be read. A
+//! "deleted thing stays gone" would be a rule of ours, not the spec's; and each delete would
+//! use up a fixture of the profile.
 
 mod draw;
 mod refusal;
@@ -137,8 +144,8 @@ pub enum Command {
     CarryToken {
         nth: u8,
     },
-    /// The first page of the first organization's events at `limit`, ascending: its next token
-    /// is kept for a later [`Command::TokenWithParams`].
+    /// The first page of the first organization's events at `limit`, sorted by `created_at`
+    /// ascending: its next token is kept for a later [`Command::TokenWithParams`].
     IssueToken {
         limit: u8,
     },
@@ -174,7 +181,7 @@ pub const BREACHES: [&str; 4] = [
 ];
 
 /// The other query parameters [`Command::TokenWithParams`] sends beside a token, by kind: each
-/// differs from every first query a kept token came from (ascending, no sort).
+/// differs from every first query a kept token came from (`sort=created_at`, ascending).
 pub const OTHER_PARAMS: [&[(&str, &str)]; 3] = [
     &[("limit", "3")],
     &[("sort", "created_at"), ("order", "desc")],
@@ -306,8 +313,7 @@ pub struct Model {
     pub transactions: Option<Vec<String>>,
     /// Next tokens of first pages of events read under the first organization.
     pub tokens: Vec<String>,
-    /// Those of them whose first query was ascending, with no sort and no other parameter
-    /// than `limit`, with that limit.
+    /// Those of them whose first query was `sort=created_at&limit=N` (ascending), with N.
     pub ascending: Vec<(String, u8)>,
     /// Ids the script names as shell variables: the value and the step (from 1) that made it.
     pub named: Vec<(String, usize)>,

@@ -415,22 +415,21 @@ async fn read_events(
     }
     model.events[org.index()].extend(read.kept);
     if let (Org::First, Some(next)) = (org, read.first_next) {
-        if !desc {
-            model.ascending.push((next.clone(), limit));
-        }
         model.tokens.push(next);
     }
     Ok(())
 }
 
-/// The first page of the first organization's events at `limit`: its next token is kept.
+/// The first page of the first organization's events sorted by `created_at` (ascending, the
+/// order the spec states when `sort` comes without `order`) at `limit`: its next token is kept.
+/// The default order without `sort` is not stated, so no read without it issues such a token.
 async fn issue_token(
     cx: &mut CaseCx,
     model: &mut Model,
     limit: u8,
 ) -> Result<Option<&'static str>, Abort> {
     let list = events_list();
-    let query: Query = vec![("limit".to_owned(), limit.to_string())];
+    let query = crate::pagination::query(&[("sort", "created_at"), ("limit", &limit.to_string())]);
     let response = send(cx, model, list.request(cx, &query)).await?;
     let page = response.json.as_ref().and_then(|j| list.parse_page(j));
     match page.and_then(|p| p.next).filter(|_| response.is_success()) {
