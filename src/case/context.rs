@@ -258,7 +258,7 @@ impl CaseCx {
             self.tally.response(operation, response.status);
             self.behaviour.response(operation, &request, response);
             let accepted = response.is_success();
-            if let Some(crate::client::Body::Json(body)) = &request.body {
+            if let Some(body) = request.body.as_ref().and_then(crate::client::Body::json) {
                 self.run.exercise.answered(operation, body, accepted);
             }
             if accepted {

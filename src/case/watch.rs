@@ -150,7 +150,7 @@ impl FixtureWatch {
         let path = request.path.split(['?', '#']).next().unwrap_or("");
         // The body's strings, gathered once rather than walked once per fixture.
         let mut strings = Vec::new();
-        if let Some(Body::Json(value)) = &request.body {
+        if let Some(value) = request.body.as_ref().and_then(Body::json) {
             gather_strings(value, &mut strings);
         }
         among

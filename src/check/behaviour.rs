@@ -443,9 +443,7 @@ fn request_kind(operation: OperationId, request: &Request) -> Option<&'static st
     if operation != OperationId::CreateReceivable {
         return None;
     }
-    let Some(Body::Json(body)) = &request.body else {
-        return None;
-    };
+    let body = request.body.as_ref().and_then(Body::json)?;
     match body.get("type")?.as_str()? {
         "quote" => Some("quote"),
         "invoice" => Some("invoice"),

@@ -42,9 +42,9 @@ pub struct Checked {
 /// body is a quote, whose fields the spec lists; any other receivable response may be any of the
 /// three shapes, since those of invoices and credit notes are not shown.
 fn success_stem<'s>(operation: OperationId, declared: &'s str, request: &Request) -> &'s str {
-    let quote = match &request.body {
-        Some(Body::Json(body)) => body["type"] == "quote" && body.get("based_on").is_none(),
-        _ => false,
+    let quote = match request.body.as_ref().and_then(Body::json) {
+        Some(body) => body["type"] == "quote" && body.get("based_on").is_none(),
+        None => false,
     };
     match operation {
         OperationId::CreateReceivable if quote => QUOTE_RESPONSE,

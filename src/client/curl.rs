@@ -22,9 +22,18 @@ pub fn curl_command(
     let compressed = asks_for_coding(headers);
     let headers: Vec<Vec<Piece>> = headers
         .iter()
-        .map(|(name, value)| words(&format!("{name}: {value}")))
+        .map(|(name, value)| words(&header_line(name, value)))
         .collect();
     command(method, words(url), headers, body.map(words), compressed)
+}
+
+/// A header as curl's `-H` takes it. One without a value is one the request went without: curl
+/// then leaves out its own (`-H 'Accept:'`, where curl would send `Accept: */*`).
+fn header_line(name: &str, value: &str) -> String {
+    match value.is_empty() {
+        true => format!("{name}:"),
+        false => format!("{name}: {value}"),
+    }
 }
 
 /// Secrets with the shell variables a curl names in their place: each value with the variable
@@ -150,7 +159,7 @@ impl ShellVars {
         let headers = headers
             .iter()
             .map(|(name, value)| {
-                let pieces = self.pieces(&format!("{name}: {value}"), redactor);
+                let pieces = self.pieces(&header_line(name, value), redactor);
                 let named = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
                 let lower = name.to_ascii_lowercase();
                 if !named && (lower == "authorization" || lower == "proxy-authorization") {
@@ -304,6 +313,13 @@ mod tests {
             c,
             r#"curl -sS -i -X POST 'http://h/p' -H 'x-a: 1' --data-raw '{"a":"it'\''s"}'"#
         );
+    }
+
+    #[test]
+    fn a_header_the_request_went_without_is_dropped_from_curls_own() {
+        let none = [("Accept".to_owned(), String::new())];
+        let c = curl_command("GET", "http://h/p", &none, None);
+        assert_eq!(c, "curl -sS -i 'http://h/p' -H 'Accept:'");
     }
 
     #[test]

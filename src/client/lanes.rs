@@ -16,29 +16,37 @@ use tokio::sync::{mpsc, oneshot, Mutex};
 type Outcome = Result<Response, SendError>;
 
 /// A built request waiting for a lane.
-struct Job {
-    request: reqwest::RequestBuilder,
+struct Job<R> {
+    request: R,
     /// Its endpoint, for the pace.
     endpoint: String,
     reply: oneshot::Sender<Outcome>,
 }
 
 /// The queue in front of the lanes; the lanes end when every handle to it is dropped.
-#[derive(Clone)]
-pub(super) struct Lanes {
-    jobs: mpsc::Sender<Job>,
+pub(super) struct Lanes<R> {
+    jobs: mpsc::Sender<Job<R>>,
+}
+
+// Not derived: a handle clones whatever the requests are.
+impl<R> Clone for Lanes<R> {
+    fn clone(&self) -> Lanes<R> {
+        Lanes {
+            jobs: self.jobs.clone(),
+        }
+    }
 }
 
 /// Requests queued in front of the lanes before a sender waits.
 const QUEUE: usize = 1024;
 
-impl Lanes {
+impl<R: Send + 'static> Lanes<R> {
     /// Starts `n` lanes, each sending its requests with `execute` (the client's own send, at
     /// the run's pace: a request and its endpoint in, the answer out). `None` outside a tokio
     /// runtime, where requests are then sent directly.
-    pub(super) fn start<E, F>(n: usize, execute: E) -> Option<Lanes>
+    pub(super) fn start<E, F>(n: usize, execute: E) -> Option<Lanes<R>>
     where
-        E: Fn(reqwest::RequestBuilder, String) -> F + Send + Sync + 'static,
+        E: Fn(R, String) -> F + Send + Sync + 'static,
         F: Future<Output = Outcome> + Send + 'static,
     {
         let handle = tokio::runtime::Handle::try_current().ok()?;
@@ -52,11 +60,7 @@ impl Lanes {
     }
 
     /// Sends `request` on the next free lane and reads its answer.
-    pub(super) async fn execute(
-        &self,
-        request: reqwest::RequestBuilder,
-        endpoint: &str,
-    ) -> Outcome {
+    pub(super) async fn execute(&self, request: R, endpoint: &str) -> Outcome {
         let (reply, answer) = oneshot::channel();
         let gone = || {
             SendError::Transport(
@@ -75,9 +79,9 @@ impl Lanes {
     }
 }
 
-async fn lane<E, F>(execute: Arc<E>, queue: Arc<Mutex<mpsc::Receiver<Job>>>)
+async fn lane<R, E, F>(execute: Arc<E>, queue: Arc<Mutex<mpsc::Receiver<Job<R>>>>)
 where
-    E: Fn(reqwest::RequestBuilder, String) -> F,
+    E: Fn(R, String) -> F,
     F: Future<Output = Outcome>,
 {
     loop {

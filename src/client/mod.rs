@@ -13,6 +13,7 @@
 //! redacted. A target misbehaving never becomes a panic or an `Err` of the run: it becomes an
 //! [`Exchange`] with an `error`, which the case turns into a verdict.
 
+mod bare;
 mod coding;
 mod config;
 mod curl;

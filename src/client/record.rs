@@ -23,20 +23,33 @@ pub(super) fn record_request(
             headers.push(("content-type".into(), "application/json".into()));
             Some(v.to_string())
         }
-        Some(Body::Raw {
-            bytes,
-            content_type,
-        }) => {
+        Some(
+            Body::Raw {
+                bytes,
+                content_type,
+            }
+            | Body::Spelled {
+                bytes,
+                content_type,
+                ..
+            },
+        ) => {
             if let Some(ct) = content_type {
                 headers.push(("content-type".into(), ct.clone()));
             }
             Some(String::from_utf8_lossy(bytes).into_owned())
         }
     };
+    // Sent with no `Accept`: curl must not send its own `*/*` either.
+    let mut curl_headers = headers.clone();
+    let named = |h: &[(String, String)]| h.iter().any(|(n, _)| n.eq_ignore_ascii_case("accept"));
+    if request.no_accept && !named(&headers) {
+        curl_headers.push(("Accept".into(), String::new()));
+    }
     let curl = vars.curl(
         request.method.as_str(),
         url,
-        &headers,
+        &curl_headers,
         body.as_deref(),
         redactor,
     );

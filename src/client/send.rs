@@ -1,6 +1,7 @@
 //! The client for one target: building it, and sending a request at the run's pace, bounded,
 //! retried where that is safe, and refused where `--read-only` or the run's stop forbid it.
 
+use super::bare::Bare;
 use super::coding::{self, CodingError};
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
@@ -21,6 +22,8 @@ use url::Url;
 const MAX_REDIRECTS: usize = 5;
 /// Tries of the OAuth token request while the target answers rate limits.
 const SETUP_TRIES: u32 = 5;
+/// The `User-Agent` of every request.
+const USER_AGENT: &str = concat!("covenant/", env!("CARGO_PKG_VERSION"));
 /// Paths whose parsed URL is kept; the cache starts over when full.
 const URL_CACHE: usize = 512;
 
@@ -31,13 +34,21 @@ pub struct Target {
     /// When requests may start: `--rate`, and the pauses and pace the target's rate limits ask.
     pacer: Arc<Pacer>,
     budget: Arc<Budget>,
+    /// The client of requests without the headers `client` adds to each (`Request::no_accept`).
+    bare: Bare,
     /// `--concurrency` lanes every request goes through; `None`: sent directly.
-    lanes: Option<lanes::Lanes>,
+    lanes: Option<lanes::Lanes<Built>>,
     /// Parsed URLs by path: a run sends thousands of requests to a few dozen paths, and parsing
     /// every URL afresh cost a twentieth of a run.
     urls: Mutex<HashMap<String, Url>>,
     /// `config.secrets`, looked for in one pass.
     redactor: Arc<curl::Redactor>,
+}
+
+/// A request built for one of the two clients, ready to leave.
+enum Built {
+    Client(reqwest::RequestBuilder),
+    Bare(hyper::Request<reqwest::Body>),
 }
 
 /// What [`Target::send`] knows of an exchange besides its outcome: enough to record it later.
@@ -80,7 +91,7 @@ impl Target {
             .no_brotli()
             .no_deflate()
             .no_zstd()
-            .user_agent(concat!("covenant/", env!("CARGO_PKG_VERSION")));
+            .user_agent(USER_AGENT);
         let extra = match &config.ca_cert {
             Some(pem) => ca_certificates(pem)?,
             None => Vec::new(),
@@ -100,8 +111,10 @@ impl Target {
         let budget = Arc::new(Budget::new(config.max_requests));
         let max_in_flight = config.max_in_flight;
         let redactor = Arc::new(curl::Redactor::new(&config.secrets));
+        let bare = Bare::new(&config);
         let direct = Arc::new(Target {
             client,
+            bare,
             config,
             pacer,
             budget,
@@ -126,6 +139,7 @@ impl Target {
     fn same(&self) -> Target {
         Target {
             client: self.client.clone(),
+            bare: self.bare.clone(),
             config: self.config.clone(),
             pacer: self.pacer.clone(),
             budget: self.budget.clone(),
@@ -261,7 +275,10 @@ impl Target {
                 tokio::time::sleep_until(until).await;
             }
             let outcome = self
-                .execute(self.client.post(url.clone()).form(form), &key)
+                .execute(
+                    Built::Client(self.client.post(url.clone()).form(form)),
+                    &key,
+                )
                 .await;
             match &outcome {
                 Ok(r) if rate_limit(r).is_some() && tries < SETUP_TRIES => tries += 1,
@@ -378,7 +395,9 @@ impl Target {
             .request(request.method.clone(), url)
             .headers(header_map(&request.headers)?);
         let key = endpoint(request.method.as_str(), &request.path);
-        self.execute(builder, &key).await.map(Response::parsed)
+        self.execute(Built::Client(builder), &key)
+            .await
+            .map(Response::parsed)
     }
 
     /// Sleeps `delay` unless the run stops first (an interrupt, the deadline); false when it
@@ -430,23 +449,11 @@ impl Target {
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
-        let mut builder = self.client.request(request.method.clone(), url);
-        builder = builder.headers(header_map(&request.headers)?);
-        builder = match &request.body {
-            None => builder,
-            Some(Body::Json(v)) => builder.json(v),
-            Some(Body::Raw {
-                bytes,
-                content_type,
-            }) => {
-                let b = builder.body(bytes.clone());
-                match content_type {
-                    Some(ct) => b.header(reqwest::header::CONTENT_TYPE, ct),
-                    None => b,
-                }
-            }
-        };
         // Built and serialized here, parsed here: a lane only sends and reads.
+        let builder = match request.no_accept {
+            true => Built::Bare(bare_request(request, url)?),
+            false => Built::Client(self.build(request, url)?),
+        };
         let response = match &self.lanes {
             Some(lanes) => lanes.execute(builder, key).await,
             None => self.execute(builder, key).await,
@@ -454,15 +461,46 @@ impl Target {
         response.map(Response::parsed)
     }
 
+    /// `request` for the main client.
+    fn build(&self, request: &Request, url: Url) -> Result<reqwest::RequestBuilder, SendError> {
+        let builder = self
+            .client
+            .request(request.method.clone(), url)
+            .headers(header_map(&request.headers)?);
+        Ok(match &request.body {
+            None => builder,
+            Some(Body::Json(v)) => builder.json(v),
+            Some(
+                Body::Raw {
+                    bytes,
+                    content_type,
+                }
+                | Body::Spelled {
+                    bytes,
+                    content_type,
+                    ..
+                },
+            ) => {
+                let b = builder.body(bytes.clone());
+                match content_type {
+                    Some(ct) => b.header(reqwest::header::CONTENT_TYPE, ct),
+                    None => b,
+                }
+            }
+        })
+    }
+
     /// Sends a built request at the run's pace and reads its answer, unparsed; bounded by
     /// `--timeout` once it leaves. A lane runs this: a pause holds every lane.
-    async fn execute(
-        &self,
-        builder: reqwest::RequestBuilder,
-        key: &str,
-    ) -> Result<Response, SendError> {
+    async fn execute(&self, builder: Built, key: &str) -> Result<Response, SendError> {
         let admission = self.admit().await?;
-        let outcome = self.bounded(self.read(builder)).await;
+        let outcome = match builder {
+            Built::Client(builder) => self.bounded(self.read(builder)).await,
+            Built::Bare(request) => {
+                let read = async { self.read_body(self.bare.send(request).await?).await };
+                self.bounded(read).await
+            }
+        };
         if let Ok(response) = &outcome {
             self.answered(
                 admission,
@@ -532,7 +570,11 @@ impl Target {
     }
 
     async fn read(&self, builder: reqwest::RequestBuilder) -> Result<Response, SendError> {
-        let mut response = self.head(builder).await?;
+        self.read_body(self.head(builder).await?).await
+    }
+
+    /// Reads an answer's body, bounded by `--max-body`, and decodes it.
+    async fn read_body(&self, mut response: reqwest::Response) -> Result<Response, SendError> {
         let status = response.status().as_u16();
         let headers: Vec<(String, String)> = response
             .headers()
@@ -601,6 +643,48 @@ impl Target {
         }
         SendError::Transport(message)
     }
+}
+
+/// `request` for the bare client, at `url`: its headers, its body and the body's content type,
+/// and covenant's `User-Agent` as the main client sends it; nothing else.
+fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::Body>, SendError> {
+    let mut headers = header_map(&request.headers)?;
+    headers
+        .entry(reqwest::header::USER_AGENT)
+        .or_insert(reqwest::header::HeaderValue::from_static(USER_AGENT));
+    let body = match &request.body {
+        None => Vec::new(),
+        Some(Body::Json(v)) => {
+            let ct = reqwest::header::HeaderValue::from_static("application/json");
+            headers.entry(reqwest::header::CONTENT_TYPE).or_insert(ct);
+            serde_json::to_vec(v).expect("a JSON value serializes")
+        }
+        Some(
+            Body::Raw {
+                bytes,
+                content_type,
+            }
+            | Body::Spelled {
+                bytes,
+                content_type,
+                ..
+            },
+        ) => {
+            if let Some(ct) = content_type {
+                let ct = reqwest::header::HeaderValue::from_str(ct)
+                    .map_err(|_| SendError::Transport(format!("invalid content type {ct:?}")))?;
+                headers.append(reqwest::header::CONTENT_TYPE, ct);
+            }
+            bytes.clone()
+        }
+    };
+    let mut built = hyper::Request::builder()
+        .method(request.method.clone())
+        .uri(url.as_str())
+        .body(reqwest::Body::from(body))
+        .map_err(|e| SendError::Transport(format!("cannot build the request: {e}")))?;
+    *built.headers_mut() = headers;
+    Ok(built)
 }
 
 fn backoff(done: u32) -> Duration {

@@ -13,6 +13,24 @@ pub enum Body {
         bytes: Vec<u8>,
         content_type: Option<String>,
     },
+    /// A JSON value sent in a spelling of its own (another key order, other whitespace, a
+    /// charset on the content type): the bytes go on the wire, the value is what they mean,
+    /// for every check that reads a body.
+    Spelled {
+        value: Value,
+        bytes: Vec<u8>,
+        content_type: Option<String>,
+    },
+}
+
+impl Body {
+    /// The JSON value the body means, when it is one: a JSON body's, or a spelled one's.
+    pub fn json(&self) -> Option<&Value> {
+        match self {
+            Body::Json(value) | Body::Spelled { value, .. } => Some(value),
+            Body::Raw { .. } => None,
+        }
+    }
 }
 
 /// A request, relative to the target's base URL.
@@ -23,6 +41,9 @@ pub struct Request {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<Body>,
+    /// Sent with no `Accept` header at all, not even the `*/*` an HTTP client adds to a
+    /// request that names none (the spec allows a request without one).
+    pub no_accept: bool,
 }
 
 impl Request {
@@ -32,6 +53,7 @@ impl Request {
             path: path.into(),
             headers: Vec::new(),
             body: None,
+            no_accept: false,
         }
     }
     pub fn get(path: impl Into<String>) -> Request {
@@ -59,8 +81,22 @@ impl Request {
     pub fn with_header(self, name: &str, value: impl Into<String>) -> Request {
         self.without_header(name).header(name, value)
     }
+    /// With no `Accept` header at all: any the request names is removed, and none is added.
+    pub fn without_accept(mut self) -> Request {
+        self.no_accept = true;
+        self.without_header("accept")
+    }
     pub fn json(mut self, body: Value) -> Request {
         self.body = Some(Body::Json(body));
+        self
+    }
+    /// With the JSON `value` sent as `bytes`, a spelling of it of the caller's.
+    pub fn spelled(mut self, value: Value, bytes: Vec<u8>, content_type: &str) -> Request {
+        self.body = Some(Body::Spelled {
+            value,
+            bytes,
+            content_type: Some(content_type.to_owned()),
+        });
         self
     }
     pub fn raw(mut self, bytes: impl Into<Vec<u8>>, content_type: Option<&str>) -> Request {

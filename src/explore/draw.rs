@@ -1,6 +1,7 @@
 //! Sequences drawn from the seed: a bag of commands the post-conditions need (enough creates
 //! for ids to interleave, enough VAT IDs for one to be read after others), random commands
-//! beside them, shuffled; then the closing reads that judge the state the sequence built.
+//! beside them, shuffled, after a first page whose token the tail uses again with other query
+//! parameters; then the closing reads that judge the state the sequence built.
 //!
 //! The same seed and sequence number give the same commands, whatever the target answers: what
 //! a command acts on follows from the model when it runs, never from the draw.
@@ -9,7 +10,7 @@ use super::{Command, Org};
 use proptest::prelude::Rng;
 
 /// Requests a sequence sends, roughly (for `--dry-run` and the plan's order).
-pub const REQUESTS: usize = 66;
+pub const REQUESTS: usize = 69;
 
 /// The largest page size both lists allow: a drawn read asks for 1 to this many items a page,
 /// so that a page skipped or repeated only at some page size is found at any.
@@ -28,6 +29,8 @@ pub fn shape(read_only: bool) -> Vec<Command> {
         },
         Command::ReadTransactions { limit: 50 },
         Command::CarryToken { nth: 0 },
+        Command::IssueToken { limit: 10 },
+        Command::TokenWithParams { nth: 0, kind: 0 },
     ];
     let mut all = reads.to_vec();
     if !read_only {
@@ -88,6 +91,9 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
         let j = pick(i as u32 + 1) as usize;
         body.swap(i, j);
     }
+    // A token kept before every write of the sequence, used with other parameters after them.
+    let limit = 10 + pick(51) as u8;
+    body.insert(0, Command::IssueToken { limit });
     let mut tail = Vec::new();
     let first_slot = body.iter().find_map(|c| match c {
         Command::CreateVelocity {
@@ -126,6 +132,10 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
         desc: true,
     });
     tail.push(Command::CarryToken { nth: 0 });
+    tail.push(Command::TokenWithParams {
+        nth: 0,
+        kind: (k % super::OTHER_PARAMS.len() as u32) as u8,
+    });
     // A read deep enough at a small page size: nine pages and more.
     tail.push(Command::ReadTransactions { limit: 10 });
     body.extend(tail);

@@ -18,6 +18,13 @@
 //! controls, VAT IDs, receivables, mailbox domains, and the profile's comment), never deletes a
 //! fixture, and under `--read-only` draws reads alone. It must never judge a rule the spec does
 //! not state, nor read another module's cases.
+//!
+//! Deletes are not modelled, because the spec states nothing a later request could observe of
+//! one: there is no read of tags or of counterpart bank accounts, a delete's success status and
+//! body are not shown (so a second delete's answer is not either), which operation emits which
+//! event is not shown, and the receivables a deleted tag is detached from cannot be read. A
+//! "deleted thing stays gone" would be a rule of ours, not the spec's; and each delete would
+//! use up a fixture of the profile.
 
 mod draw;
 mod refusal;
@@ -39,6 +46,8 @@ pub const ID_UNIQUE: &str = "EXP-ID-UNIQUE-AFTER-WRITES";
 pub const FULL_READ: &str = "EXP-FULL-READ-EVERY-ITEM";
 /// A token works only under the organization it was issued under.
 pub const TOKEN_WHERE_ISSUED: &str = "EXP-TOKEN-WHERE-ISSUED";
+/// A token used later, after other writes, with other query parameters still ignores them.
+pub const TOKEN_LATER: &str = "EXP-TOKEN-LATER-IGNORES-PARAMS";
 /// An event a full read held stays in every later full read, in either order.
 pub const BOTH_ORDERS: &str = "EXP-EVENTS-BOTH-ORDERS";
 /// A VAT ID of the first organization is not readable under the other (the tenancy rule the
@@ -60,11 +69,12 @@ const SHAPE_RULES: [&str; 4] = [
 ];
 
 /// The rules the model's post-conditions judge: a breach of one of them is shrunk.
-const MODEL_RULES: [&str; 7] = [
+const MODEL_RULES: [&str; 8] = [
     READ_SHOWS_WRITE,
     ID_UNIQUE,
     FULL_READ,
     TOKEN_WHERE_ISSUED,
+    TOKEN_LATER,
     BOTH_ORDERS,
     ISOLATION,
     TENANT_EVENTS,
@@ -134,6 +144,17 @@ pub enum Command {
     CarryToken {
         nth: u8,
     },
+    /// The first page of the first organization's events at `limit`, sorted by `created_at`
+    /// ascending: its next token is kept for a later [`Command::TokenWithParams`].
+    IssueToken {
+        limit: u8,
+    },
+    /// The `nth` ascending events token issued under the first organization, sent alone and
+    /// then with other query parameters (see [`OTHER_PARAMS`], by `kind`): the same page.
+    TokenWithParams {
+        nth: u8,
+        kind: u8,
+    },
     /// A receivable body of shape `shape` (0 quote, 1 invoice, 2 based-on) with an unknown
     /// property whose value is of JSON type `kind` (0 null, 1 boolean, 2 number, 3 string,
     /// 4 array, 5 object): refused, with the finance error body.
@@ -159,6 +180,14 @@ pub const BREACHES: [&str; 4] = [
     "no token and a malformed banking organization header",
 ];
 
+/// The other query parameters [`Command::TokenWithParams`] sends beside a token, by kind: each
+/// differs from every first query a kept token came from (`sort=created_at`, ascending).
+pub const OTHER_PARAMS: [&[(&str, &str)]; 3] = [
+    &[("limit", "3")],
+    &[("sort", "created_at"), ("order", "desc")],
+    &[("order", "desc"), ("limit", "7")],
+];
+
 impl Command {
     /// Whether it creates or updates something.
     pub fn writes(self) -> bool {
@@ -168,6 +197,8 @@ impl Command {
                 | Command::ReadEvents { .. }
                 | Command::ReadTransactions { .. }
                 | Command::CarryToken { .. }
+                | Command::IssueToken { .. }
+                | Command::TokenWithParams { .. }
         )
     }
 
@@ -183,7 +214,10 @@ impl Command {
             }
             Command::CreateMailbox => &[CreateMailboxDomain],
             Command::UpdateComment => &[UpdateComment],
-            Command::ReadEvents { .. } | Command::CarryToken { .. } => &[ListEvents],
+            Command::ReadEvents { .. }
+            | Command::CarryToken { .. }
+            | Command::IssueToken { .. }
+            | Command::TokenWithParams { .. } => &[ListEvents],
             Command::ReadTransactions { .. } => &[ListTransactions],
             Command::UnknownProperty { .. } => &[CreateReceivable],
             Command::TwoBreaches { .. } => &[CreateReceivable, CreateVelocityControl],
@@ -219,6 +253,19 @@ impl Command {
             Command::CarryToken { nth } => format!(
                 "send events token #{nth} of the first organization under the other organization"
             ),
+            Command::IssueToken { limit } => format!(
+                "read the first page of the first organization's events at limit={limit} and \
+                 keep its next token"
+            ),
+            Command::TokenWithParams { nth, kind } => {
+                let pairs = OTHER_PARAMS[kind as usize % OTHER_PARAMS.len()];
+                let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!(
+                    "send ascending events token #{nth} of the first organization alone, then \
+                     with {}",
+                    query.join("&")
+                )
+            }
             Command::UnknownProperty { shape, kind } => format!(
                 "create a {} with an unknown property whose value is {}",
                 ["quote", "invoice", "receivable based on a quote"][shape as usize % 3],
@@ -266,6 +313,8 @@ pub struct Model {
     pub transactions: Option<Vec<String>>,
     /// Next tokens of first pages of events read under the first organization.
     pub tokens: Vec<String>,
+    /// Those of them whose first query was `sort=created_at&limit=N` (ascending), with N.
+    pub ascending: Vec<(String, u8)>,
     /// Ids the script names as shell variables: the value and the step (from 1) that made it.
     pub named: Vec<(String, usize)>,
     /// Creates sent so far in this play: numbers the values made unique.

@@ -145,7 +145,7 @@ fn observed(request: &Request, response: &Response) -> Observed {
     let body = match &request.body {
         None => Vec::new(),
         Some(Body::Json(v)) => v.to_string().into_bytes(),
-        Some(Body::Raw { bytes, .. }) => bytes.clone(),
+        Some(Body::Raw { bytes, .. } | Body::Spelled { bytes, .. }) => bytes.clone(),
     };
     Observed {
         method: request.method.to_string(),

@@ -2,8 +2,9 @@
 //! meaning, drawn from the seed per request, so that an answer that changes with the spelling
 //! (not JSON only when the body's content type carries a charset, say) is met by some sequence.
 //!
-//! Drawn: the `Accept` header (`application/json`, `*/*`, or none of covenant's: the HTTP
-//! client then sends its own `*/*`, as curl does, so the printed curl stays faithful);
+//! Drawn: the `Accept` header (`application/json`, `*/*`, or none at all: the client then sends
+//! the request without one, through the client that adds no default, and its printed curl says
+//! `-H 'Accept:'` so that curl leaves out its own `*/*` too);
 //! `Accept-Encoding: identity` or none; a charset on the body's content type or not; the query
 //! parameters in another order; the body's JSON keys in another order and other whitespace.
 //! Every shape means what the plain request means: the answers are judged by the same rules,
@@ -20,7 +21,7 @@ use serde_json::Value;
 pub enum Accept {
     Json,
     Any,
-    /// None of covenant's.
+    /// No `Accept` header at all.
     Unset,
 }
 
@@ -66,7 +67,10 @@ impl Shape {
         out = match self.accept {
             Accept::Json => out.with_header("accept", "application/json"),
             Accept::Any => out.with_header("accept", "*/*"),
-            Accept::Unset => out,
+            Accept::Unset => {
+                out.request = out.request.without_accept();
+                out
+            }
         };
         if self.identity {
             out = out.with_header("accept-encoding", "identity");
@@ -76,14 +80,16 @@ impl Shape {
         }
         let reshaped = self.charset || self.reverse_keys || self.spaced;
         if let (true, Some(Body::Json(body))) = (reshaped, &out.request.body) {
+            let body = body.clone();
             let mut text = String::new();
-            render(body, self, 0, &mut text);
+            render(&body, self, 0, &mut text);
             let content_type = if self.charset {
                 "application/json; charset=utf-8"
             } else {
                 "application/json"
             };
-            out = out.raw(text.into_bytes(), Some(content_type));
+            // The value stays beside its spelling: the checks that read a body judge it.
+            out.request = out.request.spelled(body, text.into_bytes(), content_type);
         }
         out
     }

@@ -8,7 +8,7 @@
 use super::shape::send;
 use super::{
     Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_UNIQUE, ISOLATION, MODEL_RULES,
-    READ_SHOWS_WRITE, TENANT_EVENTS, TOKEN_WHERE_ISSUED,
+    OTHER_PARAMS, READ_SHOWS_WRITE, TENANT_EVENTS, TOKEN_LATER, TOKEN_WHERE_ISSUED,
 };
 use crate::case::{Abort, Bodies, CaseCx, Given};
 use crate::client::Response;
@@ -109,6 +109,8 @@ async fn one(
         }
         Command::ReadTransactions { limit } => read_transactions(cx, model, limit).await,
         Command::CarryToken { nth } => carry_token(cx, model, nth).await,
+        Command::IssueToken { limit } => issue_token(cx, model, limit).await,
+        Command::TokenWithParams { nth, kind } => token_with_params(cx, model, nth, kind).await,
         Command::UnknownProperty { shape, kind } => {
             super::refusal::unknown_property(cx, model, shape, kind).await
         }
@@ -416,6 +418,81 @@ async fn read_events(
         model.tokens.push(next);
     }
     Ok(())
+}
+
+/// The first page of the first organization's events sorted by `created_at` (ascending, the
+/// order the spec states when `sort` comes without `order`) at `limit`: its next token is kept.
+/// The default order without `sort` is not stated, so no read without it issues such a token.
+async fn issue_token(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    limit: u8,
+) -> Result<Option<&'static str>, Abort> {
+    let list = events_list();
+    let query = crate::pagination::query(&[("sort", "created_at"), ("limit", &limit.to_string())]);
+    let response = send(cx, model, list.request(cx, &query)).await?;
+    let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+    match page.and_then(|p| p.next).filter(|_| response.is_success()) {
+        Some(next) => {
+            model.ascending.push((next.clone(), limit));
+            model.tokens.push(next);
+            Ok(None)
+        }
+        None => Ok(Some("the first page gave no next token")),
+    }
+}
+
+/// An ascending events token kept earlier, sent alone and then with other query parameters:
+/// the spec ignores every other parameter when a token is present, so both pages hold the
+/// same events. New events come after every kept one in ascending order, so a full page is
+/// the same whatever the run writes between the two requests; a shorter one may only grow.
+async fn token_with_params(
+    cx: &mut CaseCx,
+    model: &mut Model,
+    nth: u8,
+    kind: u8,
+) -> Result<Option<&'static str>, Abort> {
+    if model.ascending.is_empty() {
+        return Ok(Some("no ascending events token kept yet"));
+    }
+    let (token, limit) = model.ascending[nth as usize % model.ascending.len()].clone();
+    let pairs = OTHER_PARAMS[kind as usize % OTHER_PARAMS.len()];
+    let list = events_list();
+    let mut pages = Vec::new();
+    for query in [Vec::new(), crate::pagination::query(pairs)] {
+        let query = list.with_token(&query, Some(&token));
+        let response = send(cx, model, list.request(cx, &query)).await?;
+        let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+        match page.filter(|_| response.is_success()) {
+            Some(page) => pages.push(page.items.iter().map(item_key).collect::<Vec<_>>()),
+            // A refusal is judged by the generic checks and the pagination cases.
+            None => return Ok(None),
+        }
+    }
+    let (alone, with) = (&pages[0], &pages[1]);
+    cx.judged(TOKEN_LATER);
+    let full = alone.len() >= usize::from(limit);
+    let same = match full {
+        true => alone == with,
+        false => alone.starts_with(with) || with.starts_with(alone),
+    };
+    if !same {
+        let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        cx.finding_diff(
+            TOKEN_LATER,
+            format!(
+                "an events token of a limit={limit} read, used later with {} ({} items), gave \
+                 another page than alone ({} items): with a token every other query parameter \
+                 is ignored",
+                query.join("&"),
+                with.len(),
+                alone.len()
+            ),
+            &alone.join("\n"),
+            &with.join("\n"),
+        );
+    }
+    Ok(None)
 }
 
 async fn carry_token(

@@ -199,6 +199,11 @@ fn a_breach_only_a_wire_shape_reveals_fails_its_own_rule_with_the_curl_as_sent()
             "ERR-BANK-BODY",
             "velocity-controls",
         ),
+        (
+            "gen-no-accept-answered-csv",
+            "GEN-JSON-BODY",
+            "-H 'Accept:'",
+        ),
     ];
     for (fault, rule, shown) in faults {
         let dir = scratch(&format!("explore-shape-{fault}"));
@@ -264,4 +269,124 @@ fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
         statuses.contains("413"),
         "no large body refused: {statuses}"
     );
+}
+
+#[test]
+fn a_request_sent_with_no_accept_header_replays_without_one() {
+    // The reference answers CSV only to a request that carries no Accept header: the printed
+    // curl, run as printed, gets the CSV page again, so it too went without one (curl's own
+    // `Accept: */*` would have been answered JSON).
+    use covenant::reference::{start, FaultSet, ReferenceConfig};
+    let dir = scratch("explore-no-accept-replay");
+    let rt = crate::support::runtime();
+    let server = rt
+        .block_on(start(ReferenceConfig {
+            seed: 7,
+            faults: FaultSet::from_names(["gen-no-accept-answered-csv"]).expect("a fault"),
+            ..ReferenceConfig::default()
+        }))
+        .expect("the reference starts");
+    let profile = dir.join("profile.toml");
+    std::fs::write(&profile, server.profile().to_toml()).expect("write the profile");
+    let args = ["--seed", "3", "--filter", "explore.", "--profile"];
+    let out = covenant()
+        .arg("run")
+        .args(args)
+        .arg(&profile)
+        .arg("--report-dir")
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    let record = report(&dir);
+    let found = findings_under(&record, "explore.sequence.1", "GEN-JSON-BODY");
+    let (_, curl) = found
+        .first()
+        .unwrap_or_else(|| panic!("no finding: {}", says(&out)));
+    assert!(curl.contains("-H 'Accept:'"), "{curl}");
+    let profile = server.profile();
+    let token = profile.finops.as_ref().and_then(|f| f.token.as_ref());
+    let replayed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{curl} -w '\\n%{{http_code}}'"))
+        .env("COVENANT_FINOPS_TOKEN", token.map_or("", |t| t.expose()))
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .output()
+        .expect("sh runs");
+    let text = String::from_utf8_lossy(&replayed.stdout);
+    assert!(text.trim_end().ends_with("\n200"), "{text}");
+    assert!(text.contains("content-type: text/csv"), "{text}");
+    drop(server);
+}
+
+#[test]
+fn a_breach_only_a_sequence_reveals_fails_its_own_rule_in_a_sequence() {
+    // The issue's classes met only along a sequence: each fault, the rule it breaks.
+    let faults = [
+        (
+            "vat-read-shows-newest-after-two-creates",
+            "EXP-READ-SHOWS-WRITE",
+        ),
+        (
+            "vc-duplicate-accepted-after-three-creates",
+            "EXP-ID-UNIQUE-AFTER-WRITES",
+        ),
+        ("bpag-deep-page-skipped", "EXP-FULL-READ-EVERY-ITEM"),
+        ("evt-token-any-organization", "EXP-TOKEN-WHERE-ISSUED"),
+        (
+            "evt-desc-drops-oldest-write-after-six",
+            "EXP-EVENTS-BOTH-ORDERS",
+        ),
+        (
+            "evt-token-params-honoured-later",
+            "EXP-TOKEN-LATER-IGNORES-PARAMS",
+        ),
+    ];
+    for (fault, rule) in faults {
+        let dir = scratch(&format!("explore-sequence-{fault}"));
+        let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+        let out = run(&args, &dir);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {}", says(&out));
+        let record = report(&dir);
+        let found = ["explore.sequence.1", "explore.sequence.2"]
+            .iter()
+            .flat_map(|case| findings_under(&record, case, rule))
+            .count();
+        assert!(found > 0, "{fault}: nothing under {rule}: {}", says(&out));
+    }
+}
+
+#[test]
+fn a_token_honouring_parameters_only_when_used_later_passes_the_hand_written_case() {
+    // The hand-written case uses its token at once: the fault only the explorer meets.
+    let dir = scratch("explore-token-later-hand-written");
+    let args = [
+        "--seed",
+        "3",
+        "--filter",
+        "events.token-ignores-params",
+        "--fault",
+        "evt-token-params-honoured-later",
+    ];
+    let out = run(&args, &dir);
+    assert!(out.status.success(), "{}", says(&out));
+}
+
+#[test]
+fn a_body_sent_in_another_spelling_is_judged_by_the_response_schema_of_what_it_means() {
+    // The quote response's schema applies to an answer to a quote body whatever its spelling:
+    // keys reversed, spaced, or a charset on its content type.
+    let dir = scratch("explore-spelled-quote");
+    let fault = "rcv-quote-response-missing-updated-at";
+    let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+    let out = run(&args, &dir);
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    let record = report(&dir);
+    let spelled = |curl: &str| curl.contains("charset=utf-8") || curl.contains("\" : ");
+    let found: Vec<(String, String)> = ["explore.sequence.1", "explore.sequence.2"]
+        .iter()
+        .flat_map(|case| findings_under(&record, case, "RCV-QUOTE-RESPONSE"))
+        .filter(|(_, curl)| curl.contains("\"quote\"") && spelled(curl))
+        .collect();
+    assert!(!found.is_empty(), "no spelled quote judged: {}", says(&out));
 }

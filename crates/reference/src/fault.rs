@@ -462,6 +462,10 @@ faults! {
         "create receivable validates its body before it looks for a token: a request with no token and an invalid body is answered 422";
     LargeBodyBareRefusal => "vc-large-body-refused-bare", "ERR-BANK-BODY",
         "create velocity control refuses a body over 512 KiB with 413 and {\"message\": ...}, not the banking error body";
+    EventsTokenParamsLater => "evt-token-params-honoured-later", "EXP-TOKEN-LATER-IGNORES-PARAMS",
+        "an events token used once its organization has written three more events than when its first query was made lets the query's own limit and order override its own";
+    NoAcceptAnsweredCsv => "gen-no-accept-answered-csv", "GEN-JSON-BODY",
+        "list events answers its page as text/csv when the request carries no Accept header at all (a server's own default type for a client that names none)";
 }
 
 impl Fault {

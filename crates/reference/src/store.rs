@@ -154,6 +154,9 @@ pub struct EventCursor {
     pub offset: usize,
     /// The first query named a sort, for the fault that bends sorted reads.
     pub sorted: bool,
+    /// The organization's events of writes when the first query was made, for the fault that
+    /// honours a later query's parameters once more were written (0 without it).
+    pub writes: usize,
 }
 
 /// Where a page of transactions starts.

@@ -133,6 +133,28 @@ impl Ctx {
             .header("x-finops-version", self.p.finops_version())
     }
 
+    /// A finance GET written by hand, with no header but the token, the version and the
+    /// organization (reqwest adds `Accept: */*` to every request); the answer as text.
+    pub async fn raw_finance_get(&self, path: &str) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let host = self
+            .base
+            .trim_start_matches("http://")
+            .trim_end_matches('/');
+        let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+        let token = self.fin().token.as_ref().unwrap().expose();
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nhost: {host}\r\nauthorization: Bearer {token}\r\n\
+             x-finops-version: {}\r\nx-organization-id: {}\r\nconnection: close\r\n\r\n",
+            self.p.finops_version(),
+            self.org()
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        String::from_utf8_lossy(&answer).to_lowercase()
+    }
+
     pub async fn send(rb: reqwest::RequestBuilder) -> Resp {
         let r = rb.send().await.expect("the reference answers");
         let status = r.status().as_u16();

@@ -846,6 +846,22 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .await;
             r.status == 413 && !r.has("detail")
         }
+        EventsTokenParamsLater => {
+            let token = c.events("limit=5").await.token("next_pagination_token");
+            for n in 0..3 {
+                c.create_vat(
+                    json!({ "value": format!("DE{n:09}"), "country": "DE", "type": "eu_vat" }),
+                )
+                .await;
+            }
+            let alone = c.follow(List::Events, &token).await.ids();
+            let with = c.events(&format!("limit=2&pagination_token={token}")).await;
+            alone != with.ids()
+        }
+        NoAcceptAnsweredCsv => c
+            .raw_finance_get("/finops/v1/events?limit=2")
+            .await
+            .contains("content-type: text/csv"),
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

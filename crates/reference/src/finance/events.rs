@@ -95,6 +95,10 @@ fn first_cursor(
     if !problems.is_empty() {
         return Err(problems);
     }
+    let writes = match f.has(Fault::EventsTokenParamsLater) {
+        true => writes_of(app, org),
+        false => 0,
+    };
     Ok(EventCursor {
         org,
         limit,
@@ -102,8 +106,22 @@ fn first_cursor(
         by_updated,
         offset: 0,
         sorted: q.contains_key("sort"),
+        writes,
     })
 }
+
+/// The events of writes an organization has.
+fn writes_of(app: &App, org: Uuid) -> usize {
+    let db = app.db();
+    db.events
+        .iter()
+        .filter(|e| e.org == org && e.written)
+        .count()
+}
+
+/// Writes after a token's first query from which `evt-token-params-honoured-later` lets the
+/// query's own parameters override the token's.
+const LATER_WRITES: usize = 3;
 
 /// Under `evt-token-honours-params`, the query's own limit and order override the token's.
 fn override_from_query(mut cursor: EventCursor, q: &HashMap<String, String>) -> EventCursor {
@@ -136,6 +154,12 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
             let anywhere = f.has(Fault::EventsTokenAnyOrganization);
             match found.filter(|c| c.org == org || anywhere) {
                 Some(c) if f.has(Fault::EventsTokenHonoursParams) => override_from_query(c, &q),
+                Some(c)
+                    if f.has(Fault::EventsTokenParamsLater)
+                        && writes_of(app, org) >= c.writes + LATER_WRITES =>
+                {
+                    override_from_query(c, &q)
+                }
                 Some(c) => c,
                 None if f.has(Fault::EventsTamperedRestarts) => {
                     first_cursor(app, org, &HashMap::new()).map_err(|p| reply::validation(f, &p))?
@@ -151,6 +175,9 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
         }
     };
     let page = events_page(app, cursor);
+    if !headers.contains_key(axum::http::header::ACCEPT) && f.has(Fault::NoAcceptAnsweredCsv) {
+        return Ok(reply::with_type(StatusCode::OK, csv(&page), "text/csv"));
+    }
     if f.has(Fault::JsonAsTextPlain) {
         let bytes = serde_json::to_vec(&page).expect("a serde_json::Value always serialises");
         return Ok(reply::with_type(
@@ -166,6 +193,21 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
             .remove(axum::http::header::CONTENT_TYPE);
     }
     Ok(response)
+}
+
+/// A page of events as CSV: a header line, then one line per event.
+fn csv(page: &Value) -> Vec<u8> {
+    let mut out = String::from("id,action,created_at\n");
+    for event in page["data"].as_array().into_iter().flatten() {
+        let field = |k: &str| event[k].as_str().unwrap_or_default().to_owned();
+        out.push_str(&format!(
+            "{},{},{}\n",
+            field("id"),
+            field("action"),
+            field("created_at")
+        ));
+    }
+    out.into_bytes()
 }
 
 /// The page tokens of list events.

@@ -1,0 +1,151 @@
+//! Requests that go without a header every other request gets: hyper's own client, which adds
+//! nothing but `Host` and the body's length.
+//!
+//! reqwest 0.13 puts `Accept: */*` into every client's default headers when its builder is made,
+//! and adds it to each request that names none; `ClientBuilder::default_headers` only adds to
+//! that map, and a request cannot remove a default. The spec allows a request with no `Accept`,
+//! and an answer that changes only then must be met, so a request marked
+//! [`Request::no_accept`](super::Request) is sent here. The trust is the main client's:
+//! rustls with the same provider, the system's roots and the `--ca-cert` bundle for a target
+//! reached over `https` (only the bundle otherwise), nothing verified under `--insecure`. The
+//! connection pool, connect timeout and HTTP/1.1 are the main client's too; the pace, budget,
+//! `--timeout`, lanes and the reading of the answer are the caller's, as for any request. A
+//! redirect is not followed here: it is the answer (the spec's operations redirect nowhere).
+//! Built on first use: a run that sends no such request never loads the system's roots twice.
+
+use super::config::{error_chain, TargetConfig};
+use super::SendError;
+use hyper_util::client::legacy::{connect::HttpConnector, Client};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use std::sync::{Arc, OnceLock};
+
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+
+/// The client for requests without the headers reqwest adds, made on first use.
+#[derive(Clone)]
+pub(super) struct Bare {
+    config: TargetConfig,
+    client: Arc<OnceLock<Result<Client<Connector, reqwest::Body>, String>>>,
+}
+
+impl Bare {
+    pub(super) fn new(config: &TargetConfig) -> Bare {
+        Bare {
+            config: config.clone(),
+            client: Arc::default(),
+        }
+    }
+
+    /// Sends `request` (its URI absolute) and waits for the status line and headers; the body
+    /// is read by the caller, as reqwest's.
+    pub(super) async fn send(
+        &self,
+        request: hyper::Request<reqwest::Body>,
+    ) -> Result<reqwest::Response, SendError> {
+        let client = self
+            .client
+            .get_or_init(|| build(&self.config))
+            .as_ref()
+            .map_err(|e| SendError::Transport(e.clone()))?;
+        let response = client
+            .request(request)
+            .await
+            .map_err(|e| SendError::Transport(error_chain(&e)))?;
+        Ok(reqwest::Response::from(response.map(reqwest::Body::wrap)))
+    }
+}
+
+fn build(config: &TargetConfig) -> Result<Client<Connector, reqwest::Body>, String> {
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_nodelay(true);
+    http.set_connect_timeout(Some(config.timeout.min(std::time::Duration::from_secs(10))));
+    let tls = tls(config)?;
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    Ok(Client::builder(hyper_util::rt::TokioExecutor::new())
+        .pool_max_idle_per_host(64)
+        .build(connector))
+}
+
+/// The TLS settings the main client has (see `Target::new`): `--insecure` verifies nothing;
+/// a run reaching `https` trusts the system's roots and the `--ca-cert` bundle; any other,
+/// the bundle alone.
+fn tls(config: &TargetConfig) -> Result<rustls::ClientConfig, String> {
+    let provider = CryptoProvider::get_default()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
+    let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("cannot set up TLS: {e}"))?;
+    let extra: Vec<CertificateDer<'static>> = match &config.ca_cert {
+        Some(pem) => CertificateDer::pem_slice_iter(pem)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("not a PEM certificate ({e})"))?,
+        None => Vec::new(),
+    };
+    let builder = if config.insecure {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(Unverified(provider)))
+    } else if config.https {
+        let verifier =
+            rustls_platform_verifier::Verifier::new_with_extra_roots(extra, provider.clone())
+                .map_err(|e| format!("cannot load the system's root certificates: {e}"))?;
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+    } else {
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add_parsable_certificates(extra);
+        builder.with_root_certificates(roots)
+    };
+    // ALPN is the connector's to set (HTTP/1.1 only, as `enable_http1` asks).
+    Ok(builder.with_no_client_auth())
+}
+
+/// `--insecure`: any certificate and any signature is taken, as the main client's
+/// `danger_accept_invalid_certs` does.
+#[derive(Debug)]
+struct Unverified(Arc<CryptoProvider>);
+
+impl ServerCertVerifier for Unverified {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        _message: &[u8],
+        _cert: &CertificateDer<'_>,
+        _dss: &rustls::DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        Ok(HandshakeSignatureValid::assertion())
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        _message: &[u8],
+        _cert: &CertificateDer<'_>,
+        _dss: &rustls::DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        Ok(HandshakeSignatureValid::assertion())
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
