@@ -11,11 +11,13 @@ pub use crate::secret::{redact, Redactor, SecretFinder};
 
 use super::coding::asks_for_coding;
 
-/// A POSIX-shell-safe curl command for a request (headers and body as given: redact first).
+/// A POSIX-shell-safe curl command for a request (headers and body as given: redact first),
+/// which went `without` the headers named there: curl would send its own of those.
 pub fn curl_command(
     method: &str,
     url: &str,
     headers: &[(String, String)],
+    without: &[&str],
     body: Option<&str>,
 ) -> String {
     let words = |text: &str| vec![Piece::Text(text.to_owned())];
@@ -24,16 +26,25 @@ pub fn curl_command(
         .iter()
         .map(|(name, value)| words(&header_line(name, value)))
         .collect();
+    let headers = headers.into_iter().chain(left_out(without)).collect();
     command(method, words(url), headers, body.map(words), compressed)
 }
 
-/// A header as curl's `-H` takes it. One without a value is one the request went without: curl
-/// then leaves out its own (`-H 'Accept:'`, where curl would send `Accept: */*`).
+/// A header as curl's `-H` takes it: one sent with an empty value is `name;` (curl reads
+/// `name:` as "send none of this header").
 fn header_line(name: &str, value: &str) -> String {
     match value.is_empty() {
-        true => format!("{name}:"),
+        true => format!("{name};"),
         false => format!("{name}: {value}"),
     }
+}
+
+/// `-H 'Accept:'` for each header the request went without where curl would send its own
+/// (`Accept: */*`, its `User-Agent`): curl then sends none.
+fn left_out<'a>(without: &'a [&'a str]) -> impl Iterator<Item = Vec<Piece>> + 'a {
+    without
+        .iter()
+        .map(|name| vec![Piece::Text(format!("{name}:"))])
 }
 
 /// Secrets with the shell variables a curl names in their place: each value with the variable
@@ -142,7 +153,8 @@ impl ShellVars {
         out
     }
 
-    /// A replayable curl command of a request as sent, secrets unredacted: each secret this
+    /// A replayable curl command of a request as sent (`without` the headers named there, where
+    /// curl would send its own), secrets unredacted: each secret this
     /// knows becomes its variable (`Basic $VAR`, a bare `$VAR`: the spelling sent shows), every
     /// other secret is masked (an `authorization` value's credentials, whatever they hold,
     /// unless they name a variable; its scheme is kept, and a value with no credentials is no
@@ -152,6 +164,7 @@ impl ShellVars {
         method: &str,
         url: &str,
         headers: &[(String, String)],
+        without: &[&str],
         body: Option<&str>,
         redactor: &Redactor,
     ) -> String {
@@ -169,6 +182,7 @@ impl ShellVars {
                     pieces
                 }
             })
+            .chain(left_out(without))
             .collect();
         command(
             method,
@@ -307,6 +321,7 @@ mod tests {
             "POST",
             "http://h/p",
             &[("x-a".into(), "1".into())],
+            &[],
             Some(r#"{"a":"it's"}"#),
         );
         assert_eq!(
@@ -317,22 +332,24 @@ mod tests {
 
     #[test]
     fn a_header_the_request_went_without_is_dropped_from_curls_own() {
-        let none = [("Accept".to_owned(), String::new())];
-        let c = curl_command("GET", "http://h/p", &none, None);
+        let c = curl_command("GET", "http://h/p", &[], &["Accept"], None);
         assert_eq!(c, "curl -sS -i 'http://h/p' -H 'Accept:'");
+        let empty = [("x-organization-id".to_owned(), String::new())];
+        let c = curl_command("GET", "http://h/p", &empty, &[], None);
+        assert_eq!(c, "curl -sS -i 'http://h/p' -H 'x-organization-id;'");
     }
 
     #[test]
     fn a_request_asking_for_gzip_is_replayed_with_compressed_and_no_other_is() {
         let asked = [("accept-encoding".to_owned(), "gzip".to_owned())];
-        let c = curl_command("GET", "http://h/p", &asked, None);
+        let c = curl_command("GET", "http://h/p", &asked, &[], None);
         assert_eq!(
             c,
             "curl -sS -i --compressed 'http://h/p' -H 'accept-encoding: gzip'"
         );
-        let c = vars().curl("GET", "http://h/p", &asked, None, &Redactor::new(&[]));
+        let c = vars().curl("GET", "http://h/p", &asked, &[], None, &Redactor::new(&[]));
         assert!(c.contains(" --compressed "), "{c}");
-        let plain = curl_command("GET", "http://h/p", &[], None);
+        let plain = curl_command("GET", "http://h/p", &[], &[], None);
         assert!(!plain.contains("--compressed"), "{plain}");
     }
 
@@ -358,6 +375,7 @@ mod tests {
                 ("x-e".into(), "Bearer tokX".into()),
                 ("x-f".into(), "$HOME tok".into()),
             ],
+            &[],
             None,
             &redactor,
         );
@@ -375,7 +393,7 @@ mod tests {
         let redactor = Redactor::new(&["tok".into()]);
         let curl = |value: &str| {
             let headers = [("authorization".to_owned(), value.to_owned())];
-            vars().curl("GET", "http://h/p", &headers, None, &redactor)
+            vars().curl("GET", "http://h/p", &headers, &[], None, &redactor)
         };
         for (sent, shown) in [
             (
@@ -405,7 +423,7 @@ mod tests {
         ]);
         let curl = |value: &str| {
             let headers = [("authorization".to_owned(), value.to_owned())];
-            vars.curl("GET", "http://h/p", &headers, None, &redactor)
+            vars.curl("GET", "http://h/p", &headers, &[], None, &redactor)
         };
         assert!(
             curl("Bearer tokX").ends_with("-H \"authorization: Bearer ${COVENANT_FINOPS_TOKEN}X\"")
@@ -423,14 +441,14 @@ mod tests {
     #[test]
     fn a_body_too_long_for_one_argument_is_piped_in_by_printf() {
         let body = format!("{{\"name\":\"{}\"}}", "a".repeat(100_000));
-        let curl = curl_command("POST", "http://h/p", &[], Some(&body));
+        let curl = curl_command("POST", "http://h/p", &[], &[], Some(&body));
         assert!(
             curl.starts_with("printf '%s' '{\"name\":\"aaa"),
             "{}",
             &curl[..40]
         );
         assert!(curl.ends_with("| curl -sS -i -X POST 'http://h/p' --data-binary @-"));
-        let short = curl_command("POST", "http://h/p", &[], Some("{}"));
+        let short = curl_command("POST", "http://h/p", &[], &[], Some("{}"));
         assert!(short.ends_with("--data-raw '{}'"), "{short}");
     }
 
@@ -441,6 +459,7 @@ mod tests {
             "GET",
             "http://h/p",
             &[("Authorization".into(), "Bearer tokX".into())],
+            &[],
             Some("a tokX b"),
             &redactor,
         );

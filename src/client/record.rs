@@ -41,15 +41,16 @@ pub(super) fn record_request(
         }
     };
     // Sent with no `Accept`: curl must not send its own `*/*` either.
-    let mut curl_headers = headers.clone();
     let named = |h: &[(String, String)]| h.iter().any(|(n, _)| n.eq_ignore_ascii_case("accept"));
-    if request.no_accept && !named(&headers) {
-        curl_headers.push(("Accept".into(), String::new()));
-    }
+    let without: &[&str] = match request.no_accept && !named(&headers) {
+        true => &["Accept"],
+        false => &[],
+    };
     let curl = vars.curl(
         request.method.as_str(),
         url,
-        &curl_headers,
+        &headers,
+        without,
         body.as_deref(),
         redactor,
     );

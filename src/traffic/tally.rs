@@ -295,10 +295,16 @@ pub fn exchange(seen: &Observed, base_url: &str, secrets: &[String], vars: &Shel
         })
         .cloned()
         .collect();
+    // What the client went without, curl must not send of its own.
+    let without: Vec<&str> = ["Accept", "User-Agent"]
+        .into_iter()
+        .filter(|own| !replayed.iter().any(|(n, _)| n.eq_ignore_ascii_case(own)))
+        .collect();
     let curl = vars.curl(
         &seen.method,
         &sent_url,
         &replayed,
+        &without,
         body.as_deref(),
         &Redactor::new(secrets),
     );
