@@ -353,25 +353,36 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let settings = args.settings()?;
     let runtime = super::runtime(Some(2))?;
     let planned = runtime.block_on(crate::runner::plan(&settings))?;
-    if !settings.mode.sends() && planned.cases.is_empty() && !settings.selection.filter.is_empty() {
-        return Err(Fatal::Usage(format!(
-            "--filter {} matches no case: a pattern selects the cases whose id contains it or \
-             that judge the rule it names (`covenant run --list` lists the case ids, `covenant \
-             list rules` the rules){}",
-            settings.selection.filter.join(", --filter "),
-            unjudged(&settings.selection.filter)
-        )));
+    let unmatched = planned.cases.is_empty() && !settings.selection.filter.is_empty();
+    if !settings.mode.sends() && unmatched {
+        return Err(Fatal::Usage(matches_none(&settings.selection.filter)));
     }
     match settings.mode {
         Mode::List => out(&planned.list()),
         Mode::DryRun => out(&planned.describe()),
         Mode::Run => {
             note(&planned.headline());
+            if unmatched {
+                // The run goes on, to say INCOMPLETE in every report; here is why.
+                note(&matches_none(&settings.selection.filter));
+            }
             let ran = runtime.block_on(planned.run(Audience::Console));
             return finish(&ran, &settings, super::github(args.ci_annotations).as_ref());
         }
     }
     Ok(exit::SUCCESS)
+}
+
+/// What a `--filter` that selects no case is told: what a pattern selects, and why no case
+/// judges the rules among `patterns` that no client can see.
+fn matches_none(patterns: &[String]) -> String {
+    format!(
+        "--filter {} matches no case: a pattern selects the cases whose id contains it or that \
+         judge the rule it names (`covenant run --list` lists the case ids, `covenant list \
+         rules` the rules){}",
+        patterns.join(", --filter "),
+        unjudged(patterns)
+    )
 }
 
 /// Why no case judges the rules among `patterns` that a client cannot see: the catalogue's

@@ -361,6 +361,23 @@ fn a_filter_that_matches_nothing_is_incomplete() {
 }
 
 #[test]
+fn a_run_filtered_to_a_rule_no_client_can_see_is_incomplete_and_says_why() {
+    let dir = temp_dir("unseen-rule");
+    let output = covenant()
+        .args(["run", "--filter", "VER-FINOPS-HEADER", "--report-dir"])
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("--filter VER-FINOPS-HEADER matches no case")
+            && stderr.contains("VER-FINOPS-HEADER is not observable, so no case judges it"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn strict_fails_on_every_surface_when_a_rule_only_warns() {
     let args = [
         "--strict",
