@@ -1409,3 +1409,101 @@ fn traffic_through_the_proxy_to_a_target_answering_gzip_in_chunks_is_read_once_a
         assert!(seen.contains(&passed), "{case} not passed: {seen:?}");
     }
 }
+
+/// A target on a bare socket: each connection's request head is read, then `answer` writes
+/// what it likes on the socket and closes it.
+fn raw_target(answer: fn(&mut std::net::TcpStream)) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().map_while(Result::ok) {
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                answer(&mut stream);
+            });
+        }
+    });
+    url
+}
+
+/// A 3 MiB answer, sent whole.
+const LONG: usize = 3 << 20;
+
+#[test]
+fn the_proxy_passes_long_and_slow_answers_on_as_they_come_and_refuses_a_request_over_64_mib() {
+    use std::io::Write;
+    let rt = runtime();
+    let dir = standin::scratch("traffic-streams");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let http = reqwest::Client::new();
+
+    let long = raw_target(|s| {
+        let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", LONG + 2);
+        let _ = s.write_all(head.as_bytes());
+        let _ = s.write_all(format!("\"{}\"", "a".repeat(LONG)).as_bytes());
+    });
+    let running = proxy(&profile, &dir.join("long"), &["--target", &long]);
+    let body = rt.block_on(async {
+        let answer = http
+            .get(format!("{}/finops/v1/events", running.url))
+            .send()
+            .await
+            .expect("the proxy answers");
+        answer.bytes().await.expect("the whole body")
+    });
+    assert_eq!(body.len(), LONG + 2, "every byte passed on");
+    drop(running.interrupt());
+
+    // Chunks a second apart: the first reaches the client before the second is sent.
+    let slow = raw_target(|s| {
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n";
+        let _ = s.write_all(head.as_bytes());
+        let _ = s.write_all(b"1\r\n[\r\n");
+        let _ = s.flush();
+        std::thread::sleep(Duration::from_secs(1));
+        let _ = s.write_all(b"1\r\n]\r\n0\r\n\r\n");
+    });
+    let running = proxy(&profile, &dir.join("slow"), &["--target", &slow]);
+    let (first_at, whole) = rt.block_on(async {
+        let started = Instant::now();
+        let mut answer = http
+            .get(format!("{}/finops/v1/events", running.url))
+            .send()
+            .await
+            .expect("the proxy answers");
+        let mut whole = answer
+            .chunk()
+            .await
+            .expect("a chunk")
+            .unwrap_or_default()
+            .to_vec();
+        let first_at = started.elapsed();
+        while let Some(chunk) = answer.chunk().await.expect("a chunk") {
+            whole.extend_from_slice(&chunk);
+        }
+        (first_at, whole)
+    });
+    assert!(
+        first_at < Duration::from_millis(800),
+        "the first chunk came after {first_at:?}"
+    );
+    assert_eq!(whole, b"[]");
+    drop(running.interrupt());
+
+    // A request body over 64 MiB: the proxy's own 413, and nothing sent on.
+    let running = proxy(&profile, &dir.join("big"), &[]);
+    let status = rt.block_on(async {
+        http.post(format!("{}/finops/v1/receivables", running.url))
+            .header("content-type", "application/json")
+            .body(vec![b' '; (64 << 20) + 1])
+            .send()
+            .await
+            .map(|a| a.status().as_u16())
+    });
+    assert!(matches!(status, Ok(413)), "{status:?}");
+    drop(running.interrupt());
+}
