@@ -27,6 +27,7 @@
 //! use up a fixture of the profile.
 
 mod draw;
+mod limit;
 mod refusal;
 mod script;
 mod shape;

@@ -5,6 +5,7 @@
 //! only leaves the model as it was. A read the target refuses is no breach here either (the
 //! generic checks have judged its answer); only what an answered read holds is judged.
 
+use super::limit;
 use super::shape::send;
 use super::{
     Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_UNIQUE, ISOLATION, MODEL_RULES,
@@ -72,6 +73,7 @@ async fn one(
                 "DE{:09}",
                 cx.run.unique_number(&salt, 1_000_000_000)
             ));
+            let body = limit::drawn(model, OperationId::CreateVatId, body);
             let call = cx.call(OperationId::CreateVatId).json(body.clone());
             let response = send(cx, model, call).await?;
             if let Some(id) = assigned(cx, model, "VAT ID", &response, step) {
@@ -81,7 +83,8 @@ async fn one(
         }
         Command::ReadVat { org, nth } => read_vat(cx, model, org, nth).await,
         Command::CreateQuote => {
-            let response = receivable(cx, model, bodies.quote()).await?;
+            let body = limit::drawn(model, OperationId::CreateReceivable, bodies.quote());
+            let response = receivable(cx, model, body).await?;
             if let Some(id) = assigned(cx, model, "receivable", &response, step) {
                 model.quotes.push(id);
             }
@@ -93,14 +96,20 @@ async fn one(
             model.creates += 1;
             let domain = bodies.domain(&format!("{}-m{}", model.salt, model.creates));
             let call = cx.call(OperationId::CreateMailboxDomain);
-            let response = send(cx, model, call.json(json!({ "domain": domain }))).await?;
+            let body = limit::drawn(
+                model,
+                OperationId::CreateMailboxDomain,
+                json!({ "domain": domain }),
+            );
+            let response = send(cx, model, call.json(body)).await?;
             assigned(cx, model, "mailbox domain", &response, step);
             Ok(None)
         }
         Command::UpdateComment => {
             let text = format!("covenant explore {}", model.salt);
             let call = cx.call(OperationId::UpdateComment);
-            send(cx, model, call.json(json!({ "text": text }))).await?;
+            let body = limit::drawn(model, OperationId::UpdateComment, json!({ "text": text }));
+            send(cx, model, call.json(body)).await?;
             Ok(None)
         }
         Command::ReadEvents { org, limit, desc } => {
@@ -203,6 +212,7 @@ async fn create_velocity(
     // A name of its own: an identical create sent again may be answered as a replay of the
     // first, creating nothing; only a second control under one id breaks the rule.
     body["name"] = json!(format!("covenant explore {}", model.creates));
+    let body = limit::drawn(model, OperationId::CreateVelocityControl, body);
     model.name(&id, step);
     let call = cx
         .call(OperationId::CreateVelocityControl)

@@ -312,6 +312,19 @@ impl Constraint {
             .any(|k| self.keyword.starts_with(k))
     }
 
+    /// Whether it is a stated limit: a least or greatest length, value or item count.
+    pub fn is_limit(&self) -> bool {
+        let least = ["minLength ", "minimum ", "minItems ", "exclusive"];
+        self.is_maximum() || least.iter().any(|k| self.keyword.starts_with(k))
+    }
+
+    /// The value that holds it at its limit in `root`'s shape, and the JSON pointer of that
+    /// value in a body (the first item of an array for `*`).
+    pub(crate) fn at_limit(&self, root: &Shape) -> Option<(String, Value)> {
+        let at = pointer(&self.path);
+        Some((at.clone(), hold_body(root, self)?.pointer(&at)?.clone()))
+    }
+
     /// How it is held, in words: `a value of 255 characters`.
     pub fn edge(&self) -> String {
         match &self.hold {

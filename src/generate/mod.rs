@@ -471,6 +471,22 @@ impl<S: SchemaSource> Engine<S> {
             .collect())
     }
 
+    /// Each stated limit of `stem` (a least or greatest length, value or item count) as the
+    /// constraint's id, the JSON pointer of the value in a body, and the value at the limit:
+    /// what a request that is otherwise another body sets to meet the limit.
+    pub fn limits(&self, stem: &str) -> Result<Vec<(String, String, Value)>, GenerateError> {
+        let compiled = self.compiled(stem)?;
+        Ok(compiled
+            .constraints()
+            .iter()
+            .filter(|c| c.is_limit())
+            .filter_map(|c| {
+                let (at, value) = c.at_limit(&compiled.shape)?;
+                Some((c.id.clone(), at, value))
+            })
+            .collect())
+    }
+
     /// The smallest body of `stem` with every stated upper limit at its maximum at once (each
     /// length, value and item count of [`Engine::holds`] at its maximum, merged), if the
     /// validator confirms it: a target may refuse it for its payload size, which the spec does

@@ -464,6 +464,8 @@ faults! {
         "create velocity control refuses a body over 512 KiB with 413 and {\"message\": ...}, not the banking error body";
     EventsTokenParamsLater => "evt-token-params-honoured-later", "EXP-TOKEN-LATER-IGNORES-PARAMS",
         "an events token used once its organization has written three more events than when its first query was made lets the query's own limit and order override its own";
+    VatLimitCutAfterWrites => "vat-value-at-limit-read-cut-after-writes", "EXP-READ-SHOWS-WRITE",
+        "a VAT ID whose value is at its stated limit of 32 characters is read back cut to 31 once another VAT ID was created for its counterpart after it";
     NoAcceptAnsweredCsv => "gen-no-accept-answered-csv", "GEN-JSON-BODY",
         "list events answers its page as text/csv when the request carries no Accept header at all (a server's own default type for a client that names none)";
 }

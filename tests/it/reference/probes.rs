@@ -858,6 +858,15 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let with = c.events(&format!("limit=2&pagination_token={token}")).await;
             alone != with.ids()
         }
+        VatLimitCutAfterWrites => {
+            let at_limit = "V".repeat(32);
+            let vat = |value: &str| json!({ "value": value, "country": "DE", "type": "eu_vat" });
+            let first = c.create_vat(vat(&at_limit)).await;
+            let id = first.get("id").as_str().unwrap().to_owned();
+            let alone = c.get_vat(&id, c.org()).await.get("value") == at_limit.as_str();
+            c.create_vat(vat("DE000000002")).await;
+            alone && c.get_vat(&id, c.org()).await.get("value") != at_limit.as_str()
+        }
         NoAcceptAnsweredCsv => c
             .raw_finance_get("/finops/v1/events?limit=2")
             .await

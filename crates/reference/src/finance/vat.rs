@@ -247,7 +247,7 @@ fn get_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, vat: &str) -
                 .cloned()
         }
     };
-    let found = found.map(|vat| newest_after_two(app, vat));
+    let found = found.map(|vat| cut_at_limit(app, newest_after_two(app, vat)));
     let Some(vat) = found else {
         if f.has(Fault::VatGetUnknown200) {
             return Ok(reply::json(StatusCode::OK, &json!({})));
@@ -266,6 +266,26 @@ fn get_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, vat: &str) -
         ));
     }
     Ok(reply::json(StatusCode::OK, &vat_json(app, &vat)))
+}
+
+/// Under the `vat-value-at-limit-read-cut-after-writes` fault, a VAT ID whose value is 32
+/// characters long (its stated limit), after which another was created for its counterpart (in
+/// its organization), is read with its last character cut.
+fn cut_at_limit(app: &App, mut vat: VatId) -> VatId {
+    if !app.faults.has(Fault::VatLimitCutAfterWrites) || vat.value.chars().count() != 32 {
+        return vat;
+    }
+    let db = app.db();
+    let later = db
+        .vat_ids
+        .iter()
+        .skip_while(|v| v.id != vat.id)
+        .skip(1)
+        .any(|v| v.org == vat.org && v.counterpart_id == vat.counterpart_id);
+    if later {
+        vat.value = vat.value.chars().take(31).collect();
+    }
+    vat
 }
 
 /// Under the `vat-read-shows-newest-after-two-creates` fault, a VAT ID after which two more
