@@ -137,6 +137,20 @@ pub enum Command {
     /// Write a baseline of a run's failures (TOML), to gate later runs on what is new
     /// (`covenant run --baseline FILE`).
     Baseline(BaselineArgs),
+    /// Print the trace of the spec: every statement (section and lines), its strength (stated,
+    /// illustrated, not shown, narrative) and the rules and request constraints that judge it,
+    /// or why none can; with a rule id, the statements that rule rests on; with an entry id,
+    /// that entry and every constraint it names.
+    Trace {
+        /// A rule id (`VC-USAGE-UNLIMITED`) or a trace entry id (`S-...`); without it, the whole
+        /// trace.
+        #[arg(value_name = "ID")]
+        id: Option<String>,
+        /// text, or json: `{spec, entries: [{id, section, lines: [first, last], strength,
+        /// about, judged_by: [rule and constraint ids], not_judged, gap}]}`.
+        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        format: TraceFormat,
+    },
     /// Judge real traffic: forward every request to the target, answer with its answer
     /// unchanged, and judge each exchange (one line per finding); SIGINT or SIGTERM writes the
     /// reports and exits 1 when the target broke a must rule.
@@ -157,6 +171,13 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+}
+
+/// `covenant trace --format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -226,6 +247,7 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Merge(args) => report::merge_command(args),
         Command::Matrix(args) => matrix::matrix_command(args),
         Command::Baseline(args) => baseline::baseline_command(args),
+        Command::Trace { id, format } => trace_command(id.as_deref(), format),
         Command::Proxy(args) => proxy::proxy_command(args),
         Command::Check(args) => proxy::check_command(args),
         Command::Completions { shell } => manual::completions_command(shell),
@@ -344,6 +366,54 @@ fn list_constraints_command() -> Result<u8, Fatal> {
     ));
     out(&text);
     Ok(exit::SUCCESS)
+}
+
+/// `covenant trace [ID] [--format json]`: the trace, a rule's statements or one entry; an id
+/// that is neither is a usage error naming the closest ids.
+fn trace_command(id: Option<&str>, format: TraceFormat) -> Result<u8, Fatal> {
+    use crate::report::trace::{self, ConstraintRef};
+    let (traced, catalogue) = (crate::trace::Trace::embedded(), Catalogue::embedded());
+    let inventory = crate::generate::Inventory::embedded();
+    let constraints: Vec<ConstraintRef<'_>> = inventory
+        .constraints()
+        .iter()
+        .map(|c| ConstraintRef {
+            id: &c.id,
+            rule: &c.rule,
+        })
+        .collect();
+    let text = match (id, format) {
+        (None, TraceFormat::Text) => trace::text(traced, &constraints),
+        (None, TraceFormat::Json) => pretty(&trace::json(traced, &constraints))?,
+        (Some(id), format) => {
+            let found = match format {
+                TraceFormat::Text => trace::one(traced, catalogue, &constraints, id),
+                TraceFormat::Json => trace::one_json(traced, catalogue, &constraints, id)
+                    .map(|v| pretty(&v))
+                    .transpose()?,
+            };
+            found.ok_or_else(|| {
+                let near = trace::suggestions(traced, catalogue, id);
+                let hint = match near.as_slice() {
+                    [] => String::new(),
+                    near => format!(" (did you mean {}?)", near.join(", ")),
+                };
+                Fatal::Usage(format!(
+                    "covenant trace {id}: no rule and no trace entry has this id{hint}; \
+                     `covenant list rules` lists the rules, `covenant trace` the entries"
+                ))
+            })?
+        }
+    };
+    out(&text);
+    Ok(exit::SUCCESS)
+}
+
+/// Pretty JSON and its newline.
+fn pretty(value: &serde_json::Value) -> Result<String, Fatal> {
+    serde_json::to_string_pretty(value)
+        .map(|t| format!("{t}\n"))
+        .map_err(|e| Fatal::Startup(format!("cannot serialise the trace: {e}")))
 }
 
 /// `covenant openapi [--org-header NAME]`.

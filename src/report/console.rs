@@ -19,8 +19,12 @@ fn coverage_line(view: &RunView<'_>) -> String {
         share if share.is_empty() => String::new(),
         share => format!("; {share} request constraints broken and held"),
     };
+    let statements = match view.share(CoverageMeasure::Statements) {
+        share if share.is_empty() => String::new(),
+        share => format!("; {share} stated statements judged"),
+    };
     format!(
-        "coverage: {} must and {} should rules with evidence; {} stated statuses seen{constraints} \
+        "coverage: {} must and {} should rules with evidence; {} stated statuses seen{constraints}{statements} \
          (summary.html has the matrix)",
         view.share(CoverageMeasure::Must),
         view.share(CoverageMeasure::Should),
@@ -78,6 +82,9 @@ fn broken(view: &RunView<'_>) -> String {
             group.level,
             group.statement
         );
+        if !group.spec.is_empty() {
+            let _ = writeln!(out, "  spec: {}", group.spec);
+        }
         if let Some(reason) = &group.known {
             let _ = writeln!(out, "  known: {reason}");
         }

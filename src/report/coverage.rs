@@ -9,6 +9,7 @@
 
 use crate::catalogue::{Catalogue, Level, Rule};
 use crate::schema::{status_matches, OperationId};
+use crate::trace::{Strength, Trace};
 use crate::verdict::{
     CaseResult, ConstraintCoverage, CoverageMeasure, CoverageRequirement, RunRecord, Verdict,
 };
@@ -442,8 +443,47 @@ pub fn measure(run: &RunRecord, catalogue: &Catalogue) -> Vec<Measured> {
     // A record without an inventory (real traffic, an older run) has nothing to measure here.
     if !run.meta.constraints.is_empty() {
         measured.push(constraint_coverage(&run.meta.constraints));
+        measured.push(statement_coverage(&rows, &run.meta.constraints));
     }
     measured
+}
+
+/// Stated entries of the trace a client can observe (those without a `not_judged` reason),
+/// judged in this run: one of their rules got evidence, or one of their request constraints was
+/// broken and held. Its `lacking` names each entry with its place in the spec, as summary.html
+/// lists them.
+fn statement_coverage(rows: &[RuleCoverage<'_>], constraints: &[ConstraintCoverage]) -> Measured {
+    let evidenced: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r.status.has_evidence())
+        .map(|r| r.rule.id.as_str())
+        .collect();
+    let observable = Trace::embedded()
+        .entries
+        .iter()
+        .filter(|e| e.strength == Strength::Stated && e.not_judged.is_none());
+    let (mut got, mut of, mut lacking) = (0, 0, Vec::new());
+    for entry in observable {
+        of += 1;
+        let by_rule = entry
+            .judged_by
+            .iter()
+            .any(|r| evidenced.contains(r.as_str()));
+        let by_constraint = constraints
+            .iter()
+            .any(|c| c.covered() && entry.names_constraint(&c.id));
+        if by_rule || by_constraint {
+            got += 1;
+        } else {
+            lacking.push(format!("{} ({})", entry.id, entry.citation()));
+        }
+    }
+    Measured {
+        measure: CoverageMeasure::Statements,
+        got,
+        of,
+        lacking,
+    }
 }
 
 /// Constraints each broken alone and held at its edge (the inventory the generator derives).
@@ -484,6 +524,7 @@ fn shortfall(required: &CoverageRequirement, m: &Measured) -> String {
         CoverageMeasure::Should => "observable should rules got evidence",
         CoverageMeasure::Status => "stated statuses (5xx aside) were seen",
         CoverageMeasure::Constraints => "inventoried constraints were broken alone and held",
+        CoverageMeasure::Statements => "stated statements of the spec were judged",
     };
     let lacking: Vec<&str> = m.lacking.iter().map(String::as_str).collect();
     format!(

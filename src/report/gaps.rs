@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The condition of a valid body refused (see `CaseCx::refused_under`).
 const VALID_REFUSED: &str = "GEN-VALID-ACCEPTED";
+/// The condition of a control on one organization's card, created acting for another.
+const CARD_ACCESS: &str = "GAP-CARD-ACCESS";
 
 /// What a target chose in one gap.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -173,8 +175,17 @@ impl Seen {
         };
         let count = shape.count;
         match (shape.status / 100, shape.condition.as_deref()) {
-            (2, None) => self.success(shape, op, &at),
             (5, _) => {}
+            (_, Some(CARD_ACCESS)) => {
+                let what = "a card of the first organization, acting for the other, answered";
+                let at = At {
+                    condition: None,
+                    example: at.example.clone(),
+                    ..at
+                };
+                self.add(CARD_ACCESS, &at, what, shape.status.to_string(), count);
+            }
+            (2, None) => self.success(shape, op, &at),
             (_, Some(VALID_REFUSED)) => self.add(
                 "GAP-PRECONDITIONS",
                 &At {

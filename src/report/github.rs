@@ -39,6 +39,9 @@ pub fn annotations(record: &RunRecord, catalogue: &Catalogue, secrets: &[String]
             None => "error",
         };
         let mut message = statement_first(&group.statement, &group.rule);
+        if !group.spec.is_empty() {
+            message.push_str(&format!("\nspec: {}", group.spec));
+        }
         message.push_str(&format!("\n{}", count_sentence(group)));
         if let Some(reason) = &group.known {
             message.push_str(&format!(" (known: {reason})"));
@@ -52,6 +55,9 @@ pub fn annotations(record: &RunRecord, catalogue: &Catalogue, secrets: &[String]
     }
     for warned in &view.warned {
         let mut message = statement_first(&warned.statement, warned.rule);
+        if !warned.spec.is_empty() {
+            message.push_str(&format!("\nspec: {}", warned.spec));
+        }
         message.push_str(&format!(
             "\nwarned in {}\nfirst: {}: {}",
             super::plural(warned.cases.len(), "case"),

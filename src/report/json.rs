@@ -59,6 +59,9 @@ struct RuleRow<'a> {
     evidence: RuleEvidence<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+    /// The statement of the spec the rule rests on (the trace's citation).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    spec: String,
 }
 
 impl<'a> From<RuleCoverage<'a>> for RuleRow<'a> {
@@ -69,6 +72,7 @@ impl<'a> From<RuleCoverage<'a>> for RuleRow<'a> {
             status: row.status,
             evidence: row.evidence,
             reason: row.reason,
+            spec: super::view::spec_citation(&row.rule.id),
         }
     }
 }

@@ -32,6 +32,8 @@ mod latency;
 mod merge;
 mod redact;
 
+pub mod trace;
+
 pub mod view;
 
 pub mod console;

@@ -14,5 +14,7 @@ pub mod exit;
 pub mod profile;
 /// The contract as data: JSON Schemas and the operations.
 pub mod schema;
+/// The trace (`cases/trace.toml`): each statement of the spec, its strength, what judges it.
+pub mod trace;
 /// Verdicts, findings and exchanges as plain data.
 pub mod verdict;

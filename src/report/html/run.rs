@@ -303,6 +303,12 @@ impl Page {
             escape(&group.rule),
             escape(&group.statement)
         ));
+        if !group.spec.is_empty() {
+            self.line(format!(
+                "<p class=\"spec\">Spec: {}.</p>",
+                escape(&group.spec)
+            ));
+        }
         if let Some(reason) = &group.known {
             self.line(format!("<p>Known failure: {}.</p>", escape(reason)));
         }
@@ -460,6 +466,7 @@ impl Page {
             ));
         }
         self.line("</table>");
+        self.unjudged_statements(view);
         if !run.meta.coverage_short.is_empty() {
             self.line("<ul id=\"coverage-short\">");
             for short in &run.meta.coverage_short {
@@ -467,6 +474,27 @@ impl Page {
             }
             self.line("</ul>");
         }
+    }
+
+    /// The stated statements of the spec a client could observe that nothing judged in this
+    /// run, each with its place in the spec (`covenant trace ID` shows what would judge it).
+    fn unjudged_statements(&mut self, view: &RunView<'_>) {
+        let statements = view
+            .measures
+            .iter()
+            .find(|m| m.measure == CoverageMeasure::Statements);
+        let Some(m) = statements.filter(|m| !m.lacking.is_empty()) else {
+            return;
+        };
+        self.line(format!(
+            "<details id=\"unjudged-statements\" open><summary>{} stated statements of the \
+             spec no response of this run judged</summary><ul>",
+            m.lacking.len()
+        ));
+        for entry in &m.lacking {
+            self.line(format!("<li>{}</li>", escape(entry)));
+        }
+        self.line("</ul></details>");
     }
 
     fn coverage_row(&mut self, row: &RuleCoverage<'_>) {
@@ -766,6 +794,7 @@ fn measure_name(measure: CoverageMeasure) -> &'static str {
         CoverageMeasure::Should => "observable <code>should</code> rules",
         CoverageMeasure::Status => "stated statuses, 5xx aside",
         CoverageMeasure::Constraints => "inventoried constraints, broken and held",
+        CoverageMeasure::Statements => "stated statements of the spec, judged",
     }
 }
 

@@ -117,6 +117,9 @@ fn broken(view: &RunView<'_>) -> Vec<String> {
             group.level,
             text(&group.statement)
         );
+        if !group.spec.is_empty() {
+            let _ = writeln!(out, "Spec: {}.\n", text(&group.spec));
+        }
         if let Some(reason) = &group.known {
             let _ = writeln!(out, "Known failure: {}.\n", text(reason));
         }

@@ -16,6 +16,8 @@ pub struct BrokenRule<'a> {
     pub level: Level,
     /// The catalogue's statement of the rule (empty for a rule the catalogue lacks).
     pub statement: String,
+    /// Where the spec states it: section, lines, strength and what (see [`spec_citation`]).
+    pub spec: String,
     /// Why a known failure is known (`--baseline`); `None` for a failure.
     pub known: Option<String>,
     /// A failure of a run gated on a baseline: `new` (no entry held it) or `expired` (its
@@ -35,6 +37,16 @@ pub struct BrokenRule<'a> {
 
 /// A response a finding is about: its case and exchange (the case alone when none is named).
 type Response = (usize, Option<usize>);
+
+/// The statement of the spec a finding under `rule` rests on, as the trace cites it
+/// (`Resources / Velocity control, line 157 (stated): usageLimit -1 means unlimited`); empty for
+/// a rule no entry names.
+pub fn spec_citation(rule: &str) -> String {
+    crate::trace::Trace::embedded()
+        .statement(rule)
+        .map(|e| e.citation())
+        .unwrap_or_default()
+}
 
 /// Whether a finding fails its case: a `must` finding, or under `--strict` any finding.
 pub fn fails(finding: &Finding, strict: bool) -> bool {
@@ -141,6 +153,7 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
                 rule: key.0.clone(),
                 level: finding.level,
                 statement: rule.map(|r| r.text.clone()).unwrap_or_default(),
+                spec: spec_citation(&key.0),
                 known: key.1.clone(),
                 cases,
                 responses: own.len(),
@@ -207,6 +220,8 @@ pub struct WarnedRule<'a> {
     pub rule: &'a str,
     /// The catalogue's statement of the rule (empty for a rule the catalogue lacks).
     pub statement: String,
+    /// Where the spec states it (see [`spec_citation`]).
+    pub spec: String,
     /// The first case that warned of it, and that finding's message.
     pub first: (&'a str, &'a str),
     /// The request of that finding, and the target's reason for a refusal ([`request_of`]).
@@ -233,6 +248,7 @@ pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<War
                         .rule(&f.rule)
                         .map(|r| r.text.clone())
                         .unwrap_or_default(),
+                    spec: spec_citation(&f.rule),
                     first: (&case.id, &f.message),
                     request: request_of(case, f),
                     cases: vec![case.id.clone()],

@@ -14,6 +14,9 @@ pub enum CoverageMeasure {
     Status,
     /// Inventoried constraints of the request bodies each broken alone and held at its edge.
     Constraints,
+    /// Stated entries of the trace a client can observe, judged by a rule with evidence or by a
+    /// request constraint broken and held.
+    Statements,
 }
 
 impl CoverageMeasure {
@@ -23,6 +26,7 @@ impl CoverageMeasure {
             CoverageMeasure::Should => "should",
             CoverageMeasure::Status => "status",
             CoverageMeasure::Constraints => "constraints",
+            CoverageMeasure::Statements => "statements",
         }
     }
 }
@@ -50,7 +54,7 @@ impl std::str::FromStr for CoverageRequirement {
         let usage = || {
             format!(
                 "--require-coverage {text:?}: expected MEASURE=PERCENT, MEASURE one of must, \
-                 should, status, constraints and PERCENT 0 to 100 (as in must=100)"
+                 should, status, constraints, statements and PERCENT 0 to 100 (as in must=100)"
             )
         };
         let (measure, percent) = text.split_once('=').ok_or_else(usage)?;
@@ -59,6 +63,7 @@ impl std::str::FromStr for CoverageRequirement {
             "should" => CoverageMeasure::Should,
             "status" | "statuses" => CoverageMeasure::Status,
             "constraints" | "constraint" => CoverageMeasure::Constraints,
+            "statements" | "statement" => CoverageMeasure::Statements,
             _ => return Err(usage()),
         };
         let percent = percent.trim().trim_end_matches('%');
