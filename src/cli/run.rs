@@ -132,7 +132,9 @@ pub struct RunArgs {
     /// `must` and `should`, the share of observable rules of that level a response was judged
     /// against; `status`, the share of the statuses the spec states (5xx aside) some response
     /// showed; `constraints`, the share of the constraints the schemas state for requests
-    /// (`covenant list constraints`) each broken alone and held at its edge. E.g.
+    /// (`covenant list constraints`) each broken alone and held at its edge; `statements`, the
+    /// share of the spec's stated statements a client can observe (`covenant trace`) that a rule
+    /// with evidence or a constraint broken and held judged. E.g.
     /// --require-coverage must=100,should=90,constraints=100. Short of it, a run that broke
     /// nothing is COVERAGE SHORT (exit 5). With --shard, it is judged by `covenant merge`.
     #[arg(long, value_name = "MEASURE=PERCENT", value_delimiter = ',')]

@@ -1191,3 +1191,40 @@ fn every_parameter_constraint_is_broken_by_a_labelled_value_and_held_by_its_edge
         .held_by_params(crate::schema::OperationId::DeleteTag, &header)
         .contains(&index.expect("listed under delete-tag too")));
 }
+
+/// The trace both ways for request constraints: every constraint the inventory derives rests on
+/// an entry of `cases/trace.toml`, one whose rule fails a target (`must`) on a stated entry
+/// (a sample shape or a phrase with two readings judges as `should` at most), and every
+/// constraint glob of the trace names a constraint that exists.
+#[test]
+fn every_constraint_rests_on_the_trace_and_a_must_one_on_a_stated_entry() {
+    use crate::catalogue::{Catalogue, Level};
+    use crate::trace::{glob, Strength, Trace};
+    let (trace, catalogue) = (Trace::embedded(), Catalogue::embedded());
+    let constraints = Inventory::embedded().constraints();
+    let mut problems = Vec::new();
+    for c in constraints {
+        let strongest = trace.naming_constraint(&c.id).map(|e| e.strength).min();
+        let must = catalogue.rule(&c.rule).map(|r| r.level) == Some(Level::Must);
+        match strongest {
+            None => problems.push(format!("constraint {} is named by no entry", c.id)),
+            Some(s) if must && s != Strength::Stated => problems.push(format!(
+                "constraint {} is judged under the must rule {} but rests on no stated entry \
+                 (its strongest is {s})",
+                c.id, c.rule
+            )),
+            Some(_) => {}
+        }
+    }
+    for entry in &trace.entries {
+        for pattern in &entry.constraints {
+            if !constraints.iter().any(|c| glob(pattern, &c.id)) {
+                problems.push(format!(
+                    "entry {}: {pattern:?} names no constraint",
+                    entry.id
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

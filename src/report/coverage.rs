@@ -9,7 +9,7 @@
 
 use crate::catalogue::{Catalogue, Level, Rule};
 use crate::schema::{status_matches, OperationId};
-use crate::trace::{Strength, Trace};
+use crate::trace::Trace;
 use crate::verdict::{
     CaseResult, ConstraintCoverage, CoverageMeasure, CoverageRequirement, RunRecord, Verdict,
 };
@@ -443,16 +443,20 @@ pub fn measure(run: &RunRecord, catalogue: &Catalogue) -> Vec<Measured> {
     // A record without an inventory (real traffic, an older run) has nothing to measure here.
     if !run.meta.constraints.is_empty() {
         measured.push(constraint_coverage(&run.meta.constraints));
-        measured.push(statement_coverage(&rows, &run.meta.constraints));
+        measured.push(statement_coverage(&rows, &run.meta.constraints, catalogue));
     }
     measured
 }
 
-/// Stated entries of the trace a client can observe (those without a `not_judged` reason),
+/// Stated entries of the trace a client can observe ([`crate::trace::Entry::observable`]),
 /// judged in this run: one of their rules got evidence, or one of their request constraints was
 /// broken and held. Its `lacking` names each entry with its place in the spec, as summary.html
 /// lists them.
-fn statement_coverage(rows: &[RuleCoverage<'_>], constraints: &[ConstraintCoverage]) -> Measured {
+fn statement_coverage(
+    rows: &[RuleCoverage<'_>],
+    constraints: &[ConstraintCoverage],
+    catalogue: &Catalogue,
+) -> Measured {
     let evidenced: BTreeSet<&str> = rows
         .iter()
         .filter(|r| r.status.has_evidence())
@@ -461,7 +465,7 @@ fn statement_coverage(rows: &[RuleCoverage<'_>], constraints: &[ConstraintCovera
     let observable = Trace::embedded()
         .entries
         .iter()
-        .filter(|e| e.strength == Strength::Stated && e.not_judged.is_none());
+        .filter(|e| e.observable(catalogue));
     let (mut got, mut of, mut lacking) = (0, 0, Vec::new());
     for entry in observable {
         of += 1;

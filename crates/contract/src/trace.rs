@@ -118,6 +118,16 @@ impl Entry {
         )
     }
 
+    /// Whether a client can judge it: a stated entry with no `not_judged` reason, named by a
+    /// request constraint or by a rule the catalogue calls observable (a rule that is not says
+    /// why in its `why_not`).
+    pub fn observable(&self, catalogue: &Catalogue) -> bool {
+        let observable = |r: &String| catalogue.rule(r).is_some_and(|r| r.observable);
+        self.strength == Strength::Stated
+            && self.not_judged.is_none()
+            && (!self.constraints.is_empty() || self.judged_by.iter().any(observable))
+    }
+
     /// Whether one of its constraint globs matches `constraint`.
     pub fn names_constraint(&self, constraint: &str) -> bool {
         self.constraints.iter().any(|g| glob(g, constraint))
@@ -291,24 +301,41 @@ fn entry_problems(entry: &Entry, catalogue: &Catalogue) -> Vec<String> {
     problems
 }
 
-/// Whether `text` matches `pattern`, where `*` stands for any run of characters (none too).
+/// Whether `text` matches `pattern`, where `*` stands for any run of characters (none too) and
+/// `\*` for a star itself (constraint ids name array items `*`: `/line_items/\*/quantity`).
 pub fn glob(pattern: &str, text: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = text.strip_prefix(first) else {
+    let parts = literal_parts(pattern);
+    let (first, rest) = parts.split_first().expect("split yields one part at least");
+    let Some(mut rest_text) = text.strip_prefix(first.as_str()) else {
         return false;
     };
-    let parts: Vec<&str> = parts.collect();
-    let Some((last, middle)) = parts.split_last() else {
-        return rest.is_empty();
+    let Some((last, middle)) = rest.split_last() else {
+        return rest_text.is_empty();
     };
     for part in middle {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
+        match rest_text.find(part.as_str()) {
+            Some(at) => rest_text = &rest_text[at + part.len()..],
             None => return false,
         }
     }
-    rest.len() >= last.len() && rest.ends_with(last)
+    rest_text.len() >= last.len() && rest_text.ends_with(last.as_str())
+}
+
+/// The literal runs between a pattern's wildcards, `\*` read as a star of the run.
+fn literal_parts(pattern: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'*') => {
+                chars.next();
+                parts.last_mut().expect("never empty").push('*');
+            }
+            '*' => parts.push(String::new()),
+            c => parts.last_mut().expect("never empty").push(c),
+        }
+    }
+    parts
 }
 
 #[cfg(test)]
@@ -336,6 +363,14 @@ mod tests {
         assert!(!glob("a*b*c", "a-x-c-y-b"));
         assert!(glob("*", ""));
         assert!(!glob("ab*ba", "aba"));
+        // An escaped star is the array-item star of a constraint id, not a wildcard.
+        let item = r"quote-create /line_items/\* not null";
+        assert!(glob(item, "quote-create /line_items/* not null"));
+        assert!(!glob(item, "quote-create /line_items/*/quantity not null"));
+        assert!(glob(
+            r"*-create /line_items/\*/*",
+            "invoice-create /line_items/*/quantity not null"
+        ));
     }
 
     fn sample() -> Trace {
@@ -423,6 +458,74 @@ mod tests {
         assert_eq!(cited, "Intro, line 1 (stated): a");
         assert_eq!(trace.strength_of("R-MUST-ILL"), Some(Strength::Illustrated));
         assert_eq!(trace.strength_of("R-NONE"), None);
+    }
+
+    /// The spec the trace was written against, where this checkout has it beside it (as
+    /// `../shared/spec/` of the repository, or `COVENANT_SPEC`); CI always does.
+    fn spec_text() -> Option<String> {
+        let trace = Trace::embedded();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let path = std::env::var_os("COVENANT_SPEC")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| root.join("../shared/spec").join(&trace.spec.file));
+        let text = std::fs::read_to_string(&path).ok();
+        if text.is_none() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the spec is not at {} (set COVENANT_SPEC)",
+                path.display()
+            );
+            eprintln!(
+                "the spec is not at {}: the trace's lines are not checked",
+                path.display()
+            );
+        }
+        text
+    }
+
+    #[test]
+    fn the_embedded_trace_holds_against_the_catalogue() {
+        let problems = Trace::embedded().problems(Catalogue::embedded());
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn the_embedded_trace_tiles_every_line_of_the_spec_it_names() {
+        let Some(spec) = spec_text() else {
+            return;
+        };
+        let trace = Trace::embedded();
+        assert_eq!(
+            spec.lines().count(),
+            trace.spec.lines,
+            "the spec's line count"
+        );
+        let sha = std::process::Command::new("sha256sum")
+            .arg("-")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .expect("piped")
+                    .write_all(spec.as_bytes())?;
+                child.wait_with_output()
+            });
+        if let Ok(out) = sha {
+            let hex = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                hex.starts_with(&trace.spec.sha256),
+                "the spec changed since the trace was written: sha256 {hex}"
+            );
+        }
+        let untraced = trace.untraced_lines(&spec);
+        assert!(
+            untraced.is_empty(),
+            "spec lines no entry covers: {untraced:?}"
+        );
     }
 
     #[test]
