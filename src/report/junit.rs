@@ -6,7 +6,9 @@
 //! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
-use super::view::{broken_rules, case_rules, fails, lead_rule, request_of, BrokenRule, MORE_NAMED};
+use super::view::{
+    broken_rules, case_rules, fails, lead_rule, request_of, spec_citation, BrokenRule, MORE_NAMED,
+};
 use super::{plural, shown_exchange, ReportError, Reporter};
 use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
@@ -264,6 +266,10 @@ fn findings_text(case: &CaseResult) -> String {
             "{} ({}): {}",
             finding.rule, finding.level, finding.message
         );
+        let spec = spec_citation(&finding.rule);
+        if !spec.is_empty() {
+            let _ = writeln!(out, "spec: {spec}");
+        }
         if let Some(exchange) = shown_exchange(case, finding) {
             exchange_text(&mut out, exchange);
         }

@@ -26,6 +26,7 @@ mod pace;
 mod pagination;
 mod profile_mistakes;
 mod progress;
+mod readings;
 mod reference;
 mod report;
 mod repro;
