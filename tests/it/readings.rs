@@ -24,10 +24,13 @@ fn lenient_terms(seen: &Seen) -> Vec<u8> {
     let Ok(mut body) = serde_json::from_slice::<Value>(seen.body) else {
         return seen.body.to_vec();
     };
-    let terms = &body["payment_terms"];
-    let final_ = &terms["term_final"];
-    let other_reading = terms.is_object()
-        && (final_.is_null() || (final_.is_object() && final_["end_date"].is_null()));
+    let invoice = body["type"] == "invoice";
+    let other_reading = invoice
+        && match body["payment_terms"].get("term_final") {
+            Some(Value::Null) => true,
+            Some(term) => term.get("end_date").is_some_and(Value::is_null),
+            None => false,
+        };
     if other_reading {
         if let Some(members) = body.as_object_mut() {
             members.remove("payment_terms");
