@@ -29,6 +29,7 @@ mod progress;
 mod reference;
 mod report;
 mod repro;
+mod response_fields;
 mod runner;
 mod schemas;
 mod spellings;
