@@ -63,6 +63,7 @@ mod tests {
             "generic:positive-accepted",
             "generic:status-set",
             "generic:error-body",
+            "generic:receivable-answer",
         ];
         for rule in &crate::catalogue::Catalogue::embedded().rules {
             for check in rule.checks.iter().filter(|c| c.starts_with("generic:")) {

@@ -3,13 +3,16 @@
 //! The generic checks here apply to every response of every case, so that no case can forget
 //! them: no 5xx, JSON bodies with a JSON media type, the spec's error bodies, the declared status
 //! set, and the success schema of the operation. A check names the rule it enforces; the level
-//! (fail or warn) always comes from the catalogue, never from the check. A check never sends a
+//! (fail or warn) always comes from the catalogue, never from the check. A created quote's
+//! answer is also judged against the body sent where the spec states what a field holds
+//! (`check::receivable`). A check never sends a
 //! request and never writes a report.
 //!
 //! [`Behaviour`] (`check::behaviour`) records what a target chose, as the shapes of its answers:
 //! the runner's cases and the judge of real traffic keep one each.
 
 mod behaviour;
+mod receivable;
 
 pub use behaviour::Behaviour;
 
@@ -42,14 +45,17 @@ pub struct Checked {
 /// body is a quote, whose fields the spec lists; any other receivable response may be any of the
 /// three shapes, since those of invoices and credit notes are not shown.
 fn success_stem<'s>(operation: OperationId, declared: &'s str, request: &Request) -> &'s str {
-    let quote = match request.body.as_ref().and_then(Body::json) {
-        Some(body) => body["type"] == "quote" && body.get("based_on").is_none(),
-        None => false,
-    };
-    match operation {
-        OperationId::CreateReceivable if quote => QUOTE_RESPONSE,
-        _ => declared,
+    match quote_body(operation, request) {
+        Some(_) => QUOTE_RESPONSE,
+        None => declared,
     }
+}
+
+/// The quote body of a create receivable request (type quote, no based_on), if it is one.
+fn quote_body(operation: OperationId, request: &Request) -> Option<&serde_json::Value> {
+    let body = request.body.as_ref().and_then(Body::json)?;
+    let quote = body["type"] == "quote" && body.get("based_on").is_none();
+    (operation == OperationId::CreateReceivable && quote).then_some(body)
 }
 
 /// Every rule the checks of this module can judge on some answer of `operation`, whatever its
@@ -64,6 +70,9 @@ pub fn answer_rules(operation: OperationId) -> Vec<&'static str> {
         rules.push("RCV-STATUS-SET");
     }
     rules.push(op.success_rule.as_str());
+    if operation == OperationId::CreateReceivable {
+        rules.extend(receivable::RULES);
+    }
     let success = op.success_schema.iter().map(String::as_str);
     let quote = (operation == OperationId::CreateReceivable).then_some(QUOTE_RESPONSE);
     let errors: &[&str] = match op.area {
@@ -106,6 +115,9 @@ pub fn generic(
             out.judged.extend(schema_rules(catalogue, stem, rule));
             out.findings
                 .extend(schema_findings(catalogue, stem, response, rule));
+        }
+        if let (Some(sent), Some(answer)) = (quote_body(operation, request), &response.json) {
+            receivable::quote_answer(catalogue, sent, answer, &mut out);
         }
     } else if (400..500).contains(&status) {
         error_body_findings(catalogue, op.area, response, &mut out);

@@ -233,7 +233,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(ids.len(), 16, "{ids:?}");
+        assert_eq!(ids.len(), 17, "{ids:?}");
         for case in &cases {
             assert!(case.still && !case.writes, "{}", case.id);
             assert_eq!(

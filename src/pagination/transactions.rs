@@ -1,10 +1,10 @@
-//! Cases of list bank account transactions alone: the default limit, the previous token, and
-//! the profile's empty account.
+//! Cases of list bank account transactions alone: the default limit, the previous token, no
+//! global order, and the profile's empty account.
 
 use super::list::{
     expect_same_items, fetch, first_with_next, follow, keys, query, Fetched, List, Query,
 };
-use super::read::{compare_reads, read, ReadSpec};
+use super::read::{compare_reads, diff_window, prefix_mismatch, read, ReadSpec};
 use super::{case, ListKind};
 use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
@@ -25,7 +25,62 @@ pub(super) fn cases() -> Vec<Case> {
             3,
             case_fn(|cx| Box::pin(prev_token(cx))),
         ),
+        case(
+            ListKind::Transactions,
+            "transactions.no-global-order",
+            &[NO_ORDER],
+            3,
+            case_fn(|cx| Box::pin(no_global_order(cx))),
+        ),
     ]
+}
+
+/// The rule of order and sort parameters the area does not have.
+const NO_ORDER: &str = "BPAG-NO-GLOBAL-ORDER";
+
+/// "There are no global sort or order parameters in this area, and an endpoint without sort
+/// parameters returns its default order"; list transactions states only limit,
+/// pagination_token and filters. So a first page read with `order=desc`, or with `sort`, holds
+/// what the same read without it holds, in the same order. Either page may be the shorter (a
+/// short page does not mean the end), so their common prefix is compared. A refusal of the
+/// parameter passes: the spec does not say unknown query parameters are ignored.
+async fn no_global_order(cx: &mut CaseCx) -> Outcome {
+    let list = ListKind::Transactions.list(cx);
+    let plain = [("limit", "10")];
+    // A refused plain read is the target's or the profile's problem, judged elsewhere.
+    let Fetched::Page(base) = fetch(cx, &list, &query(&plain)).await? else {
+        return Ok(());
+    };
+    let expected = keys(&base);
+    for extra in [("order", "desc"), ("sort", "created_at")] {
+        let with = query(&[plain[0], extra]);
+        let page = match fetch(cx, &list, &with).await? {
+            Fetched::Page(page) => page,
+            Fetched::Refused(response) => {
+                if response.is_client_error() {
+                    cx.judged(NO_ORDER);
+                }
+                continue;
+            }
+        };
+        cx.judged(NO_ORDER);
+        let actual = keys(&page);
+        if let Some(at) = prefix_mismatch(&expected, &actual) {
+            let (want, got) = diff_window(&expected, &actual, at);
+            cx.finding_diff(
+                NO_ORDER,
+                format!(
+                    "a first page read with {}={} holds other items, or the same in another                      order, than the same read without it: item {} differs (the area has no                      global sort or order parameters)",
+                    extra.0,
+                    extra.1,
+                    at + 1
+                ),
+                &want,
+                &got,
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Without limit, no page holds more than 25 items: the token passes the limit on unchanged,

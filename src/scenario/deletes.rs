@@ -3,23 +3,30 @@
 //! once (must succeed) and again (should be refused). Only ids the profile names as
 //! deletable are ever deleted, and each only once across runs: the fixture ledger hands them out
 //! in turn and remembers each from the moment it is taken, before its first DELETE is sent.
+//!
+//! The tag's deletion is also what TAG-DETACH is judged on, so that no second deletable tag is
+//! taken for it: a quote carrying the tag and one without it are created first, and once the tag
+//! is deleted, an invoice based on each. Deleting a tag detaches it and deletes nothing else.
 
-use super::{expect_client_error, tenant};
-use crate::case::{case_fn, Abort, Case, CaseCx, Given, Outcome};
-use crate::client::SendError;
+use super::{expect_client_error, tenant, Bodies};
+use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
+use crate::client::{snippet, Response, SendError};
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
+use serde_json::{json, Value};
+
+const DETACH: &str = "TAG-DETACH";
 
 pub fn cases() -> Vec<Case> {
     vec![
         Case::new(
             "tag.delete-twice",
             OperationId::DeleteTag,
-            &["TAG-DELETE", "TAG-DELETE-GONE", tenant::WRITE],
+            &["TAG-DELETE", "TAG-DELETE-GONE", DETACH, tenant::WRITE],
             case_fn(|cx| Box::pin(tag_delete_twice(cx))),
         )
         .writes()
-        .requests(3),
+        .requests(7),
         Case::new(
             "bank-account.delete-twice",
             OperationId::DeleteBankAccount,
@@ -34,7 +41,8 @@ pub fn cases() -> Vec<Case> {
 /// Deletes under the profile's other organization (the fixture is the first organization's),
 /// then as its owner (must succeed) and again (should be refused). A 2xx under the other
 /// organization may be an idempotent delete that found nothing there; it acted when the owner's
-/// delete then finds the fixture gone, which is that rule's finding alone.
+/// delete then finds the fixture gone, which is that rule's finding alone. Whether the owner's
+/// delete succeeded.
 async fn delete_twice(
     cx: &mut CaseCx,
     operation: OperationId,
@@ -42,7 +50,7 @@ async fn delete_twice(
     ok_rule: &str,
     gone_rule: &str,
     what: &str,
-) -> Outcome {
+) -> Result<bool, Abort> {
     let mut foreign_ok = false;
     if let Some(other) = tenant::other_organization(cx) {
         let foreign = cx
@@ -64,10 +72,10 @@ async fn delete_twice(
                 response.status
             ),
         );
-        return Ok(());
+        return Ok(false);
     }
     if !cx.expect_success(&response, ok_rule, &format!("deleting {what}")) {
-        return Ok(());
+        return Ok(false);
     }
     let again = cx.send(cx.call(operation).ids(path)).await?;
     expect_client_error(
@@ -76,7 +84,7 @@ async fn delete_twice(
         gone_rule,
         &format!("deleting {what} a second time"),
     );
-    Ok(())
+    Ok(true)
 }
 
 /// Takes the next fixture of `list` from the ledger, recorded as used up before anything is
@@ -98,7 +106,8 @@ fn take(cx: &CaseCx, list: Consumable) -> Result<Taken, Abort> {
 
 async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
     let Taken { id, .. } = take(cx, Consumable::DeletableTags)?;
-    delete_twice(
+    let quotes = quotes_for_detach(cx, &id).await?;
+    let deleted = delete_twice(
         cx,
         OperationId::DeleteTag,
         &[&id],
@@ -106,7 +115,95 @@ async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
         "TAG-DELETE-GONE",
         "a tag",
     )
-    .await
+    .await?;
+    match quotes {
+        Some(quotes) if deleted => detached(cx, &quotes).await,
+        _ => Ok(()),
+    }
+}
+
+/// The ids of a quote created carrying the tag and of one created without it.
+struct Quotes {
+    tagged: String,
+    control: String,
+}
+
+/// A quote carrying the tag about to be deleted (`tag_ids`: "user-defined tags"), and one
+/// without it, the control; none where the profile cannot make a quote (TAG-DETACH is then not
+/// judged, and the delete goes on alone), or where the target refuses either (inconclusive:
+/// the spec does not show why a target may refuse a tag on a quote).
+async fn quotes_for_detach(cx: &mut CaseCx, tag: &str) -> Result<Option<Quotes>, Abort> {
+    let op = OperationId::CreateReceivable;
+    if Need::of_operation(op)
+        .into_iter()
+        .any(|n| cx.run.missing(n))
+    {
+        return Ok(None);
+    }
+    let control = Bodies::new(&cx.run).quote();
+    let mut tagged = control.clone();
+    tagged["tag_ids"] = json!([tag]);
+    let mut ids = Vec::new();
+    for (body, what) in [
+        (tagged, "a quote carrying the tag"),
+        (control, "a quote without the tag"),
+    ] {
+        let response = cx.send(cx.call(op).json(body)).await?;
+        let id = response.pointer("/id").and_then(Value::as_str);
+        match id.filter(|_| response.is_success()) {
+            Some(id) => ids.push(id.to_owned()),
+            None => {
+                if !cx.blame_profile(&response) {
+                    unjudged(cx, what, &response);
+                }
+                return Ok(None);
+            }
+        }
+    }
+    let [tagged, control] = <[String; 2]>::try_from(ids).expect("two quotes were made");
+    Ok(Some(Quotes { tagged, control }))
+}
+
+/// TAG-DETACH left unjudged: `baseline` was refused with `response`.
+fn unjudged(cx: &mut CaseCx, baseline: &str, response: &Response) {
+    let answer = format!("{}: {}", response.status, snippet(response));
+    let exchange = cx.exchanges.len().checked_sub(1);
+    let variant = "an invoice based on the quote that carried the deleted tag".to_owned();
+    cx.inconclusive(DETACH, baseline, &answer, variant, exchange);
+}
+
+/// Once the tag is deleted, an invoice based on the quote that carried it is not refused as if
+/// the quote were gone (404), where one based on the control quote is accepted: deleting a tag
+/// "removes the tag from every resource that used it", and nothing more. A refused control is
+/// a precondition the spec does not state (the transition's), so the case is then
+/// inconclusive.
+async fn detached(cx: &mut CaseCx, quotes: &Quotes) -> Outcome {
+    let op = OperationId::CreateReceivable;
+    let based_on = |quote: &str| json!({"type": "invoice", "based_on": quote});
+    let control = cx.send(cx.call(op).json(based_on(&quotes.control))).await?;
+    let variant = "an invoice based on the quote that carried the deleted tag";
+    if !control.is_success() {
+        unjudged(
+            cx,
+            "an invoice based on the quote without the tag",
+            &control,
+        );
+        return Ok(());
+    }
+    let tagged = cx.send(cx.call(op).json(based_on(&quotes.tagged))).await?;
+    cx.judged(DETACH);
+    if tagged.status == 404 {
+        cx.finding_diff(
+            DETACH,
+            format!(
+                "after the tag was deleted, {variant} was refused as if the quote were gone,                  where one based on the quote without the tag was accepted ({})",
+                control.status
+            ),
+            &format!("{} (as for the quote without the tag)", control.status),
+            "404",
+        );
+    }
+    Ok(())
 }
 
 async fn bank_account_delete_twice(cx: &mut CaseCx) -> Outcome {
@@ -125,5 +222,6 @@ async fn bank_account_delete_twice(cx: &mut CaseCx) -> Outcome {
         "CBA-DELETE-GONE",
         "a counterpart bank account",
     )
-    .await
+    .await?;
+    Ok(())
 }

@@ -306,16 +306,27 @@ async fn transaction_window(cx: &mut CaseCx) -> Outcome {
     Ok(())
 }
 
+/// usageLimit -1 is accepted, and the created control says unlimited as the spec spells it:
+/// usageLimit -1. The response lists usageLimit, so null, absent or another number loses what
+/// was stated (VC-FIELDS-ECHO judges the other fields' echoes, at its own level).
 async fn unlimited(cx: &mut CaseCx) -> Outcome {
+    let rule = "VC-USAGE-UNLIMITED";
     let mut body = Bodies::new(&cx.run).velocity("unlimited");
     body["usageLimit"] = json!(-1);
-    create(
-        cx,
-        body,
-        "VC-USAGE-UNLIMITED",
-        "a control with usageLimit -1 (unlimited)",
-    )
-    .await?;
+    let what = "a control with usageLimit -1 (unlimited)";
+    let Some(control) = create(cx, body, rule, what).await? else {
+        return Ok(());
+    };
+    cx.judged(rule);
+    let got = control.get("usageLimit");
+    if got.and_then(Value::as_i64) != Some(-1) {
+        cx.finding_diff(
+            rule,
+            "a control created with usageLimit -1 (unlimited) does not answer usageLimit -1",
+            "-1",
+            &got.map_or("absent".to_owned(), Value::to_string),
+        );
+    }
     Ok(())
 }
 

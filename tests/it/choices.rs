@@ -738,7 +738,7 @@ fn a_target_refusing_foreign_resources_with_403_or_422_fails_nothing_and_warns_n
 // ------------------------------------------------------------ issue 29, classes 5 to 8
 
 /// A banking problem body with `status`.
-fn banking_error(seen: &Seen, status: u16, code: &str, detail: &str) -> Answer {
+pub(crate) fn banking_error(seen: &Seen, status: u16, code: &str, detail: &str) -> Answer {
     let error = json!({"detail": detail, "errorCode": code, "instance": seen.path,
         "status": status, "title": "Refused", "type": "about:blank"});
     (status, error.to_string().into_bytes())

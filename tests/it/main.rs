@@ -30,6 +30,7 @@ mod readings;
 mod reference;
 mod report;
 mod repro;
+mod response_fields;
 mod runner;
 mod schemas;
 mod spellings;

@@ -468,6 +468,21 @@ faults! {
         "a VAT ID whose value is at its stated limit of 32 characters is read back cut to 31 once another VAT ID was created for its counterpart after it";
     NoAcceptAnsweredCsv => "gen-no-accept-answered-csv", "GEN-JSON-BODY",
         "list events answers its page as text/csv when the request carries no Accept header at all (a server's own default type for a client that names none)";
+    // ------------------------------------------------------------ response fields and later reads
+    FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
+        "the quote response's file_language names the language (English) instead of giving its code";
+    DedicatedIpHostName => "mbx-dedicated-ip-host-name", "MBX-DEDICATED-IP",
+        "the mailbox domain's dedicated_ip is a host name (outbound.mail.invalid), not an IP address";
+    DocumentIdBeforeIssue => "rcv-document-id-before-issue", "RCV-DOCUMENT-ID-ON-ISSUE",
+        "a quote created without document_id is answered with a generated one (Q-000123) while not issued (issue_date null)";
+    SubtotalTaxAdded => "rcv-discounted-subtotal-tax-added", "RCV-DISCOUNTED-SUBTOTAL",
+        "a quote's discounted_subtotal has 19% tax added to its line items' total";
+    UsageUnlimitedReadNull => "vc-usage-unlimited-read-null", "VC-USAGE-UNLIMITED",
+        "a control created with usageLimit -1 (unlimited) is answered with usageLimit null";
+    TagDeleteDeletesTagged => "tag-delete-deletes-tagged-receivables", "TAG-DETACH",
+        "deleting a tag deletes the receivables that carried it (a based-on creation from one then finds no source: 404)";
+    TransactionsOrderHonoured => "btx-order-param-honoured", "BPAG-NO-GLOBAL-ORDER",
+        "list transactions honours order=desc on a first page: the account's transactions newest last come first";
 }
 
 impl Fault {

@@ -871,6 +871,40 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             .raw_finance_get("/finops/v1/events?limit=2")
             .await
             .contains("content-type: text/csv"),
+        // Response fields and later reads.
+        FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
+        DedicatedIpHostName => {
+            let ip = c.mailbox("example.org").await.get("dedicated_ip").clone();
+            ip.as_str()
+                .and_then(|s| s.parse::<std::net::IpAddr>().ok())
+                .is_none()
+        }
+        DocumentIdBeforeIssue => {
+            let r = c.receivable(c.quote(json!({}))).await;
+            r.get("issue_date").is_null() && !r.get("document_id").is_null()
+        }
+        SubtotalTaxAdded => {
+            // 1500 times 2, in minor units.
+            c.receivable(c.quote(json!({})))
+                .await
+                .get("discounted_subtotal")
+                != 3000
+        }
+        UsageUnlimitedReadNull => c
+            .velocity(c.control(json!({ "usageLimit": -1 })))
+            .await
+            .get("usageLimit")
+            .is_null(),
+        TagDeleteDeletesTagged => {
+            let tag = c.fin().deletable_tag_ids[2].clone();
+            let quote = c.receivable(c.quote(json!({ "tag_ids": [tag] }))).await;
+            let id = quote.get("id").as_str().unwrap().to_owned();
+            c.delete_tag(2).await;
+            c.based_on("invoice", &id).await.status == 404
+        }
+        TransactionsOrderHonoured => {
+            c.tx("limit=10&order=desc").await.ids() != c.tx("limit=10").await.ids()
+        }
         UnknownAccountEmpty => {
             let token = c.bank_token().await;
             c.tx_raw(&uuid::Uuid::new_v4().to_string(), "", Some(&token), None)

@@ -123,7 +123,11 @@ fn list_transactions_inner(
         }
     };
     let via_token = q.contains_key("pagination_token");
-    Ok(transactions_page(app, cursor, via_token))
+    // Under its fault, a first page honours an order the spec says this area does not have.
+    let descending = !via_token
+        && q.get("order").is_some_and(|o| o == "desc")
+        && f.has(Fault::TransactionsOrderHonoured);
+    Ok(transactions_page(app, cursor, via_token, descending))
 }
 
 /// The page tokens of list transactions.
@@ -135,8 +139,9 @@ fn tokens(app: &App) -> TokenBook<TxCursor> {
     TokenBook::new(app, "transactions", faults, |db| &mut db.tx_cursors)
 }
 
-/// The page `cursor` names; `via_token` when a pagination token led to it.
-fn transactions_page(app: &App, cursor: TxCursor, via_token: bool) -> Response {
+/// The page `cursor` names; `via_token` when a pagination token led to it; `descending` when
+/// its items are counted from the newest (a faulty order).
+fn transactions_page(app: &App, cursor: TxCursor, via_token: bool, descending: bool) -> Response {
     let f = &app.faults;
     let mut db = app.db();
     let total = db
@@ -182,7 +187,17 @@ fn transactions_page(app: &App, cursor: TxCursor, via_token: bool) -> Response {
     let data = db
         .bank_accounts
         .get(&cursor.account)
-        .map(|a| a.transactions[plan.start..plan.end].to_vec())
+        .map(|a| match descending {
+            true => a
+                .transactions
+                .iter()
+                .rev()
+                .skip(plan.start)
+                .take(plan.end - plan.start)
+                .cloned()
+                .collect(),
+            false => a.transactions[plan.start..plan.end].to_vec(),
+        })
         .unwrap_or_default();
     drop(db);
     page_json(app, &data, next, prev)

@@ -328,7 +328,9 @@ fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: 
             out.insert(name.into(), v.clone());
         }
     }
-    if let Some(n) = c.usage_limit {
+    if c.usage_limit == Some(-1) && f.has(Fault::UsageUnlimitedReadNull) {
+        out.insert("usageLimit".into(), Value::Null);
+    } else if let Some(n) = c.usage_limit {
         out.insert("usageLimit".into(), json!(n));
     } else if c.window == "TRANSACTION"
         && card.is_some()

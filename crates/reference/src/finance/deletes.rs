@@ -38,6 +38,10 @@ fn delete_tag_inner(app: &App, headers: &HeaderMap, tag: &str) -> Reply {
         };
     }
     db.tags.remove(&id);
+    if f.has(Fault::TagDeleteDeletesTagged) {
+        db.receivables
+            .retain(|_, r| r.org != org || !r.tag_ids.contains(&id));
+    }
     for r in db.receivables.values_mut().filter(|r| r.org == org) {
         r.tag_ids.retain(|t| *t != id);
     }

@@ -114,7 +114,11 @@ fn create_mailbox_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Reply {
             ],
         },
         "status": "pending",
-        "dedicated_ip": "192.0.2.25",
+        "dedicated_ip": if f.has(Fault::DedicatedIpHostName) {
+            "outbound.mail.invalid"
+        } else {
+            "192.0.2.25"
+        },
         "last_updated_at": rfc3339(at),
     });
     if f.has(Fault::MailboxDedicatedIpMissing) {

@@ -325,8 +325,19 @@ fn render_receivable(
             .unwrap_or_else(|| json!([])),
     );
     put("discount", echo("discount"));
-    put("discounted_subtotal", json!(subtotal(&r.line_items)));
-    put("document_id", echo("document_id"));
+    let subtotal = subtotal(&r.line_items);
+    if f.has(Fault::SubtotalTaxAdded) {
+        put("discounted_subtotal", json!(subtotal * 119 / 100));
+    } else {
+        put("discounted_subtotal", json!(subtotal));
+    }
+    match echo("document_id") {
+        Value::Null if f.has(Fault::DocumentIdBeforeIssue) => put(
+            "document_id",
+            json!(format!("Q-{:06}", id.as_u128() % 1_000_000)),
+        ),
+        given => put("document_id", given),
+    }
     put("document_rendering", echo("document_rendering"));
     put("due_date", Value::Null);
     put(
@@ -348,7 +359,12 @@ fn render_receivable(
     put("entity_user_id", json!(app.ids.entity_user));
     put("entity_vat_id", Value::Null);
     put("expiry_date", expiry_date(f, echo("expiry_date")));
-    put("file_language", json!("en"));
+    let language = if f.has(Fault::FileLanguageName) {
+        "English"
+    } else {
+        "en"
+    };
+    put("file_language", json!(language));
     put("file_url", Value::Null);
     if f.has(Fault::QuoteFooterDropped) {
         put("footer", Value::Null);
