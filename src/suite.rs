@@ -63,6 +63,8 @@ mod tests {
             "generic:positive-accepted",
             "generic:status-set",
             "generic:error-body",
+            "generic:www-authenticate",
+            "generic:allow",
         ];
         for rule in &crate::catalogue::Catalogue::embedded().rules {
             for check in rule.checks.iter().filter(|c| c.starts_with("generic:")) {

@@ -770,12 +770,14 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
         hold,
         headers,
         label,
+        answer_headers,
     } = choices;
     Choices {
         query,
         body,
         headers,
         label,
+        answer_headers,
         hold: Box::new(move |seen: &Seen| {
             if creates_velocity_control(seen) {
                 Some(std::time::Duration::from_millis(300))

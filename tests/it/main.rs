@@ -32,6 +32,7 @@ mod repro;
 mod runner;
 mod schemas;
 mod spellings;
+mod standards;
 mod traffic;
 mod verdicts;
 mod wire;
