@@ -1368,6 +1368,13 @@ impl OwnEventOrder {
                 let handle = tokio::runtime::Handle::current();
                 tokio::task::block_in_place(|| handle.block_on(order.answer(seen)))
             }),
+            // Its own answers keep HTTP: a 401 it passes on challenges (RFC 9110 §15.5.2).
+            answer_headers: Box::new(|_, status, headers| {
+                if status == 401 && !headers.contains_key("www-authenticate") {
+                    let challenge = axum::http::HeaderValue::from_static("Bearer");
+                    headers.insert("www-authenticate", challenge);
+                }
+            }),
             ..Choices::default()
         }
     }
