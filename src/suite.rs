@@ -64,6 +64,8 @@ mod tests {
             "generic:status-set",
             "generic:error-body",
             "generic:receivable-answer",
+            "generic:www-authenticate",
+            "generic:allow",
         ];
         for rule in &crate::catalogue::Catalogue::embedded().rules {
             for check in rule.checks.iter().filter(|c| c.starts_with("generic:")) {

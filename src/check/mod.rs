@@ -12,6 +12,8 @@
 //! the runner's cases and the judge of real traffic keep one each.
 
 mod behaviour;
+pub mod http;
+mod json;
 mod receivable;
 
 pub use behaviour::Behaviour;
@@ -65,7 +67,15 @@ fn quote_body(operation: OperationId, request: &Request) -> Option<&serde_json::
 pub fn answer_rules(operation: OperationId) -> Vec<&'static str> {
     let op = operation.operation();
     let registry = Registry::embedded();
-    let mut rules = vec!["GEN-NO-5XX", "GEN-JSON-BODY", "GEN-JSON-CONTENT-TYPE"];
+    let mut rules = vec![
+        "GEN-NO-5XX",
+        "GEN-JSON-BODY",
+        "GEN-JSON-CONTENT-TYPE",
+        json::NO_BOM,
+        json::NO_NAN,
+        http::CHALLENGE,
+        http::ALLOW,
+    ];
     if op.declared_statuses.is_some() {
         rules.push("RCV-STATUS-SET");
     }
@@ -107,6 +117,14 @@ pub fn generic(
     no_5xx(catalogue, status, &mut out);
     json_body(catalogue, response, &mut out);
     let op = operation.operation();
+    http::challenge(catalogue, op.area, response, &mut out);
+    http::allow(
+        catalogue,
+        Some(op.method.as_str()),
+        request,
+        response,
+        &mut out,
+    );
     declared_status(catalogue, operation, status, &mut out);
     if (200..300).contains(&status) {
         if let (Some(declared), Some(_)) = (&op.success_schema, &response.json) {
@@ -135,9 +153,16 @@ pub fn json_body(catalogue: &Catalogue, response: &Response, out: &mut Checked) 
     if response.body.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    out.judged.push("GEN-JSON-BODY");
+    out.judged
+        .extend(["GEN-JSON-BODY", json::NO_BOM, json::NO_NAN]);
     let label = response.header("content-type");
     if response.json.is_none() {
+        // JSON but for what RFC 8259 forbids: one finding, under the rule that forbids it.
+        if let Some((rule, message)) = json::near_miss(&response.body) {
+            out.findings
+                .push(finding(catalogue, rule, format!("{status}: {message}")));
+            return;
+        }
         out.findings.push(finding(
             catalogue,
             "GEN-JSON-BODY",

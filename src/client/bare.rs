@@ -5,7 +5,9 @@
 //! and adds it to each request that names none; `ClientBuilder::default_headers` only adds to
 //! that map, and a request cannot remove a default. The spec allows a request with no `Accept`,
 //! and an answer that changes only then must be met, so a request marked
-//! [`Request::no_accept`](super::Request) is sent here. The trust is the main client's:
+//! [`Request::no_accept`](super::Request) is sent here; so is a request whose header names go
+//! in title case (`Request::title_case`: hyper writes names in lower case, reqwest exposes
+//! no choice per request), through a second client that writes them so. The trust is the main client's:
 //! rustls with the same provider, the system's roots and the `--ca-cert` bundle for a target
 //! reached over `https` (only the bundle otherwise), nothing verified under `--insecure`. The
 //! connection pool, connect timeout and HTTP/1.1 are the main client's too; the pace, budget,
@@ -29,6 +31,8 @@ type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
 pub(super) struct Bare {
     config: TargetConfig,
     client: Arc<OnceLock<Result<Client<Connector, reqwest::Body>, String>>>,
+    /// The same client writing header names in title case (`Request::title_case`).
+    titled: Arc<OnceLock<Result<Client<Connector, reqwest::Body>, String>>>,
 }
 
 impl Bare {
@@ -36,6 +40,7 @@ impl Bare {
         Bare {
             config: config.clone(),
             client: Arc::default(),
+            titled: Arc::default(),
         }
     }
 
@@ -44,10 +49,14 @@ impl Bare {
     pub(super) async fn send(
         &self,
         request: hyper::Request<reqwest::Body>,
+        titled: bool,
     ) -> Result<reqwest::Response, SendError> {
-        let client = self
-            .client
-            .get_or_init(|| build(&self.config))
+        let client = match titled {
+            true => &self.titled,
+            false => &self.client,
+        };
+        let client = client
+            .get_or_init(|| build(&self.config, titled))
             .as_ref()
             .map_err(|e| SendError::Transport(e.clone()))?;
         let response = client
@@ -58,7 +67,7 @@ impl Bare {
     }
 }
 
-fn build(config: &TargetConfig) -> Result<Client<Connector, reqwest::Body>, String> {
+fn build(config: &TargetConfig, titled: bool) -> Result<Client<Connector, reqwest::Body>, String> {
     let mut http = HttpConnector::new();
     http.enforce_http(false);
     http.set_nodelay(true);
@@ -71,6 +80,7 @@ fn build(config: &TargetConfig) -> Result<Client<Connector, reqwest::Body>, Stri
         .wrap_connector(http);
     Ok(Client::builder(hyper_util::rt::TokioExecutor::new())
         .pool_max_idle_per_host(64)
+        .http1_title_case_headers(titled)
         .build(connector))
 }
 

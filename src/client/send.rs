@@ -48,7 +48,8 @@ pub struct Target {
 /// A request built for one of the two clients, ready to leave.
 enum Built {
     Client(reqwest::RequestBuilder),
-    Bare(hyper::Request<reqwest::Body>),
+    /// For the bare client, with its header names in title case or not.
+    Bare(hyper::Request<reqwest::Body>, bool),
 }
 
 /// What [`Target::send`] knows of an exchange besides its outcome: enough to record it later.
@@ -450,8 +451,8 @@ impl Target {
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
         // Built and serialized here, parsed here: a lane only sends and reads.
-        let builder = match request.no_accept {
-            true => Built::Bare(bare_request(request, url)?),
+        let builder = match request.no_accept || request.title_case {
+            true => Built::Bare(bare_request(request, url)?, request.title_case),
             false => Built::Client(self.build(request, url)?),
         };
         let response = match &self.lanes {
@@ -496,8 +497,8 @@ impl Target {
         let admission = self.admit().await?;
         let outcome = match builder {
             Built::Client(builder) => self.bounded(self.read(builder)).await,
-            Built::Bare(request) => {
-                let read = async { self.read_body(self.bare.send(request).await?).await };
+            Built::Bare(request, titled) => {
+                let read = async { self.read_body(self.bare.send(request, titled).await?).await };
                 self.bounded(read).await
             }
         };
@@ -646,12 +647,18 @@ impl Target {
 }
 
 /// `request` for the bare client, at `url`: its headers, its body and the body's content type,
-/// and covenant's `User-Agent` as the main client sends it; nothing else.
+/// and covenant's `User-Agent` and (unless it goes without) the `Accept: */*` as the main
+/// client sends them; nothing else.
 fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::Body>, SendError> {
     let mut headers = header_map(&request.headers)?;
     headers
         .entry(reqwest::header::USER_AGENT)
         .or_insert(reqwest::header::HeaderValue::from_static(USER_AGENT));
+    if !request.no_accept {
+        headers
+            .entry(reqwest::header::ACCEPT)
+            .or_insert(reqwest::header::HeaderValue::from_static("*/*"));
+    }
     let body = match &request.body {
         None => Vec::new(),
         Some(Body::Json(v)) => {

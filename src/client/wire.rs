@@ -44,6 +44,10 @@ pub struct Request {
     /// Sent with no `Accept` header at all, not even the `*/*` an HTTP client adds to a
     /// request that names none (the spec allows a request without one).
     pub no_accept: bool,
+    /// Sent with every header name in title case (`X-Finops-Version`), as its `headers` spell
+    /// them, where a request otherwise goes with lower-case names: header names are
+    /// case-insensitive (RFC 9110 §5.1).
+    pub title_case: bool,
 }
 
 impl Request {
@@ -54,6 +58,7 @@ impl Request {
             headers: Vec::new(),
             body: None,
             no_accept: false,
+            title_case: false,
         }
     }
     pub fn get(path: impl Into<String>) -> Request {
@@ -86,6 +91,15 @@ impl Request {
         self.no_accept = true;
         self.without_header("accept")
     }
+    /// With every header name sent in title case (see [`Request::title_case`]), the names it
+    /// carries so spelled, so that its record and curl show what went on the wire.
+    pub fn title_case_names(mut self) -> Request {
+        self.title_case = true;
+        for (name, _) in &mut self.headers {
+            *name = title_case(name);
+        }
+        self
+    }
     pub fn json(mut self, body: Value) -> Request {
         self.body = Some(Body::Json(body));
         self
@@ -113,6 +127,22 @@ impl Request {
     pub(super) fn is_safe(&self) -> bool {
         self.is_idempotent_read() || self.method == reqwest::Method::OPTIONS
     }
+}
+
+/// A header name as hyper's title case writes it: the first letter and each after a hyphen in
+/// upper case, the others in lower case (`x-finops-version` is `X-Finops-Version`).
+fn title_case(name: &str) -> String {
+    let mut upper = true;
+    name.chars()
+        .map(|c| {
+            let c = match upper {
+                true => c.to_ascii_uppercase(),
+                false => c.to_ascii_lowercase(),
+            };
+            upper = c == '-';
+            c
+        })
+        .collect()
 }
 
 /// A response, read in full (up to `max_body`).

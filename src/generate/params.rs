@@ -11,7 +11,7 @@ use super::parameter::{compile, param_sites, types_of};
 use super::path::Edit;
 use super::tree::{JsonType, Shape};
 use super::{ConstraintKind, Label, DEFAULT_RULE};
-use crate::schema::{OperationId, Param};
+use crate::schema::{OperationId, Param, ParamLocation};
 use serde_json::Value;
 
 /// Raw strings to send that break a parameter schema (`{"type": "integer", "minimum": 1,
@@ -23,8 +23,15 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
 
 /// [`invalid_param_values`] of a parameter of `operation`, each labelled with the inventoried
 /// constraint it breaks (see [`super::Inventory`]).
+///
+/// A header's value is what stands between its surrounding whitespace (RFC 9110 §5.5), so a
+/// value that differs from a valid one only there breaks nothing in a header, and is left out.
 pub fn param_breaches(operation: OperationId, param: &Param) -> Vec<(String, Label)> {
-    breaches(&param.schema, &inventory::param_stem(operation, param))
+    let mut out = breaches(&param.schema, &inventory::param_stem(operation, param));
+    if param.location == ParamLocation::Header {
+        out.retain(|(value, _)| value.trim_matches([' ', '\t']) == value.as_str());
+    }
+    out
 }
 
 fn breaches(schema: &Value, stem: &str) -> Vec<(String, Label)> {

@@ -257,12 +257,20 @@ pub(crate) fn bad_formats(format: Format) -> &'static [&'static str] {
             "3f1c2b4a5d6e4f708a9b0c1d2e3f4a5bzz",
             "g f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
         ],
+        // A word, dates of the right shape that name no day (February 30, month 13), other
+        // shapes, surrounding whitespace, nothing: a check of the shape alone lets some in.
         Format::Date => &[
             "not-a-date",
+            "latest",
             "2026-13-45",
+            "2026-13-01",
             "2026-02-30",
             "26-01-15",
+            "2026-1-15",
             "2026-01-15T10:30:00Z",
+            " 2026-01-15",
+            "2026-01-15 ",
+            "",
         ],
         Format::DateTime => &[
             "not-a-date-time",

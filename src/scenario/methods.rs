@@ -1,7 +1,8 @@
 //! Methods the spec does not list on the paths it states. Create receivable states 405, and
 //! "Operations of the service other than those listed: not shown": so whatever a target answers
 //! (a refusal, or an operation of its own), every body is JSON, and an error carries the area's
-//! error body. Which status a refusal takes is not judged.
+//! error body. Which status a refusal takes is not judged, but a 405 lists, in `Allow`, the
+//! method the spec states on the path (RFC 9110 §15.5.6).
 //!
 //! The requests can change nothing: reads (GET) where the spec lists only a write, and an empty
 //! PATCH naming ids that name nothing where it lists only a read. A DELETE is never sent (only
@@ -32,7 +33,7 @@ pub fn cases() -> Vec<Case> {
             Case::new(
                 &format!("methods.unlisted-{name}"),
                 first,
-                &[BODY, JSON],
+                &[BODY, JSON, check::http::ALLOW],
                 case_fn(move |cx| Box::pin(unlisted(cx, area))),
             )
             .writes()
@@ -80,16 +81,22 @@ fn unlisted_request(cx: &CaseCx, op: OperationId) -> Request {
 async fn unlisted(cx: &mut CaseCx, area: Area) -> Outcome {
     for op in of_area(area) {
         let request = unlisted_request(cx, op);
-        cx.send_unlisted(request, move |cx, _, response| judge(cx, area, response))
-            .await?;
+        cx.send_unlisted(request, move |cx, request, response| {
+            judge(cx, op, request, response);
+        })
+        .await?;
     }
     Ok(())
 }
 
-/// Every body is JSON; an error's body is the area's error body.
-fn judge(cx: &mut CaseCx, area: Area, response: &Response) {
+/// Every body is JSON; an error's body is the area's error body; a 405 names the method the
+/// spec states on the path in its `Allow`.
+fn judge(cx: &mut CaseCx, op: OperationId, request: &Request, response: &Response) {
+    let area = op.area();
     let mut out = Checked::default();
     check::json_body(cx.run.catalogue, response, &mut out);
+    let listed = op.operation().method.as_str();
+    check::http::allow(cx.run.catalogue, Some(listed), request, response, &mut out);
     for rule in out.judged {
         cx.judged(rule);
     }

@@ -16,6 +16,7 @@ mod methods;
 mod receivable;
 mod robustness;
 mod spelling;
+mod standards;
 mod tenant;
 mod tenant_banking;
 mod transactions;
@@ -51,6 +52,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(echo::cases());
     cases.extend(velocity_ids::cases());
     cases.extend(spelling::cases());
+    cases.extend(standards::cases());
     cases
 }
 

@@ -770,12 +770,14 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
         hold,
         headers,
         label,
+        answer_headers,
     } = choices;
     Choices {
         query,
         body,
         headers,
         label,
+        answer_headers,
         hold: Box::new(move |seen: &Seen| {
             if creates_velocity_control(seen) {
                 Some(std::time::Duration::from_millis(300))
@@ -1365,6 +1367,13 @@ impl OwnEventOrder {
                 }
                 let handle = tokio::runtime::Handle::current();
                 tokio::task::block_in_place(|| handle.block_on(order.answer(seen)))
+            }),
+            // Its own answers keep HTTP: a 401 it passes on challenges (RFC 9110 §15.5.2).
+            answer_headers: Box::new(|_, status, headers| {
+                if status == 401 && !headers.contains_key("www-authenticate") {
+                    let challenge = axum::http::HeaderValue::from_static("Bearer");
+                    headers.insert("www-authenticate", challenge);
+                }
             }),
             ..Choices::default()
         }

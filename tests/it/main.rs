@@ -34,6 +34,7 @@ mod response_fields;
 mod runner;
 mod schemas;
 mod spellings;
+mod standards;
 mod traffic;
 mod verdicts;
 mod wire;

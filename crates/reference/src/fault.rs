@@ -65,6 +65,23 @@ faults! {
         "create receivable refuses February 29 as an expiry_date or fulfillment_date, as a parser that gives February 28 days in every year does";
     UuidUpperCaseRefused => "uuid-upper-case-refused", "GEN-UUID-CASE",
         "create receivable looks counterpart_id up as text: the profile's counterpart in upper case is not found (404)";
+    // ------------------------------------------------------------ standards the spec invokes
+    FinChallengeMissing => "auth-401-without-challenge", "HTTP-401-CHALLENGE",
+        "finance 401 answers carry no WWW-Authenticate header";
+    BankChallengeMissing => "auth-bank-401-without-challenge", "HTTP-401-CHALLENGE",
+        "embedded banking 401 answers carry no WWW-Authenticate header";
+    AllowMissing => "gen-405-without-allow", "HTTP-405-ALLOW",
+        "405 answers carry no Allow header";
+    HeaderNamesCaseSensitive => "fin-header-names-case-sensitive", "HTTP-HEADER-NAME-CASE",
+        "the connection reads x-finops-version only when its name comes in lower case: X-Finops-Version is taken for no version header (400)";
+    ContentTypeCaseSensitive => "gen-content-type-case-sensitive", "HTTP-MEDIA-TYPE-CASE",
+        "create receivable refuses a body whose Content-Type is not spelled in lower case (Application/JSON) with 415";
+    JsonBom => "gen-json-bom", "JSON-NO-BOM",
+        "get counterpart VAT ID answers its JSON after a UTF-8 byte order mark";
+    NanInAnswer => "gen-nan-in-answer", "JSON-NO-NAN",
+        "a created quote whose subtotal is 0 answers discounted_subtotal as NaN";
+    VersionWordAccepted => "ver-finops-word-accepted", "VER-FINOPS-MALFORMED",
+        "a finance request whose x-finops-version is the word latest is served as the newest version";
     // ------------------------------------------------------------ unlisted methods, writes read back
     JsonWithoutContentType => "gen-json-served-without-content-type", "GEN-JSON-CONTENT-TYPE",
         "list events serves its JSON page with no Content-Type";

@@ -17,6 +17,7 @@ mod fault;
 mod finance;
 mod gateway;
 mod page;
+mod protocol;
 mod receivable;
 mod reply;
 mod store;
@@ -109,14 +110,23 @@ impl RunningReference {
 pub async fn start(config: ReferenceConfig) -> std::io::Result<RunningReference> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
     let addr = listener.local_addr()?;
+    let listener = protocol::Connections {
+        listener,
+        faults: config.faults,
+    };
     let app = Arc::new(store::seed(config.seed, config.faults));
     let profile = profile_of(&app, &format!("http://{addr}"));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let asked = Asked::default();
-    let mut router = router(app).layer(axum::middleware::from_fn_with_state(asked.clone(), site));
+    let mut router =
+        router(app.clone()).layer(axum::middleware::from_fn_with_state(asked.clone(), site));
     if let Some(gateway) = gateway::Gateway::new(config.latency, config.rate_limit) {
         router = router.layer(axum::middleware::from_fn_with_state(gateway, gateway::pass));
     }
+    // Around the whole router, so that it sees the `Allow` the router puts on a 405.
+    let router = Router::new()
+        .fallback_service(router)
+        .layer(axum::middleware::from_fn_with_state(app, protocol::headers));
     let task = tokio::spawn(async move {
         let _ = axum::serve(listener, router)
             .with_graceful_shutdown(async move {

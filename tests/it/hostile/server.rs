@@ -55,12 +55,17 @@ pub enum Reply {
 }
 
 impl Reply {
+    /// A JSON answer; a 401 challenges, as HTTP requires (RFC 9110 §15.5.2).
     pub fn json(status: u16, body: &str) -> Reply {
-        Reply::Full {
+        let reply = Reply::Full {
             status,
             content_type: Some("application/json"),
             extra: Vec::new(),
             body: body.as_bytes().to_vec(),
+        };
+        match status {
+            401 => reply.with_header("www-authenticate", "Bearer"),
+            _ => reply,
         }
     }
     pub fn not_found() -> Reply {

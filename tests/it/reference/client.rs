@@ -12,6 +12,7 @@ use std::time::Duration;
 #[derive(Debug)]
 pub struct Resp {
     pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
     pub content_type: String,
     pub text: String,
     pub json: Option<Value>,
@@ -164,10 +165,14 @@ impl Ctx {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_owned();
-        let text = r.text().await.expect("a readable body");
+        let headers = r.headers().clone();
+        // The bytes as they came (`text()` would drop a byte order mark).
+        let bytes = r.bytes().await.expect("a readable body");
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         let json = serde_json::from_str(&text).ok();
         Resp {
             status,
+            headers,
             content_type,
             text,
             json,

@@ -20,6 +20,57 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             r.status == 200 && r.json.is_none()
         }
         JsonAsTextPlain => c.events("").await.content_type.starts_with("text/plain"),
+        // Standards the spec invokes.
+        FinChallengeMissing => {
+            let rb = c.finance_bare(Method::GET, "/finops/v1/events");
+            let r = Ctx::send(rb).await;
+            r.status == 401 && !r.headers.contains_key("www-authenticate")
+        }
+        BankChallengeMissing => {
+            let account = c.bank().bank_account_id.as_deref().unwrap();
+            let path = format!("/embedded-banking/v1/bank-accounts/{account}/transactions");
+            let r = Ctx::send(c.banking(Method::GET, &path, None)).await;
+            r.status == 401 && !r.headers.contains_key("www-authenticate")
+        }
+        AllowMissing => {
+            let r = Ctx::send(c.finance(Method::GET, "/finops/v1/receivables")).await;
+            r.status == 405 && !r.headers.contains_key("allow")
+        }
+        HeaderNamesCaseSensitive => {
+            let titled = reqwest::Client::builder()
+                .no_proxy()
+                .http1_title_case_headers()
+                .build()
+                .unwrap();
+            let rb = titled
+                .get(format!("{}/finops/v1/events", c.base))
+                .bearer_auth(c.fin().token.as_ref().unwrap().expose())
+                .header("x-finops-version", c.p.finops_version())
+                .header("x-organization-id", c.org());
+            Ctx::send(rb).await.status == 400
+        }
+        ContentTypeCaseSensitive => {
+            let body = c.quote(json!({})).to_string();
+            let rb = c
+                .finance(Method::POST, "/finops/v1/receivables")
+                .header("content-type", "Application/JSON; Charset=UTF-8")
+                .body(body);
+            Ctx::send(rb).await.status == 415
+        }
+        JsonBom => {
+            let id = c.vat().await.get("id").as_str().unwrap().to_owned();
+            c.get_vat(&id, c.org()).await.text.starts_with('\u{feff}')
+        }
+        NanInAnswer => {
+            let free = json!([{ "product": { "name": "Gift", "price": { "value": 0, "currency": "EUR" },
+                "measure_unit": { "name": "unit" } }, "quantity": 1, "vat_rate_id": c.fin().vat_rate_id }]);
+            let r = c.receivable(c.quote(json!({ "line_items": free }))).await;
+            r.status == 201 && r.text.contains(":NaN")
+        }
+        VersionWordAccepted => {
+            let rb = c.finance_as(Method::GET, "/finops/v1/events", c.org(), "latest");
+            Ctx::send(rb).await.status == 200
+        }
         MailboxIdNotUuid => !is_uuid(c.mailbox("example.com").await.get("id")),
         ServerErrorOnValidRequest => c.events("order=desc").await.status >= 500,
         UnparseableBodyAsEmpty => {

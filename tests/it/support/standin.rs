@@ -29,6 +29,7 @@ type AnswerFn = dyn Fn(&Seen, Answer) -> Answer + Send + Sync;
 type HoldFn = dyn Fn(&Seen) -> Option<std::time::Duration> + Send + Sync;
 type HeadersFn = dyn Fn(&Seen) -> axum::http::HeaderMap + Send + Sync;
 type LabelFn = dyn Fn(&Seen, u16) -> Option<&'static str> + Send + Sync;
+type AnswerHeadersFn = dyn Fn(&Seen, u16, &mut axum::http::HeaderMap) + Send + Sync;
 
 /// What the stand-in changes; each part defaults to passing things through.
 pub struct Choices {
@@ -48,6 +49,9 @@ pub struct Choices {
     /// The Content-Type of an answer of the given status (`None`: JSON when the body is JSON,
     /// else the reference's own).
     pub label: Box<LabelFn>,
+    /// The headers of an answer of the given status, as the stand-in gives them (the
+    /// reference's, its label applied, by default).
+    pub answer_headers: Box<AnswerHeadersFn>,
 }
 
 impl Default for Choices {
@@ -60,6 +64,7 @@ impl Default for Choices {
             hold: Box::new(|_| None),
             headers: Box::new(|seen| seen.headers.clone()),
             label: Box::new(|_, _| None),
+            answer_headers: Box::new(|_, _, _| {}),
         }
     }
 }
@@ -149,7 +154,9 @@ async fn forward(
     let choices = &proxy.choices;
     if let Some((status, bytes)) = (choices.reply)(&seen) {
         let label = (choices.label)(&seen, status);
-        return respond(status, bytes, &reqwest::header::HeaderMap::new(), label);
+        let mut response = respond(status, bytes, &reqwest::header::HeaderMap::new(), label);
+        (choices.answer_headers)(&seen, status, response.headers_mut());
+        return response;
     }
     if let Some(pause) = (choices.hold)(&seen) {
         tokio::time::sleep(pause).await;
@@ -173,7 +180,9 @@ async fn forward(
     let bytes = answer.bytes().await.unwrap_or_default();
     let (status, bytes) = (choices.answer)(&seen, (status, bytes.to_vec()));
     let label = (choices.label)(&seen, status);
-    respond(status, bytes, &headers, label)
+    let mut response = respond(status, bytes, &headers, label);
+    (choices.answer_headers)(&seen, status, response.headers_mut());
+    response
 }
 
 fn respond(

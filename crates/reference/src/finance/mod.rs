@@ -99,6 +99,8 @@ pub(super) fn gate(
                 "x-finops-version header is required",
             )
         }
+        // Under its fault, a word naming the newest version is read as one.
+        Some("latest") if f.has(Fault::VersionWordAccepted) => {}
         Some(v) if parse_date(v).is_none() && !f.has(Fault::VersionMalformedAccepted) => {
             return fail(
                 StatusCode::BAD_REQUEST,

@@ -32,10 +32,18 @@ fn create_receivable_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Repl
         }
     }
     let org = gate_org(app, headers)?;
-    let charset = headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("charset"));
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    // Under its fault, the media type is compared as text, its case included.
+    let unlike = content_type.is_some_and(|v| !v.starts_with("application/json"));
+    if unlike && app.faults.has(Fault::ContentTypeCaseSensitive) {
+        let message = "Content-Type must be application/json";
+        return Err(reply::finance_error(
+            &app.faults,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            message,
+        ));
+    }
+    let charset = content_type.is_some_and(|v| v.contains("charset"));
     if charset && app.faults.has(Fault::CharsetBodyAnsweredText) {
         let text = b"unsupported media type".to_vec();
         return Err(reply::with_type(
@@ -119,10 +127,25 @@ fn create_new(
         body: &body,
         based_on: None,
     };
-    Ok(created(
-        app,
-        &render_receivable(app, id, &record, &counterpart_name, at, &source),
-    ))
+    let answer = render_receivable(app, id, &record, &counterpart_name, at, &source);
+    if subtotal(&record.line_items) == 0 && app.faults.has(Fault::NanInAnswer) {
+        return Ok(nan_subtotal(app, &answer));
+    }
+    Ok(created(app, &answer))
+}
+
+/// The created receivable with its zero subtotal written as NaN, as a serialiser that divides
+/// by a zero total and writes floats as JavaScript does would (serde_json writes none).
+fn nan_subtotal(app: &App, answer: &Value) -> Response {
+    let text = serde_json::to_string(answer).expect("a serde_json::Value always serialises");
+    let text = text.replacen(
+        "\"discounted_subtotal\":0",
+        "\"discounted_subtotal\":NaN",
+        1,
+    );
+    let mut response = created(app, &Value::Null);
+    *response.body_mut() = axum::body::Body::from(text);
+    response
 }
 
 fn uuids(value: Option<&Value>) -> Vec<Uuid> {

@@ -265,6 +265,11 @@ fn get_vat_inner(app: &App, headers: &HeaderMap, counterpart: &str, vat: &str) -
             "application/json",
         ));
     }
+    if f.has(Fault::JsonBom) {
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend(serde_json::to_vec(&vat_json(app, &vat)).expect("a Value serialises"));
+        return Ok(reply::with_type(StatusCode::OK, bytes, "application/json"));
+    }
     Ok(reply::json(StatusCode::OK, &vat_json(app, &vat)))
 }
 
