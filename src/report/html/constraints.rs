@@ -4,8 +4,8 @@
 //! are folded to their counts.
 
 use super::escape;
-use crate::report::plural;
-use crate::verdict::{ConstraintCoverage, RunRecord};
+use crate::report::{plural, Measured};
+use crate::verdict::{ConstraintCoverage, CoverageMeasure, RunRecord};
 use std::fmt::Write;
 
 /// The section, or nothing for a record without an inventory (real traffic, an older run).
@@ -32,6 +32,28 @@ pub(super) fn section(run: &RunRecord) -> String {
         let rows: Vec<&ConstraintCoverage> = all.iter().filter(|c| c.operation == op).collect();
         operation(&mut out, op, &rows);
     }
+    out
+}
+
+/// The stated statements of the spec a client could observe that no response of the run judged,
+/// each with its place in the spec (`covenant trace ID` says what would judge it); nothing when
+/// every one was judged or the record has no inventory.
+pub(super) fn unjudged_statements(measures: &[Measured]) -> String {
+    let statements = measures
+        .iter()
+        .find(|m| m.measure == CoverageMeasure::Statements);
+    let Some(m) = statements.filter(|m| !m.lacking.is_empty()) else {
+        return String::new();
+    };
+    let mut out = format!(
+        "<details id=\"unjudged-statements\" open><summary>{} of the spec no response of this \
+         run judged</summary><ul>\n",
+        plural(m.lacking.len(), "stated statement")
+    );
+    for entry in &m.lacking {
+        let _ = writeln!(out, "<li>{}</li>", escape(entry));
+    }
+    out.push_str("</ul></details>\n");
     out
 }
 

@@ -466,7 +466,8 @@ impl Page {
             ));
         }
         self.line("</table>");
-        self.unjudged_statements(view);
+        self.out
+            .push_str(&super::constraints::unjudged_statements(&view.measures));
         if !run.meta.coverage_short.is_empty() {
             self.line("<ul id=\"coverage-short\">");
             for short in &run.meta.coverage_short {
@@ -474,27 +475,6 @@ impl Page {
             }
             self.line("</ul>");
         }
-    }
-
-    /// The stated statements of the spec a client could observe that nothing judged in this
-    /// run, each with its place in the spec (`covenant trace ID` shows what would judge it).
-    fn unjudged_statements(&mut self, view: &RunView<'_>) {
-        let statements = view
-            .measures
-            .iter()
-            .find(|m| m.measure == CoverageMeasure::Statements);
-        let Some(m) = statements.filter(|m| !m.lacking.is_empty()) else {
-            return;
-        };
-        self.line(format!(
-            "<details id=\"unjudged-statements\" open><summary>{} stated statements of the \
-             spec no response of this run judged</summary><ul>",
-            m.lacking.len()
-        ));
-        for entry in &m.lacking {
-            self.line(format!("<li>{}</li>", escape(entry)));
-        }
-        self.line("</ul></details>");
     }
 
     fn coverage_row(&mut self, row: &RuleCoverage<'_>) {
