@@ -347,3 +347,57 @@ fn shards_leave_the_requirement_to_the_merge_which_judges_the_whole_run() {
     assert_eq!(statuses.status.code(), Some(5), "{stdout}");
     assert!(stdout.contains("create-receivable 400"), "{stdout}");
 }
+
+/// The `statements` measure of report.json: (got, of).
+fn statements(run: &Run) -> (u64, u64) {
+    let measures = run.report["coverage"]["measures"]
+        .as_array()
+        .expect("measures");
+    let m = measures
+        .iter()
+        .find(|m| m["measure"] == "statements")
+        .expect("a statements measure");
+    (
+        m["got"].as_u64().expect("got"),
+        m["of"].as_u64().expect("of"),
+    )
+}
+
+#[test]
+fn every_stated_statement_a_client_can_observe_is_judged_against_the_reference() {
+    let run = run("statements", &["--require-coverage", "statements=100"]);
+    assert_eq!(run.code(), Some(0), "{}", run.stdout());
+    let (got, of) = statements(&run);
+    assert!(of > 150 && got == of, "{got} of {of}");
+    let stdout = run.stdout();
+    assert!(
+        stdout.contains(&format!("{of}/{of} stated statements judged")),
+        "{stdout}"
+    );
+    assert!(!run
+        .file("summary.html")
+        .contains("id=\"unjudged-statements\""));
+}
+
+#[test]
+fn a_run_that_judges_part_of_the_spec_names_the_statements_it_left_unjudged() {
+    let run = run(
+        "statements-short",
+        &["--filter", "vat", "--require-coverage", "statements=100"],
+    );
+    assert_eq!(run.code(), Some(5), "COVERAGE SHORT: {}", run.stdout());
+    let (got, of) = statements(&run);
+    assert!(got > 0 && got < of, "{got} of {of}");
+    let html = run.file("summary.html");
+    assert!(
+        html.contains("id=\"unjudged-statements\""),
+        "summary.html lists them"
+    );
+    // Each is named with its place in the spec: the velocity control's usageLimit, say.
+    assert!(html.contains("Resources / Velocity control, line 157 (stated)"));
+    let short = run.report["meta"]["coverage_short"].to_string();
+    assert!(
+        short.contains("statements=100") && short.contains("S-"),
+        "{short}"
+    );
+}

@@ -35,6 +35,7 @@ mod runner;
 mod schemas;
 mod spellings;
 mod standards;
+mod trace;
 mod traffic;
 mod verdicts;
 mod wire;

@@ -497,11 +497,13 @@ fn a_clean_server_passes_every_pagination_case_without_findings() {
 }
 
 #[test]
-fn short_pages_before_the_last_fail_events_and_pass_transactions() {
+fn short_pages_before_the_last_warn_on_events_and_pass_transactions() {
+    // "A page may hold fewer on the last or only page" does not state that a short page with a
+    // next token is a breach (a second reading): EVT-PAGES-FULL warns, it never fails.
     let record = run(&[Fault::ShortPages]);
     assert_caught(
         &record,
-        &[("events.page-sizes", Verdict::Fail, "EVT-PAGES-FULL")],
+        &[("events.page-sizes", Verdict::Warn, "EVT-PAGES-FULL")],
     );
     // The finding shows the page it names, to replay: page 1 of its read is a first query.
     let c = case(&record, "events.page-sizes");

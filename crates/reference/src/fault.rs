@@ -191,6 +191,8 @@ faults! {
         "the items of attachments and deductions are not checked: a string or null item is accepted";
     LineItemVatRateUnchecked => "rcv-line-item-vat-rate-unchecked", "RCV-FIELD-TYPES",
         "a line item's vat_rate_id is not checked: one that is not a UUID is accepted";
+    LineItemQuantityUnchecked => "rcv-line-item-quantity-unchecked", "RCV-SAMPLE-SHAPES",
+        "a line item's quantity is not checked: one that is not a number (\"two\", null) is read as 1";
     BasedOnTagIdsUnchecked => "rcv-based-on-tag-ids-unchecked", "RCV-FIELD-TYPES",
         "the based-on body's tag_ids are not checked: ids that are not UUIDs are accepted (the quote and invoice bodies still check theirs)";
     BankAccountTypeAny => "rcv-bank-account-type-any", "RCV-BANK-ACCOUNT-TYPE-ENUM",
@@ -357,6 +359,8 @@ faults! {
         "without the organization header an organization-scoped control carries no organizationId";
     VelocityCardDropped => "vc-card-id-dropped", "VC-CARD-SCOPE",
         "a control created with cardId is scoped to the organization (cardId dropped)";
+    VelocityForeignCardToOrg => "vc-foreign-card-scoped-to-organization", "VC-CARD-SCOPE",
+        "a control on another organization's card is accepted, scoped to the organization acted for (no cardId)";
     VelocityForeignCardAccepted => "vc-foreign-card-accepted", "VC-CARD-ACCESS",
         "a cardId of a card the caller cannot access is accepted";
     VelocityActiveDefaultTrue => "vc-active-default-true", "VC-ACTIVE-DEFAULT-FALSE",

@@ -504,7 +504,7 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
 }
 
 /// A list as the faults that skip its items read it: line items with any vat_rate_id taken as a
-/// UUID, nested items of any kind taken as objects.
+/// UUID or any quantity as 1, nested items of any kind taken as objects.
 fn loosened(faults: &FaultSet, ty: Ty, value: Value) -> Value {
     let Value::Array(items) = value else {
         return value;
@@ -513,6 +513,12 @@ fn loosened(faults: &FaultSet, ty: Ty, value: Value) -> Value {
         Ty::LineItems if faults.has(Fault::LineItemVatRateUnchecked) => {
             if let Some(vat_rate) = item.get_mut("vat_rate_id") {
                 *vat_rate = json!(Uuid::nil().to_string());
+            }
+            item
+        }
+        Ty::LineItems if faults.has(Fault::LineItemQuantityUnchecked) => {
+            if let Some(quantity) = item.get_mut("quantity").filter(|q| !q.is_number()) {
+                *quantity = json!(1);
             }
             item
         }

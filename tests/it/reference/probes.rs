@@ -372,6 +372,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             body["line_items"][0]["vat_rate_id"] = json!("standard-rate");
             created(&c.receivable(body).await)
         }
+        LineItemQuantityUnchecked => {
+            let mut body = c.quote(json!({}));
+            body["line_items"][0]["quantity"] = json!("two");
+            created(&c.receivable(body).await)
+        }
         BasedOnTagIdsUnchecked => {
             let body =
                 json!({ "type": "invoice", "based_on": c.quote_id(), "tag_ids": ["urgent"] });
@@ -656,6 +661,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         VelocityForeignCardAccepted => {
             let card = c.bank().foreign_card_id.as_deref().unwrap();
             c.control_created(json!({ "cardId": card })).await
+        }
+        VelocityForeignCardToOrg => {
+            let card = c.bank().foreign_card_id.as_deref().unwrap();
+            let r = c.velocity(c.control(json!({ "cardId": card }))).await;
+            created(&r) && !r.has("cardId")
         }
         VelocityActiveDefaultTrue => c.velocity(c.control(json!({}))).await.get("active") == true,
         VelocityTransactionUsageAccepted => {

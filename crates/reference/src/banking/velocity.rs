@@ -202,7 +202,7 @@ fn create_control_inner(
         return Err(reply::json(StatusCode::PAYLOAD_TOO_LARGE, &bare));
     }
     let value = parse_body(app, body, uri)?;
-    let control = validate_control(app, &value).map_err(|detail| {
+    let mut control = validate_control(app, &value).map_err(|detail| {
         error(
             app,
             StatusCode::BAD_REQUEST,
@@ -222,6 +222,13 @@ fn create_control_inner(
                     "no such card",
                     uri,
                 ))
+            }
+            // Under its fault, a card of another organization is taken, and the control scoped
+            // to the organization acted for instead of the card.
+            Some(owner)
+                if *owner != caller.owner(app) && f.has(Fault::VelocityForeignCardToOrg) =>
+            {
+                control.card_id = None;
             }
             Some(owner)
                 if *owner != caller.owner(app) && !f.has(Fault::VelocityForeignCardAccepted) =>
