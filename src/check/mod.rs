@@ -118,13 +118,7 @@ pub fn generic(
     json_body(catalogue, response, &mut out);
     let op = operation.operation();
     http::challenge(catalogue, op.area, response, &mut out);
-    http::allow(
-        catalogue,
-        Some(op.method.as_str()),
-        request,
-        response,
-        &mut out,
-    );
+    http::allow(catalogue, op.method.as_str(), request, response, &mut out);
     declared_status(catalogue, operation, status, &mut out);
     if (200..300).contains(&status) {
         if let (Some(declared), Some(_)) = (&op.success_schema, &response.json) {
