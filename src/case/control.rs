@@ -60,6 +60,53 @@ pub struct Variant {
     pub request: Request,
     /// An earlier variant of the group to judge it beside instead of the group's baseline.
     pub beside: Option<usize>,
+    /// How its JSON body is written on the wire, once the body is on its baseline, where not
+    /// as serializing it writes it.
+    pub spelling: Option<Spelling>,
+    /// A refusal is no finding: the spec neither admits nor forbids the value (an integer past
+    /// 2^63 where no maximum is stated), and only what an acceptance answers is judged.
+    pub refusal_allowed: bool,
+    /// What an accepted answer must repeat: the number sent at this pointer, under this rule.
+    pub echo: Option<Echo>,
+}
+
+/// A JSON body written otherwise than serializing its value writes it.
+#[derive(Clone)]
+pub enum Spelling {
+    /// The value at `pointer` written as `text` (`1e2` for 100.0).
+    Value { pointer: String, text: String },
+    /// The first property given twice.
+    FirstKeyTwice,
+}
+
+/// A number an accepted answer must repeat where it shows the field: the same number, to within
+/// a double's precision (RFC 8259 section 6), never a wrapped or cut one.
+#[derive(Clone)]
+pub struct Echo {
+    pub pointer: String,
+    pub sent: serde_json::Value,
+    pub rule: &'static str,
+}
+
+impl Variant {
+    pub fn new(what: impl Into<String>, rule: &'static str, request: Request) -> Variant {
+        Variant {
+            what: what.into(),
+            rule,
+            request,
+            beside: None,
+            spelling: None,
+            refusal_allowed: false,
+            echo: None,
+        }
+    }
+
+    /// Judged beside the variant of the group at `index` (an earlier one) instead of the
+    /// baseline.
+    pub fn beside(mut self, index: Option<usize>) -> Variant {
+        self.beside = index;
+        self
+    }
 }
 
 /// How a request of the group was answered: accepted, or refused with this answer.
@@ -134,18 +181,29 @@ impl Control {
                     variant.what
                 )));
             }
-            shapes.push((variant.what, variant.rule, variant.beside));
-            requests.push((index, variant.request));
+            let request = match &variant.spelling {
+                Some(spelling) => spelled(variant.request, spelling),
+                None => variant.request,
+            };
+            let allowed = (variant.refusal_allowed, variant.echo);
+            shapes.push((variant.what, variant.rule, variant.beside, allowed));
+            requests.push((index, request));
         }
         cx.send_each(operation, requests.into_iter(), |cx, index, _, response| {
-            let (variant, rule, beside) = &shapes[index];
-            let answer = judge_variant(
-                cx,
-                (variant, rule),
-                beside.map(|b| (&shapes[b].0, &answers[b])),
-                &what,
-                response,
-            );
+            let (variant, rule, beside, (refusal_allowed, echo)) = &shapes[index];
+            if let Some(echo) = echo.as_ref().filter(|_| response.is_success()) {
+                judge_echo(cx, variant, echo, response);
+            }
+            let answer = match refusal_allowed {
+                true if !response.is_success() => Err(answer_of(response)),
+                _ => judge_variant(
+                    cx,
+                    (variant, rule),
+                    beside.map(|b| (&shapes[b].0, &answers[b])),
+                    &what,
+                    response,
+                ),
+            };
             answers.push(answer);
             true
         })
@@ -189,6 +247,45 @@ fn rebase(variant: &Request, from: &Request, to: &Request) -> Request {
     let mut out = variant.clone();
     out.body = Some(Body::Json(serde_json::Value::Object(moved)));
     out
+}
+
+/// `request` with its JSON body written on the wire as `spelling` says (the body keeps the
+/// value it means, for every check that reads it).
+fn spelled(request: Request, spelling: &Spelling) -> Request {
+    let Some(Body::Json(value)) = &request.body else {
+        return request;
+    };
+    let bytes = match spelling {
+        Spelling::Value { pointer, text } => crate::generate::spell(value, pointer, text),
+        Spelling::FirstKeyTwice => crate::generate::with_first_key_twice(value),
+    };
+    match bytes {
+        Some(bytes) => {
+            let value = value.clone();
+            request.spelled(value, bytes, "application/json")
+        }
+        None => request,
+    }
+}
+
+/// An accepted answer that shows the field with another number than the one sent.
+fn judge_echo(cx: &mut CaseCx, variant: &str, echo: &Echo, response: &Response) {
+    let Some(shown) = response.pointer(&echo.pointer).cloned() else {
+        return;
+    };
+    cx.judged(echo.rule);
+    let same = match (shown.as_f64(), echo.sent.as_f64()) {
+        (Some(a), Some(b)) => a == b,
+        _ => shown == echo.sent,
+    };
+    if !same {
+        cx.finding_diff(
+            echo.rule,
+            format!("{variant} was accepted, and the answer shows {} = {shown}", echo.pointer),
+            &echo.sent.to_string(),
+            &shown.to_string(),
+        );
+    }
 }
 
 /// Judges one variant's answer beside its baseline (another variant and its answer, or the

@@ -18,6 +18,7 @@ use std::sync::Mutex;
 #[derive(Debug, Clone, Copy, Default)]
 struct Counts {
     broken: u32,
+    breaches_accepted: u32,
     held: u32,
     refused: u32,
 }
@@ -40,6 +41,8 @@ impl Default for Exercise {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lacking {
     pub broken: bool,
+    /// Breaking requests the target accepted (a reason it is not broken).
+    pub breaches_accepted: u32,
     pub held: bool,
     /// Refused requests that would have held it.
     pub refused: u32,
@@ -52,9 +55,12 @@ impl Exercise {
     }
 
     /// An answer to a request that broke the constraint `id` of `operation` alone.
-    pub fn broken(&self, operation: OperationId, id: &str) {
+    /// `accepted`: whether the target took it (a breach let through).
+    pub fn broken(&self, operation: OperationId, id: &str, accepted: bool) {
         if let Some(index) = Inventory::embedded().index_of(operation, id) {
-            self.lock()[index].broken += 1;
+            let mut counts = self.lock();
+            counts[index].broken += 1;
+            counts[index].breaches_accepted += u32::from(accepted);
         }
     }
 
@@ -139,11 +145,13 @@ impl Exercise {
                     broken: n.broken,
                     held: n.held,
                     refused: n.refused,
+                    breaches_accepted: n.breaches_accepted,
                     unbreakable: c.unbreakable.map(str::to_owned),
                     why_not: None,
                 };
                 let lacking = Lacking {
                     broken: !coverage.was_broken(),
+                    breaches_accepted: coverage.breaches_accepted,
                     held: coverage.held == 0,
                     refused: coverage.refused,
                 };

@@ -25,7 +25,7 @@ pub use crate::check::Behaviour;
 pub use crate::profile::Fixture as Need;
 pub use bodies::Bodies;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
-pub use control::{Control, Variant};
+pub use control::{Control, Echo, Spelling, Variant};
 pub use evidence::Tally;
 pub use exercise::{Exercise, Lacking};
 pub use harmless::harmless;

@@ -30,6 +30,10 @@ pub const WIDE_CHARACTERS: [(char, &str); 2] = [
     ('𝄞', "a character outside the Basic Multilingual Plane"),
 ];
 
+/// A base letter and a combining accent: the decomposed (NFD) spelling of `é`, two code points
+/// that a target counting characters after composing them counts as one.
+const COMBINING: (&str, &str) = ("e\u{301}", "e and a combining acute accent, in NFD");
+
 /// What a positive variant tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AcceptKind {
@@ -53,6 +57,18 @@ pub enum AcceptKind {
     Class,
     /// An id the profile gives, in its other case.
     UuidCase,
+    /// A stated optional field present with an ordinary value, beside the smallest body without
+    /// it: what the field's other variants are judged beside.
+    Optional,
+    /// A field given the default the spec states for it.
+    Default,
+    /// An integral value written another way JSON allows: `100.0`, `1e2`, `-0`.
+    IntegerForm,
+    /// An integer past 2^53 or 2^63 where no maximum is stated: a refusal is no finding, but an
+    /// answer repeating it must not hold another number.
+    Large,
+    /// A value of a class its type admits (see [`super::classes`]).
+    ValueClass,
 }
 
 /// One positive variant of a stem.
@@ -73,6 +89,9 @@ pub struct Accept {
     pub baseline: usize,
     /// An earlier variant of the list to judge this one beside instead of the baseline.
     pub beside: Option<usize>,
+    /// The text to send for the value at `pointer`, where the class is a spelling (`1e2`): the
+    /// payload holds what it means.
+    pub literal: Option<String>,
 }
 
 /// The baselines of a stem (the smallest instance of each top-level shape) and its variants.
@@ -83,7 +102,7 @@ pub struct Acceptance {
 }
 
 /// What an edge places at its node.
-enum Place {
+pub(super) enum Place {
     Set(Value),
     /// The value the instance already has there (a fixture), as given.
     Given,
@@ -103,12 +122,14 @@ enum Placed {
 type Node = (Vec<Step>, Option<String>, Option<&'static str>, Vec<Edge>);
 
 /// A value to place at a node, before it becomes an [`Accept`].
-struct Edge {
-    value: Place,
-    kind: AcceptKind,
-    detail: String,
+pub(super) struct Edge {
+    pub value: Place,
+    pub kind: AcceptKind,
+    pub detail: String,
     /// Index, among the node's own edges, of the one to judge it beside.
-    beside: Option<usize>,
+    pub beside: Option<usize>,
+    /// The text to send in place of the value (see [`Accept::literal`]).
+    pub literal: Option<String>,
 }
 
 /// The baselines and variants of a compiled shape; `is_valid` is the validator, which every
@@ -166,11 +187,15 @@ pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acc
                 placed.push(Placed::Dropped);
                 continue;
             };
-            if payload == baselines[baseline] {
+            // A field the smallest body holds already is no optional field.
+            let required = edge.kind == AcceptKind::Optional
+                && baselines[baseline].pointer(&at).is_some();
+            if payload == baselines[baseline] || required {
                 placed.push(Placed::Baseline);
                 continue;
             }
-            if let Some(i) = variants.iter().position(|v| v.payload == payload) {
+            let same = |v: &&Accept| v.payload == payload && v.literal == edge.literal;
+            if let Some(i) = variants.iter().position(|v| same(&v)) {
                 placed.push(Placed::Variant(i));
                 continue;
             }
@@ -183,6 +208,7 @@ pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acc
                 format,
                 baseline,
                 beside,
+                literal: edge.literal,
             });
             placed.push(Placed::Variant(variants.len() - 1));
         }
@@ -264,7 +290,34 @@ fn edges(visit: &Visit<'_>) -> Vec<Edge> {
         }
         _ => {}
     }
-    out
+    out.extend(super::classes::edges(shape, &name));
+    optional_first(visit, out)
+}
+
+/// The edges of a property node led by the field present with its ordinary value (the
+/// [`AcceptKind::Optional`] variant, dropped where the smallest body holds the field already):
+/// every other edge of the node is judged beside it, so that a target refusing the field
+/// itself fails once, not once per value tried in it.
+fn optional_first(visit: &Visit<'_>, mut edges: Vec<Edge>) -> Vec<Edge> {
+    let property = matches!(visit.path.last(), Some(Step::Prop(_)));
+    if !property || matches!(visit.shape.kind, ShapeKind::Any) {
+        return edges;
+    }
+    for edge in &mut edges {
+        edge.beside = match (edge.kind, edge.beside) {
+            // The default is what the field is when omitted: the smallest body is its control.
+            (AcceptKind::Default, _) => None,
+            (_, beside) => Some(beside.map_or(0, |b| b + 1)),
+        };
+    }
+    let name = display(visit.path);
+    let present = edge(
+        Place::Given,
+        AcceptKind::Optional,
+        format!("{name} present, with an ordinary value"),
+    );
+    edges.insert(0, present);
+    edges
 }
 
 /// `1 character`, `255 characters`.
@@ -281,6 +334,7 @@ fn edge(value: Place, kind: AcceptKind, detail: String) -> Edge {
         kind,
         detail,
         beside: None,
+        literal: None,
     }
 }
 
@@ -311,18 +365,28 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
     if short >= max {
         return;
     }
-    for (c, what) in WIDE_CHARACTERS {
+    let wide = WIDE_CHARACTERS.map(|(c, what)| (c.to_string(), what));
+    for (unit, what) in wide.into_iter().chain([COMBINING].map(|(u, w)| (u.to_owned(), w))) {
+        // `n` code points of the unit, repeated (a combining pair may end on its base letter).
+        let of = |n: usize| text::string(unit.chars().cycle().take(n).collect::<String>());
+        let (short_detail, max_detail) = match unit.chars().count() {
+            1 => (
+                format!("{name} of {short} × {unit} ({what}), well inside max {max}"),
+                format!("{name} of {max} × {unit} ({what}): {max} code points (max {max})"),
+            ),
+            _ => (
+                format!("{name} of {short} code points of {unit} repeated ({what}), well inside max {max}"),
+                format!("{name} of {max} code points of {unit} repeated ({what}) (max {max})"),
+            ),
+        };
         let control = out.len();
-        out.push(edge(
-            Place::Set(text::string(c.to_string().repeat(short))),
-            AcceptKind::Characters,
-            format!("{name} of {short} × {c} ({what}), well inside max {max}"),
-        ));
+        out.push(edge(Place::Set(of(short)), AcceptKind::Characters, short_detail));
         out.push(Edge {
-            value: Place::Set(text::string(c.to_string().repeat(max))),
+            value: Place::Set(of(max)),
             kind: AcceptKind::CodePoints,
-            detail: format!("{name} of {max} × {c} ({what}): {max} code points (max {max})"),
+            detail: max_detail,
             beside: Some(control),
+            literal: None,
         });
     }
 }
@@ -348,6 +412,7 @@ fn fixture_edges(shape: &Shape, name: &str) -> Vec<Edge> {
             kind: AcceptKind::UuidCase,
             detail: format!("{name} as the profile gives it, in its other case (RFC 4122)"),
             beside: Some(0),
+            literal: None,
         },
     ]
 }
@@ -387,6 +452,7 @@ fn class_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
             value: Place::Set(text::string(value)),
             kind: AcceptKind::Class,
             beside: control,
+            literal: None,
         });
     }
 }

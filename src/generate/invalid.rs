@@ -183,6 +183,16 @@ fn extra_site(visit: &Visit<'_>, spec: &ObjectSpec, rule: &str, object: &str) ->
     for (name, value) in visit.foreign {
         boundary.push(extra(name, value.clone(), "property of another body shape"));
     }
+    // Another spelling of a known property is no alias: it is unknown.
+    for prop in &spec.props {
+        let value = valid::example_prop(prop, false);
+        for (spelling, style) in text::spellings(&prop.name) {
+            if spec.props.iter().all(|p| p.name != spelling) {
+                let why = format!("{style} spelling of {}: an unknown property", prop.name);
+                boundary.push(extra(&spelling, value.clone(), &why));
+            }
+        }
+    }
     let known: Arc<Vec<String>> = Arc::new(spec.props.iter().map(|p| p.name.clone()).collect());
     let object = object.to_string();
     let path = visit.path.to_vec();
@@ -281,6 +291,7 @@ fn value_sites(visit: &Visit<'_>, rule: &str, out: &mut Vec<Site>) {
     let name = display(visit.path);
     if !is_branch {
         out.extend(wrong_type_site(visit, rule, &name));
+        out.extend(lax_site(visit, &name));
         let nullable_kind = matches!(
             shape.kind,
             ShapeKind::Any | ShapeKind::OneOf(_) | ShapeKind::AnyOf(_)
@@ -354,6 +365,36 @@ fn wrong_type_site(visit: &Visit<'_>, rule: &str, name: &str) -> Option<Site> {
     let boundary = wrong.iter().take(2).cloned().collect();
     let random = proptest::sample::select(wrong).sboxed();
     value_site(visit, ConstraintKind::WrongType, rule, boundary, random)
+}
+
+/// The rule a value that a lax binder reads as the stated type is judged under.
+const LAX_RULE: &str = "GEN-LAX-BINDING";
+
+/// A value of another type that common lax binders read as the stated one: a string of digits
+/// for an integer or a number (within its bounds), `"true"` for a boolean, a number for a plain
+/// string. Accepting it only warns (see [`LAX_RULE`]).
+fn lax_site(visit: &Visit<'_>, name: &str) -> Option<Site> {
+    let shape = visit.shape;
+    if visit.path.is_empty() || shape.admitted().len() != 1 {
+        return None;
+    }
+    let (value, what) = match &shape.kind {
+        ShapeKind::Integer(b) => {
+            let n = 3i64.clamp(b.min.unwrap_or(i64::MIN), b.max.unwrap_or(i64::MAX));
+            (json!(n.to_string()), "a string of digits where an integer is stated")
+        }
+        ShapeKind::Number(b) => {
+            let n = 3f64.clamp(b.min.unwrap_or(f64::MIN), b.max.unwrap_or(f64::MAX));
+            (json!(n.to_string()), "a string of digits where a number is stated")
+        }
+        ShapeKind::Boolean => (json!("true"), "a string where a boolean is stated"),
+        ShapeKind::String(spec) if spec.format.is_none() && spec.pattern.is_none() => {
+            (json!(12345), "a number where a string is stated")
+        }
+        _ => return None,
+    };
+    let detail = format!("{name} = {value} ({what})");
+    fixed_site(visit, ConstraintKind::LaxType, LAX_RULE, vec![(value, detail)])
 }
 
 /// Whether a common lax binder reads `value` as a `ty`: numbers and booleans as strings, booleans
@@ -467,7 +508,7 @@ fn string_sites(visit: &Visit<'_>, spec: &StringSpec, rule: &str, name: &str, ou
             let len = s.chars().count();
             len >= spec.min_len && spec.max_len.is_none_or(|max| len <= max)
         };
-        let bad = text::bad_formats(format)
+        let mut bad: Vec<(Value, String)> = text::bad_formats(format)
             .iter()
             .filter(fits)
             .map(|s| {
@@ -477,6 +518,12 @@ fn string_sites(visit: &Visit<'_>, spec: &StringSpec, rule: &str, name: &str, ou
                 )
             })
             .collect();
+        // A number, which a lax binder reads as its digits: still no value of the format.
+        let number = text::format_number(format);
+        bad.push((
+            json!(number),
+            format!("{name} = {number} (a number where a {} string is stated)", format.name()),
+        ));
         out.extend(fixed_site(visit, ConstraintKind::BadFormat, rule, bad));
     }
 }
@@ -519,13 +566,14 @@ fn too_long_site(
     value_site(visit, ConstraintKind::TooLong, rule, boundary, random)
 }
 
-/// One out-of-range value just past a bound, and random ones further out.
-type Side = ((Value, String), SBoxedStrategy<(Value, String)>);
+/// Out-of-range values just past a bound (and further, for an integer), and random ones
+/// further out.
+type Side = (Vec<(Value, String)>, SBoxedStrategy<(Value, String)>);
 
 fn range_sites(visit: &Visit<'_>, rule: &str, sides: Vec<Side>, out: &mut Vec<Site>) {
     for (boundary, random) in sides {
         let kind = ConstraintKind::OutOfRange;
-        out.extend(value_site(visit, kind, rule, vec![boundary], random));
+        out.extend(value_site(visit, kind, rule, boundary, random));
     }
 }
 
@@ -539,7 +587,13 @@ fn integer_sites(visit: &Visit<'_>, bounds: &Bounds<i64>, rule: &str, out: &mut 
     if let Some(max) = bounds.max.filter(|max| *max < i64::MAX) {
         let make = detail("max", max);
         let random = (max + 1..=max.saturating_add(NUMBER_OVERSHOOT)).prop_map(make.clone());
-        sides.push((make(max + 1), random.sboxed()));
+        let mut boundary = vec![make(max + 1)];
+        // Past the 64-bit integers too, where a parser that wraps lands back inside the range.
+        boundary.extend(past_64_bits().into_iter().map(|(value, what)| {
+            let detail = format!("{name} = {value} ({what}; max {max})");
+            (value, detail)
+        }));
+        sides.push((boundary, random.sboxed()));
     }
     if let Some(min) = bounds.min.filter(|min| *min > i64::MIN) {
         let make = detail("min", min);
@@ -548,10 +602,20 @@ fn integer_sites(visit: &Visit<'_>, bounds: &Bounds<i64>, rule: &str, out: &mut 
             let make = make.clone();
             move |d| make(min.saturating_sub(1).saturating_sub(d))
         });
-        sides.push((make(min - 1), random.sboxed()));
+        sides.push((vec![make(min - 1)], random.sboxed()));
     }
     range_sites(visit, rule, sides, out);
     out.extend(fraction_site(visit, bounds, &name));
+}
+
+/// Integers past the 64-bit types: 2^63 (one past the largest signed one), 2^64 (which a
+/// parser reading modulo 2^64 takes for 0), 10^30.
+fn past_64_bits() -> [(Value, &'static str); 3] {
+    [
+        (json!(1u64 << 63), "2^63, past the signed 64-bit integers"),
+        (json!(2f64.powi(64)), "2^64, which wraps to 0 in 64 bits"),
+        (json!(1e30), "10^30"),
+    ]
 }
 
 /// The rule a fraction in an integer field is judged under: a `should`, since Jackson (by
@@ -595,7 +659,7 @@ fn number_sites(visit: &Visit<'_>, bounds: &Bounds<f64>, rule: &str, out: &mut V
             let make = make.clone();
             move |d| make(bound + sign * d)
         });
-        sides.push((make(bound + sign), random.sboxed()));
+        sides.push((vec![make(bound + sign)], random.sboxed()));
     }
     range_sites(visit, rule, sides, out);
 }
@@ -662,8 +726,10 @@ pub(crate) fn keywords(kind: ConstraintKind) -> &'static [&'static str] {
         ConstraintKind::TooManyItems => &["maxItems"],
         ConstraintKind::TooFewItems => &["minItems"],
         ConstraintKind::WrongConst => &["const"],
-        // The conditional carries its own rule (see object_sites), a fraction too (see
-        // integer_sites).
-        ConstraintKind::ForbiddenCombination | ConstraintKind::Fraction => &[],
+        // The conditional carries its own rule (see object_sites), a fraction and a lax type
+        // too (see integer_sites, lax_site).
+        ConstraintKind::ForbiddenCombination
+        | ConstraintKind::Fraction
+        | ConstraintKind::LaxType => &[],
     }
 }

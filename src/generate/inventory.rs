@@ -509,6 +509,7 @@ pub(crate) fn describe(
             let keyword = "integer, no fraction".to_owned();
             (object, keyword, Hold::Present { non_null: true })
         }
+        ConstraintKind::LaxType => return None,
     };
     let mut c = constraint(
         shape_stem(stem, branches, &site.path),

@@ -13,6 +13,7 @@
 
 mod accept;
 mod boundary;
+mod classes;
 mod invalid;
 mod inventory;
 mod memo;
@@ -33,6 +34,7 @@ mod tests;
 pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
 pub use inventory::{param_name, Constraint, Inventory, ParamAt};
 pub use params::{invalid_param_values, param_breaches};
+pub use path::{spell, with_first_key_twice};
 pub use seed::{fnv1a, redraw, rng_for, sample, Draws};
 pub(crate) use text::plain as plain_text;
 
@@ -123,6 +125,10 @@ pub enum ConstraintKind {
     /// A fraction where an integer is stated (`100.5`): judged under a `should` rule of its own,
     /// since common binders truncate it silently.
     Fraction,
+    /// A value a common lax binder reads as the stated type (`"3"` for an integer, `"true"` for
+    /// a boolean, a number for a string): judged under a `should` rule of its own, and no
+    /// stated constraint of the inventory.
+    LaxType,
 }
 
 /// Why an invalid payload is invalid.

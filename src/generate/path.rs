@@ -181,3 +181,24 @@ pub(crate) fn apply(mut instance: Value, pointer: &str, edit: Edit) -> Option<Va
     }
     Some(instance)
 }
+
+/// The JSON text of `value` with the value at `pointer` written as `text` (`1e2` for 100.0,
+/// `-0` for 0): the spelling a class of values is about, which serializing the value would
+/// lose. `None` when nothing is at `pointer`.
+pub fn spell(value: &Value, pointer: &str, text: &str) -> Option<Vec<u8>> {
+    const MARK: &str = "\u{1}covenant-spelling\u{1}";
+    let mut marked = value.clone();
+    *marked.pointer_mut(pointer)? = Value::String(MARK.to_owned());
+    let json = serde_json::to_string(&marked).ok()?;
+    let quoted = serde_json::to_string(MARK).ok()?;
+    Some(json.replacen(&quoted, text, 1).into_bytes())
+}
+
+/// The JSON text of an object with its first property given twice, the same value each time:
+/// RFC 8259 leaves what a receiver makes of it open, so only what it answers is judged.
+pub fn with_first_key_twice(value: &Value) -> Option<Vec<u8>> {
+    let (key, first) = value.as_object()?.iter().next()?;
+    let json = serde_json::to_string(value).ok()?;
+    let pair = format!("{}:{},", serde_json::to_string(key).ok()?, first);
+    Some(json.replacen('{', &format!("{{{pair}"), 1).into_bytes())
+}

@@ -250,12 +250,18 @@ fn date_strategy() -> impl Strategy<Value = String> {
 /// Strings that break a format (the validator has the last word on each).
 pub(crate) fn bad_formats(format: Format) -> &'static [&'static str] {
     match format {
+        // A word, one digit short, a letter no hexadecimal digit is, surrounding whitespace,
+        // braces (Microsoft's registry form), nothing. The spec states no version, so a uuid
+        // of any version (or none) is valid.
         Format::Uuid => &[
             "not-a-uuid",
             "",
             "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5",
             "3f1c2b4a5d6e4f708a9b0c1d2e3f4a5bzz",
             "g f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+            " 3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+            "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b ",
+            "{3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b}",
         ],
         // A word, dates of the right shape that name no day (February 30, month 13), other
         // shapes, surrounding whitespace, nothing: a check of the shape alone lets some in.
@@ -277,14 +283,52 @@ pub(crate) fn bad_formats(format: Format) -> &'static [&'static str] {
             "2026-01-15",
             "2026-01-15T25:00:00Z",
             "2026-13-01T00:00:00Z",
+            "2026-02-30T10:00:00Z",
+            " 2026-01-15T10:30:00Z",
+            "2026-01-15T10:30:00Z ",
+            "",
         ],
         Format::Uri => &[
             "not a uri",
             "example.com/no-scheme",
             "://missing-scheme",
             "https://exa mple.com/",
+            " https://example.com/",
+            "https://example.com/ ",
+            "",
         ],
     }
+}
+
+/// A number whose digits, read as text by a lax binder, are still no value of `format`.
+pub(crate) fn format_number(format: Format) -> i64 {
+    match format {
+        // Read as text, `20260115` has a date's digits but not its shape.
+        Format::Date | Format::DateTime => 20_260_115,
+        Format::Uuid | Format::Uri => 12345,
+    }
+}
+
+/// The other spellings of a property name of several words (`trade_name`): camelCase,
+/// PascalCase and kebab-case, each with its style's name. A name of one word has none.
+pub(crate) fn spellings(name: &str) -> Vec<(String, &'static str)> {
+    let words: Vec<&str> = name.split(['_', '-']).filter(|w| !w.is_empty()).collect();
+    let capital = |w: &str| {
+        let mut chars = w.chars();
+        chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+    };
+    let pascal: String = words.iter().map(|w| capital(w)).collect();
+    let camel = match words.split_first() {
+        Some((first, rest)) => format!("{first}{}", rest.iter().map(|w| capital(w)).collect::<String>()),
+        None => String::new(),
+    };
+    let mut out = Vec::new();
+    for (spelling, style) in [(camel, "the camelCase"), (pascal, "the PascalCase"), (words.join("-"), "the kebab-case")] {
+        if spelling != name && !out.iter().any(|(s, _)| *s == spelling) && words.len() > 1 {
+            out.push((spelling, style));
+        }
+    }
+    out
 }
 
 /// Strings that do not match a pattern but keep to the length bounds.

@@ -13,7 +13,8 @@
 
 use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
-use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, RunCx, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Echo, Outcome, RunCx, Spelling, Variant};
+use crate::catalogue::{Catalogue, Level};
 use crate::generate::{Accept, AcceptKind, Engine, GenOptions, Inventory};
 use crate::schema::{OperationId, ParamLocation, Registry};
 use serde_json::{json, Value};
@@ -39,6 +40,19 @@ const CHARACTERS_RULE: &str = "GEN-VALID-ACCEPTED";
 const CLASS_RULE: &str = "GEN-FORMAT-CLASSES";
 /// An id the profile gives refused in its other case where it is accepted as given.
 const UUID_CASE_RULE: &str = "GEN-UUID-CASE";
+/// A stated optional field refused beside the smallest body without it.
+const OPTIONAL_RULE: &str = "GEN-OPTIONAL-ACCEPTED";
+/// A stated default, given explicitly, refused.
+const DEFAULT_RULE: &str = "GEN-DEFAULT-ACCEPTED";
+/// An integral value written `1.0`, `1e2` or `-0` refused: JSON's integers, but binders differ.
+const INTEGER_FORMS_RULE: &str = "GEN-INTEGER-FORMS";
+/// An accepted integer answered as another number (wrapped, cut).
+const EXACT_RULE: &str = "GEN-INTEGER-EXACT";
+/// A value of a class its type admits refused (an empty string, U+0000, 0, an empty array).
+const VALUE_CLASSES_RULE: &str = "GEN-VALUE-CLASSES";
+/// Fields whose values a target may require to be unique: a class tried in them would collide
+/// with itself on a second run, so they keep the values `make_unique` gives them.
+const UNIQUE_FIELDS: [&str; 3] = ["/id", "/domain", "/value"];
 
 /// The acceptance cases: one per operation that takes a body, one per list operation.
 pub fn cases() -> Vec<Case> {
@@ -49,8 +63,10 @@ pub fn cases() -> Vec<Case> {
         if op == OperationId::CreateReceivable {
             rules.push(NULL_RULE);
         }
-        if has_classes(op) {
-            rules.push(CLASS_RULE);
+        for rule in variant_rules(op) {
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
         }
         // A body field bound to a fixture of the profile is a uuid the target must know.
         if !op.operation().body_fixtures.is_empty() {
@@ -103,15 +119,22 @@ fn estimate(op: OperationId) -> usize {
         .sum()
 }
 
-/// Whether a body of `op` has a value of a format or a pattern with classes to try.
-fn has_classes(op: OperationId) -> bool {
-    let all = acceptances(op);
-    all.iter()
-        .any(|a| a.variants.iter().any(|v| v.kind == AcceptKind::Class))
+/// The rules the variants of `op`'s bodies are judged under (an integer's echo too).
+fn variant_rules(op: OperationId) -> Vec<&'static str> {
+    let mut rules = Vec::new();
+    for v in acceptances(op).iter().flat_map(|a| &a.variants) {
+        let echo = matches!(v.kind, AcceptKind::IntegerForm | AcceptKind::Large);
+        for rule in [Some(rule_of(v)), echo.then_some(EXACT_RULE)].into_iter().flatten() {
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+    }
+    rules
 }
 
-fn rule_of(kind: AcceptKind) -> &'static str {
-    match kind {
+fn rule_of(v: &Accept) -> &'static str {
+    match v.kind {
         AcceptKind::AtLimit => LIMIT_RULE,
         AcceptKind::CodePoints => CODE_POINTS_RULE,
         AcceptKind::Characters | AcceptKind::Ordinary => CHARACTERS_RULE,
@@ -119,7 +142,54 @@ fn rule_of(kind: AcceptKind) -> &'static str {
         AcceptKind::UuidCase => UUID_CASE_RULE,
         AcceptKind::Listed => LISTED_RULE,
         AcceptKind::Null => NULL_RULE,
+        AcceptKind::Optional => optional_rule(v),
+        AcceptKind::Default => DEFAULT_RULE,
+        AcceptKind::IntegerForm => INTEGER_FORMS_RULE,
+        AcceptKind::Large => EXACT_RULE,
+        AcceptKind::ValueClass => VALUE_CLASSES_RULE,
     }
+}
+
+/// The rule a refused optional field breaks: a field of a table (a top-level one) is stated,
+/// so GEN-OPTIONAL-ACCEPTED; one the spec gives as a sample shape is judged under that shape's
+/// `should` rule, and another nested one (an item of a list, a field of an object the spec
+/// shows in part) only warns, since what else it needs may not be shown.
+fn optional_rule(v: &Accept) -> &'static str {
+    let field = v.field_rule.as_deref();
+    let field = field.and_then(|id| Catalogue::embedded().rule(id));
+    match field {
+        Some(rule) if rule.level == Level::Should => rule.id.as_str(),
+        _ if v.pointer.matches('/').count() > 1 => CHARACTERS_RULE,
+        _ => OPTIONAL_RULE,
+    }
+}
+
+/// The variant of a positive value: its spelling, and what its answer must repeat.
+fn variant(v: &Accept, request: crate::client::Request, beside: Option<usize>) -> Variant {
+    let mut variant = Variant::new(described(&v.detail, v.field_rule.as_deref()), rule_of(v), request)
+        .beside(beside);
+    variant.spelling = v.literal.clone().map(|text| Spelling::Value {
+        pointer: v.pointer.clone(),
+        text,
+    });
+    if matches!(v.kind, AcceptKind::IntegerForm | AcceptKind::Large) {
+        variant.refusal_allowed = v.kind == AcceptKind::Large;
+        variant.echo = Some(Echo {
+            pointer: v.pointer.clone(),
+            sent: v.payload.pointer(&v.pointer).cloned().unwrap_or_default(),
+            rule: EXACT_RULE,
+        });
+    }
+    variant
+}
+
+/// Whether a variant is sent: a class is never tried in a field whose values must be unique.
+fn tried(v: &Accept) -> bool {
+    let class = matches!(
+        v.kind,
+        AcceptKind::ValueClass | AcceptKind::IntegerForm | AcceptKind::Large
+    );
+    !(class && UNIQUE_FIELDS.contains(&v.pointer.as_str()))
 }
 
 async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
@@ -162,23 +232,25 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
             let mut position = vec![None; acceptance.variants.len()];
             let mut group = Vec::new();
             let own = acceptance.variants.iter().enumerate();
-            for (i, v) in own.filter(|(_, v)| v.baseline == index) {
+            for (i, v) in own.filter(|(_, v)| v.baseline == index && tried(v)) {
                 position[i] = Some(group.len());
-                group.push(Variant {
-                    what: described(&v.detail, v.field_rule.as_deref()),
-                    rule: rule_of(v.kind),
-                    request: request.clone().json(unique(v.payload.clone())),
-                    beside: v.beside.and_then(|b| position[b]),
-                });
+                let body = request.clone().json(unique(v.payload.clone()));
+                group.push(variant(v, body, v.beside.and_then(|b| position[b])));
             }
             let together = engine.at_maximum(stem).map_err(generator)?;
             if let Some(body) = together.filter(|_| index == 0) {
-                group.push(Variant {
-                    what: "every stated maximum at once".to_owned(),
-                    rule: TOGETHER_RULE,
-                    request: request.clone().json(unique(body)),
-                    beside: None,
-                });
+                let body = request.clone().json(unique(body));
+                group.push(Variant::new("every stated maximum at once", TOGETHER_RULE, body));
+            }
+            if index == 0 {
+                // RFC 8259 leaves a name given twice to the receiver: only the answer is judged
+                // (no 5xx, JSON), whichever value it takes.
+                let body = request.clone().json(unique(baseline.clone()));
+                let mut twice =
+                    Variant::new("the smallest body with its first property given twice", VALUE_CLASSES_RULE, body);
+                twice.spelling = Some(Spelling::FirstKeyTwice);
+                twice.refusal_allowed = true;
+                group.push(twice);
             }
             let smallest = Control::new(
                 format!("the smallest {stem} body"),
@@ -252,7 +324,8 @@ fn opened(v: &Accept, covered: &[String]) -> bool {
     let dated = matches!(v.kind, AcceptKind::Class | AcceptKind::Ordinary)
         && v.format == Some("date")
         && !covered.contains(&v.pointer);
-    v.kind == AcceptKind::Null || dated
+    let default = v.kind == AcceptKind::Default && !covered.contains(&v.pointer);
+    v.kind == AcceptKind::Null || default || dated
 }
 
 /// Appends the variants of `from` that `keep` keeps to `to`, each `beside` renumbered into `to`
@@ -321,6 +394,16 @@ fn query_variants(op: OperationId) -> Vec<(String, &'static str)> {
         for value in listed.into_iter().flatten().filter_map(Value::as_str) {
             out.push((format!("{name}={value}"), LISTED_RULE));
         }
+        // The stated default, given explicitly (a listed one is tried already).
+        let default = param.schema.get("default").map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        if let Some(query) = default.map(|d| format!("{name}={d}")) {
+            if !out.iter().any(|(q, _)| *q == query) {
+                out.push((query, DEFAULT_RULE));
+            }
+        }
     }
     out
 }
@@ -333,12 +416,7 @@ async fn list_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
         .map(|(query, rule)| {
             let mut request = plain.clone();
             request.path = format!("{}?{query}", request.path);
-            Variant {
-                what: format!("the list read with {query}"),
-                rule,
-                request,
-                beside: None,
-            }
+            Variant::new(format!("the list read with {query}"), rule, request)
         })
         .collect();
     let baseline = Control::new("the list read with no query parameter", plain);

@@ -439,7 +439,7 @@ fn judge_invalid(
     response: &Response,
 ) -> bool {
     if let Some(id) = &label.constraint {
-        cx.run.exercise.broken(operation, id);
+        cx.run.exercise.broken(operation, id, response.is_success());
     }
     let rule = match cx.run.catalogue.rule(&label.rule) {
         Some(_) => label.rule.as_str(),

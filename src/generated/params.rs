@@ -114,7 +114,7 @@ async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         let breach = &breaches[n];
         let rule = breach.param.reject_rule.as_deref().unwrap_or_default();
         if let Some(id) = &breach.label.constraint {
-            cx.run.exercise.broken(operation, id);
+            cx.run.exercise.broken(operation, id, response.is_success());
         }
         // The label says `value = "..." (why)`: the parameter's name in place of `value`.
         let detail = &breach.label.detail;

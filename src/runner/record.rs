@@ -86,10 +86,14 @@ fn constraints(run: &RunCx, cases: &[CaseResult]) -> Vec<ConstraintCoverage> {
         let op = constraint.operation;
         let mut why = Vec::new();
         if lacking.broken {
-            why.push(
-                unrun(&format!("generated.{op}.invalid"))
-                    .unwrap_or_else(|| "no answered request broke it alone".to_owned()),
-            );
+            let accepted = lacking.breaches_accepted;
+            why.push(match unrun(&format!("generated.{op}.invalid")) {
+                Some(why) => why,
+                None if accepted > 0 => format!(
+                    "the target accepted {accepted} of the requests that broke it alone"
+                ),
+                None => "no answered request broke it alone".to_owned(),
+            });
         }
         if lacking.held {
             let refused = lacking.refused;

@@ -83,12 +83,7 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
         .request;
     let without = cx.call(operation).json(body("noorg")).request;
     let baseline = Control::new("a mailbox domain created with x-organization-id", with_org);
-    let variant = Variant {
-        what: "a mailbox domain created without x-organization-id".to_owned(),
-        rule: "FIN-MAILBOX-NO-ORG-HEADER",
-        request: without,
-        beside: None,
-    };
+    let variant = Variant::new("a mailbox domain created without x-organization-id".to_owned(), "FIN-MAILBOX-NO-ORG-HEADER", without);
     baseline.judge(cx, operation, vec![variant]).await
 }
 

@@ -52,12 +52,7 @@ async fn header_upper_case(cx: &mut CaseCx) -> Outcome {
         format!("the transactions read with the organization header {lower}"),
         read(&lower),
     );
-    let variant = Variant {
-        what: format!("the transactions read with the organization header {upper}"),
-        rule: HEADER_CASE,
-        request: read(&upper),
-        beside: None,
-    };
+    let variant = Variant::new(format!("the transactions read with the organization header {upper}"), HEADER_CASE, read(&upper));
     baseline.judge(cx, op, vec![variant]).await
 }
 
@@ -104,12 +99,7 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
         .enumerate()
         .map(|(n, (prefix, what))| {
             let domain = format!("{prefix}.{}", bodies.domain(&format!("spelling{n}")));
-            Variant {
-                what: format!("the mailbox domain {domain} ({what})"),
-                rule: DOMAIN,
-                request: create(domain),
-                beside: None,
-            }
+            Variant::new(format!("the mailbox domain {domain} ({what})"), DOMAIN, create(domain))
         })
         .collect();
     baseline.judge(cx, op, variants).await

@@ -67,12 +67,7 @@ async fn header_name_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
     let control = cx.call(op).organization(organization).request();
     let names: Vec<&str> = control.headers.iter().map(|(n, _)| n.as_str()).collect();
     let names = names.join(", ");
-    let variant = Variant {
-        what: format!("the same read with the header names {names} in title case"),
-        rule: NAME_CASE,
-        request: control.clone().title_case_names(),
-        beside: None,
-    };
+    let variant = Variant::new(format!("the same read with the header names {names} in title case"), NAME_CASE, control.clone().title_case_names());
     let control = Control::new(
         format!("the read with the header names {names} in lower case"),
         control,
@@ -97,12 +92,7 @@ async fn media_type_case(cx: &mut CaseCx) -> Outcome {
     );
     let variants = MEDIA_TYPE_SPELLINGS
         .iter()
-        .map(|spelling| Variant {
-            what: format!("the same quote sent as {spelling}"),
-            rule: MEDIA_TYPE_CASE,
-            request: sent(spelling),
-            beside: None,
-        })
+        .map(|spelling| Variant::new(format!("the same quote sent as {spelling}"), MEDIA_TYPE_CASE, sent(spelling)))
         .collect();
     control.judge(cx, op, variants).await
 }

@@ -65,6 +65,7 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
     shape.nullable |= type_nullable && !matches!(shape.kind, ShapeKind::Const(_));
     shape.null_unstated = map.get("x-null").and_then(Value::as_str) == Some("not shown");
     shape.case_exact = map.get("x-case").and_then(Value::as_str) == Some("exact");
+    shape.default = map.get("default").cloned();
     shape.rule = rule.or(shape.rule);
     if let Some(Value::Object(rules)) = map.get("x-keyword-rules") {
         for (keyword, rule) in rules {
@@ -89,6 +90,7 @@ fn plain(declared: Vec<JsonType>, kind: ShapeKind) -> Shape {
         nullable: false,
         null_unstated: false,
         case_exact: false,
+        default: None,
         declared,
         kind,
     }
@@ -101,6 +103,7 @@ fn any_shape() -> Shape {
         nullable: true,
         null_unstated: false,
         case_exact: false,
+        default: None,
         declared: Vec::new(),
         kind: ShapeKind::Any,
     }
@@ -221,6 +224,7 @@ fn enum_shape(
         nullable,
         null_unstated: false,
         case_exact: false,
+        default: None,
         declared: declared.to_vec(),
         kind: ShapeKind::Enum(rest),
     })

@@ -67,6 +67,9 @@ pub(crate) struct Shape {
     pub case_exact: bool,
     /// The types the schema declares (without `null`); empty when it declares none.
     pub declared: Vec<JsonType>,
+    /// The value the spec states the field takes when it is omitted (`default`), if it states
+    /// one: sent explicitly, it must be accepted.
+    pub default: Option<Value>,
     pub kind: ShapeKind,
 }
 

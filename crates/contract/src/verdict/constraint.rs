@@ -21,6 +21,11 @@ pub struct ConstraintCoverage {
     /// Refused requests that would have held it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub refused: u32,
+    /// Requests that broke it alone and were accepted: while any was, it does not count as
+    /// broken, since one breaking value refused proves a check exists, and only all of them
+    /// refused prove it is the stated one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub breaches_accepted: u32,
     /// Why no request can break it (an "or null"), where none can.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unbreakable: Option<String>,
@@ -39,9 +44,9 @@ impl ConstraintCoverage {
         self.was_broken() && self.held > 0
     }
 
-    /// Broken alone at least once, or unbreakable.
+    /// Broken alone at least once and every breach refused, or unbreakable.
     pub fn was_broken(&self) -> bool {
-        self.broken > 0 || self.unbreakable.is_some()
+        (self.broken > 0 && self.breaches_accepted == 0) || self.unbreakable.is_some()
     }
 
     /// Adds what another shard of the same run did with it.
@@ -49,6 +54,7 @@ impl ConstraintCoverage {
         self.broken += other.broken;
         self.held += other.held;
         self.refused += other.refused;
+        self.breaches_accepted += other.breaches_accepted;
         if self.covered() {
             self.why_not = None;
         } else if self.why_not.is_none() {
