@@ -151,14 +151,26 @@ fn holds_nul(value: &Value) -> bool {
     }
 }
 
+/// The created receivable with its zero subtotal written as NaN, as a serialiser that divides
+/// by a zero total and writes floats as JavaScript does would (serde_json writes none).
+fn nan_subtotal(app: &App, answer: &Value) -> Response {
+    let text = serde_json::to_string(answer).expect("a serde_json::Value always serialises");
+    let text = text.replacen(
+        "\"discounted_subtotal\":0",
+        "\"discounted_subtotal\":NaN",
+        1,
+    );
+    created_as_text(app, text)
+}
+
+const PRICE: &str = "/product/price/value";
+
 /// Whether a line item has product.price.value 0.
 fn priced_zero(line_items: &Value) -> bool {
     let items = line_items.as_array().map(Vec::as_slice).unwrap_or_default();
     let zero = |item: &Value| item.pointer(PRICE).and_then(Value::as_f64) == Some(0.0);
     items.iter().any(zero)
 }
-
-const PRICE: &str = "/product/price/value";
 
 /// The created receivable with each zero price of its line items written as NaN, as a server
 /// that works a unit price out as 0 / 0 and writes floats as JavaScript does would.
@@ -171,20 +183,11 @@ fn nan_prices(app: &App, mut answer: Value) -> Response {
         }
     }
     let text = serde_json::to_string(&answer).expect("a serde_json::Value always serialises");
-    let mut response = created(app, &Value::Null);
-    *response.body_mut() = axum::body::Body::from(text.replace(&format!("\"{MARK}\""), "NaN"));
-    response
+    created_as_text(app, text.replace(&format!("\"{MARK}\""), "NaN"))
 }
 
-/// The created receivable with its zero subtotal written as NaN, as a serialiser that divides
-/// by a zero total and writes floats as JavaScript does would (serde_json writes none).
-fn nan_subtotal(app: &App, answer: &Value) -> Response {
-    let text = serde_json::to_string(answer).expect("a serde_json::Value always serialises");
-    let text = text.replacen(
-        "\"discounted_subtotal\":0",
-        "\"discounted_subtotal\":NaN",
-        1,
-    );
+/// [`created`] with a body already written (one serde_json would not write).
+fn created_as_text(app: &App, text: String) -> Response {
     let mut response = created(app, &Value::Null);
     *response.body_mut() = axum::body::Body::from(text);
     response
