@@ -65,7 +65,7 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
             (Some(n), _) => n,
             // Under its fault, a value past a signed 64-bit word kept modulo 2^64.
             (None, Some(n)) if f.has(Fault::VelocityAmountWraps) => n,
-            _ => return Err("amountLimit must be an integer of at most 2^63 - 1".into()),
+            _ => return Err("amountLimit must be an integer from -2^63 to 2^63 - 1".into()),
         },
     };
     let currency_code = text("currencyCode")?;
