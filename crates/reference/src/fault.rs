@@ -504,6 +504,37 @@ faults! {
         "deleting a tag deletes the receivables that carried it (a based-on creation from one then finds no source: 404)";
     TransactionsOrderHonoured => "btx-order-param-honoured", "BPAG-NO-GLOBAL-ORDER",
         "list transactions honours order=desc on a first page: the account's transactions newest last come first";
+    // ------------------------------------------------------------ value classes
+    IntegerFormsRefused => "int-forms-refused", "GEN-INTEGER-FORMS",
+        "create velocity control and create receivable refuse an integer written 1.0 or 1e2 (a JSON number serde_json holds as a float), as a strict integer binder does";
+    VelocityAmountWraps => "vc-amount-limit-wraps", "GEN-INTEGER-EXACT",
+        "create velocity control reads amountLimit modulo 2^64 into a signed 64-bit word: 2^63 is answered -2^63, 2^64 is answered 0 (201)";
+    WithholdingWraps => "rcv-withholding-wraps", "RCV-WITHHOLDING-RANGE",
+        "create receivable reads withholding_tax_rate modulo 2^64 into a signed 64-bit word, so 2^64 is read as 0 and accepted";
+    TagIdsEmptyRefused => "rcv-tag-ids-empty-refused", "GEN-DEFAULT-ACCEPTED",
+        "create receivable refuses tag_ids: [] (its stated default) with 422";
+    VelocityActiveFalseRefused => "vc-active-false-refused", "GEN-DEFAULT-ACCEPTED",
+        "create velocity control refuses an explicit active: false (its stated default) with 400";
+    NulServerError => "rcv-nul-500", "GEN-NO-5XX",
+        "create receivable answers 500 when a string of the body holds U+0000, as a store whose text columns refuse it fails";
+    CaseAliasesAccepted => "rcv-camel-case-aliases", "RCV-UNKNOWN-PROPS",
+        "receivable bodies read camelCase, PascalCase and kebab-case spellings of known properties (tradeName, TradeName, trade-name) as those properties";
+    FooterRefused => "rcv-footer-refused", "GEN-OPTIONAL-ACCEPTED",
+        "create receivable refuses a quote or invoice body carrying footer (a stated optional string) as an unknown property (422)";
+    PriceZeroNan => "rcv-price-zero-nan", "JSON-NO-NAN",
+        "a created quote or invoice whose line item has product.price.value 0 answers that price as NaN";
+    VelocityLaxNumericStrings => "vc-lax-numeric-strings", "GEN-LAX-BINDING",
+        "create velocity control reads amountLimit given as a string of digits (\"3\") as that number, as a lax binder does (201)";
+    WhitespaceRefused => "rcv-whitespace-refused", "GEN-VALUE-CLASSES",
+        "create receivable refuses a string field (memo, footer, trade_name, ...) that is whitespace only (422), as a binder that strips and then wants a value does";
+    RightToLeftRefused => "rcv-rtl-refused", "GEN-VALUE-CLASSES",
+        "create receivable refuses a string field holding Hebrew or Arabic letters (422), as a Latin-only text check does";
+    PartnerMetadataEmptyRefused => "rcv-partner-metadata-empty-refused", "GEN-VALUE-CLASSES",
+        "create receivable refuses partner_metadata: {} (422)";
+    LengthNfdCounted => "vat-length-nfd-counted", "GEN-LENGTH-CODE-POINTS",
+        "create VAT ID counts the length of value after NFD decomposition (a precomposed Latin letter, U+00C0 to U+017F, counts 2), so 32 characters of é are refused";
+    QuantityZeroRefused => "rcv-quantity-zero-refused", "GEN-VALUE-CLASSES",
+        "create receivable refuses a line item whose quantity is 0 (422)";
 }
 
 impl Fault {

@@ -3,7 +3,7 @@
 
 use super::{error, gate, Caller, Reply};
 use crate::fault::Fault;
-use crate::receivable::{as_integer, parse_uuid};
+use crate::receivable::{as_integer, parse_uuid, wrapped};
 use crate::reply;
 use crate::store::{rfc3339, App, WRITE_SCOPE};
 use axum::body::Bytes;
@@ -53,7 +53,20 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
     let amount_limit = match map.get("amountLimit") {
         None => return Err("amountLimit is required".into()),
         Some(Value::String(s)) if f.has(Fault::VelocityAmountString) => s.parse().unwrap_or(0),
-        Some(v) => as_integer(v).ok_or("amountLimit must be an integer")?,
+        // Under its fault, a string of digits read as the number it spells, as a lax binder does.
+        Some(Value::String(s))
+            if !s.is_empty()
+                && s.bytes().all(|b| b.is_ascii_digit())
+                && f.has(Fault::VelocityLaxNumericStrings) =>
+        {
+            s.parse().map_err(|_| "amountLimit must be an integer")?
+        }
+        Some(v) => match (as_integer(f, v), wrapped(v)) {
+            (Some(n), _) => n,
+            // Under its fault, a value past a signed 64-bit word kept modulo 2^64.
+            (None, Some(n)) if f.has(Fault::VelocityAmountWraps) => n,
+            _ => return Err("amountLimit must be an integer from -2^63 to 2^63 - 1".into()),
+        },
     };
     let currency_code = text("currencyCode")?;
     let iso = currency_code.len() == 3 && currency_code.bytes().all(|b| b.is_ascii_uppercase());
@@ -69,6 +82,9 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
     }
     let active = match map.get("active") {
         None => f.has(Fault::VelocityActiveDefaultTrue),
+        Some(Value::Bool(false)) if f.has(Fault::VelocityActiveFalseRefused) => {
+            return Err("active must be true when given".into())
+        }
         Some(v) => v.as_bool().ok_or("active must be a boolean")?,
     };
     let card_id = match map.get("cardId") {
@@ -108,7 +124,7 @@ fn usage_limit(app: &App, value: Option<&Value>, window: &str) -> Result<Option<
     let Some(value) = value else {
         return Ok(None);
     };
-    let n = as_integer(value).ok_or("usageLimit must be an integer")?;
+    let n = as_integer(f, value).ok_or("usageLimit must be an integer")?;
     if n < -1 && !f.has(Fault::UsageLimitBelowMinusOneAccepted) {
         return Err("usageLimit must be -1 (unlimited) or more".into());
     }

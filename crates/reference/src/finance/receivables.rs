@@ -100,6 +100,10 @@ fn create_new(
         return Err(not_found(app, "counterpart"));
     };
     let counterpart_name = counterpart.name.clone();
+    // Under its fault, the store fails on U+0000, as a text column of PostgreSQL does.
+    if body.values().any(holds_nul) && app.faults.has(Fault::NulServerError) {
+        return Err(reply::internal_error());
+    }
     let id = db.uuid();
     let at = db.now();
     let record = Receivable {
@@ -131,7 +135,20 @@ fn create_new(
     if subtotal(&record.line_items) == 0 && app.faults.has(Fault::NanInAnswer) {
         return Ok(nan_subtotal(app, &answer));
     }
+    if priced_zero(&record.line_items) && app.faults.has(Fault::PriceZeroNan) {
+        return Ok(nan_prices(app, answer));
+    }
     Ok(created(app, &answer))
+}
+
+/// Whether a string anywhere in the value holds U+0000.
+fn holds_nul(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(items) => items.iter().any(holds_nul),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || holds_nul(v)),
+        _ => false,
+    }
 }
 
 /// The created receivable with its zero subtotal written as NaN, as a serialiser that divides
@@ -143,6 +160,34 @@ fn nan_subtotal(app: &App, answer: &Value) -> Response {
         "\"discounted_subtotal\":NaN",
         1,
     );
+    created_as_text(app, text)
+}
+
+const PRICE: &str = "/product/price/value";
+
+/// Whether a line item has product.price.value 0.
+fn priced_zero(line_items: &Value) -> bool {
+    let items = line_items.as_array().map(Vec::as_slice).unwrap_or_default();
+    let zero = |item: &Value| item.pointer(PRICE).and_then(Value::as_f64) == Some(0.0);
+    items.iter().any(zero)
+}
+
+/// The created receivable with each zero price of its line items written as NaN, as a server
+/// that works a unit price out as 0 / 0 and writes floats as JavaScript does would.
+fn nan_prices(app: &App, mut answer: Value) -> Response {
+    const MARK: &str = "covenant:nan-price";
+    let items = answer.get_mut("line_items").and_then(Value::as_array_mut);
+    for item in items.into_iter().flatten() {
+        if let Some(price) = item.pointer_mut(PRICE).filter(|p| p.as_f64() == Some(0.0)) {
+            *price = json!(MARK);
+        }
+    }
+    let text = serde_json::to_string(&answer).expect("a serde_json::Value always serialises");
+    created_as_text(app, text.replace(&format!("\"{MARK}\""), "NaN"))
+}
+
+/// [`created`] with a body already written (one serde_json would not write).
+fn created_as_text(app: &App, text: String) -> Response {
     let mut response = created(app, &Value::Null);
     *response.body_mut() = axum::body::Body::from(text);
     response

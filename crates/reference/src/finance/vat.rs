@@ -106,10 +106,15 @@ fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec
     let value = text(
         "value",
         &|s| {
-            // The length a faulty server counts: UTF-8 bytes instead of code points.
-            let len = match f.has(Fault::LengthInBytes) {
-                true => s.len(),
-                false => s.chars().count(),
+            // The length a faulty server counts instead of code points: UTF-8 bytes, or code
+            // points after NFD decomposition (a precomposed Latin letter counted as two).
+            let precomposed = |c: char| ('\u{C0}'..='\u{17F}').contains(&c);
+            let len = if f.has(Fault::LengthInBytes) {
+                s.len()
+            } else if f.has(Fault::LengthNfdCounted) {
+                s.chars().map(|c| 1 + usize::from(precomposed(c))).sum()
+            } else {
+                s.chars().count()
             };
             f.has(Fault::VatValueMaxIgnored) || len <= 32
         },

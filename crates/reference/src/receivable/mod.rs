@@ -5,9 +5,13 @@
 //! Where the spec is silent (nested shapes, currency values, line item fields beyond the
 //! sample, tax_mode values) the reference accepts anything of the stated JSON type.
 
+mod classes;
+mod samples;
+
 use super::fault::{Fault, FaultSet};
 use super::reply::Problem;
 use super::store::ReceivableKind;
+use samples::{check_line_item, check_payment_terms};
 use serde_json::{json, Map, Value};
 use time::Date;
 use uuid::Uuid;
@@ -261,6 +265,7 @@ pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, 
         )]);
     };
     let mut map = map.clone();
+    classes::read_aliases(faults, &mut map);
     if map.contains_key("based_on") {
         let mixed = map.keys().any(|k| !BASED_ON_FIELDS.contains(&k.as_str()));
         if mixed && faults.has(Fault::MixedShapeAccepted) {
@@ -438,6 +443,9 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
     if f.relax.is_some_and(|fault| faults.has(fault)) {
         return None;
     }
+    if let Some(problem) = classes::refused(faults, f, value) {
+        return Some(problem);
+    }
     if value.is_null() {
         if f.name == "tag_ids" && faults.has(Fault::TagIdsNullAccepted) {
             return None;
@@ -497,7 +505,17 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
         }
         _ => value.clone(),
     };
-    let loosened = loosened(faults, f.ty, truncated);
+    // Under its fault, withholding_tax_rate past a signed 64-bit word read modulo 2^64.
+    let wrapped = match (f.name, wrapped(&truncated)) {
+        ("withholding_tax_rate", Some(n)) if faults.has(Fault::WithholdingWraps) => json!(n),
+        _ => truncated,
+    };
+    // An integer in any of its JSON forms (1.0, -0, 1e2) read as the integer it is.
+    let integral = match (f.ty, as_integer(faults, &wrapped)) {
+        (Ty::Int { .. }, Some(n)) => json!(n),
+        _ => wrapped,
+    };
+    let loosened = loosened(faults, f.ty, integral);
     measured
         .or_else(|| check_type(f.ty, &loosened))
         .map(|(msg, kind)| Problem::body(f.name, msg, kind))
@@ -575,7 +593,8 @@ fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
             true => None,
             false => fail("Input should be a valid boolean", "bool_type"),
         },
-        Ty::Int { min, max } => match as_integer(value) {
+        // Read by `check_field` first: an integer written 1.0, -0 or 1e2 is an i64 here.
+        Ty::Int { min, max } => match value.as_i64() {
             None => fail("Input should be a valid integer", "int_type"),
             Some(n) if n < min || n > max => Some((
                 format!("Input should be between {min} and {max}"),
@@ -629,87 +648,6 @@ fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
     }
 }
 
-/// A line item against the spec's sample shape: product {name, price {value, currency},
-/// measure_unit {name}}, quantity, vat_rate_id.
-fn check_line_item(item: &Value) -> Option<(String, &'static str)> {
-    let wrong = |what: &str, kind| Some((format!("line item: {what}"), kind));
-    let Some(item) = item.as_object() else {
-        return wrong("should be a valid object", "dict_type");
-    };
-    let at = |v: &Value, path: &str| v.pointer(path).cloned();
-    let item = Value::Object(item.clone());
-    for (path, ok, what) in [
-        (
-            "/product",
-            Value::is_object as fn(&Value) -> bool,
-            "product should be an object",
-        ),
-        (
-            "/product/name",
-            Value::is_string,
-            "product.name should be a string",
-        ),
-        (
-            "/product/price",
-            Value::is_object,
-            "product.price should be an object",
-        ),
-        (
-            "/product/price/value",
-            Value::is_number,
-            "product.price.value should be a number",
-        ),
-        (
-            "/product/measure_unit",
-            Value::is_object,
-            "product.measure_unit should be an object",
-        ),
-        (
-            "/product/measure_unit/name",
-            Value::is_string,
-            "product.measure_unit.name should be a string",
-        ),
-        ("/quantity", Value::is_number, "quantity should be a number"),
-    ] {
-        if at(&item, path).is_some_and(|v| !ok(&v)) {
-            return wrong(what, "type_error");
-        }
-    }
-    if let Some(currency) = at(&item, "/product/price/currency") {
-        if let Some(problem) = check_type(Ty::Currency, &currency) {
-            return Some(problem);
-        }
-    }
-    match at(&item, "/vat_rate_id") {
-        Some(v) if v.as_str().and_then(parse_uuid).is_none() => {
-            wrong("vat_rate_id should be a UUID", "uuid_parsing")
-        }
-        _ => None,
-    }
-}
-
-/// Inline payment terms: an object; where `term_final.end_date` is given, it is a date.
-fn check_payment_terms(value: &Value) -> Option<(String, &'static str)> {
-    let Some(terms) = value.as_object() else {
-        return Some(("Input should be a valid object".to_owned(), "dict_type"));
-    };
-    let term_final = terms.get("term_final")?;
-    let Some(term_final) = term_final.as_object() else {
-        return Some((
-            "term_final should be a valid object".to_owned(),
-            "dict_type",
-        ));
-    };
-    match term_final.get("end_date") {
-        None => None,
-        Some(d) if d.as_str().and_then(parse_date).is_some() => None,
-        Some(_) => Some((
-            "term_final.end_date should be a valid date (YYYY-MM-DD)".to_owned(),
-            "date_parsing",
-        )),
-    }
-}
-
 fn check_len(s: &str, min: usize, max: usize) -> Option<(String, &'static str)> {
     let len = s.chars().count();
     if len < min {
@@ -727,15 +665,33 @@ fn check_len(s: &str, min: usize, max: usize) -> Option<(String, &'static str)> 
     }
 }
 
-/// An integer, including a float with no fraction (JSON Schema's notion of integer).
-pub fn as_integer(value: &Value) -> Option<i64> {
+/// An integer, including a float with no fraction (JSON Schema's notion of integer: 1.0, -0,
+/// 1e2), held exactly as an i64; a float past 2^53 is refused, as it may not be the integer
+/// sent. Under its fault, only what serde_json holds as an integer.
+pub fn as_integer(faults: &FaultSet, value: &Value) -> Option<i64> {
     if let Some(n) = value.as_i64() {
         return Some(n);
+    }
+    if value.is_f64() && faults.has(Fault::IntegerFormsRefused) {
+        return None;
     }
     value
         .as_f64()
         .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
         .map(|f| f as i64)
+}
+
+/// A non-negative integer past i64 as a binder into a signed 64-bit word reads it: modulo 2^64,
+/// then as two's complement (2^63 is -2^63, 2^64 is 0); `None` for any other value.
+pub fn wrapped(value: &Value) -> Option<i64> {
+    const WORD: f64 = 18_446_744_073_709_551_616.0;
+    match value.as_u64() {
+        Some(n) => (n > i64::MAX as u64).then_some(n as i64),
+        None => value
+            .as_f64()
+            .filter(|x| x.fract() == 0.0 && *x >= WORD / 2.0)
+            .map(|x| (x % WORD) as u64 as i64),
+    }
 }
 
 fn uuid_array(value: &Value) -> Option<Vec<Uuid>> {
