@@ -281,7 +281,10 @@ fn judge_echo(cx: &mut CaseCx, variant: &str, echo: &Echo, response: &Response) 
     if !same {
         cx.finding_diff(
             echo.rule,
-            format!("{variant} was accepted, and the answer shows {} = {shown}", echo.pointer),
+            format!(
+                "{variant} was accepted, and the answer shows {} = {shown}",
+                echo.pointer
+            ),
             &echo.sent.to_string(),
             &shown.to_string(),
         );

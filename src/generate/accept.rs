@@ -188,14 +188,19 @@ pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acc
                 continue;
             };
             // A field the smallest body holds already is no optional field.
-            let required = edge.kind == AcceptKind::Optional
-                && baselines[baseline].pointer(&at).is_some();
+            let required =
+                edge.kind == AcceptKind::Optional && baselines[baseline].pointer(&at).is_some();
             if payload == baselines[baseline] || required {
                 placed.push(Placed::Baseline);
                 continue;
             }
             let same = |v: &&Accept| v.payload == payload && v.literal == edge.literal;
             if let Some(i) = variants.iter().position(|v| same(&v)) {
+                // The field present with its default is the default given explicitly.
+                if edge.kind == AcceptKind::Default && variants[i].kind == AcceptKind::Optional {
+                    variants[i].kind = AcceptKind::Default;
+                    variants[i].detail = edge.detail;
+                }
                 placed.push(Placed::Variant(i));
                 continue;
             }
@@ -305,14 +310,28 @@ fn optional_first(visit: &Visit<'_>, mut edges: Vec<Edge>) -> Vec<Edge> {
     }
     for edge in &mut edges {
         edge.beside = match (edge.kind, edge.beside) {
-            // The default is what the field is when omitted: the smallest body is its control.
-            (AcceptKind::Default, _) => None,
+            // A default is what the field is when omitted, null says it has no value: the
+            // smallest body without the field is their control.
+            (AcceptKind::Default | AcceptKind::Null, _) => None,
             (_, beside) => Some(beside.map_or(0, |b| b + 1)),
         };
     }
     let name = display(visit.path);
+    // An ordinary value where the smallest one is a class of its own (0 for a number, `{}` for
+    // a free-form object): the field present is then not taken for that class.
+    let value = match &visit.shape.kind {
+        ShapeKind::Number(b)
+            if b.min.is_none_or(|m| m <= 1.0) && b.max.is_none_or(|m| m >= 1.0) =>
+        {
+            Place::Set(json!(1))
+        }
+        ShapeKind::Object(spec) if spec.props.is_empty() && !spec.closed => {
+            Place::Set(json!({ "covenant": "ordinary" }))
+        }
+        _ => Place::Given,
+    };
     let present = edge(
-        Place::Given,
+        value,
         AcceptKind::Optional,
         format!("{name} present, with an ordinary value"),
     );
@@ -366,7 +385,10 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
         return;
     }
     let wide = WIDE_CHARACTERS.map(|(c, what)| (c.to_string(), what));
-    for (unit, what) in wide.into_iter().chain([COMBINING].map(|(u, w)| (u.to_owned(), w))) {
+    for (unit, what) in wide
+        .into_iter()
+        .chain([COMBINING].map(|(u, w)| (u.to_owned(), w)))
+    {
         // `n` code points of the unit, repeated (a combining pair may end on its base letter).
         let of = |n: usize| text::string(unit.chars().cycle().take(n).collect::<String>());
         let (short_detail, max_detail) = match unit.chars().count() {
@@ -380,7 +402,11 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
             ),
         };
         let control = out.len();
-        out.push(edge(Place::Set(of(short)), AcceptKind::Characters, short_detail));
+        out.push(edge(
+            Place::Set(of(short)),
+            AcceptKind::Characters,
+            short_detail,
+        ));
         out.push(Edge {
             value: Place::Set(of(max)),
             kind: AcceptKind::CodePoints,
@@ -498,7 +524,12 @@ mod tests {
                     assert!(beside < acceptance.variants.len(), "{}", v.detail);
                     let control = acceptance.variants[beside].kind;
                     assert!(
-                        [AcceptKind::Characters, AcceptKind::Ordinary].contains(&control),
+                        [
+                            AcceptKind::Characters,
+                            AcceptKind::Ordinary,
+                            AcceptKind::Optional
+                        ]
+                        .contains(&control),
                         "{}",
                         v.detail
                     );
@@ -531,7 +562,11 @@ mod tests {
             .iter()
             .filter(|v| v.kind == AcceptKind::CodePoints)
             .collect();
-        assert_eq!(wide.len(), 2, "one 2-byte, one outside the BMP");
+        assert_eq!(
+            wide.len(),
+            3,
+            "one 2-byte, one outside the BMP, one combining pair"
+        );
         for v in wide {
             let s = value(v);
             assert_eq!(s.chars().count(), 32, "{}", v.detail);
@@ -597,7 +632,9 @@ mod tests {
             let acceptance = engine.acceptance(stem).unwrap();
             let classes = at(&acceptance, pointer, AcceptKind::Class);
             for (value, beside) in &classes {
-                assert_eq!(*beside, Some(AcceptKind::Ordinary), "{stem} {value}");
+                // Beside an ordinary date: the field's own, or the field present at all.
+                let ordinary = [AcceptKind::Ordinary, AcceptKind::Optional];
+                assert!(ordinary.contains(&beside.unwrap()), "{stem} {value}");
             }
             classes.into_iter().map(|(v, _)| v).collect()
         };

@@ -29,10 +29,22 @@ use serde_json::{json, Value};
 /// Integers past the range a double holds exactly, and past the 64-bit ones: the literal, the
 /// value it means, and what it is.
 const LARGE: [(&str, &str); 4] = [
-    ("9007199254740993", "2^53 + 1, past the integers a double holds exactly"),
-    ("9223372036854775808", "2^63, one past the largest signed 64-bit integer"),
-    ("18446744073709551616", "2^64, one past the largest unsigned 64-bit integer"),
-    ("1000000000000000000000000000000", "10^30, past every integer type"),
+    (
+        "9007199254740993",
+        "2^53 + 1, past the integers a double holds exactly",
+    ),
+    (
+        "9223372036854775808",
+        "2^63, one past the largest signed 64-bit integer",
+    ),
+    (
+        "18446744073709551616",
+        "2^64, one past the largest unsigned 64-bit integer",
+    ),
+    (
+        "1000000000000000000000000000000",
+        "10^30, past every integer type",
+    ),
 ];
 
 /// Strings of each class a plain string admits, and what each is.
@@ -40,7 +52,10 @@ const STRINGS: [(&str, &str); 5] = [
     ("", "an empty string"),
     ("   ", "whitespace only"),
     ("a\u{0}b", "U+0000 inside"),
-    ("a\u{1}\t\n\u{1f}b", "control characters (U+0001, tab, line feed, U+001F)"),
+    (
+        "a\u{1}\t\n\u{1f}b",
+        "control characters (U+0001, tab, line feed, U+001F)",
+    ),
     ("שלום مرحبا", "right-to-left text (Hebrew and Arabic)"),
 ];
 
@@ -90,14 +105,27 @@ fn within<T: PartialOrd>(bounds: &Bounds<T>, value: T) -> bool {
 /// An integral value in other spellings, 0 as `-0`, and integers past 2^53 and 2^63 where no
 /// maximum is stated (past a stated maximum they are breaches: see `invalid`).
 fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Edge>) {
-    let n = 100i64.clamp(bounds.min.unwrap_or(i64::MIN), bounds.max.unwrap_or(i64::MAX));
+    let n = 100i64.clamp(
+        bounds.min.unwrap_or(i64::MIN),
+        bounds.max.unwrap_or(i64::MAX),
+    );
     for literal in [format!("{n}.0"), exponent(n)] {
         let detail = format!("{name} = {literal} ({n} written another way: an integer in JSON)");
-        out.push(class(json!(n as f64), Some(literal), AcceptKind::IntegerForm, detail));
+        out.push(class(
+            json!(n as f64),
+            Some(literal),
+            AcceptKind::IntegerForm,
+            detail,
+        ));
     }
     if within(bounds, 0) {
         let detail = format!("{name} = -0 (zero with a sign: an integer in JSON)");
-        out.push(class(json!(-0.0), Some("-0".into()), AcceptKind::IntegerForm, detail));
+        out.push(class(
+            json!(-0.0),
+            Some("-0".into()),
+            AcceptKind::IntegerForm,
+            detail,
+        ));
     }
     if bounds.max.is_some() {
         return;
@@ -108,7 +136,12 @@ fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Edge>) {
             Err(_) => json!(literal.parse::<f64>().unwrap_or(f64::MAX)),
         };
         let detail = format!("{name} = {literal} ({what}; no maximum is stated)");
-        out.push(class(value, Some(literal.into()), AcceptKind::Large, detail));
+        out.push(class(
+            value,
+            Some(literal.into()),
+            AcceptKind::Large,
+            detail,
+        ));
     }
 }
 
@@ -126,7 +159,11 @@ fn numbers(bounds: &Bounds<f64>, name: &str, out: &mut Vec<Edge>) {
     let classes = [
         (0.0, "0", "zero"),
         (100.0, "1e2", "exponent notation"),
-        (0.123_456_789_012_345_68, "0.1234567890123456789", "19 fraction digits"),
+        (
+            0.123_456_789_012_345_68,
+            "0.1234567890123456789",
+            "19 fraction digits",
+        ),
     ];
     for (value, literal, what) in classes {
         if !within(bounds, value) {
@@ -150,7 +187,12 @@ fn strings(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
             other => other.to_owned(),
         };
         let detail = format!("{name} = {value:?} ({what})");
-        out.push(class(text::string(value), None, AcceptKind::ValueClass, detail));
+        out.push(class(
+            text::string(value),
+            None,
+            AcceptKind::ValueClass,
+            detail,
+        ));
     }
 }
 

@@ -381,11 +381,17 @@ fn lax_site(visit: &Visit<'_>, name: &str) -> Option<Site> {
     let (value, what) = match &shape.kind {
         ShapeKind::Integer(b) => {
             let n = 3i64.clamp(b.min.unwrap_or(i64::MIN), b.max.unwrap_or(i64::MAX));
-            (json!(n.to_string()), "a string of digits where an integer is stated")
+            (
+                json!(n.to_string()),
+                "a string of digits where an integer is stated",
+            )
         }
         ShapeKind::Number(b) => {
             let n = 3f64.clamp(b.min.unwrap_or(f64::MIN), b.max.unwrap_or(f64::MAX));
-            (json!(n.to_string()), "a string of digits where a number is stated")
+            (
+                json!(n.to_string()),
+                "a string of digits where a number is stated",
+            )
         }
         ShapeKind::Boolean => (json!("true"), "a string where a boolean is stated"),
         ShapeKind::String(spec) if spec.format.is_none() && spec.pattern.is_none() => {
@@ -394,7 +400,12 @@ fn lax_site(visit: &Visit<'_>, name: &str) -> Option<Site> {
         _ => return None,
     };
     let detail = format!("{name} = {value} ({what})");
-    fixed_site(visit, ConstraintKind::LaxType, LAX_RULE, vec![(value, detail)])
+    fixed_site(
+        visit,
+        ConstraintKind::LaxType,
+        LAX_RULE,
+        vec![(value, detail)],
+    )
 }
 
 /// Whether a common lax binder reads `value` as a `ty`: numbers and booleans as strings, booleans
@@ -522,7 +533,10 @@ fn string_sites(visit: &Visit<'_>, spec: &StringSpec, rule: &str, name: &str, ou
         let number = text::format_number(format);
         bad.push((
             json!(number),
-            format!("{name} = {number} (a number where a {} string is stated)", format.name()),
+            format!(
+                "{name} = {number} (a number where a {} string is stated)",
+                format.name()
+            ),
         ));
         out.extend(fixed_site(visit, ConstraintKind::BadFormat, rule, bad));
     }

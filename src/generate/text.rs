@@ -315,15 +315,24 @@ pub(crate) fn spellings(name: &str) -> Vec<(String, &'static str)> {
     let words: Vec<&str> = name.split(['_', '-']).filter(|w| !w.is_empty()).collect();
     let capital = |w: &str| {
         let mut chars = w.chars();
-        chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+        chars
+            .next()
+            .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
     };
     let pascal: String = words.iter().map(|w| capital(w)).collect();
     let camel = match words.split_first() {
-        Some((first, rest)) => format!("{first}{}", rest.iter().map(|w| capital(w)).collect::<String>()),
+        Some((first, rest)) => format!(
+            "{first}{}",
+            rest.iter().map(|w| capital(w)).collect::<String>()
+        ),
         None => String::new(),
     };
     let mut out = Vec::new();
-    for (spelling, style) in [(camel, "the camelCase"), (pascal, "the PascalCase"), (words.join("-"), "the kebab-case")] {
+    for (spelling, style) in [
+        (camel, "the camelCase"),
+        (pascal, "the PascalCase"),
+        (words.join("-"), "the kebab-case"),
+    ] {
         if spelling != name && !out.iter().any(|(s, _)| *s == spelling) && words.len() > 1 {
             out.push((spelling, style));
         }

@@ -124,7 +124,10 @@ fn variant_rules(op: OperationId) -> Vec<&'static str> {
     let mut rules = Vec::new();
     for v in acceptances(op).iter().flat_map(|a| &a.variants) {
         let echo = matches!(v.kind, AcceptKind::IntegerForm | AcceptKind::Large);
-        for rule in [Some(rule_of(v)), echo.then_some(EXACT_RULE)].into_iter().flatten() {
+        for rule in [Some(rule_of(v)), echo.then_some(EXACT_RULE)]
+            .into_iter()
+            .flatten()
+        {
             if !rules.contains(&rule) {
                 rules.push(rule);
             }
@@ -166,8 +169,12 @@ fn optional_rule(v: &Accept) -> &'static str {
 
 /// The variant of a positive value: its spelling, and what its answer must repeat.
 fn variant(v: &Accept, request: crate::client::Request, beside: Option<usize>) -> Variant {
-    let mut variant = Variant::new(described(&v.detail, v.field_rule.as_deref()), rule_of(v), request)
-        .beside(beside);
+    let mut variant = Variant::new(
+        described(&v.detail, v.field_rule.as_deref()),
+        rule_of(v),
+        request,
+    )
+    .beside(beside);
     variant.spelling = v.literal.clone().map(|text| Spelling::Value {
         pointer: v.pointer.clone(),
         text,
@@ -240,14 +247,21 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
             let together = engine.at_maximum(stem).map_err(generator)?;
             if let Some(body) = together.filter(|_| index == 0) {
                 let body = request.clone().json(unique(body));
-                group.push(Variant::new("every stated maximum at once", TOGETHER_RULE, body));
+                group.push(Variant::new(
+                    "every stated maximum at once",
+                    TOGETHER_RULE,
+                    body,
+                ));
             }
             if index == 0 {
                 // RFC 8259 leaves a name given twice to the receiver: only the answer is judged
                 // (no 5xx, JSON), whichever value it takes.
                 let body = request.clone().json(unique(baseline.clone()));
-                let mut twice =
-                    Variant::new("the smallest body with its first property given twice", VALUE_CLASSES_RULE, body);
+                let mut twice = Variant::new(
+                    "the smallest body with its first property given twice",
+                    VALUE_CLASSES_RULE,
+                    body,
+                );
                 twice.spelling = Some(Spelling::FirstKeyTwice);
                 twice.refusal_allowed = true;
                 group.push(twice);

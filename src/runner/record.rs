@@ -89,9 +89,9 @@ fn constraints(run: &RunCx, cases: &[CaseResult]) -> Vec<ConstraintCoverage> {
             let accepted = lacking.breaches_accepted;
             why.push(match unrun(&format!("generated.{op}.invalid")) {
                 Some(why) => why,
-                None if accepted > 0 => format!(
-                    "the target accepted {accepted} of the requests that broke it alone"
-                ),
+                None if accepted > 0 => {
+                    format!("the target accepted {accepted} of the requests that broke it alone")
+                }
                 None => "no answered request broke it alone".to_owned(),
             });
         }

@@ -83,7 +83,11 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
         .request;
     let without = cx.call(operation).json(body("noorg")).request;
     let baseline = Control::new("a mailbox domain created with x-organization-id", with_org);
-    let variant = Variant::new("a mailbox domain created without x-organization-id".to_owned(), "FIN-MAILBOX-NO-ORG-HEADER", without);
+    let variant = Variant::new(
+        "a mailbox domain created without x-organization-id".to_owned(),
+        "FIN-MAILBOX-NO-ORG-HEADER",
+        without,
+    );
     baseline.judge(cx, operation, vec![variant]).await
 }
 

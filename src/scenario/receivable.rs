@@ -328,7 +328,11 @@ async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
         cx.call(OP).json(body).request
     };
     let baseline = Control::new("a minimal quote with one deduction", with(1));
-    let variant = Variant::new("a minimal quote with 10 deductions (max 10) [RCV-DEDUCTIONS-MAX]".to_owned(), "GEN-LIMIT-INCLUSIVE", with(10));
+    let variant = Variant::new(
+        "a minimal quote with 10 deductions (max 10) [RCV-DEDUCTIONS-MAX]".to_owned(),
+        "GEN-LIMIT-INCLUSIVE",
+        with(10),
+    );
     baseline.judge(cx, OP, vec![variant]).await
 }
 
@@ -412,7 +416,11 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
         for field in nullable_fields(stem)? {
             nulls[field] = Value::Null;
         }
-        let variant = Variant::new(format!("a minimal {what} with every nullable field set to null"), "RCV-NULLABLE", cx.call(OP).json(nulls).request);
+        let variant = Variant::new(
+            format!("a minimal {what} with every nullable field set to null"),
+            "RCV-NULLABLE",
+            cx.call(OP).json(nulls).request,
+        );
         let baseline = minimal_baseline(cx, minimal, what);
         baseline.judge(cx, OP, vec![variant]).await?;
     }
@@ -435,7 +443,11 @@ async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
         .map(|date| {
             let mut body = minimal.clone();
             body["fulfillment_date"] = json!(date);
-            Variant::new(format!("an invoice with fulfillment_date {date}"), "RCV-FULFILLMENT-DATE", cx.call(OP).json(body).request)
+            Variant::new(
+                format!("an invoice with fulfillment_date {date}"),
+                "RCV-FULFILLMENT-DATE",
+                cx.call(OP).json(body).request,
+            )
         })
         .collect();
     let baseline = minimal_baseline(cx, minimal, "invoice");

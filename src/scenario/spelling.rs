@@ -52,7 +52,11 @@ async fn header_upper_case(cx: &mut CaseCx) -> Outcome {
         format!("the transactions read with the organization header {lower}"),
         read(&lower),
     );
-    let variant = Variant::new(format!("the transactions read with the organization header {upper}"), HEADER_CASE, read(&upper));
+    let variant = Variant::new(
+        format!("the transactions read with the organization header {upper}"),
+        HEADER_CASE,
+        read(&upper),
+    );
     baseline.judge(cx, op, vec![variant]).await
 }
 
@@ -99,7 +103,11 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
         .enumerate()
         .map(|(n, (prefix, what))| {
             let domain = format!("{prefix}.{}", bodies.domain(&format!("spelling{n}")));
-            Variant::new(format!("the mailbox domain {domain} ({what})"), DOMAIN, create(domain))
+            Variant::new(
+                format!("the mailbox domain {domain} ({what})"),
+                DOMAIN,
+                create(domain),
+            )
         })
         .collect();
     baseline.judge(cx, op, variants).await

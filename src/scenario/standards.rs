@@ -67,7 +67,11 @@ async fn header_name_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
     let control = cx.call(op).organization(organization).request();
     let names: Vec<&str> = control.headers.iter().map(|(n, _)| n.as_str()).collect();
     let names = names.join(", ");
-    let variant = Variant::new(format!("the same read with the header names {names} in title case"), NAME_CASE, control.clone().title_case_names());
+    let variant = Variant::new(
+        format!("the same read with the header names {names} in title case"),
+        NAME_CASE,
+        control.clone().title_case_names(),
+    );
     let control = Control::new(
         format!("the read with the header names {names} in lower case"),
         control,
@@ -92,7 +96,13 @@ async fn media_type_case(cx: &mut CaseCx) -> Outcome {
     );
     let variants = MEDIA_TYPE_SPELLINGS
         .iter()
-        .map(|spelling| Variant::new(format!("the same quote sent as {spelling}"), MEDIA_TYPE_CASE, sent(spelling)))
+        .map(|spelling| {
+            Variant::new(
+                format!("the same quote sent as {spelling}"),
+                MEDIA_TYPE_CASE,
+                sent(spelling),
+            )
+        })
         .collect();
     control.judge(cx, op, variants).await
 }

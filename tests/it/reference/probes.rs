@@ -804,6 +804,46 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             !c.quote_created(json!({ "deductions": vec![json!({}); 10] }))
                 .await
         }
+        // Value classes.
+        IntegerFormsRefused => !c.control_created(json!({ "amountLimit": 100.0 })).await,
+        VelocityAmountWraps => {
+            let r = c
+                .velocity(c.control(json!({ "amountLimit": 1u64 << 63 })))
+                .await;
+            created(&r) && r.get("amountLimit") != &json!(1u64 << 63)
+        }
+        WithholdingWraps => {
+            c.quote_created(json!({ "withholding_tax_rate": 2f64.powi(64) }))
+                .await
+        }
+        TagIdsEmptyRefused => !c.quote_created(json!({ "tag_ids": [] })).await,
+        VelocityActiveFalseRefused => !c.control_created(json!({ "active": false })).await,
+        NulServerError => {
+            c.receivable(c.quote(json!({ "memo": "a\u{0}b" })))
+                .await
+                .status
+                >= 500
+        }
+        CaseAliasesAccepted => c.quote_created(json!({ "tradeName": "Acme" })).await,
+        FooterRefused => !c.quote_created(json!({ "footer": "Thanks" })).await,
+        PriceZeroNan => {
+            let mut body = c.quote(json!({}));
+            body["line_items"][0]["product"]["price"]["value"] = json!(0);
+            c.receivable(body).await.text.contains("NaN")
+        }
+        VelocityLaxNumericStrings => c.control_created(json!({ "amountLimit": "3" })).await,
+        WhitespaceRefused => !c.quote_created(json!({ "memo": "   " })).await,
+        RightToLeftRefused => !c.quote_created(json!({ "memo": "שלום" })).await,
+        PartnerMetadataEmptyRefused => !c.quote_created(json!({ "partner_metadata": {} })).await,
+        LengthNfdCounted => {
+            let body = json!({ "value": "é".repeat(32), "country": "FR", "type": "eu_vat" });
+            !created(&c.create_vat(body).await)
+        }
+        QuantityZeroRefused => {
+            let mut body = c.quote(json!({}));
+            body["line_items"][0]["quantity"] = json!(0);
+            !created(&c.receivable(body).await)
+        }
         IntegerFractionTruncated => {
             c.quote_created(json!({ "withholding_tax_rate": 100.5 }))
                 .await

@@ -583,9 +583,9 @@ fn check_type(ty: Ty, value: &Value) -> Option<(String, &'static str)> {
         },
         Ty::Uri { max } => match value.as_str() {
             None => fail("Input should be a valid string", "string_type"),
+            // A URL parser trims surrounding spaces (WHATWG); RFC 3986 admits none.
             Some(s) => check_len(s, 1, max).or_else(|| {
-                url::Url::parse(s)
-                    .is_err()
+                (url::Url::parse(s).is_err() || s.trim() != s)
                     .then(|| ("Input should be a valid URL".to_owned(), "url_parsing"))
             }),
         },
