@@ -17,6 +17,7 @@
 //! beside the id as given, since RFC 4122 makes a uuid's hexadecimal digits case insensitive on
 //! input.
 
+use super::classes::{classes, ClassKind};
 use super::path::{apply, display, pointer, walk, Edit, Visit};
 use super::tree::Step;
 use super::tree::{Format, Shape, ShapeKind, StringSpec};
@@ -102,7 +103,7 @@ pub struct Acceptance {
 }
 
 /// What an edge places at its node.
-pub(super) enum Place {
+enum Place {
     Set(Value),
     /// The value the instance already has there (a fixture), as given.
     Given,
@@ -122,14 +123,14 @@ enum Placed {
 type Node = (Vec<Step>, Option<String>, Option<&'static str>, Vec<Edge>);
 
 /// A value to place at a node, before it becomes an [`Accept`].
-pub(super) struct Edge {
-    pub value: Place,
-    pub kind: AcceptKind,
-    pub detail: String,
+struct Edge {
+    value: Place,
+    kind: AcceptKind,
+    detail: String,
     /// Index, among the node's own edges, of the one to judge it beside.
-    pub beside: Option<usize>,
+    beside: Option<usize>,
     /// The text to send in place of the value (see [`Accept::literal`]).
-    pub literal: Option<String>,
+    literal: Option<String>,
 }
 
 /// The baselines and variants of a compiled shape; `is_valid` is the validator, which every
@@ -295,7 +296,18 @@ fn edges(visit: &Visit<'_>) -> Vec<Edge> {
         }
         _ => {}
     }
-    out.extend(super::classes::edges(shape, &name));
+    out.extend(classes(shape, &name).into_iter().map(|c| Edge {
+        value: Place::Set(c.value),
+        kind: match c.kind {
+            ClassKind::Default => AcceptKind::Default,
+            ClassKind::IntegerForm => AcceptKind::IntegerForm,
+            ClassKind::Large => AcceptKind::Large,
+            ClassKind::Value => AcceptKind::ValueClass,
+        },
+        detail: c.detail,
+        beside: None,
+        literal: c.literal,
+    }));
     optional_first(visit, out)
 }
 
@@ -527,7 +539,10 @@ mod tests {
                         [
                             AcceptKind::Characters,
                             AcceptKind::Ordinary,
-                            AcceptKind::Optional
+                            AcceptKind::Optional,
+                            AcceptKind::Default,
+                            // One item of a list is an ordinary value of its items.
+                            AcceptKind::ValueClass,
                         ]
                         .contains(&control),
                         "{}",

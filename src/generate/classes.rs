@@ -21,10 +21,31 @@
 //! A value is written as JSON writes it, except where the class is a spelling: the edge then
 //! carries the literal text to send in its place (`1e2`), and its value is what the text means.
 
-use super::accept::{Edge, Place};
 use super::tree::{ArraySpec, Bounds, ObjectSpec, Shape, ShapeKind, StringSpec};
-use super::{text, valid, AcceptKind};
+use super::{text, valid};
 use serde_json::{json, Value};
+
+/// What a class value tests, for the variant it becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ClassKind {
+    /// The stated default, given explicitly.
+    Default,
+    /// An integral value written another way JSON allows.
+    IntegerForm,
+    /// An integer past 2^53 or 2^63 where no maximum is stated.
+    Large,
+    /// Any other class of the type.
+    Value,
+}
+
+/// One value of a class: what to place at the node, the text to send for it where the class is
+/// a spelling, and what it is, for people.
+pub(super) struct Class {
+    pub value: Value,
+    pub literal: Option<String>,
+    pub kind: ClassKind,
+    pub detail: String,
+}
 
 /// Integers past the range a double holds exactly, and past the 64-bit ones: the literal, the
 /// value it means, and what it is.
@@ -60,13 +81,13 @@ const STRINGS: [(&str, &str); 5] = [
 ];
 
 /// The class edges of a node of `shape`, named `name` for people.
-pub(super) fn edges(shape: &Shape, name: &str) -> Vec<Edge> {
+pub(super) fn classes(shape: &Shape, name: &str) -> Vec<Class> {
     let mut out = Vec::new();
     if let Some(default) = &shape.default {
         out.push(class(
             default.clone(),
             None,
-            AcceptKind::Default,
+            ClassKind::Default,
             format!("{name} = {default} (the stated default, given explicitly)"),
         ));
     }
@@ -77,7 +98,7 @@ pub(super) fn edges(shape: &Shape, name: &str) -> Vec<Edge> {
         ShapeKind::Boolean if shape.default != Some(json!(false)) => out.push(class(
             json!(false),
             None,
-            AcceptKind::ValueClass,
+            ClassKind::Value,
             format!("{name} = false"),
         )),
         ShapeKind::Array(spec) => arrays(spec, shape.default.as_ref(), name, &mut out),
@@ -87,13 +108,12 @@ pub(super) fn edges(shape: &Shape, name: &str) -> Vec<Edge> {
     out
 }
 
-fn class(value: Value, literal: Option<String>, kind: AcceptKind, detail: String) -> Edge {
-    Edge {
-        value: Place::Set(value),
+fn class(value: Value, literal: Option<String>, kind: ClassKind, detail: String) -> Class {
+    Class {
+        value,
+        literal,
         kind,
         detail,
-        beside: None,
-        literal,
     }
 }
 
@@ -104,7 +124,7 @@ fn within<T: PartialOrd>(bounds: &Bounds<T>, value: T) -> bool {
 
 /// An integral value in other spellings, 0 as `-0`, and integers past 2^53 and 2^63 where no
 /// maximum is stated (past a stated maximum they are breaches: see `invalid`).
-fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Edge>) {
+fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Class>) {
     let n = 100i64.clamp(
         bounds.min.unwrap_or(i64::MIN),
         bounds.max.unwrap_or(i64::MAX),
@@ -114,7 +134,7 @@ fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Edge>) {
         out.push(class(
             json!(n as f64),
             Some(literal),
-            AcceptKind::IntegerForm,
+            ClassKind::IntegerForm,
             detail,
         ));
     }
@@ -123,7 +143,7 @@ fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Edge>) {
         out.push(class(
             json!(-0.0),
             Some("-0".into()),
-            AcceptKind::IntegerForm,
+            ClassKind::IntegerForm,
             detail,
         ));
     }
@@ -136,12 +156,7 @@ fn integers(bounds: &Bounds<i64>, name: &str, out: &mut Vec<Edge>) {
             Err(_) => json!(literal.parse::<f64>().unwrap_or(f64::MAX)),
         };
         let detail = format!("{name} = {literal} ({what}; no maximum is stated)");
-        out.push(class(
-            value,
-            Some(literal.into()),
-            AcceptKind::Large,
-            detail,
-        ));
+        out.push(class(value, Some(literal.into()), ClassKind::Large, detail));
     }
 }
 
@@ -155,7 +170,7 @@ pub(super) fn exponent(n: i64) -> String {
     format!("{mantissa}e{power}")
 }
 
-fn numbers(bounds: &Bounds<f64>, name: &str, out: &mut Vec<Edge>) {
+fn numbers(bounds: &Bounds<f64>, name: &str, out: &mut Vec<Class>) {
     let classes = [
         (0.0, "0", "zero"),
         (100.0, "1e2", "exponent notation"),
@@ -171,12 +186,12 @@ fn numbers(bounds: &Bounds<f64>, name: &str, out: &mut Vec<Edge>) {
         }
         let literal = (literal != "0").then(|| literal.to_owned());
         let detail = format!("{name} = {} ({what})", literal.as_deref().unwrap_or("0"));
-        out.push(class(json!(value), literal, AcceptKind::ValueClass, detail));
+        out.push(class(json!(value), literal, ClassKind::Value, detail));
     }
 }
 
 /// The classes of a plain string (no format, pattern or listed values: theirs are their own).
-fn strings(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
+fn strings(spec: &StringSpec, name: &str, out: &mut Vec<Class>) {
     if spec.format.is_some() || spec.pattern.is_some() {
         return;
     }
@@ -187,36 +202,31 @@ fn strings(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
             other => other.to_owned(),
         };
         let detail = format!("{name} = {value:?} ({what})");
-        out.push(class(
-            text::string(value),
-            None,
-            AcceptKind::ValueClass,
-            detail,
-        ));
+        out.push(class(text::string(value), None, ClassKind::Value, detail));
     }
 }
 
-fn arrays(spec: &ArraySpec, default: Option<&Value>, name: &str, out: &mut Vec<Edge>) {
+fn arrays(spec: &ArraySpec, default: Option<&Value>, name: &str, out: &mut Vec<Class>) {
     if spec.min_items > 0 {
         return;
     }
     if default != Some(&json!([])) {
         let detail = format!("{name} = [] (empty; no minimum is stated)");
-        out.push(class(json!([]), None, AcceptKind::ValueClass, detail));
+        out.push(class(json!([]), None, ClassKind::Value, detail));
     }
     if spec.max_items != Some(0) {
         let item = valid::example(&spec.items, &[], false);
         let detail = format!("{name} with one item");
-        out.push(class(json!([item]), None, AcceptKind::ValueClass, detail));
+        out.push(class(json!([item]), None, ClassKind::Value, detail));
     }
 }
 
 /// `{}` for a free-form object (no property named, others allowed): one whose shape is not
 /// shown may need what the spec does not show.
-fn objects(spec: &ObjectSpec, name: &str, out: &mut Vec<Edge>) {
+fn objects(spec: &ObjectSpec, name: &str, out: &mut Vec<Class>) {
     if spec.props.is_empty() && !spec.closed {
         let detail = format!("{name} = {{}} (an empty free-form object)");
-        out.push(class(json!({}), None, AcceptKind::ValueClass, detail));
+        out.push(class(json!({}), None, ClassKind::Value, detail));
     }
 }
 

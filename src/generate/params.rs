@@ -115,6 +115,14 @@ fn raw(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
+        // An integer too large for 64 bits, in its digits (2^64 as `18446744073709551616`,
+        // not `1.8446744073709552e19`): the text a client sends for it.
+        Value::Number(n)
+            if n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e19) =>
+        {
+            format!("{:.0}", n.as_f64().unwrap_or_default())
+        }
         other => other.to_string(),
     }
 }

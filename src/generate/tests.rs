@@ -472,7 +472,7 @@ fn every_kind_of_constraint_is_broken_somewhere() {
             kinds.insert(case.label.kind);
         }
     }
-    assert_eq!(kinds.len(), 15, "{kinds:?}");
+    assert_eq!(kinds.len(), 16, "{kinds:?}");
 }
 
 #[test]

@@ -3,13 +3,17 @@
 //!
 //! For each operation that takes a body, `accept.<op>` sends the smallest valid body of each
 //! body shape (the baseline) and then, several at once, each positive variant the generator
-//! derives from the schema (`Engine::acceptance`): a value at every stated limit, every listed
-//! value of every enum, `null` for every "or null" field, and each maximum length made of
-//! multi-byte characters. For the list operations, `accept.<op>` does the same with their query
-//! parameters (`limit` at 1 and 100, every listed `order` and `sort`), beside the list read with
-//! no parameter. A variant refused beside an accepted baseline fails its rule; a refused baseline
-//! is followed by its alternatives ([`alternatives`]), and when all are refused its variants are
-//! inconclusive, never failed (see `crate::case::control`).
+//! derives from the schema (`Engine::acceptance`): each stated optional field present, a value
+//! at every stated limit, every listed value of every enum, `null` for every "or null" field,
+//! each maximum length made of multi-byte characters, and every class of value each typed site
+//! admits (`crate::generate` names them: defaults, integer spellings and sizes, empty and
+//! whitespace strings, control characters, ...); the values tried in an optional field are
+//! judged beside the field present. For the reads, `accept.<op>` does the same with their query
+//! parameters (`limit` at 1, 100 and its default, every listed `order` and `sort`) and with the
+//! ids of their path in upper case, beside the read with no parameter. A variant refused beside
+//! an accepted baseline fails its rule; a refused baseline is followed by its alternatives
+//! ([`alternatives`]), and when all are refused its variants are inconclusive, never failed (see
+//! `crate::case::control`).
 
 use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
@@ -85,19 +89,61 @@ pub fn cases() -> Vec<Case> {
             .chain(estimate(op).div_ceil(crate::case::WINDOW)),
         );
     }
+    // The lists, with their query parameters and the ids of their paths, which the profile
+    // gives (a VAT ID read names one a case creates first: `vat.create-then-get`).
     for op in OperationId::lists() {
+        let mut rules: Vec<&'static str> = Vec::new();
+        for (_, rule) in query_variants(op) {
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+        let ids_in_path = op.operation().path.contains('{');
+        if ids_in_path {
+            rules.push(UUID_CASE_RULE);
+        }
+        if rules.is_empty() {
+            continue;
+        }
+        let requests = 1 + query_variants(op).len() + usize::from(ids_in_path);
         cases.push(
             Case::new(
                 &format!("accept.{op}"),
                 op,
-                &[LIMIT_RULE, LISTED_RULE],
-                case_fn(move |cx| Box::pin(list_case(cx, op))),
+                &rules,
+                case_fn(move |cx| Box::pin(read_case(cx, op))),
             )
             .suite("accept")
-            .requests(1 + query_variants(op).len()),
+            .requests(requests),
         );
     }
     cases
+}
+
+/// `request` with every uuid of its path in upper case, if it has one in lower case: the same
+/// ids, as RFC 4122 makes a uuid's hexadecimal digits case insensitive on input.
+fn path_ids_in_other_case(request: &crate::client::Request) -> Option<crate::client::Request> {
+    let (path, query) = match request.path.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (request.path.as_str(), None),
+    };
+    let upper: Vec<String> = path
+        .split('/')
+        .map(|segment| match uuid::Uuid::parse_str(segment) {
+            Ok(_) if segment.len() == 36 => segment.to_ascii_uppercase(),
+            _ => segment.to_owned(),
+        })
+        .collect();
+    let upper = upper.join("/");
+    if upper == path {
+        return None;
+    }
+    let mut out = request.clone();
+    out.path = match query {
+        Some(query) => format!("{upper}?{query}"),
+        None => upper,
+    };
+    Some(out)
 }
 
 /// The acceptance of each body schema of `op`, without the profile's fixtures.
@@ -422,17 +468,23 @@ fn query_variants(op: OperationId) -> Vec<(String, &'static str)> {
     out
 }
 
-async fn list_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
+/// A read beside the same read with no query parameter and the ids of its path as the profile
+/// gives them: each stated value of a query parameter, and the path's ids in upper case.
+async fn read_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
     cx.keep_all = false;
     let plain = cx.call(op).request();
-    let variants = query_variants(op)
+    let mut variants: Vec<Variant> = query_variants(op)
         .into_iter()
         .map(|(query, rule)| {
             let mut request = plain.clone();
             request.path = format!("{}?{query}", request.path);
-            Variant::new(format!("the list read with {query}"), rule, request)
+            Variant::new(format!("the read with {query}"), rule, request)
         })
         .collect();
-    let baseline = Control::new("the list read with no query parameter", plain);
+    if let Some(upper) = path_ids_in_other_case(&plain) {
+        let what = "the read with the ids of its path in upper case (RFC 4122)";
+        variants.push(Variant::new(what, UUID_CASE_RULE, upper));
+    }
+    let baseline = Control::new("the read with no query parameter", plain);
     baseline.judge(cx, op, variants).await
 }

@@ -8,6 +8,7 @@ mod answers;
 mod baseline;
 mod choices;
 mod ci_docs;
+mod classes;
 mod cli;
 mod commands;
 mod conventions;
