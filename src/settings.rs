@@ -160,6 +160,8 @@ pub struct RunSettings {
     pub report_dir: Option<PathBuf>,
     /// Warnings count as failures for the exit code.
     pub strict: bool,
+    /// report.json keeps the exchanges of passing cases too.
+    pub keep_exchanges: bool,
     /// `--baseline`: the file of known failures the run is judged with.
     pub baseline: Option<PathBuf>,
     /// `--accept-stale`: stale entries of the baseline do not fail the run.
@@ -206,6 +208,7 @@ impl RunSettings {
             mode: Mode::Run,
             report_dir: Some(PathBuf::from(DEFAULT_REPORT_DIR)),
             strict: false,
+            keep_exchanges: false,
             baseline: None,
             accept_stale: false,
             coverage_required: Vec::new(),

@@ -26,6 +26,13 @@ pub struct RunCx {
     pub banking_token_error: Option<String>,
     /// A tag unique to this run, for ids that must not collide with earlier runs.
     pub run_tag: String,
+    /// The arguments of `covenant run` that name this run's target as it was given
+    /// (` --target URL --profile FILE`; empty for the embedded reference): what a printed
+    /// command that replays part of the run needs to reach the same target.
+    pub replay_target: String,
+    /// The explorer's sequences play holding it for reading, and a shrink holds it for
+    /// writing: a shrink replays against a target no other sequence changes meanwhile.
+    pub explore_lock: tokio::sync::RwLock<()>,
     /// What the target showed of the profile's fixtures (first uses watched).
     pub watch: FixtureWatch,
     /// The deletable fixtures earlier runs used up: the delete cases take theirs from it.

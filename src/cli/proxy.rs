@@ -125,6 +125,7 @@ impl Setup {
             interrupted: None,
             faults: Vec::new(),
             strict,
+            keep_exchanges: false,
             profile_problems: Vec::new(),
             coverage_required: Vec::new(),
             coverage_short: Vec::new(),

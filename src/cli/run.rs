@@ -120,6 +120,10 @@ pub struct RunArgs {
     /// Warnings count as failures for the exit code.
     #[arg(long)]
     pub strict: bool,
+    /// Keep the exchanges of passing cases in report.json too (by default only a case that did
+    /// not pass keeps its exchanges, so that a clean run's report stays small)
+    #[arg(long)]
+    pub keep_exchanges: bool,
     /// A baseline of known failures (`covenant baseline` writes one): the failures it holds are
     /// named as known and do not fail the run; what it does not hold fails as usual; an entry
     /// whose cases no longer break its rule ends the run STALE BASELINE (exit 7).
@@ -261,6 +265,7 @@ impl RunArgs {
         };
         run.report_dir = Some(self.report_dir.clone());
         run.strict = self.strict;
+        run.keep_exchanges = self.keep_exchanges;
         run.baseline = self.baseline.clone();
         run.accept_stale = self.accept_stale;
         run.coverage_required = self

@@ -382,6 +382,8 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
     )
     .suite("explore")
     .other_organization()
+    // After every other case, so that no request of theirs lands between a shrink's replays.
+    .late(&[])
     .requests(draw::REQUESTS);
     for op in commands.iter().flat_map(|c| c.operations()) {
         case = case.also(*op);
@@ -396,15 +398,24 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
 
 /// Plays sequence `k`; when a post-condition of the model breaks, shrinks the sequence to the
 /// fewest steps that still break it and shows that script once, under the rule.
+///
+/// Sequences play together, but a shrink runs alone: sequences are late cases (they start once
+/// every other case has finished), and a shrink holds the run's explorer lock for writing while
+/// plays hold it for reading, so no other request changes the target between the replays of a
+/// shrink and the script it prints. The script is what the last replay did: its failing step is
+/// marked, and the finding shows that step's diff, request and answer.
 async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     let seed = cx.run.generation.seed;
+    let run = cx.run.clone();
     let commands: Vec<(usize, Command)> = draw::draw(seed, k, read_only)
         .into_iter()
         .enumerate()
         .collect();
     let mut part = cx.fork();
     let mut model = Model::new(format!("s{k}"), seed, k);
+    let playing = run.explore_lock.read().await;
     let played = step::play_steps(&mut part, &commands, &mut model).await;
+    drop(playing);
     let broken = part
         .findings
         .iter()
@@ -421,24 +432,35 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
             .position(|s| s.broke.as_ref().is_some_and(|b| b.0 == rule));
         at.map(|at| at + 1)
     });
+    let alone = run.explore_lock.write().await;
     let (kept, replays) = shrink_sequence(cx, &commands, &rule, k, upto).await;
     let mut last = cx.fork();
     last.keep_all = true;
     let mut model = Model::new(format!("s{k}m"), seed, k);
     let steps = step::play_steps(&mut last, &kept, &mut model).await;
-    cx.requests += last.requests;
+    drop(alone);
     let steps: Vec<StepRecord> = steps.unwrap_or_default();
     let header = format!(
-        "shrunk from {} to {} steps in {replays} replays (seed {seed}; replay: covenant run \
-         --explore-replay {seed}:{k})",
+        "shrunk from {} to {} steps in {replays} replays (seed {seed}; replay: {})",
         commands.len(),
         kept.len(),
+        replay_command(cx, k, read_only),
     );
     let text = script::render(&header, &steps, &last.exchanges, &model.named, &rule);
-    // The breach is shown once, under its rule, with the script; the other findings of the
-    // play under that rule say the same thing.
+    // The breach is shown once, under its rule, with the script: the last replay's finding
+    // (its step's diff, request and answer) where that replay broke the rule again, else the
+    // play's first, saying the script did not.
+    let again = last.findings.iter().position(|f| f.rule == rule);
+    let (holder, note) = match again {
+        Some(_) => (&mut last, ""),
+        None => (
+            &mut part,
+            "\n(the shrunk script, replayed once more, did not break the rule again: the target \
+             may depend on more than these steps)",
+        ),
+    };
     let mut shown = false;
-    part.findings.retain_mut(|f| {
+    holder.findings.retain_mut(|f| {
         if f.rule != rule {
             return true;
         }
@@ -446,11 +468,36 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
             return false;
         }
         shown = true;
-        f.message = format!("{}\n{text}", f.message);
+        f.message = format!("{}\n{text}{note}", f.message);
         true
     });
-    cx.join(part);
+    cx.join(match again {
+        Some(_) => {
+            part.findings.retain(|f| f.rule != rule);
+            part
+        }
+        None => part,
+    });
+    match again {
+        // The replay's own finding and the exchanges it points at; what else the replay met,
+        // the play met first.
+        Some(_) => {
+            last.findings.retain(|f| f.rule == rule);
+            cx.join(last);
+        }
+        None => cx.requests += last.requests,
+    }
     played.map(|_| ())
+}
+
+/// The command that plays sequence `k` again against this run's target, as printed: the target
+/// as the run was given it, the seed and the sequence (and `--read-only`, which draws other
+/// sequences).
+fn replay_command(cx: &CaseCx, k: u32, read_only: bool) -> String {
+    let seed = cx.run.generation.seed;
+    let read_only = if read_only { " --read-only" } else { "" };
+    let target = &cx.run.replay_target;
+    format!("covenant run{target}{read_only} --explore-replay {seed}:{k}")
 }
 
 /// Delta debugging over the steps: the fewest steps (as far as ddmin finds) whose replay against

@@ -104,7 +104,7 @@ impl Reporter for Json {
                 (g.gap, silent)
             })
             .collect();
-        let judged = strict_judged(run);
+        let judged = lean(strict_judged(run));
         let document = Document {
             verdict: run.verdict(),
             incomplete: run.incomplete(),
@@ -120,6 +120,24 @@ impl Reporter for Json {
         text.push('\n');
         Ok(text)
     }
+}
+
+/// The record without the exchanges of passing cases, unless the run was asked to keep them
+/// (`--keep-exchanges`): a passing case is evidence in its counts, statuses, shapes and rules,
+/// which stay, and a clean run's report.json stays small (a sequence of the explorer alone
+/// sends a body of 1 MiB). A case that did not pass keeps every exchange, so that each finding
+/// can still be replayed from the report.
+fn lean(run: Cow<'_, RunRecord>) -> Cow<'_, RunRecord> {
+    let heavy =
+        |c: &crate::verdict::CaseResult| c.verdict == Verdict::Pass && !c.exchanges.is_empty();
+    if run.meta.keep_exchanges || !run.cases.iter().any(heavy) {
+        return run;
+    }
+    let mut run = run.into_owned();
+    for case in run.cases.iter_mut().filter(|c| c.verdict == Verdict::Pass) {
+        case.exchanges.clear();
+    }
+    Cow::Owned(run)
 }
 
 /// The record as its verdict reads it: under `--strict` a warned case is a failing case, so

@@ -180,6 +180,7 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
         interrupted: interruptions(records),
         faults,
         strict: records.iter().any(|r| r.meta.strict),
+        keep_exchanges: records.iter().all(|r| r.meta.keep_exchanges),
         profile_problems: profile_problems(records),
         coverage_short: Vec::new(),
         pace: pace(records),

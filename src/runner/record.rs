@@ -52,6 +52,7 @@ pub(super) fn record(
         interrupted,
         faults: settings.faults(),
         strict: settings.strict,
+        keep_exchanges: settings.keep_exchanges,
         profile_problems: run.watch.problems(),
         coverage_required: settings.coverage_required.clone(),
         coverage_short: Vec::new(),

@@ -104,6 +104,8 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         banking_token,
         banking_token_error,
         run_tag: crate::case::run_tag(settings.generation.seed),
+        replay_target: replay_target(&settings.target),
+        explore_lock: Default::default(),
         watch,
         ledger,
         stash: Default::default(),
@@ -120,6 +122,27 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         target_label,
         reference,
     })
+}
+
+/// ` --target URL --profile FILE` as the run was given them, shell-quoted; for the embedded
+/// reference its deliberate faults (` --fault NAME`), `covenant run` starting it again.
+fn replay_target(target: &crate::settings::TargetChoice) -> String {
+    let quote = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
+    match target {
+        crate::settings::TargetChoice::Embedded { faults } => faults
+            .iter()
+            .map(|f| format!(" --fault {}", f.name()))
+            .collect(),
+        crate::settings::TargetChoice::Given { url, profile } => {
+            let url = url
+                .iter()
+                .map(|u| format!(" --target {}", quote(u.as_str())));
+            let profile = profile
+                .iter()
+                .map(|p| format!(" --profile {}", quote(&p.display().to_string())));
+            url.chain(profile).collect()
+        }
+    }
 }
 
 /// What the target must redact besides the profile's secrets: the banking token fetched with

@@ -73,7 +73,9 @@ fn a_duplicate_id_after_other_creates_is_shrunk_to_a_script_that_replays() {
     assert!(script.contains("ID_1='"), "{script}");
     // The line printed above the script plays it again, to the same shrunk steps.
     assert!(
-        script.contains("covenant run --explore-replay 11:1"),
+        script.contains(
+            "covenant run --fault vc-duplicate-accepted-after-three-creates --explore-replay 11:1"
+        ),
         "{script}"
     );
     let again = scratch("explore-shrunk-again");
@@ -405,4 +407,108 @@ fn a_body_sent_in_another_spelling_is_judged_by_the_response_schema_of_what_it_m
         .filter(|(_, curl)| curl.contains("\"quote\"") && spelled(curl))
         .collect();
     assert!(!found.is_empty(), "no spelled quote judged: {}", says(&out));
+}
+
+/// The `replay:` commands the findings of a report print, each once.
+fn replays(record: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let cases = record["cases"].as_array().into_iter().flatten();
+    for finding in cases.flat_map(|c| c["findings"].as_array().into_iter().flatten()) {
+        let message = finding["message"].as_str().unwrap_or_default();
+        for (_, rest) in message
+            .match_indices("replay: ")
+            .map(|(i, _)| message.split_at(i + 8))
+        {
+            let command = rest.split(')').next().unwrap_or_default().to_owned();
+            if !out.contains(&command) {
+                out.push(command);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_script_of_twenty_sequences_marks_its_step_and_replays_as_printed_to_its_rule() {
+    use covenant::reference::{start, FaultSet, ReferenceConfig};
+    let dir = scratch("explore-twenty");
+    let rt = crate::support::runtime();
+    let config = || ReferenceConfig {
+        seed: 7,
+        faults: FaultSet::from_names(["vc-duplicate-accepted-after-three-creates"])
+            .expect("a fault"),
+        ..ReferenceConfig::default()
+    };
+    let server = rt.block_on(start(config())).expect("the reference starts");
+    let profile = dir.join("profile.toml");
+    std::fs::write(&profile, server.profile().to_toml()).expect("write the profile");
+    let reports = dir.join("reports");
+    let out = covenant()
+        .current_dir(&dir)
+        .args([
+            "run",
+            "--explore",
+            "20",
+            "--seed",
+            "11",
+            "--filter",
+            "explore.",
+        ])
+        .arg("--profile")
+        .arg(&profile)
+        .arg("--report-dir")
+        .arg(&reports)
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .output()
+        .expect("covenant runs");
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    let record = report(&reports);
+    let rule = "EXP-ID-UNIQUE-AFTER-WRITES";
+    let cases = record["cases"].as_array().expect("cases");
+    let scripts: Vec<&str> = cases
+        .iter()
+        .flat_map(|c| c["findings"].as_array().into_iter().flatten())
+        .filter(|f| f["rule"] == rule)
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert!(scripts.len() > 1, "{}", says(&out));
+    for script in scripts {
+        // Shrunk alone, the script breaks the rule when replayed: its step is marked.
+        assert!(script.contains("✗ step"), "{script}");
+    }
+    let printed = replays(&record);
+    assert!(!printed.is_empty(), "{}", says(&out));
+    let first = &printed[0];
+    assert!(first.contains("--profile"), "{first}");
+    // Run as printed against a fresh target behind the same profile path.
+    drop(server);
+    let fresh = rt
+        .block_on(start(config()))
+        .expect("the reference starts again");
+    std::fs::write(&profile, fresh.profile().to_toml()).expect("write the profile");
+    let again = dir.join("again");
+    let binary = env!("CARGO_BIN_EXE_covenant");
+    let command = first.replacen("covenant", binary, 1);
+    let replayed = std::process::Command::new("sh")
+        .current_dir(&dir)
+        .arg("-c")
+        .arg(format!("{command} --report-dir '{}'", again.display()))
+        .env("NO_PROXY", "127.0.0.1,localhost")
+        .output()
+        .expect("sh runs");
+    assert_eq!(
+        replayed.status.code(),
+        Some(1),
+        "{command}: {}",
+        says(&replayed)
+    );
+    let replayed = report(&again);
+    let broke = replayed["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|c| c["findings"].as_array().into_iter().flatten())
+        .any(|f| f["rule"] == rule);
+    assert!(broke, "{command}: the same rule again");
+    drop(fresh);
 }

@@ -95,6 +95,8 @@ fn run(name: &str, profile: &Path, state: &Path, extra: &[&str]) -> (Output, Run
         profile.to_str().expect("utf-8"),
         "--report-dir",
         reports.to_str().expect("utf-8"),
+        // The deletes of passing cases are read from their exchanges.
+        "--keep-exchanges",
     ];
     args.extend_from_slice(extra);
     let output = covenant(&args, state);

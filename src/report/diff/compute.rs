@@ -522,6 +522,7 @@ mod tests {
                 interrupted: None,
                 faults: Vec::new(),
                 strict: false,
+                keep_exchanges: false,
                 profile_problems: Vec::new(),
                 coverage_required: Vec::new(),
                 coverage_short: Vec::new(),

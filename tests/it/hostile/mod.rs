@@ -944,6 +944,7 @@ fn tampered_tokens_a_target_echoes_are_redacted_in_every_record() {
     let run = Covenant::new("tampered-echo", &server.url())
         .args(["--filter", "auth.finance-tampered-token.list-events"])
         .args(["--filter", "auth.banking-tampered-token.list-transactions"])
+        .args(["--keep-exchanges"])
         .run(BOUND);
     // No token, nor all of one but its last character, in any output or report.
     run.assert_sound();

@@ -169,6 +169,7 @@ pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
         interrupted: None,
         faults: Vec::new(),
         strict: false,
+        keep_exchanges: false,
         profile_problems: Vec::new(),
         coverage_required: Vec::new(),
         coverage_short: Vec::new(),

@@ -31,6 +31,10 @@ pub struct RunMeta {
     /// `--strict`: warnings count as failures.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strict: bool,
+    /// `--keep-exchanges`: report.json keeps the exchanges of passing cases too (without it,
+    /// only a case that did not pass keeps its exchanges).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_exchanges: bool,
     /// Fixtures of the profile that the target showed to be wrong at their first use, each
     /// naming its profile key and what the target answered; the cases that needed them were
     /// blocked, not judged.
