@@ -464,7 +464,15 @@ fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8,
                 dir.display()
             ));
         }
-        out(&crate::report::console::summary(record));
+        // The bodies the reports keep beside them are shown by reference here too.
+        let record = match dir {
+            Some(dir) => std::borrow::Cow::Owned(
+                crate::report::as_shown(record, dir, secrets)
+                    .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?,
+            ),
+            None => std::borrow::Cow::Borrowed(record),
+        };
+        out(&crate::report::console::summary(&record));
     }
     if let Some(diff) = &diff {
         out(&format!(

@@ -23,6 +23,7 @@
 //! record. Everything a reporter writes passes through [`redact`] first, so a secret that
 //! slipped into a body or header never reaches a file, whatever the format escapes.
 
+mod bodies;
 mod compare;
 mod coverage;
 mod diff;
@@ -187,6 +188,7 @@ pub fn write_all_with(
     catalogue: &Catalogue,
 ) -> Result<Vec<PathBuf>, ReportError> {
     let run = redact::record(run, secrets);
+    let run = bodies::fold(&run, dir)?;
     let run: &RunRecord = &run;
     reporters()
         .iter()
@@ -195,6 +197,15 @@ pub fn write_all_with(
             write_file(dir, reporter.file_name(), &text, secrets)
         })
         .collect()
+}
+
+/// The record as the reports written into `dir` show it, for the console to show it the same
+/// way: secrets replaced, and each body too long to show inline written beside the reports and
+/// shown by reference (`bodies/<hash>`).
+pub fn as_shown(run: &RunRecord, dir: &Path, secrets: &[String]) -> Result<RunRecord, ReportError> {
+    let run = redact::record(run, secrets);
+    let folded = bodies::fold(&run, dir)?.into_owned();
+    Ok(folded)
 }
 
 /// Writes one file into `dir` (created if missing), secrets replaced.

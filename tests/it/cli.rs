@@ -14,13 +14,15 @@ const EXIT_RS: &str = include_str!("../../crates/contract/src/exit.rs");
 /// Flags the README names that belong to other programs: cargo's `--release`, `--locked` and
 /// `--path`, and Schemathesis'
 /// flags in the speed comparison.
-const FOREIGN_FLAGS: [&str; 6] = [
+const FOREIGN_FLAGS: [&str; 7] = [
     "--release",
     "--max-examples",
     "--workers",
     "--checks",
     "--locked",
     "--path",
+    // curl's, in the curl of a request whose body is in a file.
+    "--data-binary",
 ];
 
 fn covenant(args: &[&str]) -> Output {
