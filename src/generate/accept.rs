@@ -340,6 +340,15 @@ fn optional_first(visit: &Visit<'_>, mut edges: Vec<Edge>) -> Vec<Edge> {
         ShapeKind::Object(spec) if spec.props.is_empty() && !spec.closed => {
             Place::Set(json!({ "covenant": "ordinary" }))
         }
+        // A date in the near future: a field may refuse a past one where the spec does not
+        // say it may be past (a quote's expiry), and the field present must not hang on that.
+        ShapeKind::String(StringSpec {
+            format: Some(format),
+            ..
+        }) => match text::format_ordinary(*format) {
+            Some(ordinary) => Place::Set(text::string(ordinary)),
+            None => Place::Given,
+        },
         _ => Place::Given,
     };
     let present = edge(

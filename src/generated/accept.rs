@@ -63,11 +63,12 @@ pub fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for target in body_operations() {
         let op = target.operation;
+        let all = acceptances(op);
         let mut rules = vec![LIMIT_RULE, CODE_POINTS_RULE, LISTED_RULE, TOGETHER_RULE];
         if op == OperationId::CreateReceivable {
             rules.push(NULL_RULE);
         }
-        for rule in variant_rules(op) {
+        for rule in variant_rules(&all) {
             if !rules.contains(&rule) {
                 rules.push(rule);
             }
@@ -85,8 +86,8 @@ pub fn cases() -> Vec<Case> {
             )
             .suite("accept")
             .writes()
-            .requests(estimate(op))
-            .chain(estimate(op).div_ceil(crate::case::WINDOW)),
+            .requests(estimate(&all))
+            .chain(estimate(&all).div_ceil(crate::case::WINDOW)),
         );
     }
     // The lists, with their query parameters and the ids of their paths, which the profile
@@ -158,17 +159,16 @@ fn acceptances(op: OperationId) -> Vec<crate::generate::Acceptance> {
 
 /// Requests of an acceptance case, for `--dry-run`: the baselines and variants of its schemas
 /// without the profile's fixtures (which only remove variants).
-fn estimate(op: OperationId) -> usize {
-    let all = acceptances(op);
+fn estimate(all: &[crate::generate::Acceptance]) -> usize {
     all.iter()
         .map(|a| a.baselines.len() + a.variants.len())
         .sum()
 }
 
-/// The rules the variants of `op`'s bodies are judged under (an integer's echo too).
-fn variant_rules(op: OperationId) -> Vec<&'static str> {
+/// The rules the variants of an operation's bodies are judged under (an integer's echo too).
+fn variant_rules(all: &[crate::generate::Acceptance]) -> Vec<&'static str> {
     let mut rules = Vec::new();
-    for v in acceptances(op).iter().flat_map(|a| &a.variants) {
+    for v in all.iter().flat_map(|a| &a.variants) {
         let echo = matches!(v.kind, AcceptKind::IntegerForm | AcceptKind::Large);
         for rule in [Some(rule_of(v)), echo.then_some(EXACT_RULE)]
             .into_iter()
@@ -381,9 +381,13 @@ fn unheld(
 /// resource; a nested one, such as a payment term's end date, is judged beside an ordinary date
 /// of the same field, so a target refusing the nested shape leaves it inconclusive.
 fn opened(v: &Accept, covered: &[String]) -> bool {
-    let dated = matches!(v.kind, AcceptKind::Class | AcceptKind::Ordinary)
-        && v.format == Some("date")
-        && !covered.contains(&v.pointer);
+    let kinds = [
+        AcceptKind::Class,
+        AcceptKind::Ordinary,
+        AcceptKind::Optional,
+    ];
+    let dated =
+        kinds.contains(&v.kind) && v.format == Some("date") && !covered.contains(&v.pointer);
     let default = v.kind == AcceptKind::Default && !covered.contains(&v.pointer);
     v.kind == AcceptKind::Null || default || dated
 }
