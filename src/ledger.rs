@@ -300,6 +300,17 @@ impl Ledger {
         entry.target == self.target && entry.organization_id == self.organization_id
     }
 
+    /// How many fixtures of `list` are not used up yet (as this run knows: another run beside
+    /// it may have taken some since).
+    pub fn free(&self, list: Consumable, profile: &Profile) -> usize {
+        let consumed = self.lock();
+        let used = consumed.get(list.key());
+        list.ids(profile)
+            .iter()
+            .filter(|id| !used.is_some_and(|u| u.contains(*id)))
+            .count()
+    }
+
     fn first_free(
         &self,
         consumed: &Consumed,

@@ -9,6 +9,8 @@
 
 /// Known failures: a baseline of the failures a team accepts, so a gate fails on what is new.
 pub mod baseline;
+/// Long bodies written beside the reports and shown by reference.
+pub mod body_file;
 /// The case layer: the case type, its needs, what it sees while it runs, how it ends.
 pub mod case;
 /// Checks: exchanges in, findings with rule ids out.

@@ -14,6 +14,8 @@ use std::time::Duration;
 pub const DEFAULT_CASES: u32 = 25;
 /// Command sequences the explorer draws in a default run (`--explore`).
 pub const DEFAULT_EXPLORE: u32 = 2;
+/// The deepest `--explore-depth`: a sequence of it sends about a thousand requests.
+pub const MAX_EXPLORE_DEPTH: u32 = 20;
 /// Cases run at once, and requests in flight at once, by default.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 /// Per-request timeout in seconds, by default.
@@ -190,6 +192,7 @@ impl RunSettings {
                 seed,
                 cases_per_operation: DEFAULT_CASES,
                 explore: DEFAULT_EXPLORE,
+                explore_depth: 1,
             },
             selection: Selection::default(),
             network: Network {

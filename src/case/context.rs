@@ -13,6 +13,7 @@ use super::safety::forbidden_delete;
 use crate::check;
 use crate::check::Behaviour;
 use crate::client::{Request, Response, SendError, Sent};
+use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
 use crate::verdict::{Exchange, Finding, Inconclusive};
 use futures_util::stream::{FuturesOrdered, StreamExt};
@@ -111,6 +112,46 @@ impl CaseCx {
             keep_all: self.keep_all,
             ..CaseCx::new(self.run.clone())
         }
+    }
+
+    /// Takes the next fixture of `list` from the ledger, recorded as used up before anything is
+    /// sent for it. Nothing is taken when no request would leave (the run is stopping or its budget
+    /// is spent); when the ledger cannot record the taking, the case is an error and sends nothing.
+    pub fn take_fixture(&self, list: Consumable) -> Result<Taken, Abort> {
+        let run = &self.run;
+        if run.target.is_stopped() {
+            return Err(Abort::Skip(format!("{}: not run", run.stop_reason())));
+        }
+        if run.target.budget_exhausted() {
+            return Err(Abort::Skip(SendError::BudgetExhausted.to_string()));
+        }
+        run.ledger.take(list, &run.profile).map_err(|e| match e {
+            TakeError::Exhausted(gone) => Abort::Skip(gone.to_string()),
+            TakeError::Record(e) => Abort::Defect(format!("{e} (nothing was deleted)")),
+        })
+    }
+
+    /// Drops every exchange no finding and no variant left unjudged points at (what a part
+    /// that kept all its exchanges for a script of them still needs), and the kinds of answer
+    /// it saw with them: the part's answers are kinds another part of the case holds.
+    pub fn keep_cited(&mut self) {
+        let cited: std::collections::BTreeSet<usize> = self
+            .findings
+            .iter()
+            .filter_map(|f| f.exchange)
+            .chain(self.inconclusive.iter().filter_map(|u| u.exchange))
+            .collect();
+        let kept: Vec<usize> = cited.into_iter().collect();
+        let at = |old: usize| kept.binary_search(&old).ok();
+        for f in &mut self.findings {
+            f.exchange = f.exchange.and_then(at);
+        }
+        for u in &mut self.inconclusive {
+            u.exchange = u.exchange.and_then(at);
+        }
+        let mut all: Vec<Option<Exchange>> = self.exchanges.drain(..).map(Some).collect();
+        self.exchanges = kept.iter().filter_map(|i| all[*i].take()).collect();
+        self.behaviour = Behaviour::default();
     }
 
     /// Folds a part made by [`CaseCx::fork`] back into this case's record, after what it holds:

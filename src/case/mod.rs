@@ -47,6 +47,9 @@ pub struct Generation {
     pub cases_per_operation: u32,
     /// Random command sequences the explorer draws (`--explore`).
     pub explore: u32,
+    /// How long and how heavy each sequence is (`--explore-depth`): the random commands drawn
+    /// beside the bag, the writes before the closing reads, and the depth of the walks.
+    pub explore_depth: u32,
 }
 
 /// The body of a case.

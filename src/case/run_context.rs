@@ -30,6 +30,9 @@ pub struct RunCx {
     /// (` --target URL --profile FILE`; empty for the embedded reference): what a printed
     /// command that replays part of the run needs to reach the same target.
     pub replay_target: String,
+    /// The folder of the run's reports: a script the explorer prints sends a long body from a
+    /// file written there (`bodies/<hash>`), as the reports' curls do. None: no reports.
+    pub report_dir: Option<std::path::PathBuf>,
     /// The explorer's sequences play holding it for reading, and a shrink holds it for
     /// writing: a shrink replays against a target no other sequence changes meanwhile.
     pub explore_lock: tokio::sync::RwLock<()>,

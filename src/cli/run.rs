@@ -51,6 +51,11 @@ pub struct RunArgs {
     /// sequence is shrunk to the fewest steps that still fail and reported as a script (0: none)
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_EXPLORE)]
     pub explore: u32,
+    /// How long and heavy each explorer sequence is, from 1 to 20: random commands, writes
+    /// before the closing reads and the depth of page walks grow with it (a nightly run might
+    /// take --explore 20 --explore-depth 5; a replay needs the depth its run had)
+    #[arg(long, value_name = "D", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=settings::MAX_EXPLORE_DEPTH as i64))]
+    pub explore_depth: u32,
     /// Plays sequence K of the explorer as a run seeded SEED drew it, and shrinks it again if it
     /// fails: the line a sequence's failure prints (the same as --seed SEED --explore K --filter
     /// explore.sequence.K)
@@ -231,6 +236,7 @@ impl RunArgs {
         run.fail_on_difference = self.fail_on_difference;
         run.generation.cases_per_operation = self.cases;
         run.generation.explore = self.explore;
+        run.generation.explore_depth = self.explore_depth;
         let mut filter = self.filter.clone();
         if let Some((_, k)) = self.explore_replay {
             // Only sequences up to K are drawn: `explore.sequence.K` names one of them alone.

@@ -1,7 +1,12 @@
 //! Sequences drawn from the seed: a bag of commands the post-conditions need (enough creates
-//! for ids to interleave, enough VAT IDs for one to be read after others), random commands
-//! beside them, shuffled, after a first page whose token the tail uses again with other query
-//! parameters; then the closing reads that judge the state the sequence built.
+//! for ids to interleave, enough VAT IDs for one to be read after others, enough writes for a
+//! tenancy breach that comes with volume), random commands beside them, shuffled, after a first
+//! page whose token the tail uses again with other query parameters; then the closing steps
+//! that judge the state the sequence built: ids taken again, freed by a refusal or taken only
+//! in the other organization, reads of both organizations' events, the smallest and largest
+//! pages, walks back and forth, parameters an operation does not state, and a reference to
+//! what the sequence created. `--explore-depth` draws more random commands, more writes and
+//! deeper walks.
 //!
 //! The same seed and sequence number give the same commands, whatever the target answers: what
 //! a command acts on follows from the model when it runs, never from the draw.
@@ -10,14 +15,19 @@ use super::{Command, Org};
 use proptest::prelude::Rng;
 
 /// Requests a sequence sends, roughly (for `--dry-run` and the plan's order).
-pub const REQUESTS: usize = 69;
+pub const REQUESTS: usize = 110;
 
 /// The largest page size both lists allow: a drawn read asks for 1 to this many items a page,
 /// so that a page skipped or repeated only at some page size is found at any.
 const MAX_LIMIT: u32 = 100;
 
-/// Random commands drawn beside the bag.
+/// Random commands drawn beside the bag, per unit of depth.
 const EXTRA: usize = 4;
+
+/// The velocity control slot a refused create names before a valid create takes it, and the
+/// slot of the other organization's create of a fresh id: random creates draw neither.
+const REFUSED_SLOT: u8 = 6;
+const OTHER_FRESH_SLOT: u8 = 7;
 
 /// One command of each kind a sequence may draw: what its case needs of the profile.
 pub fn shape(read_only: bool) -> Vec<Command> {
@@ -31,10 +41,17 @@ pub fn shape(read_only: bool) -> Vec<Command> {
         Command::CarryToken { nth: 0 },
         Command::IssueToken { limit: 10 },
         Command::TokenWithParams { nth: 0, kind: 0 },
+        Command::WalkBack {
+            limit: 10,
+            depth: 1,
+        },
+        Command::FirstPagesOfOne,
+        Command::ReadTransactionsWith { limit: 50, kind: 0 },
     ];
     let mut all = reads.to_vec();
     if !read_only {
-        all.extend(bag(Org::First, 1));
+        all.push(Command::DetachTag);
+        all.extend(bag(Org::First, 1, 1));
         all.push(Command::ReadVat {
             org: Org::Other,
             nth: 0,
@@ -47,13 +64,21 @@ pub fn shape(read_only: bool) -> Vec<Command> {
 /// an unknown property of each JSON type (in a body shape that turns with the sequence), each
 /// pair of breaches, and in one sequence of four (the first among them) a large body: a mebibyte
 /// each way is the dearest request of a sequence.
-fn bag(org: Org, k: u32) -> Vec<Command> {
+fn bag(org: Org, k: u32, depth: u32) -> Vec<Command> {
     let mut bag: Vec<Command> = (0..4)
         .map(|slot| Command::CreateVelocity { org, slot })
         .collect();
     bag.push(Command::CreateVelocity {
         org: Org::Other,
         slot: 0,
+    });
+    bag.push(Command::CreateVelocity {
+        org: Org::Other,
+        slot: OTHER_FRESH_SLOT,
+    });
+    bag.push(Command::RefusedVelocity {
+        org,
+        slot: REFUSED_SLOT,
     });
     bag.extend([Command::CreateVat; 3]);
     bag.extend([
@@ -63,6 +88,11 @@ fn bag(org: Org, k: u32) -> Vec<Command> {
         Command::CreateMailbox,
         Command::UpdateComment,
     ]);
+    // Volume: writes enough that a breach which comes only with it is met before the reads.
+    bag.extend((0..2 * depth).map(|_| Command::CreateQuote));
+    if k % 4 == 2 {
+        bag.push(Command::DetachTag);
+    }
     for kind in 0..6u8 {
         let shape = ((u32::from(kind) + k) % 3) as u8;
         bag.push(Command::UnknownProperty { shape, kind });
@@ -74,16 +104,16 @@ fn bag(org: Org, k: u32) -> Vec<Command> {
     bag
 }
 
-/// Sequence `k` of a run seeded with `seed`.
-pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
+/// Sequence `k` of a run seeded with `seed`, at `--explore-depth` `depth`.
+pub fn draw(seed: u64, k: u32, read_only: bool, depth: u32) -> Vec<Command> {
     let mut rng = crate::generate::rng_for(seed, &format!("explore-{k}"));
     let mut pick = |n: u32| rng.next_u32() % n;
     let mut body = if read_only {
         Vec::new()
     } else {
-        bag(Org::First, k)
+        bag(Org::First, k, depth)
     };
-    for _ in 0..EXTRA {
+    for _ in 0..EXTRA * depth as usize {
         body.push(extra(&mut pick, read_only));
     }
     // Fisher-Yates, with the seeded draw.
@@ -110,6 +140,15 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
         });
     }
     if !read_only {
+        // An id only a refused create named, and one only the first organization took.
+        tail.push(Command::CreateVelocity {
+            org: Org::First,
+            slot: REFUSED_SLOT,
+        });
+        tail.push(Command::CreateVelocity {
+            org: Org::Other,
+            slot: 1,
+        });
         tail.push(Command::ReadVat {
             org: Org::First,
             nth: 0,
@@ -118,11 +157,18 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
             org: Org::Other,
             nth: 0,
         });
+        tail.push(Command::QuoteWithCreatedVat);
     }
-    // Large pages: the events of a whole run are read twice, and the sequence is one chain of
-    // requests beside the other cases.
+    // Large pages: the events of a whole run are read twice under the first organization, with
+    // a read of the other's between (an event in both is a tenancy breach), and the sequence is
+    // one chain of requests beside the other cases.
     tail.push(Command::ReadEvents {
         org: Org::First,
+        limit: 100,
+        desc: false,
+    });
+    tail.push(Command::ReadEvents {
+        org: Org::Other,
         limit: 100,
         desc: false,
     });
@@ -131,6 +177,7 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
         limit: 100,
         desc: true,
     });
+    tail.push(Command::FirstPagesOfOne);
     tail.push(Command::CarryToken { nth: 0 });
     tail.push(Command::TokenWithParams {
         nth: 0,
@@ -138,6 +185,15 @@ pub fn draw(seed: u64, k: u32, read_only: bool) -> Vec<Command> {
     });
     // A read deep enough at a small page size: nine pages and more.
     tail.push(Command::ReadTransactions { limit: 10 });
+    let walk = 1 + pick(2 + depth) as u8;
+    tail.push(Command::WalkBack {
+        limit: 5 + pick(36) as u8,
+        depth: walk,
+    });
+    tail.push(Command::ReadTransactionsWith {
+        limit: 20 + pick(81) as u8,
+        kind: (k % super::UNSTATED_PARAMS.len() as u32) as u8,
+    });
     body.extend(tail);
     body
 }
@@ -178,15 +234,15 @@ mod tests {
 
     #[test]
     fn the_same_seed_draws_the_same_sequence_and_another_seed_another() {
-        assert_eq!(draw(7, 1, false), draw(7, 1, false));
-        assert_ne!(draw(7, 1, false), draw(8, 1, false));
-        assert_ne!(draw(7, 1, false), draw(7, 2, false));
+        assert_eq!(draw(7, 1, false, 1), draw(7, 1, false, 1));
+        assert_ne!(draw(7, 1, false, 1), draw(8, 1, false, 1));
+        assert_ne!(draw(7, 1, false, 1), draw(7, 2, false, 1));
     }
 
     #[test]
     fn drawn_reads_ask_for_page_sizes_from_1_to_100() {
         let limits: std::collections::BTreeSet<u8> = (1..200)
-            .flat_map(|k| draw(5, k, false))
+            .flat_map(|k| draw(5, k, false, 1))
             .filter_map(|c| match c {
                 Command::ReadEvents { limit, .. } | Command::ReadTransactions { limit } => {
                     Some(limit)
@@ -201,51 +257,58 @@ mod tests {
     #[test]
     fn a_read_only_sequence_draws_reads_alone() {
         for k in 1..20 {
-            assert!(draw(3, k, true).iter().all(|c| !c.writes()));
+            assert!(draw(3, k, true, 1).iter().all(|c| !c.writes()));
         }
     }
 
     #[test]
     fn every_sequence_takes_an_id_again_after_three_other_creates() {
+        let first = |c: &Command| match c {
+            Command::CreateVelocity {
+                org: Org::First,
+                slot,
+            } => Some(*slot),
+            _ => None,
+        };
         for k in 1..20 {
-            let seq = draw(11, k, false);
-            let last = seq
-                .iter()
-                .rposition(|c| {
-                    matches!(
-                        c,
-                        Command::CreateVelocity {
+            let seq = draw(11, k, false, 1);
+            let creates: Vec<u8> = seq.iter().filter_map(first).collect();
+            let again =
+                (0..creates.len()).any(|j| (0..j).any(|i| creates[i] == creates[j] && j - i > 3));
+            assert!(again, "{seq:?}");
+        }
+    }
+
+    #[test]
+    fn a_deeper_sequence_draws_more_commands_and_every_sequence_ends_with_the_deep_reads() {
+        for k in 1..10 {
+            let (one, three) = (draw(4, k, false, 1), draw(4, k, false, 3));
+            assert!(
+                three.len() > one.len() + 8,
+                "{} vs {}",
+                three.len(),
+                one.len()
+            );
+            for seq in [one, three] {
+                assert!(seq.iter().any(|c| matches!(c, Command::WalkBack { .. })));
+                assert!(seq
+                    .iter()
+                    .any(|c| matches!(c, Command::ReadTransactionsWith { .. })));
+                let refused = seq
+                    .iter()
+                    .position(|c| matches!(c, Command::RefusedVelocity { .. }))
+                    .expect("a refused create");
+                let valid = seq
+                    .iter()
+                    .rposition(|c| {
+                        *c == Command::CreateVelocity {
                             org: Org::First,
-                            ..
+                            slot: REFUSED_SLOT,
                         }
-                    )
-                })
-                .expect("a create");
-            let Command::CreateVelocity { slot, .. } = seq[last] else {
-                unreachable!()
-            };
-            let first = seq
-                .iter()
-                .position(|c| {
-                    *c == Command::CreateVelocity {
-                        org: Org::First,
-                        slot,
-                    }
-                })
-                .expect("taken before");
-            let between = seq[first + 1..last]
-                .iter()
-                .filter(|c| {
-                    matches!(
-                        c,
-                        Command::CreateVelocity {
-                            org: Org::First,
-                            ..
-                        }
-                    )
-                })
-                .count();
-            assert!(between >= 3, "{seq:?}");
+                    })
+                    .expect("a valid create of its id");
+                assert!(refused < valid);
+            }
         }
     }
 }

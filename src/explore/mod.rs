@@ -19,15 +19,22 @@
 //! fixture, and under `--read-only` draws reads alone. It must never judge a rule the spec does
 //! not state, nor read another module's cases.
 //!
-//! Deletes are not modelled, because the spec states nothing a later request could observe of
-//! one: there is no read of tags or of counterpart bank accounts, a delete's success status and
-//! body are not shown (so a second delete's answer is not either), which operation emits which
-//! event is not shown, and the receivables a deleted tag is detached from cannot be read. A
-//! "deleted thing stays gone" would be a rule of ours, not the spec's; and each delete would
-//! use up a fixture of the profile.
+//! A delete is modelled as the spec states it: deleting a tag detaches it from every resource
+//! and deletes nothing else, so what was made from a document that carried the tag stays usable
+//! ([`Command::DetachTag`]). Nothing else of a delete is: there is no read of tags or of
+//! counterpart bank accounts, a delete's success status and body are not shown, and which
+//! operation emits which event is not shown; "a deleted thing stays gone" would be a rule of
+//! ours. A delete uses up a fixture of the profile, so a sequence takes at most one deletable
+//! tag, in its first play only (a shrink's replays would use up the rest), and its breach is
+//! shown as the one step it is, without a shrink.
+//!
+//! `--explore-depth` makes sequences longer and heavier for nightly runs: more random commands,
+//! more writes before the closing reads, deeper page walks.
 
+mod deep;
 mod draw;
 mod limit;
+mod reach;
 mod refusal;
 mod script;
 mod shape;
@@ -57,6 +64,19 @@ pub const ISOLATION: &str = "FIN-ORG-ISOLATION";
 /// The events of one organization are never listed under the other.
 pub const TENANT_EVENTS: &str = "FIN-TENANT-EVENTS";
 
+/// Walking transactions back by previous tokens and forward again gives each page its items.
+pub const PAGES_BOTH_WAYS: &str = "EXP-PAGES-BOTH-WAYS";
+/// An id only a refused create named is accepted as a fresh one.
+pub const ID_FREE_AFTER_REFUSAL: &str = "EXP-ID-FREE-AFTER-REFUSAL";
+/// An id only another organization took is accepted as a fresh one.
+pub const ID_PER_ORGANIZATION: &str = "EXP-ID-PER-ORGANIZATION";
+/// A quote may name a VAT ID the API created for its counterpart.
+pub const CREATED_REFERENCE: &str = "EXP-CREATED-REFERENCE";
+/// List transactions states no sort or order parameter: a full read with them is the default.
+pub const NO_GLOBAL_ORDER: &str = "BPAG-NO-GLOBAL-ORDER";
+/// Deleting a tag detaches it and deletes nothing else.
+pub const TAG_DETACH: &str = "TAG-DETACH";
+
 /// An unknown property, of any JSON type, is refused in every receivable body shape.
 pub const UNKNOWN_PROPS: &str = "RCV-UNKNOWN-PROPS";
 
@@ -69,8 +89,12 @@ const SHAPE_RULES: [&str; 4] = [
     "BANK-ORG-HEADER-MALFORMED-400",
 ];
 
+/// The rules a step that uses up a fixture of the profile judges: its breach is shown as that
+/// one step, without a shrink (each replay would take another fixture).
+const STEP_RULES: [&str; 1] = [TAG_DETACH];
+
 /// The rules the model's post-conditions judge: a breach of one of them is shrunk.
-const MODEL_RULES: [&str; 8] = [
+const MODEL_RULES: [&str; 13] = [
     READ_SHOWS_WRITE,
     ID_UNIQUE,
     FULL_READ,
@@ -79,6 +103,11 @@ const MODEL_RULES: [&str; 8] = [
     BOTH_ORDERS,
     ISOLATION,
     TENANT_EVENTS,
+    PAGES_BOTH_WAYS,
+    ID_FREE_AFTER_REFUSAL,
+    ID_PER_ORGANIZATION,
+    CREATED_REFERENCE,
+    NO_GLOBAL_ORDER,
 ];
 
 /// Replays a shrink may make: each replays the candidate sequence against the target.
@@ -96,6 +125,14 @@ impl Org {
         match self {
             Org::First => 0,
             Org::Other => 1,
+        }
+    }
+
+    /// The organization that is not this one.
+    fn other(self) -> Org {
+        match self {
+            Org::First => Org::Other,
+            Org::Other => Org::First,
         }
     }
 
@@ -171,7 +208,43 @@ pub enum Command {
     /// A velocity control whose name is a mebibyte long: the spec states no payload limit, so
     /// acceptance is fine and a refusal carries the banking error body.
     LargeBody,
+    /// Reads the account's transactions at `limit` forward to page `depth` + 1, walks back to
+    /// the first page by previous tokens, and forward again by next tokens from the pages the
+    /// walk back reached: each page holds what the forward read held at its place.
+    WalkBack {
+        limit: u8,
+        depth: u8,
+    },
+    /// The first pages of the first organization's events at limit=1 (the smallest page),
+    /// ascending, up to five: a read that ends there holds every event a full read held.
+    FirstPagesOfOne,
+    /// A velocity control create under `org` with the id of `slot` and a body breaking a stated
+    /// rule (a usageLimit with the TRANSACTION window): refused, it takes no id.
+    RefusedVelocity {
+        org: Org,
+        slot: u8,
+    },
+    /// A quote naming the last VAT ID the sequence created as its counterpart_vat_id_id.
+    QuoteWithCreatedVat,
+    /// Full reads of the account's transactions at `limit`, without and then with query
+    /// parameters list transactions does not state (see [`UNSTATED_PARAMS`], by `kind`) on
+    /// every page: the same items in the same order.
+    ReadTransactionsWith {
+        limit: u8,
+        kind: u8,
+    },
+    /// Takes a deletable tag of the profile; creates a quote carrying it and one without it, and
+    /// an invoice based on each; deletes the tag; then a credit note based on each invoice: the
+    /// one made from the tagged quote is not refused as if it were gone.
+    DetachTag,
 }
+
+/// The query parameters [`Command::ReadTransactionsWith`] sends, by kind: the area has no
+/// global sort or order parameters and list transactions states none of its own.
+pub const UNSTATED_PARAMS: [&[(&str, &str)]; 2] = [
+    &[("order", "desc")],
+    &[("sort", "createdAt"), ("order", "desc")],
+];
 
 /// The pairs of breaches [`Command::TwoBreaches`] sends, by kind.
 pub const BREACHES: [&str; 4] = [
@@ -200,6 +273,9 @@ impl Command {
                 | Command::CarryToken { .. }
                 | Command::IssueToken { .. }
                 | Command::TokenWithParams { .. }
+                | Command::WalkBack { .. }
+                | Command::FirstPagesOfOne
+                | Command::ReadTransactionsWith { .. }
         )
     }
 
@@ -222,7 +298,11 @@ impl Command {
             Command::ReadTransactions { .. } => &[ListTransactions],
             Command::UnknownProperty { .. } => &[CreateReceivable],
             Command::TwoBreaches { .. } => &[CreateReceivable, CreateVelocityControl],
-            Command::LargeBody => &[CreateVelocityControl],
+            Command::LargeBody | Command::RefusedVelocity { .. } => &[CreateVelocityControl],
+            Command::WalkBack { .. } | Command::ReadTransactionsWith { .. } => &[ListTransactions],
+            Command::FirstPagesOfOne => &[ListEvents],
+            Command::QuoteWithCreatedVat => &[CreateReceivable],
+            Command::DetachTag => &[CreateReceivable, DeleteTag],
         }
     }
 
@@ -283,6 +363,35 @@ impl Command {
                 format!("send {}", BREACHES[kind as usize % BREACHES.len()])
             }
             Command::LargeBody => "create a velocity control whose name is 1 MiB long".to_owned(),
+            Command::WalkBack { limit, depth } => format!(
+                "read the transactions at limit={limit} to page {}, walk back to the first page \
+                 by previous tokens and forward again by next tokens",
+                u32::from(depth) + 1
+            ),
+            Command::FirstPagesOfOne => "read the first organization's events at limit=1, \
+                 ascending, up to five pages"
+                .to_owned(),
+            Command::RefusedVelocity { org, slot } => format!(
+                "create velocity control #{slot} under {} with a usageLimit and the TRANSACTION \
+                 window (refused)",
+                org.name()
+            ),
+            Command::QuoteWithCreatedVat => {
+                "create a quote naming the last VAT ID created as its counterpart_vat_id_id"
+                    .to_owned()
+            }
+            Command::ReadTransactionsWith { limit, kind } => {
+                let pairs = UNSTATED_PARAMS[kind as usize % UNSTATED_PARAMS.len()];
+                let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!(
+                    "read every transaction at limit={limit}, then again with {} on every page",
+                    query.join("&")
+                )
+            }
+            Command::DetachTag => "take a deletable tag; create a quote carrying it, one \
+                 without it and an invoice based on each; delete the tag; create a credit note \
+                 based on each invoice"
+                .to_owned(),
         }
     }
 }
@@ -320,6 +429,15 @@ pub struct Model {
     pub named: Vec<(String, usize)>,
     /// Creates sent so far in this play: numbers the values made unique.
     pub creates: usize,
+    /// Velocity control slots only refused creates named, per organization.
+    pub refused_velocity: [BTreeSet<u8>; 2],
+    /// Whether a create of a fresh velocity control id was accepted, per organization: what a
+    /// refused create of an id free there is judged beside.
+    pub fresh_velocity: [bool; 2],
+    /// Whether a quote without references the sequence made was accepted.
+    pub quote_accepted: bool,
+    /// A replay of a shrink (or the replay after it): it takes no fixture of the profile.
+    pub replay: bool,
 }
 
 impl Model {
@@ -329,6 +447,14 @@ impl Model {
             seed,
             k,
             ..Model::default()
+        }
+    }
+
+    /// The model of a replay of sequence `k`: it takes no fixture of the profile.
+    fn replay(salt: String, seed: u64, k: u32) -> Model {
+        Model {
+            replay: true,
+            ..Model::new(salt, seed, k)
         }
     }
 
@@ -372,6 +498,7 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
     let mut rules: Vec<&'static str> = MODEL_RULES.to_vec();
     if !read_only {
         rules.extend(SHAPE_RULES);
+        rules.extend(STEP_RULES);
     }
     let commands = draw::shape(read_only);
     let mut case = Case::new(
@@ -407,11 +534,14 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
 async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     let seed = cx.run.generation.seed;
     let run = cx.run.clone();
-    let commands: Vec<(usize, Command)> = draw::draw(seed, k, read_only)
+    let depth = run.generation.explore_depth;
+    let commands: Vec<(usize, Command)> = draw::draw(seed, k, read_only, depth)
         .into_iter()
         .enumerate()
         .collect();
     let mut part = cx.fork();
+    // A play keeps the exchanges its findings point at; the script is the last replay's.
+    part.keep_all = false;
     let mut model = Model::new(format!("s{k}"), seed, k);
     let playing = run.explore_lock.read().await;
     let played = step::play_steps(&mut part, &commands, &mut model).await;
@@ -436,7 +566,7 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     let (kept, replays) = shrink_sequence(cx, &commands, &rule, k, upto).await;
     let mut last = cx.fork();
     last.keep_all = true;
-    let mut model = Model::new(format!("s{k}m"), seed, k);
+    let mut model = Model::replay(format!("s{k}m"), seed, k);
     let steps = step::play_steps(&mut last, &kept, &mut model).await;
     drop(alone);
     let steps: Vec<StepRecord> = steps.unwrap_or_default();
@@ -446,7 +576,15 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
         kept.len(),
         replay_command(cx, k, read_only),
     );
-    let text = script::render(&header, &steps, &last.exchanges, &model.named, &rule);
+    let bodies = run.report_dir.as_deref();
+    let text = script::render(
+        &header,
+        &steps,
+        &last.exchanges,
+        &model.named,
+        &rule,
+        bodies,
+    );
     // The breach is shown once, under its rule, with the script: the last replay's finding
     // (its step's diff, request and answer) where that replay broke the rule again, else the
     // play's first, saying the script did not.
@@ -483,6 +621,7 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
         // the play met first.
         Some(_) => {
             last.findings.retain(|f| f.rule == rule);
+            last.keep_cited();
             cx.join(last);
         }
         None => cx.requests += last.requests,
@@ -496,8 +635,12 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
 fn replay_command(cx: &CaseCx, k: u32, read_only: bool) -> String {
     let seed = cx.run.generation.seed;
     let read_only = if read_only { " --read-only" } else { "" };
+    let depth = match cx.run.generation.explore_depth {
+        1 => String::new(),
+        d => format!(" --explore-depth {d}"),
+    };
     let target = &cx.run.replay_target;
-    format!("covenant run{target}{read_only} --explore-replay {seed}:{k}")
+    format!("covenant run{target}{read_only}{depth} --explore-replay {seed}:{k}")
 }
 
 /// Delta debugging over the steps: the fewest steps (as far as ddmin finds) whose replay against
@@ -523,7 +666,7 @@ async fn shrink_sequence(
         let mut part = cx.fork();
         part.keep_all = false;
         let seed = cx.run.generation.seed;
-        let mut model = Model::new(format!("s{k}r{replays}"), seed, k);
+        let mut model = Model::replay(format!("s{k}r{replays}"), seed, k);
         let outcome = step::play_steps(&mut part, &candidate, &mut model).await;
         cx.requests += part.requests;
         if matches!(outcome, Err(crate::case::Abort::Skip(_))) {

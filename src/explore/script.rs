@@ -3,18 +3,22 @@
 //! answer, and the step that broke the rule marked.
 
 use super::{Exchanges, StepRecord};
+use crate::body_file;
+use std::path::Path;
 
 /// Characters of an answer's body the script shows.
 const ANSWER_CHARS: usize = 200;
 
 /// The script of `steps`, whose exchanges `exchanges` holds; `named` are the ids to show as
-/// variables, each with the step that made it.
+/// variables, each with the step that made it. A request body too long to show is written into
+/// `bodies` (the run's report folder) and its curl sends that file.
 pub fn render(
     header: &str,
     steps: &[StepRecord],
     exchanges: &Exchanges,
     named: &[(String, usize)],
     rule: &str,
+    bodies: Option<&Path>,
 ) -> String {
     let vars: Vec<(String, String, usize)> = named
         .iter()
@@ -54,7 +58,7 @@ pub fn render(
                 ));
             }
             let exchange = &exchanges[*index];
-            let mut curl = exchange.request.curl.clone();
+            let mut curl = sent_curl(exchange, bodies);
             for (value, var, _) in &known {
                 curl = substitute(&curl, value, var);
             }
@@ -75,6 +79,24 @@ pub fn render(
         }
     }
     out.join("\n")
+}
+
+/// The curl of `exchange`, its body sent from a file in `bodies` when it is too long to show
+/// (kept inline when it cannot be written: the script still replays).
+fn sent_curl(exchange: &crate::verdict::Exchange, bodies: Option<&Path>) -> String {
+    let curl = &exchange.request.curl;
+    let long = exchange
+        .request
+        .body
+        .as_deref()
+        .filter(|b| body_file::foldable(b));
+    match (long, bodies) {
+        (Some(body), Some(dir)) => match body_file::write(dir, body) {
+            Ok(path) => body_file::curl_from_file(curl, &path),
+            Err(_) => curl.clone(),
+        },
+        _ => curl.clone(),
+    }
 }
 
 /// The exchanges of a step the script shows: all of two, else the first and the last.

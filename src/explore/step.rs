@@ -6,10 +6,12 @@
 //! generic checks have judged its answer); only what an answered read holds is judged.
 
 use super::limit;
+use super::reach::{assigned, events_list, full_read, given};
 use super::shape::send;
 use super::{
-    Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_UNIQUE, ISOLATION, MODEL_RULES,
-    OTHER_PARAMS, READ_SHOWS_WRITE, TENANT_EVENTS, TOKEN_LATER, TOKEN_WHERE_ISSUED,
+    deep, Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_FREE_AFTER_REFUSAL,
+    ID_PER_ORGANIZATION, ID_UNIQUE, ISOLATION, MODEL_RULES, OTHER_PARAMS, READ_SHOWS_WRITE,
+    TENANT_EVENTS, TOKEN_LATER, TOKEN_WHERE_ISSUED,
 };
 use crate::case::{Abort, Bodies, CaseCx, Given};
 use crate::client::Response;
@@ -17,14 +19,6 @@ use crate::pagination::{item_key, List, Query};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-
-/// Pages a full read follows at most (a read that does not end is judged by the pagination
-/// cases; here it only stops).
-const MAX_PAGES: usize = 400;
-
-/// Events older than this may have left the list (the spec keeps three months): the model
-/// does not expect them.
-const KEPT_DAYS: i64 = 80;
 
 /// Plays `commands` in order: each step's exchanges and the first rule of the model it broke.
 pub async fn play_steps(
@@ -86,6 +80,7 @@ async fn one(
             let body = limit::drawn(model, OperationId::CreateReceivable, bodies.quote());
             let response = receivable(cx, model, body).await?;
             if let Some(id) = assigned(cx, model, "receivable", &response, step) {
+                model.quote_accepted = true;
                 model.quotes.push(id);
             }
             Ok(None)
@@ -125,6 +120,16 @@ async fn one(
         }
         Command::TwoBreaches { kind } => super::refusal::two_breaches(cx, model, kind).await,
         Command::LargeBody => super::refusal::large_body(cx, model).await,
+        Command::WalkBack { limit, depth } => deep::walk_back(cx, model, limit, depth).await,
+        Command::FirstPagesOfOne => deep::first_pages_of_one(cx, model).await,
+        Command::RefusedVelocity { org, slot } => {
+            deep::refused_velocity(cx, model, org, slot, step).await
+        }
+        Command::QuoteWithCreatedVat => deep::quote_with_created_vat(cx, model, step).await,
+        Command::ReadTransactionsWith { limit, kind } => {
+            deep::read_transactions_with(cx, model, limit, kind).await
+        }
+        Command::DetachTag => deep::detach_tag(cx, model, step).await,
     }
 }
 
@@ -152,51 +157,9 @@ async fn based_on(
     Ok(None)
 }
 
-/// The organization header's value for `org`: the profile's own, or its other organization of
-/// the area.
-fn given(cx: &CaseCx, org: Org, banking: bool) -> Given {
-    let other = match (org, banking) {
-        (Org::First, _) => return Given::Profile,
-        (Org::Other, false) => cx
-            .run
-            .finops()
-            .and_then(|f| f.other_organization_id.clone()),
-        (Org::Other, true) => cx
-            .run
-            .banking()
-            .and_then(|b| b.other_organization_id.clone()),
-    };
-    other.map(Given::Value).unwrap_or_default()
-}
-
 async fn receivable(cx: &mut CaseCx, model: &mut Model, body: Value) -> Result<Response, Abort> {
     let call = cx.call(OperationId::CreateReceivable).json(body);
     send(cx, model, call).await
-}
-
-/// The id a create answered, when it succeeded: it must name no resource of its kind the
-/// sequence saw before.
-fn assigned(
-    cx: &mut CaseCx,
-    model: &mut Model,
-    kind: &'static str,
-    response: &Response,
-    step: usize,
-) -> Option<String> {
-    if !response.is_success() {
-        return None;
-    }
-    let id = response.pointer("/id")?.as_str()?.to_owned();
-    cx.judged(ID_UNIQUE);
-    let seen = model.assigned.entry(kind).or_default();
-    if !seen.insert(id.clone()) {
-        cx.finding(
-            ID_UNIQUE,
-            format!("a new {kind} was answered with the id {id}, which an earlier {kind} of this sequence had"),
-        );
-    }
-    model.name(&id, step);
-    Some(id)
 }
 
 async fn create_velocity(
@@ -219,6 +182,9 @@ async fn create_velocity(
         .organization(given(cx, org, true));
     let response = send(cx, model, call.json(body)).await?;
     let taken = model.velocity[org.index()].get(&slot).cloned();
+    if taken.is_none() {
+        free_id_refused(cx, model, org, slot, &id, &response);
+    }
     match taken {
         Some(at) => {
             cx.judged(ID_UNIQUE);
@@ -237,12 +203,55 @@ async fn create_velocity(
             }
         }
         None if response.is_success() => {
+            let fresh = !model.refused_velocity[org.index()].contains(&slot)
+                && !model.velocity[org.other().index()].contains_key(&slot);
+            model.fresh_velocity[org.index()] |= fresh;
             model.velocity[org.index()].insert(slot, model.creates.to_string());
         }
         None => {}
     }
     model.creates += 1;
     Ok(())
+}
+
+/// A create of an id free in `org` that only a refused create of `org` or another organization
+/// named before, judged beside the sequence's creates of fresh ids there: refused where those
+/// were accepted, it breaks the rule of what named it.
+fn free_id_refused(
+    cx: &mut CaseCx,
+    model: &Model,
+    org: Org,
+    slot: u8,
+    id: &str,
+    response: &Response,
+) {
+    let refused_before = model.refused_velocity[org.index()].contains(&slot);
+    let elsewhere = model.velocity[org.other().index()].contains_key(&slot);
+    let rule = match (refused_before, elsewhere) {
+        (true, _) => ID_FREE_AFTER_REFUSAL,
+        (false, true) => ID_PER_ORGANIZATION,
+        (false, false) => return,
+    };
+    if !model.fresh_velocity[org.index()] {
+        return;
+    }
+    cx.judged(rule);
+    if response.is_success() {
+        return;
+    }
+    let named = match rule {
+        ID_FREE_AFTER_REFUSAL => format!("only a refused create of {} named", org.name()),
+        _ => format!("only {} took", org.other().name()),
+    };
+    cx.finding(
+        rule,
+        format!(
+            "the velocity control id {id}, which {named}, was refused ({}) under {}, where \
+             creates of fresh ids there were accepted",
+            response.status,
+            org.name()
+        ),
+    );
 }
 
 async fn read_vat(
@@ -305,70 +314,6 @@ async fn read_vat(
     Ok(None)
 }
 
-/// What a full read held.
-struct Read {
-    ids: Vec<String>,
-    /// Ids of items recent enough that the spec keeps them (events).
-    kept: Vec<String>,
-    /// The next token of the first page.
-    first_next: Option<String>,
-    pages: usize,
-}
-
-/// Follows a list from its first page with `query` under `org` to the page without a next
-/// token; `None` when a page was refused, is no page, or a token came again.
-async fn full_read(
-    cx: &mut CaseCx,
-    model: &mut Model,
-    list: &List,
-    query: &Query,
-    org: Given,
-) -> Result<Option<Read>, Abort> {
-    let mut read = Read {
-        ids: Vec::new(),
-        kept: Vec::new(),
-        first_next: None,
-        pages: 0,
-    };
-    let mut tokens = BTreeSet::new();
-    let mut token: Option<String> = None;
-    let oldest = time::OffsetDateTime::now_utc() - time::Duration::days(KEPT_DAYS);
-    while read.pages < MAX_PAGES {
-        let q = list.with_token(query, token.as_deref());
-        let call = list.request(cx, &q).organization(org.clone());
-        let response = send(cx, model, call).await?;
-        let page = response.json.as_ref().and_then(|j| list.parse_page(j));
-        let (true, Some(page)) = (response.is_success(), page) else {
-            return Ok(None);
-        };
-        read.pages += 1;
-        for item in &page.items {
-            let key = item_key(item);
-            let at = item.get("created_at").and_then(Value::as_str);
-            let at = at.and_then(|s| {
-                time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
-            });
-            if at.is_some_and(|at| at >= oldest) {
-                read.kept.push(key.clone());
-            }
-            read.ids.push(key);
-        }
-        if read.pages == 1 {
-            read.first_next = page.next.clone();
-        }
-        match page.next {
-            None => return Ok(Some(read)),
-            Some(next) if !tokens.insert(next.clone()) => return Ok(None),
-            Some(next) => token = Some(next),
-        }
-    }
-    Ok(None)
-}
-
-fn events_list() -> List {
-    List::of(OperationId::ListEvents, Vec::new())
-}
-
 async fn read_events(
     cx: &mut CaseCx,
     model: &mut Model,
@@ -404,10 +349,7 @@ async fn read_events(
             ),
         );
     }
-    let other = match org {
-        Org::First => Org::Other,
-        Org::Other => Org::First,
-    };
+    let other = org.other();
     cx.judged(TENANT_EVENTS);
     let leaked = model.events[other.index()]
         .iter()
@@ -417,7 +359,8 @@ async fn read_events(
         cx.finding(
             TENANT_EVENTS,
             format!(
-                "a full read of the events of {} holds {leaked} event(s) read under {}",
+                "{leaked} event(s) of a full read of the events of {} were also in a full read \
+                 of those of {}: an event is one organization's",
                 org.name(),
                 other.name()
             ),
@@ -572,6 +515,21 @@ async fn read_transactions(
         .filter(|(_, id)| !held.contains(id))
         .collect();
     let repeated = read.ids.len() - held.len();
+    let in_base: BTreeSet<&String> = base.iter().collect();
+    let beyond: Vec<&String> = read.ids.iter().filter(|id| !in_base.contains(id)).collect();
+    if let (true, 0, Some(first)) = (missing.is_empty(), repeated, beyond.first()) {
+        // The read at limit=100 (the largest page) is the one that lacks items.
+        cx.finding(
+            FULL_READ,
+            format!(
+                "a full read of the transactions at limit=100 lacks {} of the items a full read \
+                 at limit={limit} ({} pages) held, {first} first",
+                beyond.len(),
+                read.pages
+            ),
+        );
+        return Ok(None);
+    }
     if missing.is_empty() && repeated == 0 {
         return Ok(None);
     }

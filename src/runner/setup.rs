@@ -105,6 +105,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         banking_token_error,
         run_tag: crate::case::run_tag(settings.generation.seed),
         replay_target: replay_target(&settings.target),
+        report_dir: settings.report_dir.clone(),
         explore_lock: Default::default(),
         watch,
         ledger,

@@ -10,8 +10,8 @@
 
 use super::{expect_client_error, tenant, Bodies};
 use crate::case::{case_fn, Abort, Case, CaseCx, Given, Need, Outcome};
-use crate::client::{snippet, Response, SendError};
-use crate::ledger::{Consumable, TakeError, Taken};
+use crate::client::{snippet, Response};
+use crate::ledger::{Consumable, Taken};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 
@@ -87,25 +87,8 @@ async fn delete_twice(
     Ok(true)
 }
 
-/// Takes the next fixture of `list` from the ledger, recorded as used up before anything is
-/// sent for it. Nothing is taken when no request would leave (the run is stopping or its budget
-/// is spent); when the ledger cannot record the taking, the case is an error and sends nothing.
-fn take(cx: &CaseCx, list: Consumable) -> Result<Taken, Abort> {
-    let run = &cx.run;
-    if run.target.is_stopped() {
-        return Err(Abort::Skip(format!("{}: not run", run.stop_reason())));
-    }
-    if run.target.budget_exhausted() {
-        return Err(Abort::Skip(SendError::BudgetExhausted.to_string()));
-    }
-    run.ledger.take(list, &run.profile).map_err(|e| match e {
-        TakeError::Exhausted(gone) => Abort::Skip(gone.to_string()),
-        TakeError::Record(e) => Abort::Defect(format!("{e} (nothing was deleted)")),
-    })
-}
-
 async fn tag_delete_twice(cx: &mut CaseCx) -> Outcome {
-    let Taken { id, .. } = take(cx, Consumable::DeletableTags)?;
+    let Taken { id, .. } = cx.take_fixture(Consumable::DeletableTags)?;
     let quotes = quotes_for_detach(cx, &id).await?;
     let deleted = delete_twice(
         cx,
@@ -207,7 +190,7 @@ async fn detached(cx: &mut CaseCx, quotes: &Quotes) -> Outcome {
 }
 
 async fn bank_account_delete_twice(cx: &mut CaseCx) -> Outcome {
-    let taken = take(cx, Consumable::DeletableBankAccounts)?;
+    let taken = cx.take_fixture(Consumable::DeletableBankAccounts)?;
     let account = cx
         .run
         .finops()

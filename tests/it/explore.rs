@@ -26,6 +26,13 @@ fn run(args: &[&str], dir: &std::path::Path) -> std::process::Output {
         .expect("covenant runs")
 }
 
+/// The explorer's two sequences of seed 3 against the target of `profile`, reports in `dir`.
+fn explore_against(profile: &std::path::Path, dir: &std::path::Path) -> std::process::Output {
+    let profile = profile.to_str().expect("a UTF-8 path");
+    let args = ["--seed", "3", "--filter", "explore.", "--profile", profile];
+    run(&args, dir)
+}
+
 #[test]
 fn sequences_run_by_default_and_pass_clean_on_the_reference() {
     let dir = scratch("explore-clean");
@@ -251,13 +258,7 @@ fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
         ..Choices::default()
     };
     let (_behind, profile) = stand_in(&rt, 5, &dir, "large-413", choices);
-    let out = covenant()
-        .args(["run", "--seed", "3", "--filter", "explore.", "--profile"])
-        .arg(&profile)
-        .arg("--report-dir")
-        .arg(&dir)
-        .output()
-        .expect("covenant runs");
+    let out = explore_against(&profile, &dir);
     assert!(out.status.success(), "{}", says(&out));
     let record = report(&dir);
     for id in ["explore.sequence.1", "explore.sequence.2"] {
@@ -511,4 +512,53 @@ fn every_script_of_twenty_sequences_marks_its_step_and_replays_as_printed_to_its
         .any(|f| f["rule"] == rule);
     assert!(broke, "{command}: the same rule again");
     drop(fresh);
+}
+
+#[test]
+fn a_target_refusing_query_parameters_list_transactions_does_not_state_passes_clean() {
+    // The spec does not say unknown query parameters are ignored: a 400 with the banking error
+    // body for `order` or `sort` on list transactions keeps the contract. The deeper paths run
+    // on it all the same: pages walked both ways, ids freed by a refusal or taken only in the
+    // other organization, a quote naming a VAT ID the sequence created, a tag's delete.
+    use crate::support::standin::{runtime, stand_in, Choices};
+    let dir = scratch("explore-unstated-400");
+    let rt = runtime();
+    let choices = Choices {
+        reply: Box::new(|seen| {
+            let transactions = seen.path.ends_with("/transactions");
+            let query = seen.query.unwrap_or("");
+            let unstated = query
+                .split('&')
+                .any(|p| p.starts_with("order=") || p.starts_with("sort="));
+            let error = serde_json::json!({"detail": "unknown query parameter", "errorCode":
+                "BAD_QUERY", "instance": seen.path, "status": 400, "title": "Bad Request",
+                "type": "about:blank"});
+            (transactions && unstated).then(|| (400, error.to_string().into_bytes()))
+        }),
+        ..Choices::default()
+    };
+    let (_behind, profile) = stand_in(&rt, 5, &dir, "unstated-400", choices);
+    let out = explore_against(&profile, &dir);
+    assert!(out.status.success(), "{}", says(&out));
+    let record = report(&dir);
+    let evidence = |id: &str| {
+        let case = case_of(&record, id).unwrap_or_else(|| panic!("{id} ran"));
+        assert_eq!(case["verdict"], "pass", "{case}");
+        case["evidence"].to_string()
+    };
+    let (one, two) = (
+        evidence("explore.sequence.1"),
+        evidence("explore.sequence.2"),
+    );
+    for rule in [
+        "EXP-PAGES-BOTH-WAYS",
+        "EXP-ID-FREE-AFTER-REFUSAL",
+        "EXP-ID-PER-ORGANIZATION",
+        "EXP-CREATED-REFERENCE",
+        "FIN-TENANT-EVENTS",
+    ] {
+        assert!(one.contains(rule), "{rule} not judged: {one}");
+    }
+    // The second sequence of four takes a deletable tag.
+    assert!(two.contains("TAG-DETACH"), "TAG-DETACH not judged: {two}");
 }
