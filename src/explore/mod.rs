@@ -348,8 +348,8 @@ impl Command {
                 )
             }
             Command::UnknownProperty { shape, kind } => format!(
-                "create a {} with an unknown property whose value is {}",
-                ["quote", "invoice", "receivable based on a quote"][shape as usize % 3],
+                "create {} with an unknown property whose value is {}",
+                ["a quote", "an invoice", "a receivable based on a quote"][shape as usize % 3],
                 [
                     "null",
                     "a boolean",

@@ -562,3 +562,110 @@ fn a_target_refusing_query_parameters_list_transactions_does_not_state_passes_cl
     // The second sequence of four takes a deletable tag.
     assert!(two.contains("TAG-DETACH"), "TAG-DETACH not judged: {two}");
 }
+
+/// The faults of the deeper paths, each with the rule it breaks: met by the explorer alone.
+const DEEPER: [(&str, &str); 9] = [
+    ("bpag-prev-page-next-skips", "EXP-PAGES-BOTH-WAYS"),
+    ("evt-limit-one-first-page-ends", "EXP-EVENTS-BOTH-ORDERS"),
+    ("bpag-limit-100-drops-last", "EXP-FULL-READ-EVERY-ITEM"),
+    ("evt-tenant-leak-after-eight-writes", "FIN-TENANT-EVENTS"),
+    ("vc-refused-create-takes-id", "EXP-ID-FREE-AFTER-REFUSAL"),
+    (
+        "vc-id-unique-across-organizations",
+        "EXP-ID-PER-ORGANIZATION",
+    ),
+    ("rcv-created-vat-id-refused", "EXP-CREATED-REFERENCE"),
+    ("btx-order-honoured-beside-token", "BPAG-NO-GLOBAL-ORDER"),
+    ("tag-delete-deletes-derived-invoices", "TAG-DETACH"),
+];
+
+#[test]
+fn each_deeper_path_breach_is_met_by_the_explorer_and_its_script_replays_as_printed() {
+    for (fault, rule) in DEEPER {
+        let dir = scratch(&format!("explore-deeper-{fault}"));
+        let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
+        let out = run(&args, &dir);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {}", says(&out));
+        let record = report(&dir);
+        let messages: Vec<String> = ["explore.sequence.1", "explore.sequence.2"]
+            .iter()
+            .flat_map(|case| findings_under(&record, case, rule))
+            .map(|(message, _)| message)
+            .collect();
+        assert!(
+            !messages.is_empty(),
+            "{fault}: nothing under {rule}: {}",
+            says(&out)
+        );
+        if rule == "TAG-DETACH" {
+            // A delete uses up a fixture: its breach is its one step, not shrunk.
+            continue;
+        }
+        let script = messages.iter().find(|m| m.contains("shrunk from"));
+        let script = script.unwrap_or_else(|| panic!("{fault}: no script: {messages:#?}"));
+        assert!(
+            script.contains(&format!("breaks {rule}")),
+            "{fault}: {script}"
+        );
+        let printed = replays(&record);
+        let command = printed
+            .first()
+            .unwrap_or_else(|| panic!("{fault}: no replay"));
+        assert!(command.contains(&format!("--fault {fault}")), "{command}");
+        let again = dir.join("again");
+        let binary = env!("CARGO_BIN_EXE_covenant");
+        let replayed = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "{} --report-dir '{}'",
+                command.replacen("covenant", binary, 1),
+                again.display()
+            ))
+            .output()
+            .expect("sh runs");
+        assert_eq!(
+            replayed.status.code(),
+            Some(1),
+            "{command}: {}",
+            says(&replayed)
+        );
+        let broke = report(&again)["cases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|c| c["findings"].as_array().into_iter().flatten())
+            .any(|f| f["rule"] == rule);
+        assert!(broke, "{command}: {rule} not broken again");
+    }
+}
+
+#[test]
+fn a_deeper_sequence_carries_its_depth_into_the_replay_it_prints() {
+    let dir = scratch("explore-depth-replay");
+    let fault = "vc-refused-create-takes-id";
+    let args = [
+        "--seed",
+        "3",
+        "--filter",
+        "explore.",
+        "--explore-depth",
+        "3",
+        "--fault",
+        fault,
+    ];
+    let out = run(&args, &dir);
+    assert_eq!(out.status.code(), Some(1), "{}", says(&out));
+    let printed = replays(&report(&dir));
+    let command = printed.first().expect("a replay");
+    assert!(command.contains("--explore-depth 3"), "{command}");
+    let shallow = run(
+        &["--seed", "3", "--filter", "explore.", "--fault", fault],
+        &dir.join("one"),
+    );
+    let requests = |dir: &std::path::Path| report(dir)["counts"]["requests"].as_u64().unwrap_or(0);
+    assert!(
+        requests(&dir) > requests(&dir.join("one")),
+        "a deeper run sends more: {}",
+        says(&shallow)
+    );
+}
