@@ -489,6 +489,11 @@ faults! {
         "a VAT ID whose value is at its stated limit of 32 characters is read back cut to 31 once another VAT ID was created for its counterpart after it";
     NoAcceptAnsweredCsv => "gen-no-accept-answered-csv", "GEN-JSON-BODY",
         "list events answers its page as text/csv when the request carries no Accept header at all (a server's own default type for a client that names none)";
+    // ------------------------------------------------------------ issue 52, deeper paths (the explorer)
+    BankingPrevPageNextSkips => "bpag-prev-page-next-skips", "EXP-PAGES-BOTH-WAYS",
+        "a page of transactions reached by a prevPaginationToken answers a nextPaginationToken that skips a page (limit items past the page right after it)";
+    BankingLimit100DropsLast => "bpag-limit-100-drops-last", "EXP-FULL-READ-EVERY-ITEM",
+        "list transactions at limit=100 answers each full page with its first 99 items only, its next token still leading past the 100th";
     // ------------------------------------------------------------ response fields and later reads
     FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
         "the quote response's file_language names the language (English) instead of giving its code";

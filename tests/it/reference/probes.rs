@@ -2,6 +2,8 @@
 //! the clean server. The probe is one exhaustive `match`, so a new fault without a probe does
 //! not compile.
 
+mod deeper;
+
 use super::client::{client, is_uuid, server, without, Ctx, List, Resp};
 use covenant::reference::{Fault, FaultSet};
 use reqwest::Method;
@@ -972,6 +974,9 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             .raw_finance_get("/finops/v1/events?limit=2")
             .await
             .contains("content-type: text/csv"),
+        // Issue 52, deeper paths (the explorer).
+        BankingPrevPageNextSkips => deeper::prev_page_next_skips(c).await,
+        BankingLimit100DropsLast => deeper::limit_100_drops_last(c).await,
         // Response fields and later reads.
         FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
         DedicatedIpHostName => {
