@@ -492,8 +492,12 @@ faults! {
     // ------------------------------------------------------------ issue 52, deeper paths (the explorer)
     BankingPrevPageNextSkips => "bpag-prev-page-next-skips", "EXP-PAGES-BOTH-WAYS",
         "a page of transactions reached by a prevPaginationToken answers a nextPaginationToken that skips a page (limit items past the page right after it)";
+    EventsLimitOneFirstPageEnds => "evt-limit-one-first-page-ends", "EXP-EVENTS-BOTH-ORDERS",
+        "list events at limit=1 without a pagination token answers next_pagination_token null, though the organization has more events";
     BankingLimit100DropsLast => "bpag-limit-100-drops-last", "EXP-FULL-READ-EVERY-ITEM",
         "list transactions at limit=100 answers each full page with its first 99 items only, its next token still leading past the 100th";
+    EventsLeakAfterEightWrites => "evt-tenant-leak-after-eight-writes", "FIN-TENANT-EVENTS",
+        "once an organization has eight events of writes, a list of another organization's events also holds its newest event";
     // ------------------------------------------------------------ response fields and later reads
     FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
         "the quote response's file_language names the language (English) instead of giving its code";

@@ -976,7 +976,9 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             .contains("content-type: text/csv"),
         // Issue 52, deeper paths (the explorer).
         BankingPrevPageNextSkips => deeper::prev_page_next_skips(c).await,
+        EventsLimitOneFirstPageEnds => deeper::limit_one_first_page_ends(c).await,
         BankingLimit100DropsLast => deeper::limit_100_drops_last(c).await,
+        EventsLeakAfterEightWrites => deeper::leak_after_eight_writes(c).await,
         // Response fields and later reads.
         FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
         DedicatedIpHostName => {

@@ -3,6 +3,12 @@
 //! the path passed on the way is as the clean server gives it).
 
 use super::super::client::{Ctx, List};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+fn vat(n: usize) -> Value {
+    json!({ "value": format!("DE{n:09}"), "country": "DE", "type": "eu_vat" })
+}
 
 /// Pages 1 to 3 of transactions forward, back to page 2 by page 3's previous token, and on by
 /// that page's next token: it gives page 4, not page 3 again.
@@ -31,4 +37,35 @@ pub async fn limit_100_drops_last(c: &Ctx) -> bool {
     first.ids()[..] == whole[..99.min(whole.len())]
         && second.ids().first() == whole.get(100)
         && hundreds.len() < whole.len()
+}
+
+/// The first page at limit 1 claims to be the last; at limit 2 it does not.
+pub async fn limit_one_first_page_ends(c: &Ctx) -> bool {
+    let one = c.events("limit=1").await;
+    let two = c.events("limit=2").await;
+    let next = "next_pagination_token";
+    one.status == 200
+        && one.ids().len() == 1
+        && one.get(next).is_null()
+        && two.get(next).is_string()
+}
+
+/// The other organization's events, newest first, as ids.
+async fn other_events(c: &Ctx) -> Vec<String> {
+    let path = "/finops/v1/events?limit=100&order=desc";
+    let rb = c.finance_as(Method::GET, path, c.other_org(), c.p.finops_version());
+    Ctx::send(rb).await.ids()
+}
+
+/// After seven writes the organization's newest event is not in the other's list; after the
+/// eighth it is.
+pub async fn leak_after_eight_writes(c: &Ctx) -> bool {
+    for n in 0..7 {
+        c.create_vat(vat(n)).await;
+    }
+    let newest = c.events("limit=1&order=desc").await.ids();
+    let kept = !newest.is_empty() && !other_events(c).await.contains(&newest[0]);
+    c.create_vat(vat(7)).await;
+    let newest = c.events("limit=1&order=desc").await.ids();
+    kept && !newest.is_empty() && other_events(c).await.contains(&newest[0])
 }
