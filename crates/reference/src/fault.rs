@@ -498,6 +498,10 @@ faults! {
         "list transactions at limit=100 answers each full page with its first 99 items only, its next token still leading past the 100th";
     EventsLeakAfterEightWrites => "evt-tenant-leak-after-eight-writes", "FIN-TENANT-EVENTS",
         "once an organization has eight events of writes, a list of another organization's events also holds its newest event";
+    VelocityRefusedTakesId => "vc-refused-create-takes-id", "EXP-ID-FREE-AFTER-REFUSAL",
+        "a create velocity control refused (4xx) once its body parsed still takes the body's id: a later valid create with it is answered 409";
+    VelocityIdAcrossOrganizations => "vc-id-unique-across-organizations", "EXP-ID-PER-ORGANIZATION",
+        "velocity control ids are checked across organizations: an id a control of another organization holds is answered 409";
     // ------------------------------------------------------------ response fields and later reads
     FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
         "the quote response's file_language names the language (English) instead of giving its code";

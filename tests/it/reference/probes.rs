@@ -979,6 +979,8 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         EventsLimitOneFirstPageEnds => deeper::limit_one_first_page_ends(c).await,
         BankingLimit100DropsLast => deeper::limit_100_drops_last(c).await,
         EventsLeakAfterEightWrites => deeper::leak_after_eight_writes(c).await,
+        VelocityRefusedTakesId => deeper::refused_create_takes_id(c).await,
+        VelocityIdAcrossOrganizations => deeper::id_across_organizations(c).await,
         // Response fields and later reads.
         FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
         DedicatedIpHostName => {

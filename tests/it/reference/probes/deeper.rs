@@ -6,6 +6,8 @@ use super::super::client::{Ctx, List};
 use reqwest::Method;
 use serde_json::{json, Value};
 
+const VELOCITY: &str = "/embedded-banking/v1/authorization-controls/velocity-controls";
+
 fn vat(n: usize) -> Value {
     json!({ "value": format!("DE{n:09}"), "country": "DE", "type": "eu_vat" })
 }
@@ -68,4 +70,37 @@ pub async fn leak_after_eight_writes(c: &Ctx) -> bool {
     c.create_vat(vat(7)).await;
     let newest = c.events("limit=1&order=desc").await.ids();
     kept && !newest.is_empty() && other_events(c).await.contains(&newest[0])
+}
+
+/// A create refused for its body (usageLimit with the TRANSACTION window), then a valid one
+/// with its id: answered 409 as a duplicate, while a fresh id is created.
+pub async fn refused_create_takes_id(c: &Ctx) -> bool {
+    let token = c.bank_token().await;
+    let id = c.unique("refused");
+    let refused = json!({ "id": id, "velocityWindow": "TRANSACTION", "usageLimit": 3 });
+    let refused = c.velocity_with(c.control(refused), &token).await;
+    let fresh = c.velocity_with(c.control(json!({})), &token).await;
+    let again = c
+        .velocity_with(c.control(json!({ "id": id })), &token)
+        .await;
+    refused.status == 400
+        && fresh.status == 201
+        && again.status == 409
+        && again.get("errorCode") == "DUPLICATE_ID"
+}
+
+/// A control of the other banking organization, then one of the caller's own with its id:
+/// answered 409, as a second one of the own organization is.
+pub async fn id_across_organizations(c: &Ctx) -> bool {
+    let token = c.bank_token().await;
+    let other = c.bank().other_organization_id.clone().unwrap_or_default();
+    let header = c.bank().org_header.clone().unwrap_or_default();
+    let body = c.control(json!({}));
+    let rb = c.banking(Method::POST, VELOCITY, Some(&token));
+    let foreign = Ctx::send(rb.header(header.as_str(), other.as_str()).json(&body)).await;
+    let own = c.velocity_with(body.clone(), &token).await;
+    let fresh = c.control(json!({}));
+    let first = c.velocity_with(fresh.clone(), &token).await;
+    let twice = c.velocity_with(fresh, &token).await;
+    foreign.status == 201 && own.status == 409 && first.status == 201 && twice.status == 409
 }
