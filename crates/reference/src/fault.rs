@@ -502,6 +502,10 @@ faults! {
         "a create velocity control refused (4xx) once its body parsed still takes the body's id: a later valid create with it is answered 409";
     VelocityIdAcrossOrganizations => "vc-id-unique-across-organizations", "EXP-ID-PER-ORGANIZATION",
         "velocity control ids are checked across organizations: an id a control of another organization holds is answered 409";
+    CreatedVatIdRefused => "rcv-created-vat-id-refused", "EXP-CREATED-REFERENCE",
+        "create receivable answers 404 to a quote or invoice whose counterpart_vat_id_id names a VAT ID created through the API (the seeded ones pass)";
+    TagDeleteDeletesDerivedInvoices => "tag-delete-deletes-derived-invoices", "TAG-DETACH",
+        "deleting a tag deletes the invoices based on a quote that carried it (a credit note based on one then finds no source: 404)";
     // ------------------------------------------------------------ response fields and later reads
     FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
         "the quote response's file_language names the language (English) instead of giving its code";

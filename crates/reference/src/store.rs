@@ -98,6 +98,8 @@ pub struct Receivable {
     pub line_items: Value,
     pub tag_ids: Vec<Uuid>,
     pub document_id: String,
+    /// The receivable it was created from (a based-on creation).
+    pub based_on: Option<Uuid>,
 }
 
 #[derive(Debug, Clone)]
@@ -471,6 +473,7 @@ fn seed_receivables(ids: &Ids) -> HashMap<Uuid, Receivable> {
         line_items: line_items.clone(),
         tag_ids: tags.to_vec(),
         document_id: number.to_owned(),
+        based_on: None,
     };
     HashMap::from([
         (

@@ -981,6 +981,8 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         EventsLeakAfterEightWrites => deeper::leak_after_eight_writes(c).await,
         VelocityRefusedTakesId => deeper::refused_create_takes_id(c).await,
         VelocityIdAcrossOrganizations => deeper::id_across_organizations(c).await,
+        CreatedVatIdRefused => deeper::created_vat_id_refused(c).await,
+        TagDeleteDeletesDerivedInvoices => deeper::deletes_derived_invoices(c).await,
         // Response fields and later reads.
         FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
         DedicatedIpHostName => {

@@ -2,7 +2,7 @@
 //! path that reaches its fault, and sees the deviation only where the fault states it (what
 //! the path passed on the way is as the clean server gives it).
 
-use super::super::client::{Ctx, List};
+use super::super::client::{Ctx, List, Resp};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -10,6 +10,10 @@ const VELOCITY: &str = "/embedded-banking/v1/authorization-controls/velocity-con
 
 fn vat(n: usize) -> Value {
     json!({ "value": format!("DE{n:09}"), "country": "DE", "type": "eu_vat" })
+}
+
+fn id_of(r: &Resp) -> String {
+    r.get("id").as_str().unwrap_or_default().to_owned()
 }
 
 /// Pages 1 to 3 of transactions forward, back to page 2 by page 3's previous token, and on by
@@ -103,4 +107,31 @@ pub async fn id_across_organizations(c: &Ctx) -> bool {
     let first = c.velocity_with(fresh.clone(), &token).await;
     let twice = c.velocity_with(fresh, &token).await;
     foreign.status == 201 && own.status == 409 && first.status == 201 && twice.status == 409
+}
+
+/// A quote and an invoice naming a VAT ID created through the API are answered 404 in the
+/// finance error body; one naming any other uuid is created.
+pub async fn created_vat_id_refused(c: &Ctx) -> bool {
+    let id = id_of(&c.create_vat(vat(1)).await);
+    let named = json!({ "counterpart_vat_id_id": id });
+    let quote = c.receivable(c.quote(named.clone())).await;
+    let invoice = c.receivable(c.invoice(named)).await;
+    let other = json!({ "counterpart_vat_id_id": uuid::Uuid::new_v4().to_string() });
+    quote.status == 404
+        && invoice.status == 404
+        && quote.body()["error"]["message"].is_string()
+        && c.quote_created(other).await
+}
+
+/// A quote with a tag, an invoice based on it, the tag deleted: a credit note based on the
+/// invoice finds no source (404), while the quote is still there.
+pub async fn deletes_derived_invoices(c: &Ctx) -> bool {
+    // Tag 6 is one no seeded receivable carries.
+    let tag = c.fin().deletable_tag_ids[6].clone();
+    let quote = id_of(&c.receivable(c.quote(json!({ "tag_ids": [tag] }))).await);
+    let invoice = id_of(&c.based_on("invoice", &quote).await);
+    let deleted = c.delete_tag(6).await.status == 204;
+    let credit_note = c.based_on("credit_note", &invoice).await;
+    let quote_kept = c.based_on("invoice", &quote).await.status == 201;
+    deleted && quote_kept && credit_note.status == 404
 }
