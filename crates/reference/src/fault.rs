@@ -489,6 +489,23 @@ faults! {
         "a VAT ID whose value is at its stated limit of 32 characters is read back cut to 31 once another VAT ID was created for its counterpart after it";
     NoAcceptAnsweredCsv => "gen-no-accept-answered-csv", "GEN-JSON-BODY",
         "list events answers its page as text/csv when the request carries no Accept header at all (a server's own default type for a client that names none)";
+    // ------------------------------------------------------------ issue 52, deeper paths (the explorer)
+    BankingPrevPageNextSkips => "bpag-prev-page-next-skips", "EXP-PAGES-BOTH-WAYS",
+        "a page of transactions reached by a prevPaginationToken answers a nextPaginationToken that skips a page (limit items past the page right after it)";
+    EventsLimitOneFirstPageEnds => "evt-limit-one-first-page-ends", "EXP-EVENTS-BOTH-ORDERS",
+        "list events at limit=1 without a pagination token answers next_pagination_token null, though the organization has more events";
+    BankingLimit100DropsLast => "bpag-limit-100-drops-last", "EXP-FULL-READ-EVERY-ITEM",
+        "list transactions at limit=100 answers each full page with its first 99 items only, its next token still leading past the 100th";
+    EventsLeakAfterEightWrites => "evt-tenant-leak-after-eight-writes", "FIN-TENANT-EVENTS",
+        "once an organization has eight events of writes, a list of another organization's events also holds its newest event";
+    VelocityRefusedTakesId => "vc-refused-create-takes-id", "EXP-ID-FREE-AFTER-REFUSAL",
+        "a create velocity control refused (4xx) once its body parsed still takes the body's id: a later valid create with it is answered 409";
+    VelocityIdAcrossOrganizations => "vc-id-unique-across-organizations", "EXP-ID-PER-ORGANIZATION",
+        "velocity control ids are checked across organizations: an id a control of another organization holds is answered 409";
+    CreatedVatIdRefused => "rcv-created-vat-id-refused", "EXP-CREATED-REFERENCE",
+        "create receivable answers 404 to a quote or invoice whose counterpart_vat_id_id names a VAT ID created through the API (the seeded ones pass)";
+    TagDeleteDeletesDerivedInvoices => "tag-delete-deletes-derived-invoices", "TAG-DETACH",
+        "deleting a tag deletes the invoices based on a quote that carried it (a credit note based on one then finds no source: 404)";
     // ------------------------------------------------------------ response fields and later reads
     FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
         "the quote response's file_language names the language (English) instead of giving its code";

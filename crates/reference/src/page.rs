@@ -132,9 +132,20 @@ impl<C: Copy + Hash> TokenBook<C> {
     /// The tokens of the next and previous pages of `plan`, issued in that order; `at` is the
     /// cursor of the page that starts at an offset.
     pub fn issue(&self, db: &mut Db, plan: &PagePlan, at: impl Fn(usize) -> C) -> Neighbours {
-        let mut token = |offset: Option<usize>| offset.map(|offset| self.issue_one(db, at(offset)));
-        let next = token(plan.next);
-        let prev = token(plan.prev);
+        self.issue_apart(db, plan, &at, &at)
+    }
+
+    /// [`TokenBook::issue`] with the cursors of the next page (`next_at`) and of the previous
+    /// one (`prev_at`) made apart.
+    pub fn issue_apart(
+        &self,
+        db: &mut Db,
+        plan: &PagePlan,
+        next_at: impl Fn(usize) -> C,
+        prev_at: impl Fn(usize) -> C,
+    ) -> Neighbours {
+        let next = plan.next.map(|offset| self.issue_one(db, next_at(offset)));
+        let prev = plan.prev.map(|offset| self.issue_one(db, prev_at(offset)));
         Neighbours { next, prev }
     }
 

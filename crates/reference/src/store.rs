@@ -98,6 +98,8 @@ pub struct Receivable {
     pub line_items: Value,
     pub tag_ids: Vec<Uuid>,
     pub document_id: String,
+    /// The receivable it was created from (a based-on creation).
+    pub based_on: Option<Uuid>,
 }
 
 #[derive(Debug, Clone)]
@@ -160,13 +162,30 @@ pub struct EventCursor {
 }
 
 /// Where a page of transactions starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TxCursor {
     pub account: Uuid,
     pub limit: usize,
     pub offset: usize,
     /// The first query gave no limit (the default applies), for the faults that bend it.
     pub defaulted: bool,
+    /// The token was issued as a prevPaginationToken, for the fault that bends the next token
+    /// of a page reached that way (false without it).
+    pub via_prev: bool,
+}
+
+/// As derived, but `via_prev` is hashed only when set: without its fault, a cursor and so its
+/// token are what they were before the flag existed.
+impl std::hash::Hash for TxCursor {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.account.hash(state);
+        self.limit.hash(state);
+        self.offset.hash(state);
+        self.defaulted.hash(state);
+        if self.via_prev {
+            self.via_prev.hash(state);
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -454,6 +473,7 @@ fn seed_receivables(ids: &Ids) -> HashMap<Uuid, Receivable> {
         line_items: line_items.clone(),
         tag_ids: tags.to_vec(),
         document_id: number.to_owned(),
+        based_on: None,
     };
     HashMap::from([
         (

@@ -2,6 +2,8 @@
 //! the clean server. The probe is one exhaustive `match`, so a new fault without a probe does
 //! not compile.
 
+mod deeper;
+
 use super::client::{client, is_uuid, server, without, Ctx, List, Resp};
 use covenant::reference::{Fault, FaultSet};
 use reqwest::Method;
@@ -972,6 +974,15 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             .raw_finance_get("/finops/v1/events?limit=2")
             .await
             .contains("content-type: text/csv"),
+        // Issue 52, deeper paths (the explorer).
+        BankingPrevPageNextSkips => deeper::prev_page_next_skips(c).await,
+        EventsLimitOneFirstPageEnds => deeper::limit_one_first_page_ends(c).await,
+        BankingLimit100DropsLast => deeper::limit_100_drops_last(c).await,
+        EventsLeakAfterEightWrites => deeper::leak_after_eight_writes(c).await,
+        VelocityRefusedTakesId => deeper::refused_create_takes_id(c).await,
+        VelocityIdAcrossOrganizations => deeper::id_across_organizations(c).await,
+        CreatedVatIdRefused => deeper::created_vat_id_refused(c).await,
+        TagDeleteDeletesDerivedInvoices => deeper::deletes_derived_invoices(c).await,
         // Response fields and later reads.
         FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
         DedicatedIpHostName => {

@@ -66,6 +66,7 @@ fn first_tx_cursor(
         limit,
         offset: 0,
         defaulted: !q.contains_key("limit"),
+        via_prev: false,
     })
 }
 
@@ -167,6 +168,17 @@ fn transactions_page(app: &App, cursor: TxCursor, via_token: bool, descending: b
     if deep && f.has(Fault::BankingDeepPageSkipped) {
         plan.next = plan.next.map(|n| n + cursor.limit).filter(|n| *n < total);
     }
+    // Under its fault, a page a previous token led to has a next token that skips a page (the
+    // flag is set only under the fault, so the clean server's tokens are one per page).
+    if cursor.via_prev && f.has(Fault::BankingPrevPageNextSkips) {
+        plan.next = plan.next.map(|n| n + cursor.limit).filter(|n| *n < total);
+    }
+    // Under its fault, a full page at limit 100 shows its first 99 items; its next token still
+    // leads past the 100th.
+    let full = cursor.limit == 100 && plan.end - plan.start == 100;
+    if full && f.has(Fault::BankingLimit100DropsLast) {
+        plan.end -= 1;
+    }
     if total == 0 && f.has(Fault::BankingEmptyReadEndless) {
         plan.next = Some(0);
     }
@@ -179,11 +191,15 @@ fn transactions_page(app: &App, cursor: TxCursor, via_token: bool, descending: b
         true => DEFAULT_LIMIT * 2,
         false => cursor.limit,
     };
-    let Neighbours { next, prev } = tokens(app).issue(&mut db, &plan, |offset| TxCursor {
+    let at = |offset, via_prev| TxCursor {
         offset,
         limit: later_limit,
+        via_prev,
         ..cursor
-    });
+    };
+    let marked = f.has(Fault::BankingPrevPageNextSkips);
+    let Neighbours { next, prev } =
+        tokens(app).issue_apart(&mut db, &plan, |o| at(o, false), |o| at(o, marked));
     let data = db
         .bank_accounts
         .get(&cursor.account)

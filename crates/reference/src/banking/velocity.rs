@@ -218,7 +218,22 @@ fn create_control_inner(
         return Err(reply::json(StatusCode::PAYLOAD_TOO_LARGE, &bare));
     }
     let value = parse_body(app, body, uri)?;
-    let mut control = validate_control(app, &value).map_err(|detail| {
+    let created = create_parsed(app, &caller, &value, uri, commit);
+    // Under its fault, a body refused once it parsed still takes its id.
+    let id = value.get("id").and_then(Value::as_str);
+    if let (Err(refusal), Some(id)) = (&created, id) {
+        if refusal.status().is_client_error() && f.has(Fault::VelocityRefusedTakesId) {
+            app.db().velocity_ids.insert((caller.org, id.to_owned()));
+        }
+    }
+    created
+}
+
+/// Create velocity control once its body parsed: its validation, the card and duplicate
+/// checks, and the control recorded and rendered back.
+fn create_parsed(app: &App, caller: &Caller, value: &Value, uri: &Uri, commit: Commit) -> Reply {
+    let f = &app.faults;
+    let mut control = validate_control(app, value).map_err(|detail| {
         error(
             app,
             StatusCode::BAD_REQUEST,
@@ -267,6 +282,15 @@ fn create_control_inner(
     };
     let key = (caller.org, id);
     let mut duplicate = commit != Commit::Unchecked && db.velocity_ids.contains(&key);
+    // Under its fault, an id another organization's control holds is taken for a duplicate.
+    let elsewhere = || {
+        db.velocity_ids
+            .iter()
+            .any(|(o, i)| *o != key.0 && *i == key.1)
+    };
+    if commit != Commit::Unchecked && !duplicate && elsewhere() {
+        duplicate = f.has(Fault::VelocityIdAcrossOrganizations);
+    }
     // Under its fault, only the organization's last three creates are looked at.
     if duplicate && f.has(Fault::VelocityDuplicateAfterCreates) {
         let recent = db
@@ -293,7 +317,7 @@ fn create_control_inner(
     let at = rfc3339(db.now());
     let generated = db.uuid();
     drop(db);
-    let out = render_control(app, &caller, &control, &at, generated);
+    let out = render_control(app, caller, &control, &at, generated);
     let status = if f.has(Fault::VelocityCreate200) {
         StatusCode::OK
     } else {

@@ -3,12 +3,14 @@
 use super::{gate_org, merge, not_found, owns, path_uuid, Reply};
 use crate::fault::Fault;
 use crate::reply::{self};
-use crate::store::App;
+use crate::store::{App, Receivable, ReceivableKind};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::json;
+use std::collections::HashSet;
 use std::sync::Arc;
+use uuid::Uuid;
 
 pub async fn delete_tag(
     State(app): State<Arc<App>>,
@@ -41,6 +43,19 @@ fn delete_tag_inner(app: &App, headers: &HeaderMap, tag: &str) -> Reply {
     if f.has(Fault::TagDeleteDeletesTagged) {
         db.receivables
             .retain(|_, r| r.org != org || !r.tag_ids.contains(&id));
+    }
+    // Under its fault, the invoices based on a quote that carries the tag go with it.
+    if f.has(Fault::TagDeleteDeletesDerivedInvoices) {
+        let tagged: HashSet<Uuid> = db
+            .receivables
+            .iter()
+            .filter(|(_, r)| r.org == org && r.kind == ReceivableKind::Quote)
+            .filter(|(_, r)| r.tag_ids.contains(&id))
+            .map(|(quote, _)| *quote)
+            .collect();
+        let derived = |r: &Receivable| r.based_on.is_some_and(|q| tagged.contains(&q));
+        db.receivables
+            .retain(|_, r| r.org != org || r.kind != ReceivableKind::Invoice || !derived(r));
     }
     for r in db.receivables.values_mut().filter(|r| r.org == org) {
         r.tag_ids.retain(|t| *t != id);

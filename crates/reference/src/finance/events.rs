@@ -174,7 +174,12 @@ fn list_events(app: &App, headers: &HeaderMap, query: Option<&str>) -> Reply {
             }
         }
     };
-    let page = events_page(app, cursor);
+    let mut page = events_page(app, cursor);
+    // Under its fault, a first page at limit 1 claims to be the last.
+    let first_at_one = cursor.limit == 1 && !q.contains_key("pagination_token");
+    if first_at_one && f.has(Fault::EventsLimitOneFirstPageEnds) {
+        page["next_pagination_token"] = Value::Null;
+    }
     if !headers.contains_key(axum::http::header::ACCEPT) && f.has(Fault::NoAcceptAnsweredCsv) {
         return Ok(reply::with_type(StatusCode::OK, csv(&page), "text/csv"));
     }
@@ -219,6 +224,31 @@ fn tokens(app: &App) -> TokenBook<EventCursor> {
     TokenBook::new(app, "events", faults, |db| &mut db.event_cursors)
 }
 
+/// Events of writes from which `evt-tenant-leak-after-eight-writes` leaks an organization's
+/// newest event into the others' lists.
+const LEAKING_WRITES: usize = 8;
+
+/// The index of the newest event of each organization other than `org` that has at least
+/// [`LEAKING_WRITES`] events of writes.
+fn leaked_events(events: &[Event], org: Uuid) -> Vec<usize> {
+    let mut writes: HashMap<Uuid, usize> = HashMap::new();
+    let mut newest: HashMap<Uuid, usize> = HashMap::new();
+    for (i, e) in events.iter().enumerate().filter(|(_, e)| e.org != org) {
+        *writes.entry(e.org).or_default() += usize::from(e.written);
+        let newer = |j: &usize| (e.created_at, e.id) > (events[*j].created_at, events[*j].id);
+        if newest.get(&e.org).is_none_or(newer) {
+            newest.insert(e.org, i);
+        }
+    }
+    let mut leaked: Vec<usize> = newest
+        .into_iter()
+        .filter(|(o, _)| writes.get(o).is_some_and(|n| *n >= LEAKING_WRITES))
+        .map(|(_, i)| i)
+        .collect();
+    leaked.sort_unstable();
+    leaked
+}
+
 /// One page of events and its tokens (registered so that they can be used again).
 fn events_page(app: &App, cursor: EventCursor) -> Value {
     let f = &app.faults;
@@ -227,6 +257,12 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
     let mut order: Vec<usize> = (0..db.events.len())
         .filter(|i| db.events[*i].org == cursor.org || f.has(Fault::EventsOfEveryOrganization))
         .collect();
+    // Under its fault, another organization with eight events of writes shows its newest event.
+    let leaked = leaked_events(&db.events, cursor.org);
+    if !leaked.is_empty() && f.has(Fault::EventsLeakAfterEightWrites) {
+        let unlisted: Vec<usize> = leaked.into_iter().filter(|i| !order.contains(i)).collect();
+        order.extend(unlisted);
+    }
     let key = |e: &Event| {
         let at = if cursor.by_updated {
             e.updated_at
