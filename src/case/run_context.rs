@@ -33,6 +33,8 @@ pub struct RunCx {
     /// The folder of the run's reports: a script the explorer prints sends a long body from a
     /// file written there (`bodies/<hash>`), as the reports' curls do. None: no reports.
     pub report_dir: Option<std::path::PathBuf>,
+    /// `--keep-exchanges`: every exchange of every case is kept, a passing case's too.
+    pub keep_exchanges: bool,
     /// The explorer's sequences play holding it for reading, and a shrink holds it for
     /// writing: a shrink replays against a target no other sequence changes meanwhile.
     pub explore_lock: tokio::sync::RwLock<()>,

@@ -149,10 +149,12 @@ pub fn draw(seed: u64, k: u32, read_only: bool, depth: u32) -> Vec<Command> {
             org: Org::Other,
             slot: 1,
         });
-        tail.push(Command::ReadVat {
+        // Every VAT ID the bag created, read back once another was created after all of them.
+        tail.push(Command::CreateVat);
+        tail.extend((0..3).map(|nth| Command::ReadVat {
             org: Org::First,
-            nth: 0,
-        });
+            nth,
+        }));
         tail.push(Command::ReadVat {
             org: Org::Other,
             nth: 0,

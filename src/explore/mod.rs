@@ -540,8 +540,6 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
         .enumerate()
         .collect();
     let mut part = cx.fork();
-    // A play keeps the exchanges its findings point at; the script is the last replay's.
-    part.keep_all = false;
     let mut model = Model::new(format!("s{k}"), seed, k);
     let playing = run.explore_lock.read().await;
     let played = step::play_steps(&mut part, &commands, &mut model).await;
@@ -555,6 +553,11 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
         cx.join(part);
         return played.map(|_| ());
     };
+    // A failing case's exchanges go into report.json: the play's keep those its findings
+    // point at (the script is the last replay's), unless every exchange is asked for.
+    if !run.keep_exchanges {
+        part.keep_cited();
+    }
     // The steps up to the one that broke the rule are the first candidate.
     let upto = played.as_ref().ok().and_then(|steps| {
         let at = steps
@@ -621,7 +624,9 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
         // the play met first.
         Some(_) => {
             last.findings.retain(|f| f.rule == rule);
-            last.keep_cited();
+            if !run.keep_exchanges {
+                last.keep_cited();
+            }
             cx.join(last);
         }
         None => cx.requests += last.requests,

@@ -106,6 +106,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         run_tag: crate::case::run_tag(settings.generation.seed),
         replay_target: replay_target(&settings.target),
         report_dir: settings.report_dir.clone(),
+        keep_exchanges: settings.keep_exchanges,
         explore_lock: Default::default(),
         watch,
         ledger,

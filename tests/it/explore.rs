@@ -579,13 +579,23 @@ const DEEPER: [(&str, &str); 9] = [
     ("tag-delete-deletes-derived-invoices", "TAG-DETACH"),
 ];
 
+/// Those of their rules that are `should`: a meaning implied, or a reading of a phrase.
+const SHOULD: [&str; 4] = [
+    "EXP-PAGES-BOTH-WAYS",
+    "EXP-ID-FREE-AFTER-REFUSAL",
+    "EXP-ID-PER-ORGANIZATION",
+    "EXP-CREATED-REFERENCE",
+];
+
 #[test]
 fn each_deeper_path_breach_is_met_by_the_explorer_and_its_script_replays_as_printed() {
     for (fault, rule) in DEEPER {
         let dir = scratch(&format!("explore-deeper-{fault}"));
         let args = ["--seed", "3", "--filter", "explore.", "--fault", fault];
         let out = run(&args, &dir);
-        assert_eq!(out.status.code(), Some(1), "{fault}: {}", says(&out));
+        // A `should` rule's breach warns: the run passes unless --strict.
+        let code = Some(if SHOULD.contains(&rule) { 0 } else { 1 });
+        assert_eq!(out.status.code(), code, "{fault}: {}", says(&out));
         let record = report(&dir);
         let messages: Vec<String> = ["explore.sequence.1", "explore.sequence.2"]
             .iter()
@@ -625,7 +635,7 @@ fn each_deeper_path_breach_is_met_by_the_explorer_and_its_script_replays_as_prin
             .expect("sh runs");
         assert_eq!(
             replayed.status.code(),
-            Some(1),
+            code,
             "{command}: {}",
             says(&replayed)
         );
@@ -642,30 +652,36 @@ fn each_deeper_path_breach_is_met_by_the_explorer_and_its_script_replays_as_prin
 #[test]
 fn a_deeper_sequence_carries_its_depth_into_the_replay_it_prints() {
     let dir = scratch("explore-depth-replay");
-    let fault = "vc-refused-create-takes-id";
-    let args = [
-        "--seed",
-        "3",
-        "--filter",
-        "explore.",
-        "--explore-depth",
-        "3",
-        "--fault",
-        fault,
-    ];
-    let out = run(&args, &dir);
+    let deep = |depth: &str, fault: &[&str], at: &std::path::Path| {
+        let args = [
+            &[
+                "--seed",
+                "3",
+                "--filter",
+                "explore.",
+                "--explore-depth",
+                depth,
+            ][..],
+            fault,
+        ]
+        .concat();
+        run(&args, at)
+    };
+    let out = deep("3", &["--fault", "bpag-limit-100-drops-last"], &dir);
     assert_eq!(out.status.code(), Some(1), "{}", says(&out));
     let printed = replays(&report(&dir));
     let command = printed.first().expect("a replay");
     assert!(command.contains("--explore-depth 3"), "{command}");
-    let shallow = run(
-        &["--seed", "3", "--filter", "explore.", "--fault", fault],
-        &dir.join("one"),
-    );
-    let requests = |dir: &std::path::Path| report(dir)["counts"]["requests"].as_u64().unwrap_or(0);
+    // Clean, a deeper sequence sends more requests than a default one.
+    let requests = |depth: &str| {
+        let at = dir.join(format!("clean-{depth}"));
+        let out = deep(depth, &[], &at);
+        assert!(out.status.success(), "{}", says(&out));
+        report(&at)["counts"]["requests"].as_u64().unwrap_or(0)
+    };
+    let (one, three) = (requests("1"), requests("3"));
     assert!(
-        requests(&dir) > requests(&dir.join("one")),
-        "a deeper run sends more: {}",
-        says(&shallow)
+        three > one + 20,
+        "depth 3 sent {three} requests, depth 1 {one}"
     );
 }

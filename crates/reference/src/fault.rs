@@ -506,6 +506,8 @@ faults! {
         "create receivable answers 404 to a quote or invoice whose counterpart_vat_id_id names a VAT ID created through the API (the seeded ones pass)";
     TagDeleteDeletesDerivedInvoices => "tag-delete-deletes-derived-invoices", "TAG-DETACH",
         "deleting a tag deletes the invoices based on a quote that carried it (a credit note based on one then finds no source: 404)";
+    TransactionsOrderBesideToken => "btx-order-honoured-beside-token", "BPAG-NO-GLOBAL-ORDER",
+        "list transactions honours order=desc sent beside a pagination token: the first page keeps the default order, the pages after it are counted from the newest";
     // ------------------------------------------------------------ response fields and later reads
     FileLanguageName => "rcv-file-language-name", "RCV-FILE-LANGUAGE-CODE",
         "the quote response's file_language names the language (English) instead of giving its code";

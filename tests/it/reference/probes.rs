@@ -983,6 +983,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         VelocityIdAcrossOrganizations => deeper::id_across_organizations(c).await,
         CreatedVatIdRefused => deeper::created_vat_id_refused(c).await,
         TagDeleteDeletesDerivedInvoices => deeper::deletes_derived_invoices(c).await,
+        TransactionsOrderBesideToken => deeper::order_beside_token(c).await,
         // Response fields and later reads.
         FileLanguageName => c.receivable(c.quote(json!({}))).await.get("file_language") != "en",
         DedicatedIpHostName => {

@@ -124,10 +124,13 @@ fn list_transactions_inner(
         }
     };
     let via_token = q.contains_key("pagination_token");
-    // Under its fault, a first page honours an order the spec says this area does not have.
-    let descending = !via_token
-        && q.get("order").is_some_and(|o| o == "desc")
-        && f.has(Fault::TransactionsOrderHonoured);
+    // Under their faults, a first page, or a page a token led to, honours an order the spec
+    // says this area does not have.
+    let honoured = match via_token {
+        false => f.has(Fault::TransactionsOrderHonoured),
+        true => f.has(Fault::TransactionsOrderBesideToken),
+    };
+    let descending = honoured && q.get("order").is_some_and(|o| o == "desc");
     Ok(transactions_page(app, cursor, via_token, descending))
 }
 

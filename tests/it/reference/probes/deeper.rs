@@ -135,3 +135,20 @@ pub async fn deletes_derived_invoices(c: &Ctx) -> bool {
     let quote_kept = c.based_on("invoice", &quote).await.status == 201;
     deleted && quote_kept && credit_note.status == 404
 }
+
+/// A read with order=desc on every page: its first page is the default order's, its second
+/// is not (the order honoured beside the token).
+pub async fn order_beside_token(c: &Ctx) -> bool {
+    let list = List::Transactions;
+    let plain = c.page(list, "limit=10").await;
+    let first = c.page(list, "limit=10&order=desc").await;
+    let token = first.token(list.next());
+    let second = c
+        .page(
+            list,
+            &format!("limit=10&order=desc&pagination_token={token}"),
+        )
+        .await;
+    let after = c.follow(list, &plain.token(list.next())).await;
+    first.ids() == plain.ids() && second.status == 200 && second.ids() != after.ids()
+}
