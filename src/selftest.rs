@@ -284,6 +284,7 @@ fn reference_settings(fault: Option<Fault>, cases: u32) -> RunSettings {
     let mut settings = RunSettings::new(SEED, faults);
     settings.generation.cases_per_operation = cases;
     settings.token_age = token_age(fault);
+    settings.generation.explore_depth = explore_depth(fault);
     settings.report_dir = None;
     settings
 }
@@ -328,6 +329,16 @@ pub fn token_age(fault: Option<Fault>) -> Option<Duration> {
     match fault? {
         Fault::BankingTokenExpires => Some(TOKEN_LIFETIME + Duration::from_millis(500)),
         _ => None,
+    }
+}
+
+/// The `--explore-depth` a fault's run needs: a tag's delete is part of deeper sequences only
+/// (a default run deletes one tag of the profile, in the delete cases), so the run of the
+/// fault only that path meets plays at depth 2. Every other run is the default one.
+pub fn explore_depth(fault: Option<Fault>) -> u32 {
+    match fault {
+        Some(Fault::TagDeleteDeletesDerivedInvoices) => 2,
+        _ => 1,
     }
 }
 

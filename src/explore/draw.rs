@@ -90,7 +90,9 @@ fn bag(org: Org, k: u32, depth: u32) -> Vec<Command> {
     ]);
     // Volume: writes enough that a breach which comes only with it is met before the reads.
     bag.extend((0..2 * depth).map(|_| Command::CreateQuote));
-    if k % 4 == 2 {
+    // A deeper run's sequences also delete a tag (a default run deletes one tag of the profile,
+    // in its delete cases, and no more).
+    if depth >= 2 && k % 4 == 2 {
         bag.push(Command::DetachTag);
     }
     for kind in 0..6u8 {

@@ -24,9 +24,11 @@
 //! ([`Command::DetachTag`]). Nothing else of a delete is: there is no read of tags or of
 //! counterpart bank accounts, a delete's success status and body are not shown, and which
 //! operation emits which event is not shown; "a deleted thing stays gone" would be a rule of
-//! ours. A delete uses up a fixture of the profile, so a sequence takes at most one deletable
-//! tag, in its first play only (a shrink's replays would use up the rest), and its breach is
-//! shown as the one step it is, without a shrink.
+//! ours. A delete uses up a fixture of the profile, so only sequences of `--explore-depth` 2
+//! and more delete a tag (a default run takes one deletable tag, for its delete cases), one
+//! sequence in four, in its first play only (a shrink's replays would use up the rest), and
+//! while the profile keeps another for the next run; its breach is shown as the one step it
+//! is, without a shrink.
 //!
 //! `--explore-depth` makes sequences longer and heavier for nightly runs: more random commands,
 //! more writes before the closing reads, deeper page walks.
