@@ -253,6 +253,9 @@ const LONGEST_ARGUMENT: usize = 64 << 10;
 /// quotes around the text and double quotes around each variable.
 fn word(pieces: &[Piece]) -> String {
     let has_var = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
+    if let (false, [Piece::Text(text)]) = (has_var, pieces) {
+        return quote(text);
+    }
     if !has_var {
         let text: String = pieces
             .iter()
@@ -302,7 +305,17 @@ fn word(pieces: &[Piece]) -> String {
 }
 
 fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
+    // In one pass into one string: a body's word may be a mebibyte long.
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for (i, part) in text.split('\'').enumerate() {
+        if i > 0 {
+            out.push_str("'\\''");
+        }
+        out.push_str(part);
+    }
+    out.push('\'');
+    out
 }
 
 /// A POSIX shell variable name: a letter or `_`, then letters, digits and `_`.

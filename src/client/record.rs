@@ -4,6 +4,7 @@
 use super::curl::{Redactor, ShellVars};
 use super::{Body, Request, Response};
 use crate::verdict::{RequestRecord, ResponseRecord};
+use std::borrow::Cow;
 
 /// How much of a response body a record keeps.
 const RECORD_BODY_LIMIT: usize = 4096;
@@ -17,11 +18,12 @@ pub(super) fn record_request(
     vars: &ShellVars,
 ) -> RequestRecord {
     let mut headers = request.headers.clone();
-    let body = match &request.body {
+    // Borrowed where the body is text already: a body is copied once, into the record.
+    let body: Option<Cow<'_, str>> = match &request.body {
         None => None,
         Some(Body::Json(v)) => {
             headers.push(("content-type".into(), "application/json".into()));
-            Some(v.to_string())
+            Some(Cow::Owned(v.to_string()))
         }
         Some(
             Body::Raw {
@@ -37,7 +39,7 @@ pub(super) fn record_request(
             if let Some(ct) = content_type {
                 headers.push(("content-type".into(), ct.clone()));
             }
-            Some(String::from_utf8_lossy(bytes).into_owned())
+            Some(String::from_utf8_lossy(bytes))
         }
     };
     // Sent with no `Accept`: curl must not send its own `*/*` either.
@@ -58,7 +60,7 @@ pub(super) fn record_request(
         .into_iter()
         .map(|(n, v)| (n.clone(), redact_header(&n, &v, redactor)))
         .collect();
-    let body = body.map(|b| redactor.redact(&b));
+    let body = body.map(|b| redactor.mask(&b).unwrap_or_else(|| b.into_owned()));
     RequestRecord {
         method: request.method.to_string(),
         url: redactor.redact(url),
@@ -70,18 +72,17 @@ pub(super) fn record_request(
 
 /// The record of a response, its secrets redacted and its body cut to [`RECORD_BODY_LIMIT`].
 pub(super) fn record_response(response: &Response, redactor: &Redactor) -> ResponseRecord {
-    // Redact before cutting, so that a secret across the cut leaves no prefix behind.
-    let text = redactor.redact(&response.text());
+    // Redact before cutting, so that a secret across the cut leaves no prefix behind; only
+    // what is kept is copied (an answer may be megabytes long).
+    let text = String::from_utf8_lossy(&response.body);
+    let masked = redactor.mask(&text);
+    let text = masked.as_deref().unwrap_or(&text);
     let truncated = text.len() > RECORD_BODY_LIMIT;
-    let body = if truncated {
-        let mut end = RECORD_BODY_LIMIT;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text[..end].to_owned()
-    } else {
-        text
-    };
+    let mut end = text.len().min(RECORD_BODY_LIMIT);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let body = text[..end].to_owned();
     let headers = response
         .headers
         .iter()
