@@ -201,11 +201,16 @@ pub fn write_all_with(
 
 /// The record as the reports written into `dir` show it, for the console to show it the same
 /// way: secrets replaced, and each body too long to show inline written beside the reports and
-/// shown by reference (`bodies/<hash>`).
-pub fn as_shown(run: &RunRecord, dir: &Path, secrets: &[String]) -> Result<RunRecord, ReportError> {
-    let run = redact::record(run, secrets);
-    let folded = bodies::fold(&run, dir)?.into_owned();
-    Ok(folded)
+/// shown by reference (`bodies/<hash>`). Made once, in place (a record holds every case of the
+/// run): [`write_all`] then finds nothing left to replace or fold, and copies nothing.
+pub fn as_shown(run: RunRecord, dir: &Path, secrets: &[String]) -> Result<RunRecord, ReportError> {
+    let redacted = match redact::record(&run, secrets) {
+        std::borrow::Cow::Borrowed(_) => None,
+        std::borrow::Cow::Owned(redacted) => Some(redacted),
+    };
+    let mut run = redacted.unwrap_or(run);
+    bodies::fold_in_place(&mut run, dir)?;
+    Ok(run)
 }
 
 /// Writes one file into `dir` (created if missing), secrets replaced.

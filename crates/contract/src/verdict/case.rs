@@ -230,6 +230,49 @@ pub struct CaseResult {
 }
 
 impl CaseResult {
+    /// A copy of the result without its exchanges (which are never copied).
+    pub fn without_exchanges(&self) -> CaseResult {
+        // Every field named, so that one added to the result is not forgotten here.
+        let CaseResult {
+            id,
+            suite,
+            operation,
+            rules,
+            verdict,
+            findings,
+            exchanges: _,
+            skip_reason,
+            error,
+            payload,
+            inconclusive,
+            requests,
+            evidence,
+            statuses,
+            expected_statuses,
+            shapes,
+            duration_ms,
+        } = self;
+        CaseResult {
+            id: id.clone(),
+            suite: suite.clone(),
+            operation: operation.clone(),
+            rules: rules.clone(),
+            verdict: *verdict,
+            findings: findings.clone(),
+            exchanges: Vec::new(),
+            skip_reason: skip_reason.clone(),
+            error: error.clone(),
+            payload: payload.clone(),
+            inconclusive: inconclusive.clone(),
+            requests: *requests,
+            evidence: evidence.clone(),
+            statuses: statuses.clone(),
+            expected_statuses: expected_statuses.clone(),
+            shapes: shapes.clone(),
+            duration_ms: *duration_ms,
+        }
+    }
+
     /// The verdict that the findings, the error and the variants left unjudged imply: a
     /// failure wins over everything; a case that judged only part of what it tested is
     /// inconclusive unless something it did judge warned.
