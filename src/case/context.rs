@@ -281,7 +281,7 @@ impl CaseCx {
         let example = listed && self.behaviour.wants_example();
         if self.keep_all || self.findings.len() > first || outcome.is_err() || example {
             let index = self.exchanges.len();
-            let exchange = self.run.target.exchange(&request, &sent, &outcome);
+            let exchange = self.run.target.exchange(request, &sent, &outcome);
             self.exchanges.push(exchange);
             if listed {
                 self.behaviour.kept(index);

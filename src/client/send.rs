@@ -356,10 +356,11 @@ impl Target {
         (sent, outcome)
     }
 
-    /// The record of an exchange [`Target::send`] made, with secrets redacted.
+    /// The record of an exchange [`Target::send`] made, with secrets redacted; the request
+    /// becomes the record's.
     pub fn exchange(
         &self,
-        request: &Request,
+        request: Request,
         sent: &Sent,
         outcome: &Result<Response, SendError>,
     ) -> Exchange {
