@@ -34,7 +34,10 @@ pub(super) struct Observer {
 
 /// Runs `plan` against `run`, `concurrency` cases at a time, and returns the results in plan
 /// order; `finished` counts the cases done so far (the progress line reads it); `gate` marks
-/// each result's known failures.
+/// each result's known failures. A passing case keeps only the exchanges its shapes show as
+/// examples, from the moment it ends, unless the run keeps every exchange (`keep_exchanges`):
+/// a run held every exchange of its passing cases until its end (the explorer's sequences alone
+/// hundreds, and a body of 1 MiB).
 pub(super) async fn schedule(
     run: Arc<RunCx>,
     plan: Vec<Case>,
@@ -42,6 +45,7 @@ pub(super) async fn schedule(
     finished: Arc<AtomicUsize>,
     observer: Option<Observer>,
     gate: Option<Arc<Gate>>,
+    keep_exchanges: bool,
 ) -> Vec<CaseResult> {
     let phases = Arc::new(Phases::default());
     // Only a run someone watches says on stderr that it waits for its tokens to age.
@@ -81,6 +85,9 @@ pub(super) async fn schedule(
                         task.await.unwrap_or_else(|e| panicked(&case, &e))
                     }
                 };
+                if !keep_exchanges && result.verdict == Verdict::Pass {
+                    result.keep_referenced_exchanges();
+                }
                 // Known failures are known before anyone sees the result.
                 if let Some(gate) = &gate {
                     gate.mark(&mut result);
