@@ -225,7 +225,9 @@ pub fn write_file(
         source,
     })?;
     let path = dir.join(name);
-    std::fs::write(&path, masked(text, secrets)).map_err(|source| ReportError::Write {
+    let masked = mask(text, secrets);
+    let text = masked.as_deref().unwrap_or(text);
+    std::fs::write(&path, text).map_err(|source| ReportError::Write {
         path: path.clone(),
         source,
     })?;
@@ -234,12 +236,17 @@ pub fn write_file(
 
 /// `text` with each secret, raw or in any escaped form a format gives it, replaced by `***`.
 fn masked(text: &str, secrets: &[String]) -> String {
+    mask(text, secrets).unwrap_or_else(|| text.to_owned())
+}
+
+/// [`masked`], or `None` when `text` holds no secret (a report is not copied to be written).
+fn mask(text: &str, secrets: &[String]) -> Option<String> {
     let forms: Vec<String> = secrets
         .iter()
         .filter(|s| !s.is_empty())
         .flat_map(|s| escaped_forms(s))
         .collect();
-    crate::secret::Redactor::new(&forms).redact(text)
+    crate::secret::Redactor::new(&forms).mask(text)
 }
 
 /// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,
