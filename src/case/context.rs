@@ -43,6 +43,15 @@ pub enum Abort {
 
 pub type Outcome = Result<(), Abort>;
 
+/// What a running case holds of the run that the other cases need too (the runner's: its place
+/// among the `--concurrency` cases at once, its phase), for a case that waits part way through
+/// for the others ([`super::Case::waits_for_others`]).
+pub trait Seat: Send + Sync {
+    /// Gives up what the case holds, and waits until every case of the plan that does not wait
+    /// for the others has finished.
+    fn wait_for_others(&mut self) -> BoxFuture<'_, ()>;
+}
+
 /// A request sent by [`CaseCx::dispatch`], waiting to be recorded.
 pub struct Dispatched {
     request: Request,
@@ -74,6 +83,8 @@ pub struct CaseCx {
     /// The kinds of answer the case had: what the behaviour diff and the spec owners' section
     /// read.
     pub behaviour: Behaviour,
+    /// What the case holds of the run, when it may wait for the others (the runner's).
+    pub seat: Option<Box<dyn Seat>>,
 }
 
 /// The rules a failure of which a banking organization header the target does not read can
@@ -101,6 +112,7 @@ impl CaseCx {
             refused: None,
             tally: Tally::default(),
             behaviour: Behaviour::default(),
+            seat: None,
         }
     }
 
@@ -176,6 +188,16 @@ impl CaseCx {
         self.refused = part.refused.or(self.refused.take());
         self.tally.absorb(part.tally);
         self.behaviour.absorb(part.behaviour, offset);
+    }
+
+    /// Waits until every case of the plan that does not wait so has finished, giving up
+    /// meanwhile what the case holds that they may need (its place among the `--concurrency`
+    /// cases at once, its phase). Only a case the plan marks ([`super::Case::waits_for_others`])
+    /// holds a seat to give up: for any other (or outside a run) it returns at once.
+    pub async fn wait_for_others(&mut self) {
+        if let Some(seat) = self.seat.as_mut() {
+            seat.wait_for_others().await;
+        }
     }
 
     /// A request of `op` built from the operations table (see [`Call`]).
@@ -322,7 +344,7 @@ impl CaseCx {
         let example = listed && self.behaviour.wants_example();
         if self.keep_all || self.findings.len() > first || outcome.is_err() || example {
             let index = self.exchanges.len();
-            let exchange = self.run.target.exchange(&request, &sent, &outcome);
+            let exchange = self.run.target.exchange(request, &sent, &outcome);
             self.exchanges.push(exchange);
             if listed {
                 self.behaviour.kept(index);

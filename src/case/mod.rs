@@ -24,7 +24,7 @@ pub use crate::check::Behaviour;
 /// What a case needs of the profile: a fixture of the profile's table.
 pub use crate::profile::Fixture as Need;
 pub use bodies::Bodies;
-pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, WINDOW};
+pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, Seat, WINDOW};
 pub use control::{Control, Echo, Spelling, Variant};
 pub use evidence::Tally;
 pub use exercise::{Exercise, Lacking};
@@ -74,6 +74,10 @@ pub struct Case {
     /// runner's last phase): it uses what earlier cases left in [`RunCx`], such as the
     /// [`TokenStash`].
     pub late: bool,
+    /// Runs beside the others but may wait, part way through, until every case of the plan
+    /// that does not wait so has finished ([`CaseCx::wait_for_others`]): the explorer's shrink,
+    /// which no other case's request may land in the middle of.
+    pub waits_for_others: bool,
     /// The ids of the earlier cases whose results a late case uses; a plan without one of them
     /// (filters, `--skip`, shards, `--read-only`) skips the case, saying so.
     pub after: Vec<String>,
@@ -100,6 +104,7 @@ impl Case {
             writes: false,
             still: false,
             late: false,
+            waits_for_others: false,
             after: Vec::new(),
             requests: 1,
             chain: 1,
@@ -215,6 +220,13 @@ impl Case {
     pub fn late(mut self, after: &[&str]) -> Case {
         self.late = true;
         self.after = after.iter().map(|id| (*id).to_owned()).collect();
+        self
+    }
+
+    /// May wait part way through until every other case has finished (see
+    /// [`Case::waits_for_others`]).
+    pub fn waits_for_others(mut self) -> Case {
+        self.waits_for_others = true;
         self
     }
 

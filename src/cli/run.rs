@@ -380,7 +380,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
                 note(&matches_none(&settings.selection.filter));
             }
             let ran = runtime.block_on(planned.run(Audience::Console));
-            return finish(&ran, &settings, super::github(args.ci_annotations).as_ref());
+            return finish(ran, &settings, super::github(args.ci_annotations).as_ref());
         }
     }
     Ok(exit::SUCCESS)
@@ -426,22 +426,35 @@ fn unjudged(patterns: &[String]) -> String {
 /// Writes each target's reports (and the behaviour diff of two), prints each summary (and the
 /// diff), and maps the verdicts to an exit code: the worse verdict's, or 6 where that is 0, the
 /// two targets behaved differently and `--fail-on-difference` asks.
-fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8, Fatal> {
-    let secrets = &ran.secrets;
+fn finish(ran: Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8, Fatal> {
+    let Ran {
+        records, secrets, ..
+    } = ran;
+    let secrets = &secrets;
     let dirs: Vec<Option<PathBuf>> = settings
         .per_target()
         .into_iter()
         .map(|side| side.report_dir)
         .collect();
-    let diff = match ran.records.as_slice() {
+    let diff = match records.as_slice() {
         [a, b] => Some(behaviour_diff(a, b, Catalogue::embedded())),
         _ => None,
     };
+    // Each record as its reports and the console show it (the bodies the reports keep beside
+    // them shown by reference), made once and in place.
+    let records = records
+        .into_iter()
+        .zip(&dirs)
+        .map(|(record, dir)| match dir {
+            Some(dir) => crate::report::as_shown(record, dir, secrets),
+            None => Ok(record),
+        })
+        .collect::<Result<Vec<RunRecord>, _>>()
+        .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
     // Each target's reports on a thread of their own, the diff on this one: rendering them is
     // most of what a run does after its last case.
     let reports: Vec<_> = std::thread::scope(|scope| {
-        let writers: Vec<_> = ran
-            .records
+        let writers: Vec<_> = records
             .iter()
             .zip(&dirs)
             .filter_map(|(record, dir)| Some((record, dir.as_deref()?)))
@@ -462,7 +475,7 @@ fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8,
         written.extend(paths.map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?);
     }
     let two = diff.is_some();
-    for ((name, record), dir) in ["A", "B"].iter().zip(&ran.records).zip(&dirs) {
+    for ((name, record), dir) in ["A", "B"].iter().zip(&records).zip(&dirs) {
         if let (true, Some(dir)) = (two, dir) {
             out(&format!(
                 "\n{name}: {} (reports in {})",
@@ -470,15 +483,7 @@ fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8,
                 dir.display()
             ));
         }
-        // The bodies the reports keep beside them are shown by reference here too.
-        let record = match dir {
-            Some(dir) => std::borrow::Cow::Owned(
-                crate::report::as_shown(record, dir, secrets)
-                    .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?,
-            ),
-            None => std::borrow::Cow::Borrowed(record),
-        };
-        out(&crate::report::console::summary(&record));
+        out(&crate::report::console::summary(record));
     }
     if let Some(diff) = &diff {
         out(&format!(
@@ -487,7 +492,7 @@ fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8,
         ));
     }
     if let Some(job) = github {
-        for (record, dir) in ran.records.iter().zip(&dirs) {
+        for (record, dir) in records.iter().zip(&dirs) {
             out(&github::annotations(record, Catalogue::embedded(), secrets));
             if let Some(dir) = dir {
                 github::append_step_summary(job, &dir.join("summary.md"))
@@ -498,8 +503,7 @@ fn finish(ran: &Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8,
     for path in written {
         note(&format!("report: {}", path.display()));
     }
-    let verdict = ran
-        .records
+    let verdict = records
         .iter()
         .map(RunRecord::verdict)
         .reduce(RunVerdict::worse)

@@ -10,6 +10,7 @@
 pub use crate::secret::{redact, Redactor, SecretFinder};
 
 use super::coding::asks_for_coding;
+use std::borrow::Cow;
 
 /// A POSIX-shell-safe curl command for a request (headers and body as given: redact first),
 /// which went `without` the headers named there: curl would send its own of those.
@@ -20,7 +21,7 @@ pub fn curl_command(
     without: &[&str],
     body: Option<&str>,
 ) -> String {
-    let words = |text: &str| vec![Piece::Text(text.to_owned())];
+    let words = |text: &str| vec![Piece::Text(Cow::Owned(text.to_owned()))];
     let compressed = asks_for_coding(headers);
     let headers: Vec<Vec<Piece>> = headers
         .iter()
@@ -41,10 +42,10 @@ fn header_line(name: &str, value: &str) -> String {
 
 /// `-H 'Accept:'` for each header the request went without where curl would send its own
 /// (`Accept: */*`, its `User-Agent`): curl then sends none.
-fn left_out<'a>(without: &'a [&'a str]) -> impl Iterator<Item = Vec<Piece>> + 'a {
+fn left_out<'a>(without: &'a [&'a str]) -> impl Iterator<Item = Vec<Piece<'a>>> + 'a {
     without
         .iter()
-        .map(|name| vec![Piece::Text(format!("{name}:"))])
+        .map(|name| vec![Piece::Text(Cow::Owned(format!("{name}:")))])
 }
 
 /// Secrets with the shell variables a curl names in their place: each value with the variable
@@ -113,21 +114,38 @@ impl ShellVars {
     /// `text` as pieces: each named secret a variable or the expression that builds it, the rest
     /// redacted. A secret that holds a named one without being named itself is masked whole
     /// first: a curl never shows a secret's tail beside a variable.
-    fn pieces(&self, text: &str, redactor: &Redactor) -> Vec<Piece> {
-        let mut masked = std::borrow::Cow::Borrowed(text);
+    fn pieces<'a>(&self, text: &'a str, redactor: &Redactor) -> Vec<Piece<'a>> {
+        let mut masked: Option<String> = None;
         for secret in redactor.secrets() {
             let is_named = self.named.iter().any(|(value, _)| value == secret);
             let holds_named = self
                 .named
                 .iter()
                 .any(|(value, _)| secret.contains(value.as_str()));
-            if !is_named && holds_named && masked.contains(secret.as_str()) {
-                masked =
-                    std::borrow::Cow::Owned(masked.replace(secret.as_str(), crate::secret::MASK));
+            let current = masked.as_deref().unwrap_or(text);
+            if !is_named && holds_named && current.contains(secret.as_str()) {
+                masked = Some(current.replace(secret.as_str(), crate::secret::MASK));
             }
         }
+        match masked {
+            None => self.split(text, redactor),
+            Some(masked) => {
+                let pieces = self.split(&masked, redactor);
+                pieces.into_iter().map(Piece::into_owned).collect()
+            }
+        }
+    }
+
+    /// `text` as pieces, as [`ShellVars::pieces`] gives them once a secret holding a named one
+    /// is masked; the text between the secrets is borrowed where it holds no other secret (a
+    /// body may be a mebibyte long).
+    fn split<'a>(&self, text: &'a str, redactor: &Redactor) -> Vec<Piece<'a>> {
+        let redacted = |text: &'a str| match redactor.mask(text) {
+            Some(masked) => Piece::Text(Cow::Owned(masked)),
+            None => Piece::Text(Cow::Borrowed(text)),
+        };
         let mut out = Vec::new();
-        let mut rest: &str = &masked;
+        let mut rest: &str = text;
         loop {
             let next = self
                 .named
@@ -139,7 +157,7 @@ impl ShellVars {
                 break;
             };
             if at > 0 {
-                out.push(Piece::Text(redactor.redact(&rest[..at])));
+                out.push(redacted(&rest[..at]));
             }
             out.push(match shell {
                 Shell::Var(var) => Piece::Var(var.clone()),
@@ -148,7 +166,7 @@ impl ShellVars {
             rest = &rest[at + value.len()..];
         }
         if !rest.is_empty() || out.is_empty() {
-            out.push(Piece::Text(redactor.redact(rest)));
+            out.push(redacted(rest));
         }
         out
     }
@@ -172,14 +190,15 @@ impl ShellVars {
         let headers = headers
             .iter()
             .map(|(name, value)| {
-                let pieces = self.pieces(&header_line(name, value), redactor);
+                let line = header_line(name, value);
+                let pieces: Vec<Piece<'_>> = self.pieces(&line, redactor);
                 let named = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
                 let lower = name.to_ascii_lowercase();
                 if !named && (lower == "authorization" || lower == "proxy-authorization") {
                     let masked = crate::secret::mask_authorization(value);
-                    vec![Piece::Text(format!("{name}: {masked}"))]
+                    vec![Piece::Text(Cow::Owned(format!("{name}: {masked}")))]
                 } else {
-                    pieces
+                    pieces.into_iter().map(Piece::into_owned).collect()
                 }
             })
             .chain(left_out(without))
@@ -205,17 +224,34 @@ impl ShellVars {
 /// A part of a shell word: text as it is, a variable the shell expands, or an expression that
 /// builds a value from variables.
 #[derive(Debug, Clone, PartialEq)]
-enum Piece {
-    Text(String),
+enum Piece<'a> {
+    Text(Cow<'a, str>),
     Var(String),
     Built(String),
 }
 
+impl Piece<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Piece::Text(text) => text.len(),
+            Piece::Var(s) | Piece::Built(s) => s.len(),
+        }
+    }
+
+    fn into_owned(self) -> Piece<'static> {
+        match self {
+            Piece::Text(text) => Piece::Text(Cow::Owned(text.into_owned())),
+            Piece::Var(var) => Piece::Var(var),
+            Piece::Built(expr) => Piece::Built(expr),
+        }
+    }
+}
+
 fn command(
     method: &str,
-    url: Vec<Piece>,
-    headers: Vec<Vec<Piece>>,
-    body: Option<Vec<Piece>>,
+    url: Vec<Piece<'_>>,
+    headers: Vec<Vec<Piece<'_>>>,
+    body: Option<Vec<Piece<'_>>>,
     compressed: bool,
 ) -> String {
     let mut parts = vec!["curl".to_owned(), "-sS".to_owned(), "-i".to_owned()];
@@ -231,17 +267,28 @@ fn command(
     for header in &headers {
         parts.push(format!("-H {}", word(header)));
     }
-    let Some(body) = body.as_deref().map(word) else {
+    let Some(body) = body else {
         return parts.join(" ");
     };
-    if body.len() <= LONGEST_ARGUMENT {
-        parts.push(format!("--data-raw {body}"));
-        return parts.join(" ");
-    }
     // A body longer than one argument of a program may be (Linux takes 128 KiB) is piped in
-    // by printf, a builtin of every shell, which takes any length.
-    parts.push("--data-binary @-".to_owned());
-    format!("printf '%s' {body} | {}", parts.join(" "))
+    // by printf, a builtin of every shell, which takes any length. Its word is written once,
+    // straight into the command that pipes it, with room for the rest (a body may be a
+    // mebibyte long).
+    const PIPED: &str = "printf '%s' ";
+    const SENT: &str = " --data-binary @-";
+    let head = parts.join(" ");
+    let text: usize = body.iter().map(Piece::len).sum();
+    let mut piped =
+        String::with_capacity(PIPED.len() + text + text / 8 + 8 + head.len() + SENT.len());
+    piped.push_str(PIPED);
+    word_into(&mut piped, &body);
+    if piped.len() - PIPED.len() <= LONGEST_ARGUMENT {
+        return format!("{head} --data-raw {}", &piped[PIPED.len()..]);
+    }
+    piped.push_str(" | ");
+    piped.push_str(&head);
+    piped.push_str(SENT);
+    piped
 }
 
 /// The longest body given to curl as an argument: Linux refuses one argument longer than
@@ -251,22 +298,32 @@ const LONGEST_ARGUMENT: usize = 64 << 10;
 /// One shell word that reads back as the pieces, each variable expanded: in double quotes where
 /// the text has nothing a double quote would read otherwise (`"... Bearer $VAR"`), else single
 /// quotes around the text and double quotes around each variable.
-fn word(pieces: &[Piece]) -> String {
+fn word(pieces: &[Piece<'_>]) -> String {
+    let mut out = String::new();
+    word_into(&mut out, pieces);
+    out
+}
+
+/// [`word`], written at the end of `out`.
+fn word_into(out: &mut String, pieces: &[Piece<'_>]) {
     let has_var = pieces.iter().any(|p| !matches!(p, Piece::Text(_)));
+    if let (false, [Piece::Text(text)]) = (has_var, pieces) {
+        return quote_into(out, text);
+    }
     if !has_var {
         let text: String = pieces
             .iter()
             .map(|p| match p {
-                Piece::Text(t) | Piece::Var(t) | Piece::Built(t) => t.as_str(),
+                Piece::Text(t) => t.as_ref(),
+                Piece::Var(t) | Piece::Built(t) => t.as_str(),
             })
             .collect();
-        return quote(&text);
+        return quote_into(out, &text);
     }
     let plain = pieces.iter().all(|p| match p {
         Piece::Text(t) => !t.contains(['"', '\\', '$', '`', '!']),
         Piece::Var(_) | Piece::Built(_) => true,
     });
-    let mut out = String::new();
     if plain {
         out.push('"');
         for (i, piece) in pieces.iter().enumerate() {
@@ -292,17 +349,26 @@ fn word(pieces: &[Piece]) -> String {
     } else {
         for piece in pieces {
             match piece {
-                Piece::Text(t) => out.push_str(&quote(t)),
+                Piece::Text(t) => quote_into(out, t),
                 Piece::Var(var) => out.push_str(&format!("\"${{{var}}}\"")),
                 Piece::Built(expr) => out.push_str(&format!("\"{expr}\"")),
             }
         }
     }
-    out
 }
 
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
+/// `text` in single quotes, written at the end of `out` in one pass (a body's word may be a
+/// mebibyte long).
+fn quote_into(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('\'');
+    for (i, part) in text.split('\'').enumerate() {
+        if i > 0 {
+            out.push_str("'\\''");
+        }
+        out.push_str(part);
+    }
+    out.push('\'');
 }
 
 /// A POSIX shell variable name: a letter or `_`, then letters, digits and `_`.

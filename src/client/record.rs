@@ -10,14 +10,22 @@ const RECORD_BODY_LIMIT: usize = 4096;
 
 /// The record of a request sent to `url` (its absolute URL, or its path when it has none), with
 /// every secret redacted and its curl naming each secret by the shell variable `vars` gives it.
+/// The request is taken, so that its body becomes the record's without a copy (a body may be a
+/// mebibyte long).
 pub(super) fn record_request(
-    request: &Request,
+    request: Request,
     url: &str,
     redactor: &Redactor,
     vars: &ShellVars,
 ) -> RequestRecord {
-    let mut headers = request.headers.clone();
-    let body = match &request.body {
+    let Request {
+        method,
+        mut headers,
+        body,
+        no_accept,
+        ..
+    } = request;
+    let body: Option<String> = match body {
         None => None,
         Some(Body::Json(v)) => {
             headers.push(("content-type".into(), "application/json".into()));
@@ -35,19 +43,22 @@ pub(super) fn record_request(
             },
         ) => {
             if let Some(ct) = content_type {
-                headers.push(("content-type".into(), ct.clone()));
+                headers.push(("content-type".into(), ct));
             }
-            Some(String::from_utf8_lossy(bytes).into_owned())
+            Some(
+                String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            )
         }
     };
     // Sent with no `Accept`: curl must not send its own `*/*` either.
     let named = |h: &[(String, String)]| h.iter().any(|(n, _)| n.eq_ignore_ascii_case("accept"));
-    let without: &[&str] = match request.no_accept && !named(&headers) {
+    let without: &[&str] = match no_accept && !named(&headers) {
         true => &["Accept"],
         false => &[],
     };
     let curl = vars.curl(
-        request.method.as_str(),
+        method.as_str(),
         url,
         &headers,
         without,
@@ -58,9 +69,9 @@ pub(super) fn record_request(
         .into_iter()
         .map(|(n, v)| (n.clone(), redact_header(&n, &v, redactor)))
         .collect();
-    let body = body.map(|b| redactor.redact(&b));
+    let body = body.map(|b| redactor.mask(&b).unwrap_or(b));
     RequestRecord {
-        method: request.method.to_string(),
+        method: method.to_string(),
         url: redactor.redact(url),
         headers,
         body,
@@ -70,18 +81,17 @@ pub(super) fn record_request(
 
 /// The record of a response, its secrets redacted and its body cut to [`RECORD_BODY_LIMIT`].
 pub(super) fn record_response(response: &Response, redactor: &Redactor) -> ResponseRecord {
-    // Redact before cutting, so that a secret across the cut leaves no prefix behind.
-    let text = redactor.redact(&response.text());
+    // Redact before cutting, so that a secret across the cut leaves no prefix behind; only
+    // what is kept is copied (an answer may be megabytes long).
+    let text = String::from_utf8_lossy(&response.body);
+    let masked = redactor.mask(&text);
+    let text = masked.as_deref().unwrap_or(&text);
     let truncated = text.len() > RECORD_BODY_LIMIT;
-    let body = if truncated {
-        let mut end = RECORD_BODY_LIMIT;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text[..end].to_owned()
-    } else {
-        text
-    };
+    let mut end = text.len().min(RECORD_BODY_LIMIT);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let body = text[..end].to_owned();
     let headers = response
         .headers
         .iter()
@@ -185,7 +195,7 @@ mod tests {
             } else {
                 request.json(serde_json::Value::String(String::from_utf8_lossy(&sent).into_owned()))
             };
-            let record = record_request(&request, &url(&request.path), &redactor, &vars);
+            let record = record_request(request.clone(), &url(&request.path), &redactor, &vars);
             let text = serde_json::to_string(&record).expect("a record serialises");
             proptest::prop_assert!(!text.contains(&secret), "{text}");
             let named = record.curl.contains("$_a_b_c") || record.curl.contains("${_a_b_c}");

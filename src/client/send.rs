@@ -356,10 +356,11 @@ impl Target {
         (sent, outcome)
     }
 
-    /// The record of an exchange [`Target::send`] made, with secrets redacted.
+    /// The record of an exchange [`Target::send`] made, with secrets redacted; the request
+    /// becomes the record's.
     pub fn exchange(
         &self,
-        request: &Request,
+        request: Request,
         sent: &Sent,
         outcome: &Result<Response, SendError>,
     ) -> Exchange {
@@ -591,7 +592,10 @@ impl Target {
         if response.content_length().is_some_and(|n| n > max) {
             return Err(SendError::TooLarge(max));
         }
-        let mut body = Vec::new();
+        // Room for the whole body at once where its length is announced: read in chunks into a
+        // growing vector, a body was copied as the vector grew, which held up to twice its size.
+        let announced = response.content_length().unwrap_or(0).min(max);
+        let mut body = Vec::with_capacity(usize::try_from(announced).unwrap_or(0));
         loop {
             let chunk = response.chunk().await.map_err(|e| match e.is_timeout() {
                 true => SendError::Timeout(self.config.timeout.as_secs_f64()),

@@ -511,8 +511,9 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
     )
     .suite("explore")
     .other_organization()
-    // After every other case, so that no request of theirs lands between a shrink's replays.
-    .late(&[])
+    // Plays beside the other cases; a shrink waits until they have all finished, so that no
+    // request of theirs lands between its replays.
+    .waits_for_others()
     .requests(draw::REQUESTS);
     for op in commands.iter().flat_map(|c| c.operations()) {
         case = case.also(*op);
@@ -528,10 +529,10 @@ fn sequence_case(k: u32, read_only: bool) -> Case {
 /// Plays sequence `k`; when a post-condition of the model breaks, shrinks the sequence to the
 /// fewest steps that still break it and shows that script once, under the rule.
 ///
-/// Sequences play together, but a shrink runs alone: sequences are late cases (they start once
-/// every other case has finished), and a shrink holds the run's explorer lock for writing while
-/// plays hold it for reading, so no other request changes the target between the replays of a
-/// shrink and the script it prints. The script is what the last replay did: its failing step is
+/// Sequences play together and beside the other cases, but a shrink runs alone: it waits until
+/// every case that is no sequence has finished (giving up its place meanwhile), and holds the
+/// run's explorer lock for writing while plays hold it for reading, so no other request changes
+/// the target between the replays of a shrink and the script it prints. The script is what the last replay did: its failing step is
 /// marked, and the finding shows that step's diff, request and answer.
 async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     let seed = cx.run.generation.seed;
@@ -567,6 +568,7 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
             .position(|s| s.broke.as_ref().is_some_and(|b| b.0 == rule));
         at.map(|at| at + 1)
     });
+    cx.wait_for_others().await;
     let alone = run.explore_lock.write().await;
     let (kept, replays) = shrink_sequence(cx, &commands, &rule, k, upto).await;
     let mut last = cx.fork();

@@ -573,7 +573,11 @@ impl<S: SchemaSource> Engine<S> {
         let inlined = tree::inline(&self.source, root, stem, 0, &mut docs)?;
         let context = tree::Context { options, stem };
         let shape = tree::compile(&context, &inlined)?;
-        let oracle = Oracle::build(stem, root, docs)?;
+        let embedded = self.source.is_embedded().then(|| Oracle::embedded(stem));
+        let oracle = match embedded.flatten() {
+            Some(oracle) => oracle,
+            None => Oracle::build(stem, root, docs)?,
+        };
         let branches = inventory::branch_stems(root);
         Ok(Compiled::new(shape, oracle, stem, branches))
     }

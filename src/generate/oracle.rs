@@ -13,10 +13,27 @@ use serde_json::Value;
 const BASE: &str = "https://covenant.invalid/schemas/";
 
 pub(crate) struct Oracle {
-    validator: jsonschema::Validator,
+    validator: Validator,
+}
+
+enum Validator {
+    /// Compiled for a schema source of the caller's.
+    Own(jsonschema::Validator),
+    /// The embedded registry's: it compiled every schema once for the checks, with the same
+    /// draft, formats checked and the same documents (an engine compiling its own again held
+    /// one more copy of every validator per set of generator options).
+    Embedded(&'static jsonschema::Validator),
 }
 
 impl Oracle {
+    /// The embedded registry's validator of `stem`, when the registry compiled one.
+    pub fn embedded(stem: &str) -> Option<Oracle> {
+        let validator = crate::schema::Registry::embedded().validator(stem)?;
+        Some(Oracle {
+            validator: Validator::Embedded(validator),
+        })
+    }
+
     /// Compiles the schema of `stem`, serving every referenced document from `docs`.
     pub fn build(stem: &str, root: &Value, docs: Documents) -> Result<Oracle, GenerateError> {
         let mut options = jsonschema::options()
@@ -32,11 +49,16 @@ impl Oracle {
                 stem: stem.to_string(),
                 message: error.to_string(),
             })?;
-        Ok(Oracle { validator })
+        Ok(Oracle {
+            validator: Validator::Own(validator),
+        })
     }
 
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
+        match &self.validator {
+            Validator::Own(validator) => validator.is_valid(instance),
+            Validator::Embedded(validator) => validator.is_valid(instance),
+        }
     }
 }
 

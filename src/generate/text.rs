@@ -1,10 +1,12 @@
 //! Strings: plain text of a given length, strings matching a pattern, the four formats, and the
 //! near-miss strings that break a pattern or a format.
 
+use super::pattern::PatternGen;
 use super::tree::{Format, StringSpec};
 use proptest::prelude::*;
 use serde_json::Value;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Random plain strings draw from these; shrinking goes toward the first (`a`).
 const CHARS: &[char] = &[
@@ -364,19 +366,45 @@ pub(crate) fn bad_patterns(pattern: &regex::Regex, spec: &StringSpec) -> Vec<Str
     .collect()
 }
 
-/// Random strings matching a pattern within length bounds; shrinkable.
-pub(crate) fn pattern_strategy(
+/// Random strings matching a schema's `pattern` within length bounds, shrinkable; plain strings
+/// where the pattern is no regex. Each pattern is compiled once for the process: a body's
+/// strategy is built for each site a schema breaks, and each compiled its patterns again.
+pub(crate) fn pattern_strategy(pattern: &str, lo: usize, hi: usize) -> SBoxedStrategy<String> {
+    type Compiled = Option<(Arc<regex::Regex>, Option<Arc<PatternGen>>)>;
+    static PATTERNS: OnceLock<Mutex<HashMap<String, Compiled>>> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(Mutex::default);
+    let known = patterns
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(pattern)
+        .cloned();
+    let compiled = known.unwrap_or_else(|| {
+        let compiled = regex::Regex::new(pattern).ok().map(|regex| {
+            let generator = PatternGen::new(&generator_source(regex.as_str())).map(Arc::new);
+            (Arc::new(regex), generator)
+        });
+        let mut patterns = patterns.lock().unwrap_or_else(|e| e.into_inner());
+        patterns.insert(pattern.to_owned(), compiled.clone());
+        compiled
+    });
+    match compiled {
+        Some((regex, generator)) => pattern_strategy_of(regex, generator, lo, hi),
+        None => plain_strategy(lo, hi),
+    }
+}
+
+fn pattern_strategy_of(
     pattern: Arc<regex::Regex>,
+    generator: Option<Arc<PatternGen>>,
     lo: usize,
     hi: usize,
 ) -> SBoxedStrategy<String> {
-    let source = generator_source(pattern.as_str());
     let fits = move |s: &String| {
         let len = s.chars().count();
         len >= lo && len <= hi
     };
-    match super::pattern::PatternGen::new(&source) {
-        Some(generator) => super::Memo(Arc::new(generator).strategy())
+    match generator {
+        Some(generator) => super::Memo(generator.strategy())
             .prop_filter("pattern string out of length bounds", move |s| {
                 fits(s) && pattern.is_match(s)
             })

@@ -4,10 +4,11 @@
 //! that a mutation can later be applied there.
 
 use super::text;
-use super::tree::{ArraySpec, Bounds, ObjectSpec, Prop, Shape, ShapeKind, Step, StringSpec};
+use super::tree::{
+    ArraySpec, Bounds, Conditional, ObjectSpec, Prop, Shape, ShapeKind, Step, StringSpec,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
-use std::sync::Arc;
 
 /// Unbounded integers and numbers are drawn from this far around zero.
 const NUMBER_SPREAD: i64 = 1_000_000;
@@ -101,10 +102,7 @@ fn string_strategy(spec: &StringSpec) -> SBoxedStrategy<Value> {
                 })
                 .sboxed()
         }
-        (None, Some(pattern)) => match regex::Regex::new(pattern) {
-            Ok(pattern) => text::pattern_strategy(Arc::new(pattern), lo, hi),
-            Err(_) => text::plain_strategy(lo, hi),
-        },
+        (None, Some(pattern)) => text::pattern_strategy(pattern, lo, hi),
         (None, None) => text::plain_strategy(lo, hi),
     };
     strings.prop_map(Value::String).sboxed()
@@ -178,14 +176,16 @@ fn object_strategy(spec: &ObjectSpec, path: &[Step]) -> SBoxedStrategy<Value> {
     } else {
         Just(Default::default()).sboxed()
     };
-    let spec = spec.clone();
+    // The conditionals alone: the whole spec would copy every property's shape, all the way
+    // down, into each object's strategy (and a schema has a strategy per site it breaks).
+    let conditionals = spec.conditionals.clone();
     (parts, extra)
         .prop_map(move |(parts, extra)| {
             let mut object: Map<String, Value> = parts.into_iter().flatten().collect();
             for (name, value) in extra {
                 object.entry(name).or_insert(Value::String(value));
             }
-            settle_conditionals(&spec, &mut object);
+            settle_conditionals(&conditionals, &mut object);
             Value::Object(object)
         })
         .sboxed()
@@ -210,8 +210,8 @@ fn prop_strategy(prop: &Prop, rest: Option<&[Step]>) -> SBoxedStrategy<Option<(S
 }
 
 /// Removes what a triggered `if`/`then` forbids.
-pub(crate) fn settle_conditionals(spec: &ObjectSpec, object: &mut Map<String, Value>) {
-    for conditional in &spec.conditionals {
+pub(crate) fn settle_conditionals(conditionals: &[Conditional], object: &mut Map<String, Value>) {
+    for conditional in conditionals {
         let triggered = object
             .get(&conditional.when)
             .is_some_and(|value| conditional.values.contains(value));
@@ -320,6 +320,6 @@ fn example_object(spec: &ObjectSpec, path: &[Step], full: bool) -> Value {
         };
         object.insert(prop.name.clone(), value);
     }
-    settle_conditionals(spec, &mut object);
+    settle_conditionals(&spec.conditionals, &mut object);
     Value::Object(object)
 }

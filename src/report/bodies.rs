@@ -25,6 +25,12 @@ pub fn fold<'a>(run: &'a RunRecord, dir: &Path) -> Result<Cow<'a, RunRecord>, Re
         return Ok(Cow::Borrowed(run));
     }
     let mut run = run.clone();
+    fold_in_place(&mut run, dir)?;
+    Ok(Cow::Owned(run))
+}
+
+/// [`fold`] on a record of the caller's, without a copy of it.
+pub fn fold_in_place(run: &mut RunRecord, dir: &Path) -> Result<(), ReportError> {
     for exchange in run.cases.iter_mut().flat_map(|c| c.exchanges.iter_mut()) {
         if let Some(body) = exchange.request.body.take() {
             exchange.request.body = Some(match foldable(&body) {
@@ -44,7 +50,7 @@ pub fn fold<'a>(run: &'a RunRecord, dir: &Path) -> Result<Cow<'a, RunRecord>, Re
             }
         }
     }
-    Ok(Cow::Owned(run))
+    Ok(())
 }
 
 /// Writes `body` beside the reports in `dir` and returns the path the reports name.

@@ -16,7 +16,7 @@ use super::diff::BehaviourDiff;
 use super::gaps::{gap_observations, Observation};
 use super::{ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
-use crate::verdict::{RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -28,7 +28,7 @@ struct Document<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     incomplete: Option<String>,
     #[serde(flatten)]
-    record: &'a RunRecord,
+    record: Reported<'a>,
     coverage: Coverage<'a>,
     /// What the target chose where the spec is silent, per gap id.
     silent: BTreeMap<String, Silent>,
@@ -104,11 +104,10 @@ impl Reporter for Json {
                 (g.gap, silent)
             })
             .collect();
-        let judged = lean(strict_judged(run));
         let document = Document {
             verdict: run.verdict(),
             incomplete: run.incomplete(),
-            record: judged.as_ref(),
+            record: Reported::of(run),
             coverage,
             silent,
         };
@@ -122,42 +121,80 @@ impl Reporter for Json {
     }
 }
 
-/// The record without the exchanges of passing cases, unless the run was asked to keep them
+/// The record as report.json holds it, each case written as it is read (the record is not
+/// copied: it holds every case of the run).
+///
+/// Without the exchanges of passing cases, unless the run was asked to keep them
 /// (`--keep-exchanges`): a passing case is evidence in its counts, statuses, shapes and rules,
 /// which stay, and a clean run's report.json stays small (a sequence of the explorer alone
 /// sends a body of 1 MiB). A case that did not pass keeps every exchange, so that each finding
 /// can still be replayed from the report.
-fn lean(run: Cow<'_, RunRecord>) -> Cow<'_, RunRecord> {
-    let heavy =
-        |c: &crate::verdict::CaseResult| c.verdict == Verdict::Pass && !c.exchanges.is_empty();
-    if run.meta.keep_exchanges || !run.cases.iter().any(heavy) {
-        return run;
-    }
-    let mut run = run.into_owned();
-    for case in run.cases.iter_mut().filter(|c| c.verdict == Verdict::Pass) {
-        case.exchanges.clear();
-    }
-    Cow::Owned(run)
+///
+/// As its verdict reads it: under `--strict` a warned case is a failing case, so its verdict is
+/// `fail` and the counts count it among the failures, as every other surface does (its findings
+/// keep their rule and level). `compare` and `merge` read it back as such.
+#[derive(Serialize)]
+struct Reported<'a> {
+    meta: &'a RunMeta,
+    counts: Cow<'a, Counts>,
+    cases: Cases<'a>,
 }
 
-/// The record as its verdict reads it: under `--strict` a warned case is a failing case, so
-/// its verdict is `fail` and the counts count it among the failures, as every other surface
-/// does (its findings keep their rule and level). `compare` and `merge` read it back as such.
-fn strict_judged(run: &RunRecord) -> Cow<'_, RunRecord> {
-    if !run.meta.strict || run.counts.warn == 0 {
-        return Cow::Borrowed(run);
+impl<'a> Reported<'a> {
+    fn of(run: &'a RunRecord) -> Reported<'a> {
+        // Every field of the record, so that one added to it cannot be left out here.
+        let RunRecord {
+            meta,
+            counts,
+            cases,
+        } = run;
+        let strict = meta.strict && counts.warn > 0;
+        let counts = match strict {
+            true => Cow::Owned(Counts {
+                fail: counts.fail + counts.warn,
+                warn: 0,
+                ..counts.clone()
+            }),
+            false => Cow::Borrowed(counts),
+        };
+        Reported {
+            meta,
+            counts,
+            cases: Cases {
+                cases,
+                strict,
+                keep_exchanges: meta.keep_exchanges,
+            },
+        }
     }
-    let mut judged = run.clone();
-    for case in judged
-        .cases
-        .iter_mut()
-        .filter(|c| c.verdict == Verdict::Warn)
-    {
-        case.verdict = Verdict::Fail;
+}
+
+/// The cases of [`Reported`].
+struct Cases<'a> {
+    cases: &'a [CaseResult],
+    /// Warned cases are written as failing ones.
+    strict: bool,
+    keep_exchanges: bool,
+}
+
+impl Serialize for Cases<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.cases.len()))?;
+        for case in self.cases {
+            let warned = self.strict && case.verdict == Verdict::Warn;
+            let lean = !self.keep_exchanges && case.verdict == Verdict::Pass;
+            match (warned, lean && !case.exchanges.is_empty()) {
+                (true, _) => seq.serialize_element(&CaseResult {
+                    verdict: Verdict::Fail,
+                    ..case.clone()
+                })?,
+                (false, true) => seq.serialize_element(&case.without_exchanges())?,
+                (false, false) => seq.serialize_element(case)?,
+            }
+        }
+        seq.end()
     }
-    judged.counts.fail += judged.counts.warn;
-    judged.counts.warn = 0;
-    Cow::Owned(judged)
 }
 
 /// `compare.json`.

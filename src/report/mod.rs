@@ -201,11 +201,16 @@ pub fn write_all_with(
 
 /// The record as the reports written into `dir` show it, for the console to show it the same
 /// way: secrets replaced, and each body too long to show inline written beside the reports and
-/// shown by reference (`bodies/<hash>`).
-pub fn as_shown(run: &RunRecord, dir: &Path, secrets: &[String]) -> Result<RunRecord, ReportError> {
-    let run = redact::record(run, secrets);
-    let folded = bodies::fold(&run, dir)?.into_owned();
-    Ok(folded)
+/// shown by reference (`bodies/<hash>`). Made once, in place (a record holds every case of the
+/// run): [`write_all`] then finds nothing left to replace or fold, and copies nothing.
+pub fn as_shown(run: RunRecord, dir: &Path, secrets: &[String]) -> Result<RunRecord, ReportError> {
+    let redacted = match redact::record(&run, secrets) {
+        std::borrow::Cow::Borrowed(_) => None,
+        std::borrow::Cow::Owned(redacted) => Some(redacted),
+    };
+    let mut run = redacted.unwrap_or(run);
+    bodies::fold_in_place(&mut run, dir)?;
+    Ok(run)
 }
 
 /// Writes one file into `dir` (created if missing), secrets replaced.
@@ -220,7 +225,9 @@ pub fn write_file(
         source,
     })?;
     let path = dir.join(name);
-    std::fs::write(&path, masked(text, secrets)).map_err(|source| ReportError::Write {
+    let masked = mask(text, secrets);
+    let text = masked.as_deref().unwrap_or(text);
+    std::fs::write(&path, text).map_err(|source| ReportError::Write {
         path: path.clone(),
         source,
     })?;
@@ -229,12 +236,17 @@ pub fn write_file(
 
 /// `text` with each secret, raw or in any escaped form a format gives it, replaced by `***`.
 fn masked(text: &str, secrets: &[String]) -> String {
+    mask(text, secrets).unwrap_or_else(|| text.to_owned())
+}
+
+/// [`masked`], or `None` when `text` holds no secret (a report is not copied to be written).
+fn mask(text: &str, secrets: &[String]) -> Option<String> {
     let forms: Vec<String> = secrets
         .iter()
         .filter(|s| !s.is_empty())
         .flat_map(|s| escaped_forms(s))
         .collect();
-    crate::secret::Redactor::new(&forms).redact(text)
+    crate::secret::Redactor::new(&forms).mask(text)
 }
 
 /// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,

@@ -1,7 +1,9 @@
 //! When late cases may start: every other case of the plan has finished, and the stored
-//! pagination tokens are as old as `--token-age` asks (one wait for all late cases of the run).
+//! pagination tokens are as old as `--token-age` asks (one wait for all late cases of the run);
+//! and when a case that waits part way through for the others may go on (the explorer's shrink):
+//! every case of the plan that does not wait so has finished, late ones included.
 
-use super::phase::{Early, EarlyTicket};
+use super::phase::{Pending, PendingTicket};
 use crate::case::{Case, RunCx};
 use crate::terminal::note;
 use std::sync::Arc;
@@ -9,7 +11,10 @@ use std::time::Duration;
 
 /// The late start of one run.
 pub(super) struct LateStart {
-    early: Arc<Early>,
+    /// The cases neither late nor waiting for the others.
+    early: Arc<Pending>,
+    /// The cases that do not wait for the others (a case waiting for itself would never go on).
+    others: Arc<Pending>,
     aged: tokio::sync::OnceCell<()>,
     /// Say on stderr that the run waits, when it waits more than a second.
     announce: bool,
@@ -18,15 +23,26 @@ pub(super) struct LateStart {
 impl LateStart {
     pub(super) fn new(announce: bool) -> Arc<LateStart> {
         Arc::new(LateStart {
-            early: Early::new(),
+            early: Pending::new(),
+            others: Pending::new(),
             aged: tokio::sync::OnceCell::new(),
             announce,
         })
     }
 
-    /// The ticket of a case that is not late; take them all before any case starts.
-    pub(super) fn ticket(&self, case: &Case) -> Option<EarlyTicket> {
-        (!case.late).then(|| self.early.ticket())
+    /// The tickets of a case: as an early case, and as one the cases that wait for the others
+    /// wait for; take them all before any case starts.
+    pub(super) fn tickets(&self, case: &Case) -> [Option<PendingTicket>; 2] {
+        let waits = case.waits_for_others;
+        [
+            (!case.late && !waits).then(|| self.early.ticket()),
+            (!waits).then(|| self.others.ticket()),
+        ]
+    }
+
+    /// What a case that waits for the others waits on.
+    pub(super) fn others(&self) -> Arc<Pending> {
+        self.others.clone()
     }
 
     /// Waits until late cases may start; an interrupt or the deadline ends the wait early

@@ -7,9 +7,11 @@
 //! comparisons: they would run one at a time. A waiting `still` case holds back writers that
 //! arrive after it, so that it cannot starve.
 //!
-//! A late case (stored tokens used again as the last requests of the run) waits on [`Early`]
-//! until every other case of the plan has finished, whether it ran, was skipped or never
-//! started: each holds an [`EarlyTicket`] that counts it finished when dropped.
+//! A late case (stored tokens used again as the last requests of the run) waits on [`Pending`]
+//! until every early case of the plan has finished, whether it ran, was skipped or never
+//! started: each holds a [`PendingTicket`] that counts it finished when dropped. A case that
+//! waits part way through for every other case (the explorer's shrink) waits on another count,
+//! of the cases that do not.
 
 use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Notify};
@@ -53,16 +55,16 @@ impl State {
     }
 }
 
-/// Held while a case of a phase runs.
+/// Held while a case of a phase runs (a case that waits for the others gives it up meanwhile).
 #[derive(Debug)]
-pub struct PhaseGuard<'a> {
-    phases: &'a Phases,
+pub struct PhaseGuard {
+    phases: Arc<Phases>,
     phase: Phase,
 }
 
 impl Phases {
     /// Waits until `phase` may run, and holds it until the guard drops.
-    pub async fn enter(&self, phase: Phase) -> PhaseGuard<'_> {
+    pub async fn enter(self: &Arc<Self>, phase: Phase) -> PhaseGuard {
         let mut ticket: Option<Ticket<'_>> = None;
         loop {
             let notified = self.changed.notified();
@@ -78,7 +80,7 @@ impl Phases {
                     }
                     *state.count(phase) += 1;
                     return PhaseGuard {
-                        phases: self,
+                        phases: self.clone(),
                         phase,
                     };
                 }
@@ -116,7 +118,7 @@ impl Drop for Ticket<'_> {
     }
 }
 
-impl Drop for PhaseGuard<'_> {
+impl Drop for PhaseGuard {
     fn drop(&mut self) {
         let mut state = self.phases.lock();
         let count = state.count(self.phase);
@@ -127,31 +129,32 @@ impl Drop for PhaseGuard<'_> {
     }
 }
 
-/// The early cases of a run still to finish; late cases wait until none remains.
+/// Cases of a run still to finish (the early ones, which late cases wait for; or all those a
+/// case waiting for the others waits for): a wait until none remains.
 #[derive(Debug)]
-pub struct Early {
+pub struct Pending {
     remaining: watch::Sender<usize>,
 }
 
-/// One early case, counted finished when the ticket drops (after its result is recorded, or
+/// One case counted, counted finished when the ticket drops (after its result is recorded, or
 /// when the case is dropped unrun).
 #[derive(Debug)]
-pub struct EarlyTicket(Arc<Early>);
+pub struct PendingTicket(Arc<Pending>);
 
-impl Early {
-    pub fn new() -> Arc<Early> {
-        Arc::new(Early {
+impl Pending {
+    pub fn new() -> Arc<Pending> {
+        Arc::new(Pending {
             remaining: watch::Sender::new(0),
         })
     }
 
-    /// A ticket for one more early case; take them all before any case starts.
-    pub fn ticket(self: &Arc<Early>) -> EarlyTicket {
+    /// A ticket for one more case; take them all before any case starts.
+    pub fn ticket(self: &Arc<Pending>) -> PendingTicket {
         self.remaining.send_modify(|n| *n += 1);
-        EarlyTicket(self.clone())
+        PendingTicket(self.clone())
     }
 
-    /// Waits until every early case has finished.
+    /// Waits until every case counted has finished.
     pub async fn finished(&self) {
         let mut remaining = self.remaining.subscribe();
         // The sender lives in `self`: the wait ends only when the count reaches zero.
@@ -159,7 +162,7 @@ impl Early {
     }
 }
 
-impl Drop for EarlyTicket {
+impl Drop for PendingTicket {
     fn drop(&mut self) {
         self.0.remaining.send_modify(|n| *n = n.saturating_sub(1));
     }
@@ -250,7 +253,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_abandoned_still_wait_does_not_block_writers() {
-        let gate = Phases::default();
+        let gate = Arc::new(Phases::default());
         let writer = gate.enter(Phase::Writing).await;
         let abandoned =
             tokio::time::timeout(Duration::from_millis(10), gate.enter(Phase::Still)).await;
@@ -265,7 +268,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn late_cases_wait_until_every_early_ticket_is_dropped() {
-        let early = Early::new();
+        let early = Pending::new();
         let (a, b) = (early.ticket(), early.ticket());
         let waiting = tokio::spawn({
             let early = early.clone();
@@ -284,7 +287,7 @@ mod tests {
             .expect("the late case starts once all early cases finished")
             .expect("no panic");
         // No early case at all: nothing to wait for.
-        tokio::time::timeout(Duration::from_secs(2), Early::new().finished())
+        tokio::time::timeout(Duration::from_secs(2), Pending::new().finished())
             .await
             .expect("an empty plan opens at once");
     }

@@ -17,7 +17,7 @@ pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
 /// that need the data to stand still come first, so that they run together before any writer
 /// starts rather than each waiting for a moment without writers; then the cases that only read,
 /// which can run beside them; then the writers; last the late cases, which start only once all
-/// the others have finished (`runner::phase::Early`). Within each group the long chains of
+/// the others have finished (`runner::phase::Pending`). Within each group the long chains of
 /// requests ([`Case::chain`], [`LONG_CHAIN`] or more) start first, longest first, so that against
 /// a remote target they run beside the short cases instead of after them, alone on the critical
 /// path; the short cases, and chains of equal length, keep the plan's order. The order is the

@@ -215,6 +215,7 @@ impl Planned {
                         finished,
                         None,
                         gate.clone(),
+                        settings.keep_exchanges,
                     )
                     .await;
                     Some(record(target, settings, results, &timing, None))
@@ -261,9 +262,10 @@ async fn run_first(
     gate: Option<Arc<Gate>>,
 ) -> Vec<CaseResult> {
     let (run, concurrency) = (target.run.clone(), settings.concurrency);
+    let keep = settings.keep_exchanges;
     let finished = Arc::new(AtomicUsize::new(0));
     if audience == Audience::Program {
-        return schedule(run, cases, concurrency, finished, None, gate).await;
+        return schedule(run, cases, concurrency, finished, None, gate, keep).await;
     }
     let progress = {
         let (target, finished) = (run.target.clone(), finished.clone());
@@ -289,7 +291,15 @@ async fn run_first(
         tell,
         halted: halted.clone(),
     };
-    let scheduled = schedule(run, cases, concurrency, finished, Some(observer), gate);
+    let scheduled = schedule(
+        run,
+        cases,
+        concurrency,
+        finished,
+        Some(observer),
+        gate,
+        keep,
+    );
     let console = {
         let settings = settings.clone();
         tokio::task::spawn_blocking(move || {

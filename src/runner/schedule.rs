@@ -5,22 +5,23 @@
 //! (`plan::execution_order`: still cases, readers, writers, then the late cases, long chains
 //! first in each group); at most `concurrency` of them run at once, and the semaphore is fair, so
 //! they start in that order too. A late case waits for its start ([`LateStart`]) before it takes
-//! a place, so that it never holds one an early case needs. Writers and cases that need the data
-//! to stand still never overlap ([`Phases`]). A stopped run (an interrupt, the deadline, the
-//! request budget) skips every case not started, saying why.
+//! a place, so that it never holds one an early case needs; a case that waits part way through
+//! for the others gives up its place and its phase while it waits ([`Held`]). Writers and cases
+//! that need the data to stand still never overlap ([`Phases`]). A stopped run (an interrupt, the
+//! deadline, the request budget) skips every case not started, saying why.
 
 use super::late::LateStart;
-use super::phase::{Phase, Phases};
+use super::phase::{Pending, Phase, PhaseGuard, Phases};
 use super::plan::{execution_order, unmet};
 use super::results::{panicked, skipped, unreported};
 use super::stop::budget_note;
 use crate::baseline::Gate;
-use crate::case::{Abort, Case, CaseCx, RunCx};
+use crate::case::{Abort, BoxFuture, Case, CaseCx, RunCx, Seat};
 use crate::verdict::{CaseResult, Verdict};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, OwnedSemaphorePermit};
 
 /// What a console sees of a plan as it runs.
 pub(super) struct Observer {
@@ -33,7 +34,10 @@ pub(super) struct Observer {
 
 /// Runs `plan` against `run`, `concurrency` cases at a time, and returns the results in plan
 /// order; `finished` counts the cases done so far (the progress line reads it); `gate` marks
-/// each result's known failures.
+/// each result's known failures. A passing case keeps only the exchanges its shapes show as
+/// examples, from the moment it ends, unless the run keeps every exchange (`keep_exchanges`):
+/// a run held every exchange of its passing cases until its end (the explorer's sequences alone
+/// hundreds, and a body of 1 MiB).
 pub(super) async fn schedule(
     run: Arc<RunCx>,
     plan: Vec<Case>,
@@ -41,6 +45,7 @@ pub(super) async fn schedule(
     finished: Arc<AtomicUsize>,
     observer: Option<Observer>,
     gate: Option<Arc<Gate>>,
+    keep_exchanges: bool,
 ) -> Vec<CaseResult> {
     let phases = Arc::new(Phases::default());
     // Only a run someone watches says on stderr that it waits for its tokens to age.
@@ -50,35 +55,39 @@ pub(super) async fn schedule(
         Some(o) => (o.tell.into_iter().map(Some).collect(), o.halted),
         None => (Vec::new(), Arc::default()),
     };
-    // Every early case takes its ticket here, before any case starts.
-    let mut tasks: Vec<(usize, tokio::task::JoinHandle<CaseResult>)> = execution_order(&plan)
+    // Every case takes its tickets here, before any case starts.
+    let order = execution_order(&plan);
+    let tickets: Vec<_> = order.iter().map(|&i| late.tickets(&plan[i])).collect();
+    let mut tasks: Vec<(usize, tokio::task::JoinHandle<CaseResult>)> = order
         .into_iter()
-        .map(|i| {
+        .zip(tickets)
+        .map(|(i, tickets)| {
             let case = plan[i].clone();
             let unmet = unmet(&case, &plan, &run);
-            let early = late.ticket(&case);
             let tell = tell.get_mut(i).and_then(Option::take);
             let (run, permits, phases, late) =
                 (run.clone(), permits.clone(), phases.clone(), late.clone());
             let (halted, finished, gate) = (halted.clone(), finished.clone(), gate.clone());
             let task = tokio::spawn(async move {
-                let _early = early;
+                let _tickets = tickets;
                 if case.late && unmet.is_none() {
                     late.wait(&run).await;
                 }
-                let _permit = permits.acquire_owned().await;
+                let permit = permits.acquire_owned().await;
                 let mut result = match unmet {
                     _ if halted.load(Ordering::SeqCst) => unreported(&case.id),
                     Some(why) => skipped(&case, why),
                     None => {
                         let owned = case.clone();
-                        let task =
-                            tokio::spawn(
-                                async move { run_case(&owned, run, &phases, &late).await },
-                            );
+                        let task = tokio::spawn(async move {
+                            run_case(&owned, run, &phases, &late, permit.ok()).await
+                        });
                         task.await.unwrap_or_else(|e| panicked(&case, &e))
                     }
                 };
+                if !keep_exchanges && result.verdict == Verdict::Pass {
+                    result.keep_referenced_exchanges();
+                }
                 // Known failures are known before anyone sees the result.
                 if let Some(gate) = &gate {
                     gate.mark(&mut result);
@@ -100,8 +109,31 @@ pub(super) async fn schedule(
     results
 }
 
-/// Runs one case to its result.
-async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStart) -> CaseResult {
+/// What a case that waits for the others holds of the run: given up when it waits.
+struct Held {
+    permit: Option<OwnedSemaphorePermit>,
+    phase: Option<PhaseGuard>,
+    others: Arc<Pending>,
+}
+
+impl Seat for Held {
+    fn wait_for_others(&mut self) -> BoxFuture<'_, ()> {
+        // The others may need this place and this phase to finish (a still case cannot start
+        // beside a writer): kept, they would wait for this case as it waits for them.
+        self.permit = None;
+        self.phase = None;
+        Box::pin(self.others.finished())
+    }
+}
+
+/// Runs one case to its result, holding `permit` (its place among the cases at once).
+async fn run_case(
+    case: &Case,
+    run: Arc<RunCx>,
+    phases: &Arc<Phases>,
+    late: &LateStart,
+    permit: Option<OwnedSemaphorePermit>,
+) -> CaseResult {
     if case.late {
         late.wait(&run).await;
     }
@@ -117,7 +149,7 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
         (false, true) => Some(Phase::Still),
         (false, false) => None,
     };
-    let _phase = match phase {
+    let phase = match phase {
         Some(phase) => Some(phases.enter(phase).await),
         None => None,
     };
@@ -126,6 +158,19 @@ async fn run_case(case: &Case, run: Arc<RunCx>, phases: &Phases, late: &LateStar
         return skipped(case, why);
     }
     let mut cx = CaseCx::new(run);
+    // Held by the case until it ends, or by its seat until it waits for the others.
+    let held = Held {
+        permit,
+        phase,
+        others: late.others(),
+    };
+    let _held = match case.waits_for_others {
+        true => {
+            cx.seat = Some(Box::new(held));
+            None
+        }
+        false => Some(held),
+    };
     let outcome = (case.run)(&mut cx).await;
     let blocked = cx.blocked.is_some();
     let (error, skip) = match (outcome, cx.blocked.take()) {

@@ -1,7 +1,9 @@
 //! Late cases, in-process against the embedded reference: they start only after every other case
 //! of the plan has finished (writers included), whoever watches the run (the console of `covenant
 //! run`, or the self-test), at any concurrency; a late case whose earlier case is not in the plan
-//! is skipped saying so, and an early case that is skipped never leaves a late one waiting.
+//! is skipped saying so, and an early case that is skipped never leaves a late one waiting. A
+//! case that waits part way through for the others (the explorer's shrink) starts beside them
+//! and goes on only once they have all finished, late ones included, at any concurrency.
 
 use covenant::case::{case_fn, Case};
 use covenant::reference::FaultSet;
@@ -130,4 +132,73 @@ fn a_late_case_without_its_earlier_case_is_skipped_saying_so_and_never_waits_for
     );
     assert_eq!(results[1].verdict, Verdict::Pass, "{:?}", results[1]);
     assert_eq!(results[2].verdict, Verdict::Skip);
+}
+
+/// A writer that plays for `ms`, waits for the others, and logs when it started and when it
+/// went on.
+fn waiting(id: &str, ms: u64, log: &Log) -> Case {
+    let (name, log) = (id.to_owned(), log.clone());
+    Case::new(
+        id,
+        OperationId::ListEvents,
+        &[],
+        case_fn(move |cx| {
+            let (name, log) = (name.clone(), log.clone());
+            Box::pin(async move {
+                let start = Instant::now();
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                cx.wait_for_others().await;
+                log.lock().unwrap().push((name, start, Instant::now()));
+                Ok(())
+            })
+        }),
+    )
+    .writes()
+    .waits_for_others()
+}
+
+#[test]
+fn a_case_waiting_for_the_others_plays_beside_them_and_goes_on_after_the_last_at_any_concurrency() {
+    let rt = runtime();
+    for concurrency in [1, 2, 8] {
+        let mut settings = RunSettings::new(1, FaultSet::none());
+        settings.concurrency = concurrency;
+        settings.quiet = true;
+        for audience in [Audience::Program, Audience::Console] {
+            let mut planned = rt
+                .block_on(prepare(&settings))
+                .expect("the reference starts");
+            let log = Log::default();
+            let mut cases = vec![waiting("wait.long", 40, &log)];
+            cases.extend(plan(&log));
+            cases.push(waiting("wait.short", 5, &log));
+            planned.cases = cases;
+            let ran = rt.block_on(async {
+                tokio::time::timeout(Duration::from_secs(20), planned.run(audience))
+                    .await
+                    .expect("no case waits forever")
+            });
+            let how = format!("{audience:?} at {concurrency}");
+            for r in &ran.records[0].cases {
+                assert_eq!(r.verdict, Verdict::Pass, "{how}: {r:?}");
+            }
+            let log = log.lock().unwrap();
+            assert_eq!(log.len(), 11, "{how}: every case ran once");
+            let (waited, others): (Vec<_>, Vec<_>) =
+                log.iter().partition(|(id, ..)| id.starts_with("wait."));
+            let last_end = others.iter().map(|(_, _, end)| *end).max().unwrap();
+            for (id, start, went_on) in &waited {
+                assert!(
+                    *went_on >= last_end,
+                    "{how}: {id} went on before every other case had finished"
+                );
+                if concurrency > 1 {
+                    assert!(
+                        *start < last_end,
+                        "{how}: {id} started only after the others, not beside them"
+                    );
+                }
+            }
+        }
+    }
 }

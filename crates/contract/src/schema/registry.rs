@@ -138,6 +138,12 @@ impl Registry {
     }
 
     /// Whether the instance validates against the schema `stem` (false for an unknown stem).
+    /// The validator of `stem`, compiled once with the registry (draft 2020-12, formats
+    /// checked), when it compiled.
+    pub fn validator(&self, stem: &str) -> Option<&Validator> {
+        self.validators.get(stem)
+    }
+
     pub fn is_valid(&self, stem: &str, instance: &Value) -> bool {
         self.validators
             .get(stem)

@@ -230,6 +230,93 @@ pub struct CaseResult {
 }
 
 impl CaseResult {
+    /// Drops every exchange that no finding, variant left unjudged or shape points at, and
+    /// renumbers the pointers to those kept: what a passing case keeps (its shapes' examples)
+    /// unless a run keeps every exchange.
+    pub fn keep_referenced_exchanges(&mut self) {
+        let pointers = self
+            .findings
+            .iter()
+            .map(|f| f.exchange)
+            .chain(self.inconclusive.iter().map(|i| i.exchange))
+            .chain(self.shapes.iter().map(|s| s.exchange));
+        let mut kept = vec![false; self.exchanges.len()];
+        for index in pointers.flatten() {
+            if let Some(keep) = kept.get_mut(index) {
+                *keep = true;
+            }
+        }
+        if kept.iter().all(|k| *k) {
+            return;
+        }
+        // The new index of each kept exchange.
+        let mut next = 0;
+        let renumbered: Vec<Option<usize>> = kept
+            .iter()
+            .map(|keep| {
+                keep.then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
+        let new = |index: Option<usize>| index.and_then(|i| renumbered.get(i).copied().flatten());
+        for finding in &mut self.findings {
+            finding.exchange = new(finding.exchange);
+        }
+        for unjudged in &mut self.inconclusive {
+            unjudged.exchange = new(unjudged.exchange);
+        }
+        for shape in &mut self.shapes {
+            shape.exchange = new(shape.exchange);
+        }
+        let mut keep = kept.into_iter();
+        self.exchanges.retain(|_| keep.next().unwrap_or(false));
+    }
+
+    /// A copy of the result without its exchanges (which are never copied).
+    pub fn without_exchanges(&self) -> CaseResult {
+        // Every field named, so that one added to the result is not forgotten here.
+        let CaseResult {
+            id,
+            suite,
+            operation,
+            rules,
+            verdict,
+            findings,
+            exchanges: _,
+            skip_reason,
+            error,
+            payload,
+            inconclusive,
+            requests,
+            evidence,
+            statuses,
+            expected_statuses,
+            shapes,
+            duration_ms,
+        } = self;
+        CaseResult {
+            id: id.clone(),
+            suite: suite.clone(),
+            operation: operation.clone(),
+            rules: rules.clone(),
+            verdict: *verdict,
+            findings: findings.clone(),
+            exchanges: Vec::new(),
+            skip_reason: skip_reason.clone(),
+            error: error.clone(),
+            payload: payload.clone(),
+            inconclusive: inconclusive.clone(),
+            requests: *requests,
+            evidence: evidence.clone(),
+            statuses: statuses.clone(),
+            expected_statuses: expected_statuses.clone(),
+            shapes: shapes.clone(),
+            duration_ms: *duration_ms,
+        }
+    }
+
     /// The verdict that the findings, the error and the variants left unjudged imply: a
     /// failure wins over everything; a case that judged only part of what it tested is
     /// inconclusive unless something it did judge warned.
@@ -349,6 +436,39 @@ mod tests {
             CaseResult::judge(&[], Some("timeout"), false),
             Verdict::Error
         );
+    }
+
+    #[test]
+    fn only_the_exchanges_pointed_at_are_kept_and_every_pointer_follows_its_exchange() {
+        let exchange = |url: &str| {
+            serde_json::json!({
+                "request": {"method": "GET", "url": url, "headers": [], "curl": url},
+                "duration_ms": 1.0
+            })
+        };
+        let shape = |exchange: Option<usize>| {
+            serde_json::json!({
+                "operation": "list-events", "status": 200, "body": "object", "count": 1,
+                "exchange": exchange
+            })
+        };
+        let mut case: CaseResult = serde_json::from_value(serde_json::json!({
+            "id": "c", "suite": "s", "rules": [], "verdict": "warn", "duration_ms": 1.0,
+            "exchanges": [exchange("/0"), exchange("/1"), exchange("/2"), exchange("/3")],
+            "findings": [{"rule": "R", "level": "should", "message": "m", "exchange": 3}],
+            "shapes": [shape(Some(1)), shape(None), shape(Some(3))]
+        }))
+        .expect("a case result");
+        case.keep_referenced_exchanges();
+        let urls: Vec<&str> = case
+            .exchanges
+            .iter()
+            .map(|e| e.request.url.as_str())
+            .collect();
+        assert_eq!(urls, ["/1", "/3"]);
+        assert_eq!(case.findings[0].exchange, Some(1));
+        let shapes: Vec<Option<usize>> = case.shapes.iter().map(|s| s.exchange).collect();
+        assert_eq!(shapes, [Some(0), None, Some(1)]);
     }
 
     #[test]

@@ -31,8 +31,9 @@ pub struct RunMeta {
     /// `--strict`: warnings count as failures.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strict: bool,
-    /// `--keep-exchanges`: report.json keeps the exchanges of passing cases too (without it,
-    /// only a case that did not pass keeps its exchanges).
+    /// `--keep-exchanges`: passing cases keep every exchange, in report.json too (without it, a
+    /// passing case keeps only its examples, and report.json only the exchanges of the cases
+    /// that did not pass).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_exchanges: bool,
     /// Fixtures of the profile that the target showed to be wrong at their first use, each
