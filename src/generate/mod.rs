@@ -670,6 +670,14 @@ fn shared() -> &'static Mutex<SharedCompiled> {
     SHARED.get_or_init(Mutex::default)
 }
 
+/// Forgets what engines over the embedded registry compiled for the process (shapes, lists
+/// and strategies, several MiB after a long run): for a process whose runs are over, so that
+/// what comes after them (a run's reports) does not stand on top of it. An engine still alive
+/// keeps what it holds; a later one compiles again.
+pub fn forget_shared() {
+    shared().lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
 fn shared_compiled(options: &GenOptions, stem: &str) -> Option<Arc<Compiled>> {
     let shared = shared().lock().unwrap_or_else(|e| e.into_inner());
     let (_, compiled) = shared.iter().find(|(o, _)| o == options)?;
