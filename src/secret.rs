@@ -10,7 +10,7 @@ pub const MASK: &str = "***";
 /// Finds any of a few secrets in a text: a searcher built once per secret, for the thousands of
 /// texts a run records and the few MiB of its reports (prebuilt, each is several times faster
 /// there than `str::contains` or one Aho-Corasick automaton for all).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SecretFinder {
     finders: Vec<memchr::memmem::Finder<'static>>,
     /// The length of the shortest secret: a shorter text holds none.

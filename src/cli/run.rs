@@ -380,6 +380,8 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
                 note(&matches_none(&settings.selection.filter));
             }
             let ran = runtime.block_on(planned.run(Audience::Console));
+            // Nothing is generated any more: the reports need the memory.
+            crate::generate::forget_shared();
             return finish(ran, &settings, super::github(args.ci_annotations).as_ref());
         }
     }

@@ -56,6 +56,8 @@ fn left_out<'a>(without: &'a [&'a str]) -> impl Iterator<Item = Vec<Piece<'a>>> 
 #[derive(Debug, Clone, Default)]
 pub struct ShellVars {
     named: Vec<(String, Shell)>,
+    /// Finds any of the values named: most texts hold none, and are not searched for each.
+    any: crate::secret::SecretFinder,
 }
 
 /// How a curl spells a secret: its variable, or an expression built from one.
@@ -108,7 +110,11 @@ impl ShellVars {
         });
         let mut seen = std::collections::HashSet::new();
         named.retain(|(value, _)| seen.insert(value.clone()));
-        ShellVars { named }
+        let values: Vec<&str> = named.iter().map(|(value, _)| value.as_str()).collect();
+        ShellVars {
+            any: crate::secret::SecretFinder::new(&values),
+            named,
+        }
     }
 
     /// `text` as pieces: each named secret a variable or the expression that builds it, the rest
@@ -144,6 +150,9 @@ impl ShellVars {
             Some(masked) => Piece::Text(Cow::Owned(masked)),
             None => Piece::Text(Cow::Borrowed(text)),
         };
+        if !self.any.is_match(text.as_bytes()) {
+            return vec![redacted(text)];
+        }
         let mut out = Vec::new();
         let mut rest: &str = text;
         loop {

@@ -195,6 +195,8 @@ struct Compiled {
     valid: OnceLock<SBoxedStrategy<Value>>,
     /// `None` when the stem has no constraint to break.
     invalid: OnceLock<Option<SBoxedStrategy<Invalid>>>,
+    /// Each stated limit: its constraint's id, where it sits and the value at it.
+    limits: OnceLock<Vec<(String, String, Value)>>,
 }
 
 impl Compiled {
@@ -212,6 +214,7 @@ impl Compiled {
             acceptance: OnceLock::new(),
             valid: OnceLock::new(),
             invalid: OnceLock::new(),
+            limits: OnceLock::new(),
         }
     }
 
@@ -482,15 +485,20 @@ impl<S: SchemaSource> Engine<S> {
     /// what a request that is otherwise another body sets to meet the limit.
     pub fn limits(&self, stem: &str) -> Result<Vec<(String, String, Value)>, GenerateError> {
         let compiled = self.compiled(stem)?;
-        Ok(compiled
-            .constraints()
-            .iter()
-            .filter(|c| c.is_limit())
-            .filter_map(|c| {
-                let (at, value) = c.at_limit(&compiled.shape)?;
-                Some((c.id.clone(), at, value))
-            })
-            .collect())
+        // Worked out once (a string at its longest may be searched for): the explorer asks
+        // for them at every second write.
+        let limits = compiled.limits.get_or_init(|| {
+            compiled
+                .constraints()
+                .iter()
+                .filter(|c| c.is_limit())
+                .filter_map(|c| {
+                    let (at, value) = c.at_limit(&compiled.shape)?;
+                    Some((c.id.clone(), at, value))
+                })
+                .collect()
+        });
+        Ok(limits.clone())
     }
 
     /// The smallest body of `stem` with every stated upper limit at its maximum at once (each
@@ -660,6 +668,14 @@ type SharedCompiled = Vec<(GenOptions, HashMap<String, Arc<Compiled>>)>;
 fn shared() -> &'static Mutex<SharedCompiled> {
     static SHARED: OnceLock<Mutex<SharedCompiled>> = OnceLock::new();
     SHARED.get_or_init(Mutex::default)
+}
+
+/// Forgets what engines over the embedded registry compiled for the process (shapes, lists
+/// and strategies, several MiB after a long run): for a process whose runs are over, so that
+/// what comes after them (a run's reports) does not stand on top of it. An engine still alive
+/// keeps what it holds; a later one compiles again.
+pub fn forget_shared() {
+    shared().lock().unwrap_or_else(|e| e.into_inner()).clear();
 }
 
 fn shared_compiled(options: &GenOptions, stem: &str) -> Option<Arc<Compiled>> {
