@@ -529,6 +529,11 @@ fn interrupted_run(name: &str, signal: &str) -> Run {
     assert!(run.case("auth.finance-missing-token.list-events")["requests"].as_u64() == Some(1));
     for id in [VAT, EVENTS] {
         let case = run.case(id);
+        // The bystander may have run whole before the VAT case took the one place (the order
+        // of cases that wait on nothing is not fixed): then it passed, and is not cut short.
+        if id == EVENTS && case["verdict"] == "pass" {
+            continue;
+        }
         assert_eq!(case["verdict"], "skip", "{id}: {case}");
         let reason = case["skip_reason"].as_str().unwrap_or("");
         assert!(reason.contains("interrupted"), "{id}: {reason}");
