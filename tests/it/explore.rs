@@ -256,6 +256,13 @@ fn a_breach_only_a_wire_shape_reveals_fails_its_own_rule_with_the_curl_as_sent()
     }
 }
 
+/// A stand-in's refusal of `path` with `status` and the banking error body.
+fn banking_error(status: u16, title: &str, code: &str, path: &str) -> (u16, Vec<u8>) {
+    let error = serde_json::json!({"detail": title, "errorCode": code, "instance": path,
+        "status": status, "title": title, "type": "about:blank"});
+    (status, error.to_string().into_bytes())
+}
+
 #[test]
 fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
     use crate::support::standin::{runtime, stand_in, Choices};
@@ -264,10 +271,7 @@ fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
     let choices = Choices {
         reply: Box::new(|seen| {
             let large = seen.body.len() > 256 * 1024;
-            let error = serde_json::json!({"detail": "the body is too large", "errorCode": "TOO_LARGE",
-                "instance": seen.path, "status": 413, "title": "Payload Too Large",
-                "type": "about:blank"});
-            large.then(|| (413, error.to_string().into_bytes()))
+            large.then(|| banking_error(413, "Payload Too Large", "TOO_LARGE", seen.path))
         }),
         ..Choices::default()
     };
@@ -544,10 +548,8 @@ fn a_target_refusing_query_parameters_list_transactions_does_not_state_passes_cl
             let unstated = query
                 .split('&')
                 .any(|p| p.starts_with("order=") || p.starts_with("sort="));
-            let error = serde_json::json!({"detail": "unknown query parameter", "errorCode":
-                "BAD_QUERY", "instance": seen.path, "status": 400, "title": "Bad Request",
-                "type": "about:blank"});
-            (transactions && unstated).then(|| (400, error.to_string().into_bytes()))
+            (transactions && unstated)
+                .then(|| banking_error(400, "Bad Request", "BAD_QUERY", seen.path))
         }),
         ..Choices::default()
     };
