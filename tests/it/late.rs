@@ -19,16 +19,25 @@ type Log = Arc<Mutex<Vec<(String, Instant, Instant)>>>;
 
 /// A case that holds its phase for `ms` and logs when it ran.
 fn timed(id: &str, ms: u64, log: &Log) -> Case {
+    logged(id, ms, log, false)
+}
+
+/// A case that holds its phase for `ms`, then waits for the others if `waits`, and logs when it
+/// started and when it ended.
+fn logged(id: &str, ms: u64, log: &Log, waits: bool) -> Case {
     let (name, log) = (id.to_owned(), log.clone());
     Case::new(
         id,
         OperationId::ListEvents,
         &[],
-        case_fn(move |_| {
+        case_fn(move |cx| {
             let (name, log) = (name.clone(), log.clone());
             Box::pin(async move {
                 let start = Instant::now();
                 tokio::time::sleep(Duration::from_millis(ms)).await;
+                if waits {
+                    cx.wait_for_others().await;
+                }
                 log.lock().unwrap().push((name, start, Instant::now()));
                 Ok(())
             })
@@ -75,8 +84,9 @@ fn assert_late_after_the_rest(log: &Log, results: &[CaseResult], how: &str) {
 
 use crate::support::runtime;
 
-#[test]
-fn late_cases_start_after_every_writer_and_reader_has_finished_at_any_concurrency() {
+/// Runs the cases `cases` gives at concurrency 1, 2 and 8, watched by a console and not, each
+/// time with a fresh log, and hands their results, the log and how they ran to `check`.
+fn every_way(cases: impl Fn(&Log) -> Vec<Case>, check: impl Fn(&[CaseResult], &Log, &str, usize)) {
     let rt = runtime();
     for concurrency in [1, 2, 8] {
         let mut settings = RunSettings::new(1, FaultSet::none());
@@ -87,12 +97,23 @@ fn late_cases_start_after_every_writer_and_reader_has_finished_at_any_concurrenc
                 .block_on(prepare(&settings))
                 .expect("the reference starts");
             let log = Log::default();
-            planned.cases = plan(&log);
-            let ran = rt.block_on(planned.run(audience));
+            planned.cases = cases(&log);
+            let ran = rt.block_on(async {
+                tokio::time::timeout(Duration::from_secs(20), planned.run(audience))
+                    .await
+                    .expect("no case waits forever")
+            });
             let how = format!("{audience:?} at {concurrency}");
-            assert_late_after_the_rest(&log, &ran.records[0].cases, &how);
+            check(&ran.records[0].cases, &log, &how, concurrency);
         }
     }
+}
+
+#[test]
+fn late_cases_start_after_every_writer_and_reader_has_finished_at_any_concurrency() {
+    every_way(plan, |results, log, how, _| {
+        assert_late_after_the_rest(log, results, how)
+    });
 }
 
 #[test]
@@ -137,68 +158,37 @@ fn a_late_case_without_its_earlier_case_is_skipped_saying_so_and_never_waits_for
 /// A writer that plays for `ms`, waits for the others, and logs when it started and when it
 /// went on.
 fn waiting(id: &str, ms: u64, log: &Log) -> Case {
-    let (name, log) = (id.to_owned(), log.clone());
-    Case::new(
-        id,
-        OperationId::ListEvents,
-        &[],
-        case_fn(move |cx| {
-            let (name, log) = (name.clone(), log.clone());
-            Box::pin(async move {
-                let start = Instant::now();
-                tokio::time::sleep(Duration::from_millis(ms)).await;
-                cx.wait_for_others().await;
-                log.lock().unwrap().push((name, start, Instant::now()));
-                Ok(())
-            })
-        }),
-    )
-    .writes()
-    .waits_for_others()
+    logged(id, ms, log, true).writes().waits_for_others()
 }
 
 #[test]
 fn a_case_waiting_for_the_others_plays_beside_them_and_goes_on_after_the_last_at_any_concurrency() {
-    let rt = runtime();
-    for concurrency in [1, 2, 8] {
-        let mut settings = RunSettings::new(1, FaultSet::none());
-        settings.concurrency = concurrency;
-        settings.quiet = true;
-        for audience in [Audience::Program, Audience::Console] {
-            let mut planned = rt
-                .block_on(prepare(&settings))
-                .expect("the reference starts");
-            let log = Log::default();
-            let mut cases = vec![waiting("wait.long", 40, &log)];
-            cases.extend(plan(&log));
-            cases.push(waiting("wait.short", 5, &log));
-            planned.cases = cases;
-            let ran = rt.block_on(async {
-                tokio::time::timeout(Duration::from_secs(20), planned.run(audience))
-                    .await
-                    .expect("no case waits forever")
-            });
-            let how = format!("{audience:?} at {concurrency}");
-            for r in &ran.records[0].cases {
-                assert_eq!(r.verdict, Verdict::Pass, "{how}: {r:?}");
-            }
-            let log = log.lock().unwrap();
-            assert_eq!(log.len(), 11, "{how}: every case ran once");
-            let (waited, others): (Vec<_>, Vec<_>) =
-                log.iter().partition(|(id, ..)| id.starts_with("wait."));
-            let last_end = others.iter().map(|(_, _, end)| *end).max().unwrap();
-            for (id, start, went_on) in &waited {
+    let cases = |log: &Log| {
+        let mut cases = vec![waiting("wait.long", 40, log)];
+        cases.extend(plan(log));
+        cases.push(waiting("wait.short", 5, log));
+        cases
+    };
+    every_way(cases, |results, log, how, concurrency| {
+        for r in results {
+            assert_eq!(r.verdict, Verdict::Pass, "{how}: {r:?}");
+        }
+        let log = log.lock().unwrap();
+        assert_eq!(log.len(), 11, "{how}: every case ran once");
+        let (waited, others): (Vec<_>, Vec<_>) =
+            log.iter().partition(|(id, ..)| id.starts_with("wait."));
+        let last_end = others.iter().map(|(_, _, end)| *end).max().unwrap();
+        for (id, start, went_on) in &waited {
+            assert!(
+                *went_on >= last_end,
+                "{how}: {id} went on before every other case had finished"
+            );
+            if concurrency > 1 {
                 assert!(
-                    *went_on >= last_end,
-                    "{how}: {id} went on before every other case had finished"
+                    *start < last_end,
+                    "{how}: {id} started only after the others, not beside them"
                 );
-                if concurrency > 1 {
-                    assert!(
-                        *start < last_end,
-                        "{how}: {id} started only after the others, not beside them"
-                    );
-                }
             }
         }
-    }
+    });
 }
