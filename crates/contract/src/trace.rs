@@ -304,21 +304,34 @@ fn entry_problems(entry: &Entry, catalogue: &Catalogue) -> Vec<String> {
 /// Whether `text` matches `pattern`, where `*` stands for any run of characters (none too) and
 /// `\*` for a star itself (constraint ids name array items `*`: `/line_items/\*/quantity`).
 pub fn glob(pattern: &str, text: &str) -> bool {
-    let parts = literal_parts(pattern);
-    let (first, rest) = parts.split_first().expect("split yields one part at least");
-    let Some(mut rest_text) = text.strip_prefix(first.as_str()) else {
+    // Reports match every statement against every constraint: most patterns escape nothing,
+    // and are matched on slices of themselves, without building their parts.
+    if pattern.contains('\\') {
+        let parts = literal_parts(pattern);
+        glob_parts(parts.iter().map(String::as_str), text)
+    } else {
+        glob_parts(pattern.split('*'), text)
+    }
+}
+
+/// Whether `text` is the first part, then each middle part in turn, then the last part, with
+/// anything between them.
+fn glob_parts<'a>(mut parts: impl Iterator<Item = &'a str>, text: &str) -> bool {
+    let first = parts.next().expect("split yields one part at least");
+    let Some(mut rest_text) = text.strip_prefix(first) else {
         return false;
     };
-    let Some((last, middle)) = rest.split_last() else {
+    let Some(mut part) = parts.next() else {
         return rest_text.is_empty();
     };
-    for part in middle {
-        match rest_text.find(part.as_str()) {
+    for next in parts {
+        match rest_text.find(part) {
             Some(at) => rest_text = &rest_text[at + part.len()..],
             None => return false,
         }
+        part = next;
     }
-    rest_text.len() >= last.len() && rest_text.ends_with(last.as_str())
+    rest_text.len() >= part.len() && rest_text.ends_with(part)
 }
 
 /// The literal runs between a pattern's wildcards, `\*` read as a star of the run.
