@@ -362,6 +362,14 @@ fn pump(mut pipe: std::fs::File) {
     }
 }
 
+/// `1 gap`, `2 gaps`: a count and its noun, as every line and report words it.
+pub fn plural(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,7 +38,7 @@ use std::process::ExitCode;
         "Contract-conformance suite for the Finance Operations and Embedded Banking Partner API.\n\n",
         "Run `covenant run` with no target to test the embedded reference implementation, or point\n",
         "it at your implementation with `--target URL --profile FILE`.\n\n",
-        "Exit codes (README.md and crates/contract/src/exit.rs hold the same table):\n",
+        "Exit codes (`covenant man` and the README's *Exit codes* hold the same table):\n",
         "  0  no failure (with --strict, no warning either)\n",
         "  1  failures: run: a failure or an error of a case, or a warning under --strict; \
          compare: something newly fails; selftest: a fault undetected or a check \
@@ -46,7 +46,7 @@ use std::process::ExitCode;
         "  2  usage, profile, file or environment error: the message names the bad flag, \
          key, value or file; run and merge: a fixture the target showed to be wrong at \
          its first use (PROFILE PROBLEM); compare: the new run had one\n",
-        "  3  the target was unreachable before any case ran\n",
+        "  3  UNREACHABLE: the target did not answer before any case ran\n",
         "  4  INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or \
          --max-requests, gave up on a target's rate limits, planned or ran no case, or its \
          output closed; merge: a shard was incomplete; compare: the new run was\n",

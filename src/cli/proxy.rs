@@ -5,6 +5,7 @@
 
 use crate::exit::Fatal;
 use crate::profile::Profile;
+use crate::runner::now_rfc3339;
 use crate::terminal::{note, out};
 use crate::traffic::{har, proxy, Judge, JudgeConfig, Said};
 use crate::verdict::{RunMeta, RunRecord, TrafficMeta};
@@ -108,40 +109,21 @@ impl Setup {
         strict: bool,
         traffic: TrafficMeta,
     ) -> RunMeta {
+        let profile = self
+            .profile
+            .as_ref()
+            .and_then(|p| serde_json::to_value(p.redacted()).ok())
+            .unwrap_or_default();
         RunMeta {
-            covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
-            seed: 0,
-            target: target.to_owned(),
-            profile: self
-                .profile
-                .as_ref()
-                .and_then(|p| serde_json::to_value(p.redacted()).ok())
-                .unwrap_or_default(),
             started_at: started.0,
-            finished_at: now(),
+            finished_at: now_rfc3339(),
             duration_ms: started.1.elapsed().as_secs_f64() * 1000.0,
-            cases_per_operation: 0,
-            shard: None,
-            interrupted: None,
-            faults: Vec::new(),
             strict,
-            keep_exchanges: false,
-            profile_problems: Vec::new(),
-            coverage_required: Vec::new(),
-            coverage_short: Vec::new(),
-            pace: None,
-            baseline: None,
-            constraints: Vec::new(),
             traffic: Some(traffic),
             judged_against: Some(crate::schema::judged_against()),
+            ..RunMeta::bare(target, profile, 0)
         }
     }
-}
-
-fn now() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
 }
 
 /// Prints what the judge found, one line per finding.
@@ -177,7 +159,7 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
     let runtime = super::runtime(Some(forwarding_workers()))?;
     let base = target.as_str().trim_end_matches('/').to_owned();
     let judge = setup.judge(&base);
-    let started = (now(), Instant::now());
+    let started = (now_rfc3339(), Instant::now());
     let (judge, addr) = runtime.block_on(async {
         // Listen for the signals before saying anything: a caller may signal as soon as it
         // reads the address.
@@ -204,7 +186,7 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
         source: "proxy".to_owned(),
         name: format!("http://{addr}, forwarding to {base}"),
         from: Some(started.0.clone()),
-        to: Some(now()),
+        to: Some(now_rfc3339()),
         nothing_judged: judge.nothing_judged("the proxy"),
     };
     let record = judge.record(setup.meta(&base, started, args.strict, traffic));
@@ -224,7 +206,7 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
     let base = base
         .or(recorded.origin.clone())
         .unwrap_or_else(|| har.display().to_string());
-    let started = (now(), Instant::now());
+    let started = (now_rfc3339(), Instant::now());
     let mut judge = setup.judge(&base);
     for seen in &recorded.exchanges {
         let said = judge.judge(seen);

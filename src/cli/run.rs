@@ -3,6 +3,7 @@
 
 use crate::catalogue::Catalogue;
 use crate::exit::{self, Fatal};
+use crate::profile::Profile;
 use crate::reference::FaultSet;
 use crate::report::github::{self, Job};
 use crate::report::{behaviour_diff, write_all};
@@ -11,7 +12,7 @@ use crate::settings::{
     self, Mode, Network, RunSettings, Selection, Shard, ShowProgress, TargetChoice,
 };
 use crate::terminal::{note, out};
-use crate::verdict::{RunRecord, RunVerdict};
+use crate::verdict::{Counts, RunMeta, RunRecord, RunVerdict};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -363,9 +364,11 @@ fn shard_without_seed(shard: Shard) -> Fatal {
 /// as in a single run, reports in `DIR/a` and `DIR/b`, and the behaviour diff of the two in
 /// `DIR/diff.json`, `diff.md`, `diff.html`).
 pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
-    let settings = args.settings()?;
+    let settings = args.settings().map_err(|e| stopped(&args, None, e))?;
     let runtime = super::runtime(Some(2))?;
-    let planned = runtime.block_on(crate::runner::plan(&settings))?;
+    let planned = runtime
+        .block_on(crate::runner::plan(&settings))
+        .map_err(|e| stopped(&args, Some(&settings), e))?;
     let unmatched = planned.cases.is_empty() && !settings.selection.filter.is_empty();
     if !settings.mode.sends() && unmatched {
         return Err(Fatal::Usage(matches_none(&settings.selection.filter)));
@@ -386,6 +389,95 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
         }
     }
     Ok(exit::SUCCESS)
+}
+
+/// A run that stops before its first case, for its profile or a target that does not answer:
+/// the reports a CI job looks for (report.json, junit.xml, the summaries, the annotation and
+/// step summary) say why, and the error goes on to end the command with its own exit code. A
+/// wrong flag, a listing or a dry run writes none: nothing was to be judged.
+fn stopped(args: &RunArgs, settings: Option<&RunSettings>, fatal: Fatal) -> Fatal {
+    let sends = settings.map_or(!args.list && !args.dry_run, |s| s.mode.sends());
+    if !sends {
+        return fatal;
+    }
+    let Some(record) = stopped_record(args, settings, &fatal) else {
+        return fatal;
+    };
+    let profile = args.profile.first().and_then(|p| Profile::load(p).ok());
+    let secrets = profile.map(|p| p.secrets()).unwrap_or_default();
+    let dir = &args.report_dir;
+    let written = crate::report::as_shown(record, dir, &secrets)
+        .and_then(|record| Ok((write_all(&record, dir, &secrets)?, record)));
+    match written {
+        Ok((paths, record)) => {
+            if let Some(job) = super::github(args.ci_annotations) {
+                out(&github::annotations(
+                    &record,
+                    Catalogue::embedded(),
+                    &secrets,
+                ));
+                if let Err(e) = github::append_step_summary(&job, &dir.join("summary.md")) {
+                    note(&format!("cannot write the step summary: {e}"));
+                }
+            }
+            for path in paths {
+                note(&format!("report: {}", path.display()));
+            }
+        }
+        Err(e) => note(&format!("cannot write reports: {e}")),
+    }
+    fatal
+}
+
+/// The record of a run stopped by `fatal` before its first case: no case, its verdict and the
+/// reason; `None` for errors that are not about the profile or the target.
+fn stopped_record(
+    args: &RunArgs,
+    settings: Option<&RunSettings>,
+    fatal: &Fatal,
+) -> Option<RunRecord> {
+    let path = args.profile.first();
+    let profile = path.and_then(|p| Profile::load(p).ok());
+    let target = args
+        .target
+        .clone()
+        .or_else(|| profile.as_ref().and_then(|p| p.base_url.clone()))
+        .or_else(|| path.map(|p| format!("the target of {}", p.display())))
+        .unwrap_or_else(|| "the embedded reference".to_owned());
+    let redacted = profile
+        .map(|p| serde_json::to_value(p.redacted()).unwrap_or_default())
+        .unwrap_or_default();
+    let seed = settings.map_or(args.seed.unwrap_or(0), |s| s.generation.seed);
+    let mut meta = RunMeta::bare(&target, redacted, seed);
+    let now = crate::runner::now_rfc3339();
+    (meta.started_at, meta.finished_at) = (now.clone(), now);
+    meta.cases_per_operation = args.cases;
+    meta.strict = args.strict;
+    meta.judged_against = Some(crate::schema::judged_against());
+    match fatal {
+        Fatal::Profile(why) => meta.profile_problems = problems_of(why),
+        Fatal::Unreachable(why) => meta.unreachable = Some(why.clone()),
+        _ => return None,
+    }
+    Some(RunRecord {
+        meta,
+        cases: Vec::new(),
+        counts: Counts::default(),
+    })
+}
+
+/// The problems a profile error lists (its `  - KEY: ...` lines), each on its own, as a run's
+/// record keeps them; the whole message where it lists none.
+fn problems_of(message: &str) -> Vec<String> {
+    let listed: Vec<String> = message
+        .lines()
+        .filter_map(|line| line.strip_prefix("  - "))
+        .map(str::to_owned)
+        .collect();
+    match listed.is_empty() {
+        true => vec![message.trim_start_matches("PROFILE PROBLEM: ").to_owned()],
+        false => listed,
+    }
 }
 
 /// What a `--filter` that selects no case is told: what a pattern selects, and why no case

@@ -247,7 +247,8 @@ fn inconclusive(out: &mut String, record: &RunRecord) {
     }
     let _ = writeln!(
         out,
-        "\ninconclusive (variants not judged: the baseline they are judged beside was refused):"
+        "\nvariants not judged, the baseline they are judged beside refused (a case that also \
+         failed or warned is counted as such, not as inconclusive):"
     );
     for case in blocked {
         for i in &case.inconclusive {
@@ -301,7 +302,8 @@ fn closing(out: &mut String, view: &RunView<'_>) {
         };
         let _ = writeln!(
             out,
-            "the profile does not fit the target (cases that needed these were blocked, not judged{beside}):"
+            "the profile does not fit the target ({}{beside}):",
+            view.profile_problems_held()
         );
         for problem in &record.meta.profile_problems {
             let _ = writeln!(out, "  - {problem}");

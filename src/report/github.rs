@@ -83,6 +83,14 @@ pub fn annotations(record: &RunRecord, catalogue: &Catalogue, secrets: &[String]
             ),
         ));
     }
+    if let Some(why) = record.verdict_reason() {
+        // What makes the verdict that no rule above says: the job's red needs its reason.
+        commands.push((
+            "error",
+            format!("covenant: {}", view.verdict.headline()),
+            why,
+        ));
+    }
     let mut text = String::new();
     let shown = if commands.len() > MAX_ANNOTATIONS {
         MAX_ANNOTATIONS - 1

@@ -11,7 +11,7 @@ use super::view::{
 };
 use super::{plural, shown_exchange, ReportError, Reporter};
 use crate::catalogue::Catalogue;
-use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict};
+use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
 use std::time::Duration;
@@ -75,18 +75,20 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
 }
 
 /// A `covenant` suite with one `run.verdict` testcase when the run's verdict is not what its
-/// cases' statuses say (an incomplete run, a profile problem, coverage short; under `--strict`
+/// cases' statuses say (an incomplete run, a profile problem, an unreachable target, coverage
+/// short; under `--strict`
 /// a warned case is itself a `<failure>`), so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
 fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     let verdict = run.verdict();
-    let why = match verdict {
-        RunVerdict::Incomplete => run.incomplete()?,
-        RunVerdict::ProfileProblem => run.meta.profile_problems.join("; "),
-        RunVerdict::CoverageShort => run.meta.coverage_short.join("; "),
-        _ => return None,
+    let why = run.verdict_reason()?;
+    // A run stopped before its first case tested nothing: an error of covenant's setup, not
+    // a failure of the target.
+    let kind = match run.stopped_before_cases() {
+        true => NonSuccessKind::Error,
+        false => NonSuccessKind::Failure,
     };
-    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    let mut status = TestCaseStatus::non_success(kind);
     status.set_type(verdict.as_str());
     status.set_message(xml_safe(&format!("{}: {why}", verdict.headline())));
     let mut case = TestCase::new("run.verdict", status);

@@ -178,6 +178,7 @@ fn merged_meta(records: &[RunRecord], first: &RunMeta) -> Result<RunMeta, Report
         duration_ms: ((end - start).as_seconds_f64() * 1000.0).max(0.0),
         shard: None,
         interrupted: interruptions(records),
+        unreachable: records.iter().find_map(|r| r.meta.unreachable.clone()),
         faults,
         strict: records.iter().any(|r| r.meta.strict),
         keep_exchanges: records.iter().all(|r| r.meta.keep_exchanges),

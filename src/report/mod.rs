@@ -44,6 +44,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 
+use crate::terminal::plural;
 pub use compare::{compare, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
@@ -366,15 +367,6 @@ fn capitalised(title: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// `1 gap`, `2 gaps`.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use super::progress::Progress;
 use crate::catalogue::Level;
 use crate::settings::RunSettings;
+use crate::terminal::plural;
 use crate::terminal::{paint, Tone};
 use crate::verdict::{CaseResult, Verdict};
 use std::io::Write;
@@ -109,12 +110,5 @@ fn outcome(result: &CaseResult, strict: bool) -> String {
             ),
             None => "inconclusive".to_owned(),
         },
-    }
-}
-
-fn plural(n: usize, noun: &str) -> String {
-    match n {
-        1 => format!("1 {noun}"),
-        _ => format!("{n} {noun}s"),
     }
 }

@@ -23,3 +23,4 @@ mod setup;
 mod stop;
 
 pub use planned::{plan, Audience, Planned, Ran, Sites};
+pub use record::now_rfc3339;

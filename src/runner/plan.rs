@@ -103,10 +103,19 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
     for case in plan {
         let skip = unmet(case, plan, run);
         let fixtures: Vec<String> = case.needs.iter().map(|n| run.uses(*n)).collect();
+        // A case that is not a write may still send a write's method: requests the target
+        // must refuse (without a token, say), which change nothing where it keeps the contract.
+        let method = case.operation.map(|op| op.operation().method);
+        let refused = match method {
+            Some(m) if m != crate::schema::Method::Get => {
+                format!("sends {} requests the target must refuse", m.as_str())
+            }
+            _ => "reads".to_owned(),
+        };
         let what = match (case.writes, case.late) {
-            (true, _) => "writes",
-            (false, true) => "reads, last (after every other case)",
-            (false, false) => "reads",
+            (true, _) => "writes".to_owned(),
+            (false, true) => format!("{refused}, last (after every other case)"),
+            (false, false) => refused,
         };
         match skip {
             Some(why) => {
@@ -116,9 +125,9 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
                 requests += case.requests;
                 let _ = writeln!(
                     out,
-                    "run   {:<55} ~{} requests, {what}; uses {}",
+                    "run   {:<55} ~{}, {what}; uses {}",
                     case.id,
-                    case.requests,
+                    crate::terminal::plural(case.requests, "request"),
                     if fixtures.is_empty() {
                         "no fixture".to_owned()
                     } else {

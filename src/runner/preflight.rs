@@ -278,6 +278,9 @@ async fn token_without_scope(run: &RunCx) -> Option<Problem> {
 /// identifier (a fixture), and whether its body is its area's error body.
 struct Read {
     line: String,
+    method: String,
+    /// The path and query, as sent under the base URL.
+    path: String,
     status: u16,
     names_id: bool,
     area_body: bool,
@@ -296,6 +299,8 @@ impl Read {
                 "{} {} answered {}",
                 request.method, request.path, response.status
             ),
+            method: request.method.to_string(),
+            path: request.path.clone(),
             status: response.status,
             names_id: path.split('/').any(crate::profile::is_uuid),
             area_body: match banking {
@@ -325,7 +330,17 @@ fn nothing_answers(run: &RunCx, settings: &RunSettings, seen: &[Read]) -> Option
     if !(all_404 && (no_fixture || foreign)) {
         return None;
     }
-    let lines: Vec<&str> = seen.iter().map(|r| r.line.as_str()).collect();
+    // The events are read twice (to recognise the API, then with the token): each read once.
+    let mut lines: Vec<String> = Vec::new();
+    for read in seen {
+        let line = match run.target.url(&read.path) {
+            Ok(url) => format!("{} {url} answered {}", read.method, read.status),
+            Err(_) => read.line.clone(),
+        };
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
     Some(Problem {
         keys: base_url_key(settings).unwrap_or("--target").to_owned(),
         answer: format!(

@@ -39,11 +39,8 @@ pub(super) fn record(
         .stop_reason()
         .or_else(|| budget_note(run))
         .or(output_closed);
+    let profile = serde_json::to_value(run.profile.redacted()).unwrap_or_default();
     let meta = RunMeta {
-        covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
-        seed: run.generation.seed,
-        target: prepared.target_label.clone(),
-        profile: serde_json::to_value(run.profile.redacted()).unwrap_or_default(),
         started_at: timing.started_at.clone(),
         finished_at: now_rfc3339(),
         duration_ms: elapsed.as_secs_f64() * 1000.0,
@@ -57,10 +54,9 @@ pub(super) fn record(
         coverage_required: settings.coverage_required.clone(),
         coverage_short: Vec::new(),
         pace: run.target.pace(),
-        baseline: None,
         constraints: constraints(run, &cases),
-        traffic: None,
         judged_against: Some(crate::schema::judged_against()),
+        ..RunMeta::bare(&prepared.target_label, profile, run.generation.seed)
     };
     let mut record = RunRecord {
         counts: Counts::of(&cases),
@@ -111,7 +107,8 @@ fn constraints(run: &RunCx, cases: &[CaseResult]) -> Vec<ConstraintCoverage> {
     })
 }
 
-fn now_rfc3339() -> String {
+/// Now, in RFC 3339, as records give their times.
+pub fn now_rfc3339() -> String {
     time::OffsetDateTime::now_utc()
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default()

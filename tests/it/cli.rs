@@ -387,3 +387,38 @@ fn compare_help_readme_and_exit_rs_give_the_same_exit_codes_of_compare() {
         "covenant compare --help and README disagree"
     );
 }
+
+#[test]
+fn the_readme_shows_what_version_prints_and_help_sends_no_one_to_the_source() {
+    let printed = utf8_out(&covenant(&["--version"]));
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    assert!(
+        readme.contains(&format!("(`{}`)", printed.trim())),
+        "README's `covenant --version` example is not what it prints: {printed}"
+    );
+    let help = utf8_out(&covenant(&["--help"]));
+    assert!(!help.contains(".rs"), "--help names a source file: {help}");
+    let man = utf8_out(&covenant(&["man"]));
+    assert!(!man.contains(".rs "), "the man page names a source file");
+}
+
+fn utf8_out(output: &Output) -> String {
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_dry_run_counts_one_request_in_the_singular_and_calls_no_refused_write_a_read() {
+    let plan = utf8_out(&covenant(&["run", "--dry-run", "--seed", "1"]));
+    assert!(!plan.contains("~1 requests"), "{plan}");
+    assert!(plan.contains("~1 request,"), "{plan}");
+    let unauthenticated_delete = plan
+        .lines()
+        .find(|l| l.contains("auth.") && l.contains("delete-tag"))
+        .expect("an auth case of delete tag is planned");
+    assert!(
+        unauthenticated_delete.contains("sends DELETE requests the target must refuse"),
+        "{unauthenticated_delete}"
+    );
+}

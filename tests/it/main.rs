@@ -36,6 +36,7 @@ mod runner;
 mod schemas;
 mod spellings;
 mod standards;
+mod stopped;
 mod trace;
 mod traffic;
 mod verdicts;

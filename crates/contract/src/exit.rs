@@ -9,7 +9,7 @@
 //! | 0 | no failure (with --strict, no warning either) |
 //! | 1 | failures: run: a failure or an error of a case, or a warning under --strict; compare: something newly fails; selftest: a fault undetected or a check unproven; merge: the merged run has a failure or an error |
 //! | 2 | usage, profile, file or environment error: the message names the bad flag, key, value or file; run and merge: a fixture the target showed to be wrong at its first use (PROFILE PROBLEM); compare: the new run had one |
-//! | 3 | the target was unreachable before any case ran |
+//! | 3 | UNREACHABLE: the target did not answer before any case ran |
 //! | 4 | INCOMPLETE: the run was interrupted (SIGINT or SIGTERM), hit --deadline or --max-requests, gave up on a target's rate limits, planned or ran no case, or its output closed; merge: a shard was incomplete; compare: the new run was |
 //! | 5 | COVERAGE SHORT: nothing failed, but fewer rules or statuses got evidence than --require-coverage asks; merge: the merged run did; compare: the new run did |
 //! | 6 | DIFFERENT: with --fail-on-difference, the two targets of a run with two --profile, or the two runs of one seed compare was given, behaved differently, and no verdict set another code |

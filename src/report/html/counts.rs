@@ -3,6 +3,7 @@
 //! sentence and `report.json` count it); the known cases of a baseline and the client's slips
 //! of real traffic get a column only where there are some.
 
+use super::escape;
 use crate::verdict::RunRecord;
 
 /// The table, as one line.
@@ -37,4 +38,29 @@ pub(super) fn table(run: &RunRecord) -> String {
     }
     column("", "requests", c.requests);
     format!("<table id=\"counts\"><tr>{head}</tr>\n<tr>{row}</tr></table>")
+}
+
+/// What the run's setup showed wrong, before the counts: a target that never answered, the
+/// profile's problems and what they held back; empty where there was nothing.
+pub(super) fn setup(view: &crate::report::view::RunView<'_>) -> String {
+    let run = view.record;
+    let mut out = String::new();
+    if let Some(why) = &run.meta.unreachable {
+        out.push_str(&format!(
+            "<p class=\"warn\" id=\"unreachable\"><strong>Unreachable:</strong> {}.</p>\n",
+            escape(why)
+        ));
+    }
+    if !run.meta.profile_problems.is_empty() {
+        out.push_str(&format!(
+            "<p class=\"warn\"><strong>The profile does not fit the target</strong> ({}):</p>\n\
+             <ul id=\"profile-problems\">\n",
+            view.profile_problems_held()
+        ));
+        for problem in &run.meta.profile_problems {
+            out.push_str(&format!("<li>{}</li>\n", escape(problem)));
+        }
+        out.push_str("</ul>");
+    }
+    out
 }

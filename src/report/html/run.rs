@@ -32,6 +32,11 @@ impl Reporter for Html {
         let view = RunView::new(run, catalogue);
         let view = &view;
         let has = |verdict: Verdict| run.cases.iter().any(|c| c.verdict == verdict);
+        // A run stopped before its first case judged nothing: no coverage, gaps or choices.
+        let judged = |section: String| match run.stopped_before_cases() {
+            true => String::new(),
+            false => section,
+        };
         let slots: [(&str, String); 17] = [
             ("style", STYLE.to_owned()),
             ("script", SCRIPT.to_owned()),
@@ -70,10 +75,10 @@ impl Reporter for Html {
                     }
                 }),
             ),
-            ("coverage", slot(|page| page.coverage(view))),
-            ("constraints", super::constraints::section(run)),
-            ("gaps", slot(|page| page.gaps(view))),
-            ("silent", slot(|page| page.silent(view))),
+            ("coverage", judged(slot(|page| page.coverage(view)))),
+            ("constraints", judged(super::constraints::section(run))),
+            ("gaps", judged(slot(|page| page.gaps(view)))),
+            ("silent", judged(slot(|page| page.silent(view)))),
             ("latency", slot(|page| page.latency(run))),
             ("pace", slot(|page| page.pace(run))),
             ("skipped", slot(|page| page.skipped(view))),
@@ -121,7 +126,7 @@ impl Page {
             | RunVerdict::CoverageShort
             | RunVerdict::StaleBaseline => "warn",
             RunVerdict::Fail => "fail",
-            RunVerdict::Error | RunVerdict::ProfileProblem => "error",
+            RunVerdict::Error | RunVerdict::ProfileProblem | RunVerdict::Unreachable => "error",
         };
         self.line("<h1>Covenant conformance report</h1>");
         self.line(format!(
@@ -158,12 +163,9 @@ impl Page {
         if let Some(exports) = run.curl_exports() {
             self.line(format!("<p id=\"curl-exports\">{}.</p>", escape(&exports)));
         }
-        if !run.meta.profile_problems.is_empty() {
-            self.line("<p class=\"warn\"><strong>The profile does not fit the target</strong> (the cases that needed these were blocked, not judged):</p>\n<ul id=\"profile-problems\">");
-            for problem in &run.meta.profile_problems {
-                self.line(format!("<li>{}</li>", escape(problem)));
-            }
-            self.line("</ul>");
+        let setup = super::counts::setup(view);
+        if !setup.is_empty() {
+            self.line(setup);
         }
         self.line(super::counts::table(run));
         self.meta(run);
@@ -675,8 +677,10 @@ impl Page {
             .iter()
             .flat_map(|c| c.inconclusive.iter().map(move |i| (c, i)))
             .collect();
+        // Variants, not cases: a case that also failed or warned counts as that, so this
+        // number is not the count of inconclusive cases.
         self.line(format!(
-            "<h2 id=\"inconclusive\">Inconclusive: blocked by a refused baseline ({})</h2>",
+            "<h2 id=\"inconclusive\">Variants not judged: their baseline was refused ({})</h2>",
             blocked.len()
         ));
         if blocked.is_empty() {

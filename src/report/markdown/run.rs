@@ -32,6 +32,10 @@ impl Reporter for Markdown {
             write(&mut out);
             vec![out]
         };
+        if run.stopped_before_cases() {
+            // Nothing was judged: the verdict and why are the whole summary.
+            return Ok(fit(vec![section(&|out| verdict(out, view))], LIMIT));
+        }
         let sections: Vec<Vec<String>> = vec![
             section(&|out| {
                 verdict(out, view);
@@ -160,7 +164,7 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
     let mark = match verdict {
         RunVerdict::Pass | RunVerdict::PassWithWarnings => "✅",
         RunVerdict::Fail => "❌",
-        RunVerdict::Error | RunVerdict::ProfileProblem => "⚠️",
+        RunVerdict::Error | RunVerdict::ProfileProblem | RunVerdict::Unreachable => "⚠️",
         RunVerdict::Incomplete | RunVerdict::CoverageShort | RunVerdict::StaleBaseline => "⚪",
     };
     let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
@@ -173,10 +177,14 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
     if let Some(why) = run.incomplete() {
         let _ = writeln!(out, "**Incomplete:** {why}.\n");
     }
+    if let Some(why) = &run.meta.unreachable {
+        let _ = writeln!(out, "**Unreachable:** {why}.\n");
+    }
     if !run.meta.profile_problems.is_empty() {
         let _ = writeln!(
             out,
-            "**The profile does not fit the target** (the cases that needed these were blocked, not judged):\n"
+            "**The profile does not fit the target** ({}):\n",
+            view.profile_problems_held()
         );
         for problem in &run.meta.profile_problems {
             let _ = writeln!(out, "- {}", problem.replace(['\n', '\r'], " "));

@@ -74,6 +74,16 @@ impl<'a> RunView<'a> {
         }
     }
 
+    /// What the profile's problems held back, as every format says it after its heading: the
+    /// cases that needed them, or the whole run where they were found before its first case.
+    pub fn profile_problems_held(&self) -> &'static str {
+        if self.record.stopped_before_cases() {
+            "found before the first case, so no case ran"
+        } else {
+            "the cases that needed these were blocked, not judged"
+        }
+    }
+
     /// How many cases were skipped.
     pub fn skipped_count(&self) -> usize {
         self.skipped.iter().map(|s| s.cases.len()).sum()

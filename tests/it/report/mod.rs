@@ -7,7 +7,7 @@ mod compare;
 mod golden;
 mod junit_xsd;
 mod merge;
-mod run_schema;
+pub(crate) mod run_schema;
 mod sample;
 mod secrets;
 mod surfaces;

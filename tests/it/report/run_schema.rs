@@ -9,7 +9,8 @@ fn schema() -> Value {
     serde_json::from_str(&sample::read(&path)).expect("the schema is JSON")
 }
 
-fn errors(instance: &Value) -> Vec<String> {
+/// What `schemas/run-report.json` finds wrong in `instance`, each error with its place.
+pub(crate) fn errors(instance: &Value) -> Vec<String> {
     let schema = schema();
     let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
     validator
@@ -78,4 +79,34 @@ fn schema_refuses_an_unknown_verdict_and_a_failure_without_a_must_finding() {
         errors.iter().any(|e| e.contains("/cases/1/findings")),
         "{errors:?}"
     );
+}
+
+#[test]
+fn a_real_run_of_the_embedded_reference_writes_a_report_the_schema_holds_whole() {
+    let dir = sample::scratch_dir("schema-real-run");
+    let output = crate::support::covenant()
+        .args([
+            "run",
+            "--seed",
+            "4",
+            "--filter",
+            "vat",
+            "--explore",
+            "0",
+            "--report-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("covenant runs");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        crate::support::says(&output)
+    );
+    let report: Value = serde_json::from_str(&sample::read(&dir.join("report.json"))).unwrap();
+    for key in ["constraints", "judged_against"] {
+        assert!(report["meta"].get(key).is_some(), "a run writes meta.{key}");
+    }
+    assert_eq!(errors(&report), Vec::<String>::new());
 }

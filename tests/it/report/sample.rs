@@ -157,27 +157,15 @@ pub fn run() -> RunRecord {
 
 pub fn meta(started_at: &str, finished_at: &str) -> RunMeta {
     RunMeta {
-        covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
-        seed: 42,
-        target: "http://127.0.0.1:8080".to_owned(),
-        profile: serde_json::json!({"base_url": "http://127.0.0.1:8080", "finops": {"token": "***"}}),
         started_at: started_at.to_owned(),
         finished_at: finished_at.to_owned(),
         duration_ms: 10_500.0,
         cases_per_operation: 25,
-        shard: None,
-        interrupted: None,
-        faults: Vec::new(),
-        strict: false,
-        keep_exchanges: false,
-        profile_problems: Vec::new(),
-        coverage_required: Vec::new(),
-        coverage_short: Vec::new(),
-        pace: None,
-        baseline: None,
-        constraints: Vec::new(),
-        traffic: None,
-        judged_against: None,
+        ..RunMeta::bare(
+            "http://127.0.0.1:8080",
+            serde_json::json!({"base_url": "http://127.0.0.1:8080", "finops": {"token": "***"}}),
+            42,
+        )
     }
 }
 

@@ -25,6 +25,9 @@ pub struct RunMeta {
     /// Set when the run stopped early (interrupt, deadline, request budget).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<String>,
+    /// Set when the target did not answer before the first case: nothing was judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreachable: Option<String>,
     /// Faults switched on in an embedded reference (self-test runs only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<String>,
@@ -86,6 +89,35 @@ pub struct TrafficMeta {
 }
 
 impl RunMeta {
+    /// The meta of a run of `target` with `profile` (redacted) and `seed` that has done nothing
+    /// yet: this covenant's version, no time spent, nothing stopped, required or found.
+    pub fn bare(target: &str, profile: serde_json::Value, seed: u64) -> RunMeta {
+        RunMeta {
+            covenant_version: env!("CARGO_PKG_VERSION").to_owned(),
+            seed,
+            target: target.to_owned(),
+            profile,
+            started_at: String::new(),
+            finished_at: String::new(),
+            duration_ms: 0.0,
+            cases_per_operation: 0,
+            shard: None,
+            interrupted: None,
+            unreachable: None,
+            faults: Vec::new(),
+            strict: false,
+            keep_exchanges: false,
+            profile_problems: Vec::new(),
+            coverage_required: Vec::new(),
+            coverage_short: Vec::new(),
+            pace: None,
+            baseline: None,
+            constraints: Vec::new(),
+            traffic: None,
+            judged_against: None,
+        }
+    }
+
     /// The implementation's name its profile gives (the optional `name` key), if any.
     pub fn name(&self) -> Option<&str> {
         self.profile.get("name").and_then(|name| name.as_str())
@@ -163,6 +195,8 @@ pub enum RunVerdict {
     Incomplete,
     /// The profile does not fit the target: a fixture or credential it names is wrong.
     ProfileProblem,
+    /// The target did not answer before the first case: nothing was judged.
+    Unreachable,
     /// Nothing failed, but the run judged less of the contract than `--require-coverage`
     /// asks: it proves too little to pass.
     CoverageShort,
@@ -182,6 +216,7 @@ impl RunVerdict {
             RunVerdict::Error => "ERROR",
             RunVerdict::Incomplete => "INCOMPLETE",
             RunVerdict::ProfileProblem => "PROFILE PROBLEM",
+            RunVerdict::Unreachable => "UNREACHABLE",
             RunVerdict::CoverageShort => "COVERAGE SHORT",
             RunVerdict::StaleBaseline => "STALE BASELINE",
         }
@@ -200,6 +235,9 @@ impl RunVerdict {
             RunVerdict::Incomplete => "INCOMPLETE: the run did not test all it planned",
             RunVerdict::ProfileProblem => {
                 "PROFILE PROBLEM: the profile does not fit the target; fix it and run again"
+            }
+            RunVerdict::Unreachable => {
+                "UNREACHABLE: the target did not answer before the first case; nothing was judged"
             }
             RunVerdict::CoverageShort => {
                 "COVERAGE SHORT: no rule of the contract is broken, but the run judged less of it \
@@ -221,6 +259,7 @@ impl RunVerdict {
             RunVerdict::Error => "error",
             RunVerdict::Incomplete => "incomplete",
             RunVerdict::ProfileProblem => "profile_problem",
+            RunVerdict::Unreachable => "unreachable",
             RunVerdict::CoverageShort => "coverage_short",
             RunVerdict::StaleBaseline => "stale_baseline",
         }
@@ -236,8 +275,9 @@ impl RunVerdict {
             RunVerdict::StaleBaseline => 3,
             RunVerdict::Error => 4,
             RunVerdict::Incomplete => 5,
-            RunVerdict::ProfileProblem => 6,
-            RunVerdict::Fail => 7,
+            RunVerdict::Unreachable => 6,
+            RunVerdict::ProfileProblem => 7,
+            RunVerdict::Fail => 8,
         };
         if rank(other) > rank(self) {
             other
@@ -257,6 +297,7 @@ impl RunVerdict {
             RunVerdict::Pass | RunVerdict::PassWithWarnings => exit::SUCCESS,
             RunVerdict::Fail | RunVerdict::Error => exit::FAILURES,
             RunVerdict::ProfileProblem => exit::USAGE,
+            RunVerdict::Unreachable => exit::UNREACHABLE,
             RunVerdict::CoverageShort => exit::COVERAGE,
             RunVerdict::StaleBaseline => exit::STALE_BASELINE,
             RunVerdict::Incomplete => exit::INCOMPLETE,
@@ -275,17 +316,37 @@ impl RunRecord {
     /// records (the engine's unit tests build theirs with it, across the crate boundary).
     #[doc(hidden)]
     pub fn of_cases(cases: Vec<CaseResult>) -> RunRecord {
-        let meta = serde_json::from_value(serde_json::json!({
-            "covenant_version": "0", "seed": 1, "target": "t", "profile": {},
-            "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:01Z",
-            "duration_ms": 1.0, "cases_per_operation": 1
-        }))
-        .expect("a meta");
+        let mut meta = RunMeta::bare("t", serde_json::json!({}), 1);
+        meta.covenant_version = "0".into();
+        meta.started_at = "2026-01-01T00:00:00Z".into();
+        meta.finished_at = "2026-01-01T00:00:01Z".into();
+        meta.duration_ms = 1.0;
+        meta.cases_per_operation = 1;
         RunRecord {
             counts: Counts::of(&cases),
             meta,
             cases,
         }
+    }
+
+    /// Why the verdict is what it is, where the cases' statuses alone do not say it: an
+    /// incomplete run, the profile's problems, an unreachable target, coverage short of what was
+    /// required. JUnit's `run.verdict` test case and the CI annotation give it.
+    pub fn verdict_reason(&self) -> Option<String> {
+        match self.verdict() {
+            RunVerdict::Incomplete => self.incomplete(),
+            RunVerdict::ProfileProblem => Some(self.meta.profile_problems.join("; ")),
+            RunVerdict::Unreachable => self.meta.unreachable.clone(),
+            RunVerdict::CoverageShort => Some(self.meta.coverage_short.join("; ")),
+            _ => None,
+        }
+    }
+
+    /// Whether the run stopped before its first case, for the profile or an unreachable target:
+    /// its reports say why, and judge nothing.
+    pub fn stopped_before_cases(&self) -> bool {
+        self.cases.is_empty()
+            && (self.meta.unreachable.is_some() || !self.meta.profile_problems.is_empty())
     }
 
     /// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
@@ -295,6 +356,10 @@ impl RunRecord {
         }
         if let Some(traffic) = &self.meta.traffic {
             return traffic.nothing_judged.clone();
+        }
+        if self.stopped_before_cases() {
+            // Its verdict names why: the profile, or the target that never answered.
+            return None;
         }
         if self.cases.is_empty() {
             return Some(
@@ -381,6 +446,8 @@ impl RunRecord {
         // profile's problem: a breach found is never hidden behind it.
         if c.fail > 0 {
             RunVerdict::Fail
+        } else if self.meta.unreachable.is_some() {
+            RunVerdict::Unreachable
         } else if !self.meta.profile_problems.is_empty() {
             RunVerdict::ProfileProblem
         } else if self.meta.strict && c.warn > 0 {
