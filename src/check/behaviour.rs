@@ -26,6 +26,8 @@ const MAX_NAME: usize = 64;
 /// `errorCode` values kept per shape, and their length.
 const MAX_CODES: usize = 4;
 const MAX_CODE: usize = 64;
+/// How deep below the top level nested fields are followed (each object or array a level).
+const MAX_DEPTH: usize = 6;
 /// Limit and fill entries kept per shape.
 const MAX_PAGE_FILLS: usize = 16;
 /// The entry that stands for the fields beyond [`MAX_FIELDS`].
@@ -67,6 +69,7 @@ struct Building {
     key: Key,
     body: &'static str,
     fields: Fields,
+    nested: Fields,
     items: Fields,
     /// Items merged so far, so that a field new to a later item is marked absent.
     item_count: u32,
@@ -86,6 +89,8 @@ struct Pending {
     /// need no map of their own).
     fields: Option<Fields>,
     same_as: Option<usize>,
+    /// The fields below the top level.
+    nested: Fields,
     /// The items of a page, merged, and how many there were.
     items: (Fields, u32),
     page: Option<(String, Fill, u32)>,
@@ -125,11 +130,16 @@ impl Behaviour {
         };
         let (items, page) = page_shape(operation, request, response);
         let code = error_code(operation, response);
+        let nested = match &response.json {
+            Some(Value::Object(object)) => nested_of(operation, object),
+            _ => Fields::new(),
+        };
         self.pending = Some(Pending {
             key,
             body,
             fields,
             same_as,
+            nested,
             items,
             page,
             code,
@@ -220,6 +230,7 @@ impl Building {
             key: p.key.clone(),
             body: p.body,
             fields: p.fields.clone().unwrap_or_default(),
+            nested: p.nested.clone(),
             items: Fields::new(),
             item_count: 0,
             pages: Vec::new(),
@@ -235,6 +246,7 @@ impl Building {
         if let Some(fields) = &p.fields {
             merge_fields(&mut self.fields, fields, self.count);
         }
+        merge_fields(&mut self.nested, &p.nested, self.count);
         if self.body != p.body {
             self.body = "mixed";
         }
@@ -265,6 +277,7 @@ impl Building {
     /// Adds a shape of the same key that a part of the case built.
     fn absorb(&mut self, other: Building) {
         merge_fields(&mut self.fields, &other.fields, self.count);
+        merge_fields(&mut self.nested, &other.nested, self.count);
         if self.body != other.body {
             self.body = "mixed";
         }
@@ -332,6 +345,7 @@ impl Building {
             condition: self.key.condition,
             body: self.body.to_owned(),
             fields: type_names(&self.fields),
+            nested: type_names(&self.nested),
             items: type_names(&self.items),
             pages: self.pages,
             codes: self.codes,
@@ -409,6 +423,59 @@ fn fields_of(object: &serde_json::Map<String, Value>) -> Fields {
         *fields.entry(cut(name, MAX_NAME)).or_insert(0) |= type_bit(value);
     }
     fields
+}
+
+/// The fields below the top level of a body, by path (`a.b`, `a[].b`; `a[]` the types of an
+/// array's items), bounded in number and depth. A page's own items are `items`: below them
+/// only their nested fields are kept here (`data[].address.city`).
+fn nested_of(operation: OperationId, object: &serde_json::Map<String, Value>) -> Fields {
+    let mut nested = Fields::new();
+    let page = next_field(operation).map(|_| "data");
+    for (name, value) in object {
+        let path = cut(name, MAX_NAME);
+        match value {
+            Value::Array(items) if page == Some(name.as_str()) => {
+                for item in items.iter().filter_map(Value::as_object) {
+                    for (field, value) in item {
+                        let path = format!("{path}[].{}", cut(field, MAX_NAME));
+                        descend(&path, value, 2, &mut nested);
+                    }
+                }
+            }
+            _ => descend(&path, value, 1, &mut nested),
+        }
+    }
+    nested
+}
+
+/// Records the fields below `value`, at `path`, `depth` levels below the top.
+fn descend(path: &str, value: &Value, depth: usize, into: &mut Fields) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
+        Value::Object(object) => Box::new(
+            object
+                .iter()
+                .map(|(name, v)| (format!("{path}.{}", cut(name, MAX_NAME)), v)),
+        ),
+        Value::Array(items) => Box::new(items.iter().map(|v| (format!("{path}[]"), v))),
+        _ => return,
+    };
+    for (child, value) in children {
+        let full = into.len() >= MAX_FIELDS;
+        match into.get_mut(&child) {
+            Some(types) => *types |= type_bit(value),
+            None if !full => {
+                into.insert(child.clone(), type_bit(value));
+            }
+            None => {
+                into.insert(MORE.to_owned(), 0);
+                return;
+            }
+        }
+        descend(&child, value, depth + 1, into);
+    }
 }
 
 /// `text` cut to at most `max` bytes at a character boundary, marked with `…` when cut.

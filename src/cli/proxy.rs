@@ -31,9 +31,11 @@ pub struct ProxyArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     /// The recorded traffic: a HAR 1.2 file, as browsers, mitmproxy and Charles export it.
-    /// Each entry keeps its own URL in the records and curls. Entries whose path is an
-    /// operation of the spec are judged (with a target, only those under its base URL);
-    /// the others are counted and listed as not judged.
+    /// Each entry keeps its own URL in the records and curls. Only entries to the target are
+    /// judged: under --target, else the profile's base_url, else the origin of the first entry
+    /// whose path is an operation of the spec (else of the first entry). Entries to another
+    /// origin or outside the base path, and paths the spec does not list, are counted and
+    /// listed as not judged.
     #[arg(value_name = "FILE.har")]
     pub har: PathBuf,
     #[command(flatten)]

@@ -3,10 +3,10 @@
 
 use crate::baseline::Baseline;
 use crate::catalogue::Catalogue;
-use crate::exit::Fatal;
+use crate::exit::{self, Fatal};
 use crate::report::{
-    behaviour_diff, compare, console, github, load, merge, traffic_diff, write_all, write_compare,
-    BehaviourDiff, ReportError,
+    behaviour_diff, compare, console, github, load, merge, traffic_diff, two_targets, write_all,
+    write_compare, BehaviourDiff, ReportError,
 };
 use crate::terminal::{note, out};
 use crate::verdict::{RunRecord, RunVerdict};
@@ -27,6 +27,11 @@ pub struct CompareArgs {
     /// another code).
     #[arg(long)]
     pub fail_on_difference: bool,
+    /// Take the two reports for two targets even where their base URLs differ only by port:
+    /// the behaviour diff is labelled by target, not as old and new. What newly fails is
+    /// listed, and exits 1, either way.
+    #[arg(long)]
+    pub as_targets: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -57,18 +62,17 @@ pub struct MergeArgs {
 }
 
 /// `covenant compare OLD NEW [--report-dir DIR]`: prints what changed; exit 1 when something
-/// newly fails. Reports of two targets run with one seed get the behaviour diff instead; two of
-/// one target and one seed (before and after an upgrade) get both. A report of real traffic
-/// (`covenant proxy`, `covenant check`) beside a run's gets the behaviour diff by operation.
+/// newly fails, whatever the two targets are. With one seed the behaviour diff follows: of two
+/// targets (their base URLs differ by more than a port, or `--as-targets`), or of one target
+/// before and after an upgrade. A report of real traffic (`covenant proxy`, `covenant check`)
+/// beside a run's has no case in common with it: it gets the behaviour diff by operation alone.
 pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     let old = load(&args.old).map_err(|e| Fatal::Files(e.to_string()))?;
     let new = load(&args.new).map_err(|e| Fatal::Files(e.to_string()))?;
-    let one_seed = old.meta.seed == new.meta.seed;
-    let mixed = old.is_traffic() != new.is_traffic();
-    if (!old.meta.same_target(&new.meta) && one_seed) || mixed {
-        return compare_targets(&old, &new, &args);
+    if old.is_traffic() != new.is_traffic() {
+        return compare_kinds(&old, &new, &args);
     }
-    let comparison = compare(&old, &new, Catalogue::embedded());
+    let comparison = compare(&old, &new, Catalogue::embedded(), args.as_targets);
     out(&console::compare(&comparison));
     if let Some(dir) = &args.report_dir {
         let written = write_compare(&comparison, dir).map_err(|e| Fatal::Files(e.to_string()))?;
@@ -76,14 +80,23 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
             out(&format!("wrote {}\n", path.display()));
         }
     }
-    let code = comparison.exit_code();
-    if !one_seed {
+    let two = two_targets(&old, &new, args.as_targets);
+    // Of two targets, "the new run" is either: one that cannot show what it did not run gives
+    // its code where nothing newly fails.
+    let code = match comparison.exit_code() {
+        exit::SUCCESS if two => own(&old).worse(own(&new)).exit_code(),
+        code => code,
+    };
+    if old.meta.seed != new.meta.seed {
         return Ok(code);
     }
-    // One target, one seed: where its behaviour changed, also where both runs keep the contract.
     let mut diff = diff_of(&old, &new);
-    diff.a.target = format!("{} (old: {})", diff.a.target, args.old.display());
-    diff.b.target = format!("{} (new: {})", diff.b.target, args.new.display());
+    if !two {
+        // One target, one seed: where its behaviour changed, also where both runs keep the
+        // contract.
+        diff.a.target = format!("{} (old: {})", diff.a.target, args.old.display());
+        diff.b.target = format!("{} (new: {})", diff.b.target, args.new.display());
+    }
     out(&format!("\n{}", console::diff(&diff)));
     write_diff(&diff, &args)?;
     Ok(different(code, &diff, &args))
@@ -106,21 +119,27 @@ fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
     super::different(code, args.fail_on_difference, !diff.is_empty())
 }
 
-/// Two reports of different targets, one seed: the behaviour diff, as a differential run
-/// prints it. Exit 6 with `--fail-on-difference` when they behaved differently; a run that is
-/// incomplete, blocked by its profile or short of its coverage gives its own code first, since
-/// its diff may miss what it did not run.
-fn compare_targets(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u8, Fatal> {
+/// A run's report beside one of real traffic: the behaviour diff by operation, as a
+/// differential run prints it (their cases have no id in common, so no case newly fails). Exit
+/// 6 with `--fail-on-difference` when they behaved differently; a run that is incomplete,
+/// blocked by its profile or short of its coverage gives its own code first, since its diff
+/// may miss what it did not run.
+fn compare_kinds(a: &RunRecord, b: &RunRecord, args: &CompareArgs) -> Result<u8, Fatal> {
     let diff = diff_of(a, b);
     out(&console::diff(&diff));
     write_diff(&diff, args)?;
-    let own = |run: &RunRecord| match run.verdict() {
+    Ok(different(own(a).worse(own(b)).exit_code(), &diff, args))
+}
+
+/// A run's verdict where it keeps the run from showing what it did not run (incomplete,
+/// blocked by its profile, short of its coverage), else a pass.
+fn own(run: &RunRecord) -> RunVerdict {
+    match run.verdict() {
         verdict @ (RunVerdict::Incomplete
         | RunVerdict::ProfileProblem
         | RunVerdict::CoverageShort) => verdict,
         _ => RunVerdict::Pass,
-    };
-    Ok(different(own(a).worse(own(b)).exit_code(), &diff, args))
+    }
 }
 
 /// The behaviour diff of two reports: by operation where one is real traffic.

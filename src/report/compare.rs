@@ -70,8 +70,15 @@ pub struct RuleChange {
     pub new: RuleStatus,
 }
 
-/// Compares `old` against `new`; rule statuses are judged against `catalogue`.
-pub fn compare(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Comparison {
+/// Compares `old` against `new`; rule statuses are judged against `catalogue`. Whatever their
+/// targets, the cases and rules are compared; `as_targets` says the two are taken for two
+/// targets even where they differ only by port (the notes say which they were taken for).
+pub fn compare(
+    old: &RunRecord,
+    new: &RunRecord,
+    catalogue: &Catalogue,
+    as_targets: bool,
+) -> Comparison {
     let rules = rule_changes(old, new, catalogue);
     let mut comparison = Comparison {
         old: summary(old),
@@ -89,7 +96,7 @@ pub fn compare(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Compa
             .cloned()
             .collect(),
         rules,
-        notes: notes(old, new),
+        notes: notes(old, new, as_targets),
     };
     let old_cases: BTreeMap<&str, &CaseResult> =
         old.cases.iter().map(|c| (c.id.as_str(), c)).collect();
@@ -193,6 +200,12 @@ impl RuleChange {
     }
 }
 
+/// Whether `compare` takes the runs for two targets, and adds their behaviour diff: their base
+/// URLs differ by more than a port (another host, scheme or base path), or `as_targets` asks.
+pub fn two_targets(old: &RunRecord, new: &RunRecord, as_targets: bool) -> bool {
+    as_targets || !old.meta.same_target_but_port(&new.meta)
+}
+
 /// Whether a case with this verdict judged the target: it passed, warned or failed.
 fn ran_to_verdict(verdict: Verdict) -> bool {
     matches!(verdict, Verdict::Pass | Verdict::Warn | Verdict::Fail)
@@ -256,19 +269,30 @@ fn rule_changes(old: &RunRecord, new: &RunRecord, catalogue: &Catalogue) -> Vec<
         .collect()
 }
 
-fn notes(old: &RunRecord, new: &RunRecord) -> Vec<String> {
+fn notes(old: &RunRecord, new: &RunRecord, as_targets: bool) -> Vec<String> {
     let mut notes = Vec::new();
-    if old.meta.seed != new.meta.seed {
+    let one_seed = old.meta.seed == new.meta.seed;
+    if !one_seed {
         notes.push(format!(
             "the runs used different seeds ({} and {}): generated cases of the same id carry different payloads",
             old.meta.seed, new.meta.seed
         ));
     }
-    if !old.meta.same_target(&new.meta) {
+    let (a, b) = (&old.meta.target, &new.meta.target);
+    if two_targets(old, new, as_targets) {
+        let diff = if one_seed || old.is_traffic() || new.is_traffic() {
+            "their behaviour diff follows"
+        } else {
+            "run both with the same --seed for the behaviour diff of the two"
+        };
         notes.push(format!(
-            "the runs tested different targets ({} and {}); run both with the same --seed for \
-             the behaviour diff of the two",
-            old.meta.target, new.meta.target
+            "the runs tested different targets ({a} and {b}): newly failing means failing \
+             against {b} and not against {a}; {diff}"
+        ));
+    } else if !old.meta.same_target(&new.meta) {
+        notes.push(format!(
+            "the runs tested one host on two ports ({a} and {b}): compared as one target \
+             (--as-targets compares them as two)"
         ));
     }
     for (which, run) in [("old", old), ("new", new)] {

@@ -81,6 +81,7 @@ fn judged(run: &RunRecord) -> impl Iterator<Item = (&CaseResult, &Shape)> {
 #[derive(Default)]
 struct Held {
     fields: BTreeSet<String>,
+    nested: BTreeSet<String>,
     items: BTreeSet<String>,
     limits: BTreeSet<String>,
 }
@@ -93,6 +94,7 @@ fn by_operation(run: &RunRecord, other: &RunRecord) -> RunRecord {
     for (_, shape) in judged(other) {
         let held = theirs.entry(group(shape)).or_default();
         held.fields.extend(shape.fields.keys().cloned());
+        held.nested.extend(shape.nested.keys().cloned());
         held.items.extend(shape.items.keys().cloned());
         held.limits
             .extend(shape.pages.iter().map(|f| f.limit.clone()));
@@ -142,6 +144,12 @@ fn comparable(shape: &Shape, theirs: &Held) -> Shape {
     Shape {
         fields: keep(&shape.fields, &theirs.fields, false),
         items: keep(&shape.items, &theirs.items, true),
+        nested: shape
+            .nested
+            .iter()
+            .filter(|(path, _)| theirs.nested.contains(*path))
+            .map(|(path, types)| (path.clone(), present(types)))
+            .collect(),
         pages: shape
             .pages
             .iter()

@@ -45,7 +45,7 @@ pub mod junit;
 pub mod markdown;
 
 use crate::terminal::plural;
-pub use compare::{compare, CaseChange, Comparison, RuleChange};
+pub use compare::{compare, two_targets, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,
     RuleCoverage, RuleStatus,

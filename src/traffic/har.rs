@@ -26,7 +26,8 @@ pub enum HarError {
 pub struct Recorded {
     pub exchanges: Vec<Observed>,
     /// The origin (scheme, host and port) of the first entry of this API (its path fits an
-    /// operation), else of the first entry: the target the traffic went to.
+    /// operation), else of the first entry: the target the traffic went to. Without a base
+    /// URL, an entry to another origin is outside it, never judged.
     pub origin: Option<String>,
     /// The first and the last entry's `startedDateTime`, where the file gives them.
     pub from: Option<String>,
@@ -59,12 +60,19 @@ pub fn parse(text: &str, base_url: Option<&str>) -> Result<Recorded, String> {
         .enumerate()
         .map(|(i, entry)| observed(entry, base_url).map_err(|e| format!("log.entries[{i}]: {e}")))
         .collect::<Result<_, _>>()?;
-    let exchanges: Vec<Observed> = exchanges;
+    let mut exchanges: Vec<Observed> = exchanges;
     let origin = exchanges
         .iter()
         .find(|e| !e.outside && super::operation::find(&e.method, e.path()).is_some())
         .or(exchanges.first())
         .and_then(|e| e.origin.clone());
+    // With no base URL given, the target is that origin: an entry to another one (a CDN, an
+    // analytics beacon, another API) is never the target's answer.
+    if base_url.is_none() {
+        for e in &mut exchanges {
+            e.outside = e.origin != origin;
+        }
+    }
     let mut started: Vec<&str> = entries
         .iter()
         .filter_map(|e| e["startedDateTime"].as_str())

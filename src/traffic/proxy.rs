@@ -70,6 +70,9 @@ struct Seen {
     body: Bytes,
     answer: Option<Heard>,
     failure: Option<String>,
+    /// The origin an absolute-form request named (a client using the proxy as its HTTP
+    /// proxy), where it is not the target's: passed on as ever, never judged.
+    elsewhere: Option<String>,
     duration_ms: f64,
 }
 
@@ -105,6 +108,17 @@ impl Shared {
             self.unjudged
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
+    }
+
+    /// The origin an absolute-form request URI names, where it is not the target's.
+    fn elsewhere(&self, uri: &Uri) -> Option<String> {
+        let authority = uri.authority()?;
+        let scheme = uri.scheme().unwrap_or(&self.scheme);
+        let same = authority
+            .as_str()
+            .eq_ignore_ascii_case(self.authority.as_str())
+            && scheme == &self.scheme;
+        (!same).then(|| format!("{scheme}://{authority}"))
     }
 
     /// Where a request for `target` (a path and query) goes.
@@ -324,8 +338,8 @@ fn observed(seen: Seen) -> Observed {
             answer
         }),
         failure: seen.failure,
-        origin: None,
-        outside: false,
+        outside: seen.elsewhere.is_some(),
+        origin: seen.elsewhere,
         duration_ms: seen.duration_ms,
     }
 }
@@ -373,6 +387,7 @@ async fn forward(
         body: body.clone(),
         answer: None,
         failure: None,
+        elsewhere: shared.elsewhere(&parts.uri),
         duration_ms: 0.0,
     };
     let uri = match shared.uri(&target) {

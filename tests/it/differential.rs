@@ -337,11 +337,13 @@ fn a_stand_in_with_other_choices_passes_and_the_diff_lists_each_choice() {
         );
     }
 
-    // A report kept per target and compared later gives the same diff.
+    // A report kept per target and compared later gives the same diff. The two listen on one
+    // host, on two ports: taken for two targets as asked.
     let compared = covenant(&[
         "compare",
         utf8(&reports.join("a/report.json")),
         utf8(&reports.join("b/report.json")),
+        "--as-targets",
     ]);
     assert_eq!(compared.status.code(), Some(0), "{}", says(&compared));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -372,6 +374,7 @@ fn a_stand_in_with_other_choices_passes_and_the_diff_lists_each_choice() {
         utf8(&reports.join("a/report.json")),
         utf8(&other_seed),
         "--fail-on-difference",
+        "--as-targets",
     ]);
     let stdout = String::from_utf8_lossy(&compared.stdout);
     assert_eq!(compared.status.code(), Some(0), "{}", says(&compared));

@@ -1197,18 +1197,25 @@ fn a_har_is_judged_where_each_entry_went_each_exchange_counted_once() {
         .as_str()
         .is_some_and(|n| n.ends_with("browser.har")));
 
-    // Without a profile: every curl points where its request went, the page is not this API.
+    // Without a profile: the target is where the first entry of this API went; every curl
+    // points where its request went, the page went to another origin.
     let reports = dir.join("bare");
     let said = check_bare(&path, &reports);
     assert_eq!(said.code, Some(1), "{}", said.all());
     let report = read_json(&reports.join("report.json"));
     assert_eq!(report["meta"]["target"], base);
-    let unlisted = case(&report, "traffic.unlisted").expect("another API");
+    let elsewhere = case(&report, "traffic.elsewhere").expect("another origin");
     assert!(
-        unlisted["skip_reason"]
+        elsewhere["skip_reason"]
             .as_str()
-            .is_some_and(|r| r.contains("/app/index.html")),
-        "{unlisted}"
+            .is_some_and(|r| r.contains("GET https://www.example.org/app/index.html")),
+        "{elsewhere}"
+    );
+    assert!(
+        case(&report, "traffic.unlisted")
+            .and_then(|c| c["skip_reason"].as_str())
+            .is_none_or(|r| !r.contains("index.html")),
+        "{report}"
     );
     for case in report["cases"].as_array().expect("cases") {
         for exchange in case["exchanges"].as_array().into_iter().flatten() {
@@ -1220,6 +1227,99 @@ fn a_har_is_judged_where_each_entry_went_each_exchange_counted_once() {
             );
         }
     }
+}
+
+#[test]
+fn a_har_checked_without_a_target_never_judges_an_entry_to_another_origin() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-har-elsewhere");
+    let (server, profile) = reference(&rt, &dir, &[]);
+    let base = server.base_url();
+    let base = base.trim_end_matches('/');
+    let (mut har, _client) = ordinary_har(&rt, &dir, &profile);
+    // The last entry went to another host, to a path of the spec: a 500 with an HTML body.
+    let html = "<html><body><h1>Internal error</h1></body></html>";
+    har["log"]["entries"]
+        .as_array_mut()
+        .expect("entries")
+        .push(entry(
+            "GET",
+            "https://other.example/finops/v1/events?limit=2",
+            500,
+            "text/html",
+            html,
+        ));
+    let path = write_har(&dir, "elsewhere.har", &har);
+    let reports = dir.join("bare");
+
+    let said = check_bare(&path, &reports);
+
+    assert_eq!(said.code, Some(0), "{}", said.all());
+    assert!(
+        !said.stdout.contains("FAIL ") && !said.stdout.contains("WARN "),
+        "{}",
+        said.all()
+    );
+    assert!(
+        said.stdout.contains("1 went to another origin"),
+        "{}",
+        said.all()
+    );
+    let report = read_json(&reports.join("report.json"));
+    assert_eq!(report["meta"]["target"], base);
+    let elsewhere = case(&report, "traffic.elsewhere").expect("another origin");
+    assert!(
+        elsewhere["skip_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains(&format!(
+                "request(s) to another origin than {base}, not judged: GET \
+             https://other.example/finops/v1/events"
+            ))),
+        "{elsewhere}"
+    );
+}
+
+#[test]
+fn the_proxy_never_judges_a_request_that_named_another_origin() {
+    use std::io::Write;
+    let rt = runtime();
+    let dir = standin::scratch("traffic-proxy-elsewhere");
+    let (_server, profile) = reference(&rt, &dir, &[]);
+    let running = proxy(&profile, &dir.join("reports"), &[]);
+    let send = |request: &str| {
+        let address = running.url.trim_start_matches("http://");
+        let mut stream = std::net::TcpStream::connect(address).expect("the proxy accepts");
+        stream.write_all(request.as_bytes()).expect("the request");
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    };
+    // As a client whose HTTP proxy covenant is sends it: the absolute form, another host.
+    let answer = send(
+        "GET http://other.example/finops/v1/events?limit=2 HTTP/1.1\r\nhost: other.example\r\n\
+         connection: close\r\n\r\n",
+    );
+    assert!(answer.starts_with("HTTP/1.1 "), "{answer}");
+    // And one to the target itself, judged (refused: no credentials).
+    let answer = send("GET /finops/v1/events HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+
+    let said = running.interrupt();
+
+    assert!(
+        said.stdout.contains("1 exchange(s) judged")
+            && said.stdout.contains("not judged: 1 went to another origin"),
+        "{}",
+        said.all()
+    );
+    let report = read_json(&dir.join("reports/report.json"));
+    let elsewhere = case(&report, "traffic.elsewhere").expect("another origin");
+    assert!(
+        elsewhere["skip_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("GET http://other.example/finops/v1/events")),
+        "{elsewhere}"
+    );
 }
 
 #[test]

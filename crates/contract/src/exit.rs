@@ -37,14 +37,17 @@ pub const STALE_BASELINE: u8 = 7;
 
 /// What each exit code of `covenant compare` means. Coverage the new run lost (newly skipped
 /// cases, rules newly not run) is a regression of the run, not of the target: it is listed and
-/// never changes the code. Two reports of different targets run with one seed are compared for
-/// their behaviour instead; "the new run" is then either of them.
+/// never changes the code. What newly fails exits 1 whatever the two targets are; of two
+/// targets (more than a port apart, or `--as-targets`), "the new run" is either of them.
 pub const COMPARE: [(u8, &str); 6] = [
     (
         SUCCESS,
         "nothing newly fails (newly skipped cases and rules newly not run are listed, not counted); with one seed, the behaviour diff is printed too, and is empty or --fail-on-difference was not given",
     ),
-    (FAILURES, "a case newly fails or errors"),
+    (
+        FAILURES,
+        "a case newly fails or errors, whatever the two targets are (another port, another host)",
+    ),
     (
         USAGE,
         "a bad flag or a report that cannot be read, or the new run had a profile problem (PROFILE PROBLEM)",

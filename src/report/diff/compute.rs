@@ -142,6 +142,7 @@ struct Answers {
 struct Merged {
     bodies: BTreeSet<String>,
     fields: BTreeMap<String, BTreeSet<String>>,
+    nested: BTreeMap<String, BTreeSet<String>>,
     items: BTreeMap<String, BTreeSet<String>>,
     /// Per limit, the page fills.
     pages: BTreeMap<String, Vec<PageFill>>,
@@ -174,6 +175,7 @@ impl Merged {
         self.bodies.insert(shape.body.clone());
         for (into, from) in [
             (&mut self.fields, &shape.fields),
+            (&mut self.nested, &shape.nested),
             (&mut self.items, &shape.items),
         ] {
             for (name, types) in from {
@@ -266,6 +268,9 @@ fn compare_merged(
         let (x, y) = (without_null(&a.fields), without_null(&b.fields));
         compare_fields(&x, &y, Aspect::Fields, Aspect::Types, add);
     }
+    if a.bodies == b.bodies {
+        compare_nested(&a.nested, &b.nested, add);
+    }
     compare_fields(
         &a.items,
         &b.items,
@@ -313,6 +318,28 @@ fn compare_fields(
         if let Some(y) = b.get(name) {
             if x != y {
                 add(types, Some(name), type_text(x), type_text(y));
+            }
+        }
+    }
+}
+
+/// The types of the nested fields both answered held: a nested `valid` that was a boolean and
+/// is a string. Whether a nested field showed at all depends on the values (an empty list has
+/// no item, an optional object was left out), so neither the set of nested fields nor
+/// `absent` is compared.
+fn compare_nested(
+    a: &FieldTypes,
+    b: &FieldTypes,
+    add: &mut impl FnMut(Aspect, Option<&str>, String, String),
+) {
+    let present = |types: &BTreeSet<String>| -> BTreeSet<String> {
+        types.iter().filter(|t| *t != "absent").cloned().collect()
+    };
+    for (path, x) in a {
+        if let Some(y) = b.get(path) {
+            let (x, y) = (present(x), present(y));
+            if x != y && !x.is_empty() && !y.is_empty() {
+                add(Aspect::Types, Some(path), type_text(&x), type_text(&y));
             }
         }
     }
@@ -477,6 +504,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
+            nested: BTreeMap::new(),
             items: BTreeMap::new(),
             pages: Vec::new(),
             codes: Vec::new(),
@@ -541,6 +569,34 @@ mod tests {
         let a = vat(Verdict::Pass, 201, &[("id", "string")], 3);
         let b = vat(Verdict::Pass, 201, &[("id", "string")], 9);
         assert!(diff(vec![a], vec![b]).is_empty());
+    }
+
+    #[test]
+    fn a_nested_field_of_another_type_is_a_difference_one_only_one_side_held_is_not() {
+        let nested = |pairs: &[(&str, &str)]| {
+            let mut shape = shape(
+                "create-mailbox-domain",
+                201,
+                &[("dns_records", "object")],
+                1,
+            );
+            shape.nested = pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect();
+            case("mbx.create", Verdict::Pass, vec![shape])
+        };
+        let valid = "dns_records.receiving_dns_records[].valid";
+        let a = nested(&[(valid, "boolean"), ("dns_records.extra", "string")]);
+        let b = nested(&[(valid, "string|absent")]);
+        let found = diff(vec![a], vec![b]).differences;
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].aspect, Aspect::Types);
+        assert_eq!(found[0].field.as_deref(), Some(valid));
+        assert_eq!(
+            (found[0].a.as_str(), found[0].b.as_str()),
+            ("boolean", "string")
+        );
     }
 
     #[test]

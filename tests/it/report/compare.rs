@@ -18,18 +18,30 @@ fn covenant(args: &[&std::ffi::OsStr]) -> Output {
         .expect("the covenant binary runs")
 }
 
-fn compare(old: &Path, new: &Path, report_dir: Option<&Path>) -> (i32, String, String) {
+/// `covenant compare OLD NEW` and `extra` arguments.
+fn compare_output(old: &Path, new: &Path, extra: &[&std::ffi::OsStr]) -> Output {
     let mut args = vec!["compare".as_ref(), old.as_os_str(), new.as_os_str()];
-    if let Some(dir) = report_dir {
-        args.push("--report-dir".as_ref());
-        args.push(dir.as_os_str());
-    }
-    let out = covenant(&args);
+    args.extend_from_slice(extra);
+    covenant(&args)
+}
+
+fn compare(old: &Path, new: &Path, report_dir: Option<&Path>) -> (i32, String, String) {
+    let extra: Vec<&std::ffi::OsStr> = match report_dir {
+        Some(dir) => vec!["--report-dir".as_ref(), dir.as_os_str()],
+        None => Vec::new(),
+    };
+    let out = compare_output(old, new, &extra);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Whether compare listed the sample's quote as newly failing, with the rule it broke.
+fn quote_newly_fails(stdout: &str) -> bool {
+    section(stdout, "newly failing")
+        .contains("receivable.quote-minimal: pass -> fail (RCV-CREATE-201: answered 200, not 201)")
 }
 
 /// A section of compare's output; empty when compare left it out (it prints no empty one).
@@ -52,13 +64,7 @@ fn newly_failing_case_exits_1_and_is_listed_with_the_fix() {
     let (code, stdout, stderr) = compare(&old, &new, Some(&out_dir));
 
     assert_eq!(code, 1, "{stdout}{stderr}");
-    let newly = section(&stdout, "newly failing");
-    assert!(
-        newly.contains(
-            "receivable.quote-minimal: pass -> fail (RCV-CREATE-201: answered 200, not 201)"
-        ),
-        "{newly}"
-    );
+    assert!(quote_newly_fails(&stdout), "{stdout}");
     let fixed = section(&stdout, "fixed");
     assert!(
         fixed.contains("receivable.unknown-property: fail -> pass"),
@@ -216,4 +222,113 @@ fn a_case_skipped_in_both_runs_is_not_newly_skipped() {
         section(&stdout, "rules newly not run").is_empty(),
         "{stdout}"
     );
+}
+
+/// `covenant compare OLD NEW` with more arguments: exit code and stdout.
+fn compare_with(old: &Path, new: &Path, extra: &[&str]) -> (i32, String) {
+    let extra: Vec<&std::ffi::OsStr> = extra.iter().map(std::ffi::OsStr::new).collect();
+    let out = compare_output(old, new, &extra);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), said)
+}
+
+/// The sample run, then the same target regressed, started on `old` and `new` base URLs.
+fn run_and_regressed(dir: &Path, old: &str, new: &str) -> (PathBuf, PathBuf) {
+    let mut before = sample::run();
+    before.meta.target = old.to_owned();
+    let mut after = sample::regressed();
+    after.meta.target = new.to_owned();
+    (
+        write_report(dir, "old.json", &before),
+        write_report(dir, "new.json", &after),
+    )
+}
+
+#[test]
+fn a_target_started_on_another_port_that_newly_fails_a_must_rule_exits_1_and_names_it() {
+    let dir = sample::scratch_dir("compare-port");
+    let (old, new) = run_and_regressed(&dir, "http://127.0.0.1:8080", "http://127.0.0.1:41234/");
+
+    for extra in [&[][..], &["--fail-on-difference"], &["--as-targets"]] {
+        let (code, said) = compare_with(&old, &new, extra);
+        assert_eq!(code, 1, "{extra:?}:\n{said}");
+        assert!(quote_newly_fails(&said), "{extra:?}:\n{said}");
+        assert!(
+            section(&said, "rule verdicts changed").contains("RCV-CREATE-201: pass -> fail"),
+            "{extra:?}:\n{said}"
+        );
+        // One seed: the behaviour diff follows the regressions, never instead of them.
+        let diff = said
+            .find("behaviour diff (seed")
+            .expect("the behaviour diff");
+        assert!(
+            said.find("newly failing (1)").is_some_and(|at| at < diff),
+            "{said}"
+        );
+    }
+    // Only the port differs: one target before and after, unless --as-targets says two.
+    let (_, said) = compare_with(&old, &new, &[]);
+    assert!(
+        said.contains("one host on two ports") && !said.contains("different targets"),
+        "{said}"
+    );
+    assert!(said.contains("(old: ") && said.contains("(new: "), "{said}");
+    let (_, said) = compare_with(&old, &new, &["--as-targets"]);
+    assert!(
+        said.contains("the runs tested different targets") && !said.contains("(old: "),
+        "{said}"
+    );
+}
+
+#[test]
+fn two_hosts_get_the_regressions_and_then_their_behaviour_diff() {
+    let dir = sample::scratch_dir("compare-hosts");
+    let (old, new) = run_and_regressed(&dir, "http://127.0.0.1:8080", "https://api.example");
+
+    let (code, said) = compare_with(&old, &new, &[]);
+
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        section(&said, "newly failing").contains("receivable.quote-minimal: pass -> fail"),
+        "{said}"
+    );
+    assert!(section(&said, "fixed").contains("receivable.unknown-property: fail -> pass"));
+    assert!(said.contains("the runs tested different targets"), "{said}");
+    let headline = said
+        .lines()
+        .find(|l| l.starts_with("behaviour diff (seed"))
+        .unwrap_or_else(|| panic!("no behaviour diff:\n{said}"));
+    assert!(
+        headline.contains("A = http://127.0.0.1:8080, B = https://api.example"),
+        "{headline}"
+    );
+}
+
+#[test]
+fn a_nested_field_that_turned_from_a_boolean_into_a_string_is_a_difference() {
+    let dir = sample::scratch_dir("compare-nested");
+    let valid = "dns_records.receiving_dns_records[].valid";
+    let with = |types: &str| {
+        let mut run = sample::run();
+        run.cases[0].shapes[0].nested = [(valid.to_owned(), types.to_owned())].into();
+        run
+    };
+    let old = write_report(&dir, "old.json", &with("boolean"));
+    let new = write_report(&dir, "new.json", &with("string"));
+
+    let (code, said) = compare_with(&old, &new, &["--fail-on-difference"]);
+
+    assert_eq!(code, 6, "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.contains(valid))
+        .unwrap_or_else(|| panic!("{valid} not named:\n{said}"));
+    assert!(line.contains("A boolean; B string"), "{line}");
+    // The same nested types on both sides: no difference.
+    let (code, said) = compare_with(&old, &old, &["--fail-on-difference"]);
+    assert_eq!(code, 0, "{said}");
 }

@@ -112,7 +112,12 @@ fn the_console_summary_matches_its_golden_file() {
 #[test]
 fn every_format_of_a_compare_matches_its_golden_file() {
     use covenant::report::{compare, console, json, markdown};
-    let comparison = compare(&sample::run(), &sample::regressed(), &sample::catalogue());
+    let comparison = compare(
+        &sample::run(),
+        &sample::regressed(),
+        &sample::catalogue(),
+        false,
+    );
     check_golden("compare.txt", &console::compare(&comparison));
     check_golden("compare.md", &markdown::compare(&comparison));
     check_golden("compare.json", &json::compare(&comparison));

@@ -251,6 +251,7 @@ fn passing_case() -> CaseResult {
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect(),
+        nested: Default::default(),
         items: Default::default(),
         pages: Vec::new(),
         codes: Vec::new(),

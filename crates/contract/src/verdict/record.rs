@@ -128,6 +128,13 @@ impl RunMeta {
         self.target.trim_end_matches('/') == other.target.trim_end_matches('/')
     }
 
+    /// Whether two records judged one host under one base path, whatever its port: a CI job
+    /// that starts its target on a free port tests the same target run after run.
+    pub fn same_target_but_port(&self, other: &RunMeta) -> bool {
+        let (mine, theirs) = (without_port(&self.target), without_port(&other.target));
+        self.same_target(other) || (mine.is_some() && mine == theirs)
+    }
+
     /// What produced the record, in words: `seed 7` for a run; for real traffic, what the
     /// traffic was (a run's seed and cases per operation mean nothing there).
     pub fn provenance(&self) -> String {
@@ -136,6 +143,15 @@ impl RunMeta {
             None => format!("seed {}", self.seed),
         }
     }
+}
+
+/// A base URL without its port and trailing slash (`http://127.0.0.1:8080/v1` ->
+/// `http://127.0.0.1/v1`); `None` where it is no URL with a host.
+fn without_port(target: &str) -> Option<String> {
+    let mut url = url::Url::parse(target).ok()?;
+    url.host_str()?;
+    url.set_port(None).ok()?;
+    Some(url.as_str().trim_end_matches('/').to_owned())
 }
 
 impl TrafficMeta {
@@ -609,6 +625,20 @@ mod tests {
             [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal),
             ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
         );
+    }
+
+    #[test]
+    fn one_host_on_two_ports_is_one_target_but_for_its_port() {
+        let at = |target: &str| without_port(target);
+        assert_eq!(at("http://127.0.0.1:8080/"), at("http://127.0.0.1:41234"));
+        assert_eq!(
+            at("https://api.example/v1"),
+            at("https://api.example:8443/v1/")
+        );
+        assert_ne!(at("http://127.0.0.1:8080"), at("http://localhost:8080"));
+        assert_ne!(at("http://api.example/v1"), at("http://api.example/v2"));
+        assert_ne!(at("http://api.example"), at("https://api.example"));
+        assert_eq!(at("traffic.har"), None);
     }
 
     fn client_case(id: &str, verdict: Verdict, rules: &[&str]) -> CaseResult {

@@ -27,6 +27,11 @@ pub struct Shape {
     /// responses of this shape lacked it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub fields: BTreeMap<String, String>,
+    /// Fields below the top level, by path (`dns_records.sending_dns_records[].valid`; `[]`
+    /// for an array's items, a page's own items left to `items`), the same way: a nested field
+    /// whose type changed is a difference too. Bounded like `fields`, by depth as well.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub nested: BTreeMap<String, String>,
     /// A page's items: their top-level fields, the same way, over every item.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub items: BTreeMap<String, String>,
