@@ -272,7 +272,7 @@ impl Choice {
                 None => picks.push((vec![value], names)),
             }
         }
-        picks.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+        picks.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
         picks
             .into_iter()
             .map(|(values, names)| (values.join(", "), names))
