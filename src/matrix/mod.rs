@@ -251,6 +251,50 @@ impl Choice {
             .map(|(_, values)| values.join(", "))
             .unwrap_or_else(|| "-".to_owned())
     }
+
+    /// Each value shown once, with the implementations that showed it: values shown by the
+    /// same implementations together, the most shown first, then in the order first shown.
+    /// Where each showed one value, these are the choices made and who made them.
+    pub fn picks(&self) -> Vec<(String, Vec<&str>)> {
+        let mut by_value: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (name, values) in &self.choices {
+            for value in values {
+                match by_value.iter_mut().find(|(v, _)| v == value) {
+                    Some((_, names)) => names.push(name),
+                    None => by_value.push((value, vec![name.as_str()])),
+                }
+            }
+        }
+        let mut picks: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
+        for (value, names) in by_value {
+            match picks.iter_mut().find(|(_, n)| *n == names) {
+                Some((values, _)) => values.push(value),
+                None => picks.push((vec![value], names)),
+            }
+        }
+        picks.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
+        picks
+            .into_iter()
+            .map(|(values, names)| (values.join(", "), names))
+            .collect()
+    }
+}
+
+/// `items` joined with `, ` as far as `chars` characters hold them, the rest counted: `a, b
+/// and 3 more`. The first item is always shown whole.
+pub fn listed<S: AsRef<str>>(items: &[S], chars: usize) -> String {
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let item = item.as_ref();
+        if i > 0 && out.len() + 2 + item.len() > chars {
+            return format!("{out} and {} more", items.len() - i);
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(item);
+    }
+    out
 }
 
 /// The whole matrix: `matrix.json` as it is written.

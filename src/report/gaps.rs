@@ -515,7 +515,7 @@ pub fn choices(observations: &[Observation]) -> Vec<Choice> {
 }
 
 /// `name (types), ...` as names and types; `None` for a value that is no list of fields.
-fn field_list(value: &str) -> Option<Vec<(String, String)>> {
+pub fn field_list(value: &str) -> Option<Vec<(String, String)>> {
     value
         .split(", ")
         .map(|part| {
@@ -528,7 +528,7 @@ fn field_list(value: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// Types seen of one field, `null` last: `string|null`.
-fn merged_types(types: &[String]) -> String {
+pub fn merged_types(types: &[String]) -> String {
     let mut kept: Vec<&str> = types
         .iter()
         .map(String::as_str)

@@ -55,7 +55,9 @@ pub use diff::{
     OperationDifferences, Side,
 };
 pub use fold::traffic_diff;
-pub use gaps::{gap_observations, Example, GapObservations, Observation, Subject};
+pub use gaps::{
+    field_list, gap_observations, merged_types, Example, GapObservations, Observation, Subject,
+};
 pub use html::Html;
 pub use json::Json;
 pub use junit::Junit;

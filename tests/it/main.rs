@@ -23,6 +23,7 @@ mod inventory;
 mod late;
 mod ledger;
 mod matrix;
+mod matrix_reading;
 mod pace;
 mod pagination;
 mod profile_mistakes;

@@ -80,7 +80,7 @@ fn other_choices(dir: &Path) -> PathBuf {
 }
 
 /// The three reports and the matrix of them, written once for every test of this file.
-fn matrix() -> &'static (PathBuf, Value) {
+pub(crate) fn matrix() -> &'static (PathBuf, Value) {
     static MATRIX: OnceLock<(PathBuf, Value)> = OnceLock::new();
     MATRIX.get_or_init(|| {
         let dir = scratch("matrix-three");

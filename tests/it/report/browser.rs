@@ -6,6 +6,15 @@ use std::process::Command;
 
 /// The DOM chromium builds for `url`, after scripts ran.
 pub(crate) fn dump_dom(url: &str, profile_dir: &std::path::Path) -> String {
+    dump_dom_in(url, profile_dir, None)
+}
+
+/// The DOM chromium builds for `url` in a window of `(width, height)` pixels when given.
+pub(crate) fn dump_dom_in(
+    url: &str,
+    profile_dir: &std::path::Path,
+    window: Option<(u32, u32)>,
+) -> String {
     let output = Command::new("timeout")
         .arg("120")
         .arg("chromium")
@@ -19,6 +28,7 @@ pub(crate) fn dump_dom(url: &str, profile_dir: &std::path::Path) -> String {
             "--disable-component-update",
             "--disable-sync",
         ])
+        .args(window.map(|(w, h)| format!("--window-size={w},{h}")))
         .arg(format!("--user-data-dir={}", profile_dir.display()))
         .arg("--dump-dom")
         .arg(url)
