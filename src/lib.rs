@@ -52,6 +52,8 @@ pub mod suite;
 pub mod terminal;
 /// Real traffic judged: the validating proxy and recorded HAR files, with the suite's checks.
 pub mod traffic;
+/// The user's case files (TOML), run beside the suite as cases of suite `user`.
+pub mod user;
 
 // The contract and the reference are crates of their own (the compiler holds that seam: the
 // reference needs only the contract); they keep their paths here so that `crate::schema` and
