@@ -38,5 +38,6 @@ mod spellings;
 mod standards;
 mod trace;
 mod traffic;
+mod user_cases;
 mod verdicts;
 mod wire;
