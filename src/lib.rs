@@ -26,6 +26,8 @@ pub mod explore;
 pub mod generate;
 /// The generated cases: bodies and parameters drawn from the schemas, sent to the target.
 pub mod generated;
+/// The suite as a libtest harness: each case a trial of `cargo test` and `cargo nextest`.
+pub mod harness;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.

@@ -17,6 +17,7 @@ mod differential;
 mod explore;
 mod faults;
 mod format_classes;
+mod harness;
 mod hostile;
 mod hostile_fuzz;
 mod inventory;

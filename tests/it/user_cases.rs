@@ -162,8 +162,9 @@ fn refused(name: &str, text: &str, at: &str, message: &str) {
         "{name}: {}",
         says(&output)
     );
+    let report = dir.join("reports/report.json");
     assert!(
-        !dir.join("reports").exists(),
+        !report.exists(),
         "{name}: no report of a run that sent nothing"
     );
 }
