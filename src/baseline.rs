@@ -134,7 +134,7 @@ impl Baseline {
                     path: shown,
                     line: line_of(text, entry.rule.span().start),
                     rule: entry.rule.get_ref().clone(),
-                    hint: did_you_mean(entry.rule.get_ref(), ids),
+                    hint: crate::catalogue::did_you_mean(entry.rule.get_ref(), ids),
                 });
             }
             if let Some(until) = &entry.until {
@@ -165,7 +165,7 @@ impl Baseline {
                         path: self.path.display().to_string(),
                         line: line_of(&self.text, case.span().start),
                         case: id.to_owned(),
-                        hint: did_you_mean(id, known.iter().copied()),
+                        hint: crate::catalogue::did_you_mean(id, known.iter().copied()),
                     });
                 }
             }
@@ -448,17 +448,6 @@ fn date_of(value: &toml::Value) -> Option<time::Date> {
 
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
-}
-
-/// ", did you mean `X`?" for the closest of `candidates`, when one is close.
-fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
-    let best = candidates
-        .map(|c| (strsim::normalized_damerau_levenshtein(word, c), c))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((score, c)) if score >= 0.7 => format!(", did you mean `{c}`?"),
-        _ => String::new(),
-    }
 }
 
 fn render(

@@ -26,6 +26,8 @@ pub mod explore;
 pub mod generate;
 /// The generated cases: bodies and parameters drawn from the schemas, sent to the target.
 pub mod generated;
+/// The suite as a libtest harness: each case a trial of `cargo test` and `cargo nextest`.
+pub mod harness;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.
@@ -52,6 +54,8 @@ pub mod suite;
 pub mod terminal;
 /// Real traffic judged: the validating proxy and recorded HAR files, with the suite's checks.
 pub mod traffic;
+/// The user's case files (TOML), run beside the suite as cases of suite `user`.
+pub mod user;
 
 // The contract and the reference are crates of their own (the compiler holds that seam: the
 // reference needs only the contract); they keep their paths here so that `crate::schema` and

@@ -178,6 +178,9 @@ pub struct RunSettings {
     /// The fixture ledger's state file (`--state`) for a target of the user's; the embedded
     /// reference starts fresh every run and uses none.
     pub state: PathBuf,
+    /// Directories of the user's case files (`--case-dir`), run beside the suite as suite
+    /// `user`; the profile's `cases` add theirs.
+    pub case_dirs: Vec<PathBuf>,
 }
 
 impl RunSettings {
@@ -218,6 +221,7 @@ impl RunSettings {
             quiet: false,
             progress: ShowProgress::Auto,
             state: crate::ledger::default_path(),
+            case_dirs: Vec::new(),
         }
     }
 

@@ -7,8 +7,9 @@
 use crate::case::{Case, RunCx};
 
 /// Every case of the suite, in its stable order: hand-written scenarios (left out when
-/// `generated_only`), then generated cases, then pagination cases.
-pub fn cases(run: &RunCx, generated_only: bool) -> Vec<Case> {
+/// `generated_only`), then generated cases, then pagination cases, the explorer's, and last the
+/// user's cases (`user`, loaded from their case files).
+pub fn cases(run: &RunCx, generated_only: bool, user: Vec<Case>) -> Vec<Case> {
     let mut cases = Vec::new();
     if !generated_only {
         cases.extend(crate::scenario::all());
@@ -16,6 +17,7 @@ pub fn cases(run: &RunCx, generated_only: bool) -> Vec<Case> {
     cases.extend(crate::generated::cases(run));
     cases.extend(crate::pagination::cases());
     cases.extend(crate::explore::cases(run));
+    cases.extend(user);
     cases
 }
 

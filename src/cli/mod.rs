@@ -111,6 +111,10 @@ pub enum Command {
     /// Work with the JSON Schemas in schemas/.
     #[command(subcommand)]
     Schemas(SchemasCommand),
+    /// Print the JSON Schema of a file covenant reads, for editors (e.g. `covenant schema case >
+    /// case.schema.json`, and `#:schema ./case.schema.json` atop a case file).
+    #[command(subcommand)]
+    Schema(SchemaCommand),
     /// List the rule catalogue or the reference's deliberate faults.
     #[command(subcommand)]
     List(ListCommand),
@@ -187,6 +191,12 @@ pub enum SchemasCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum SchemaCommand {
+    /// The case file (TOML) of `covenant run --case-dir DIR` and the profile's `cases`.
+    Case,
+}
+
+#[derive(Debug, Subcommand)]
 pub enum ListCommand {
     /// Print the rule catalogue with counts by level and observability.
     Rules,
@@ -238,6 +248,10 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Run(args) => run::run_command(args),
         Command::Serve(args) => serve::serve_command(args),
         Command::Schemas(SchemasCommand::Check) => schemas_check_command(),
+        Command::Schema(SchemaCommand::Case) => {
+            out(crate::user::CASE_SCHEMA.trim_end());
+            Ok(exit::SUCCESS)
+        }
         Command::List(ListCommand::Rules) => list_rules_command(),
         Command::List(ListCommand::Faults) => serve::list_faults_command(),
         Command::List(ListCommand::Constraints) => list_constraints_command(),

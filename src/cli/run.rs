@@ -47,6 +47,12 @@ pub struct RunArgs {
     /// Generated cases per operation.
     #[arg(long, value_name = "N", default_value_t = settings::DEFAULT_CASES)]
     pub cases: u32,
+    /// A directory of case files (TOML, `covenant schema case`): the team's own cases, run
+    /// beside the suite as cases of suite `user`, named user.FILE.NAME (repeatable; the
+    /// profile's `cases` adds more). A bad case file stops the run before anything is sent
+    /// (exit 2), naming file, line and column.
+    #[arg(long, value_name = "DIR")]
+    pub case_dir: Vec<PathBuf>,
     /// Random command sequences the explorer draws over both organizations of the profile, each
     /// judged after every step by the model's post-conditions and the generic checks; a failing
     /// sequence is shrunk to the fewest steps that still fail and reported as a script (0: none)
@@ -287,6 +293,7 @@ impl RunArgs {
             ProgressArg::Never => ShowProgress::Never,
         };
         run.state = self.state.clone().unwrap_or(run.state);
+        run.case_dirs = self.case_dir.clone();
         Ok(run)
     }
 

@@ -64,7 +64,9 @@ pub async fn plan(settings: &RunSettings) -> Result<Planned, Fatal> {
     }
     let sides = settings.per_target();
     let targets = prepare_all(&sides).await?;
-    let cases = crate::suite::cases(&targets[0].run, settings.selection.generated_only);
+    let first = &targets[0];
+    let generated_only = settings.selection.generated_only;
+    let cases = crate::suite::cases(&first.run, generated_only, first.user_cases.clone());
     let gate = match gate(settings, &cases) {
         Ok(gate) => gate,
         Err(fatal) => {

@@ -15,6 +15,8 @@ pub struct Prepared {
     pub run: Arc<RunCx>,
     /// How the target is named in output (its base URL, or "the embedded reference").
     pub target_label: String,
+    /// The user's cases (`--case-dir`, the profile's `cases`), checked against its profile.
+    pub user_cases: Vec<crate::case::Case>,
     reference: Option<RunningReference>,
 }
 
@@ -60,6 +62,12 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
             (profile, None)
         }
     };
+    // A bad case file is the user's mistake: named before anything is sent.
+    let dirs: Vec<std::path::PathBuf> = (settings.case_dirs.iter())
+        .chain(&profile.cases)
+        .cloned()
+        .collect();
+    let user_cases = crate::user::load(&dirs, &profile)?;
     let base_url = base_url(settings, &profile)?;
     let ledger = super::fixtures::ledger(settings, &profile, &base_url)?;
     let target =
@@ -122,6 +130,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
     Ok(Prepared {
         run,
         target_label,
+        user_cases,
         reference,
     })
 }

@@ -5,29 +5,7 @@ use crate::schema::OperationId;
 
 /// The operation whose method is `method` and whose path template `path` fits, where one does.
 pub fn find(method: &str, path: &str) -> Option<OperationId> {
-    OperationId::ALL.into_iter().find(|id| {
-        let op = id.operation();
-        op.method.as_str().eq_ignore_ascii_case(method) && fits(&op.path, path)
-    })
-}
-
-/// Whether `path` fits `template`: the same segments, a `{parameter}` standing for any
-/// non-empty one.
-fn fits(template: &str, path: &str) -> bool {
-    let mut want = template.split('/');
-    let mut have = path.split('/');
-    loop {
-        match (want.next(), have.next()) {
-            (None, None) => return true,
-            (Some(w), Some(h)) if w.starts_with('{') && w.ends_with('}') => {
-                if h.is_empty() {
-                    return false;
-                }
-            }
-            (Some(w), Some(h)) if w == h => {}
-            _ => return false,
-        }
-    }
+    OperationId::find(method, path)
 }
 
 /// A path with its ids and other variable segments replaced, so that the requests to one

@@ -11,11 +11,15 @@ use std::time::{Duration, Instant};
 const README: &str = include_str!("../../README.md");
 const EXIT_RS: &str = include_str!("../../crates/contract/src/exit.rs");
 
-/// Flags the README names that belong to other programs: cargo's `--release`, `--locked` and
-/// `--path`, and Schemathesis'
+/// Flags the README names that belong to other programs: cargo's `--release`, `--locked`,
+/// `--path`, `--test` and `--example`, libtest's `--exact` and `--ignored`, and Schemathesis'
 /// flags in the speed comparison.
-const FOREIGN_FLAGS: [&str; 7] = [
+const FOREIGN_FLAGS: [&str; 11] = [
     "--release",
+    "--test",
+    "--example",
+    "--exact",
+    "--ignored",
     "--max-examples",
     "--workers",
     "--checks",

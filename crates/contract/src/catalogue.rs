@@ -171,6 +171,18 @@ pub fn render_list(catalogue: &Catalogue) -> String {
     out
 }
 
+/// ", did you mean `X`?" for the closest of `candidates` to a misspelt `word`, when one is close;
+/// else nothing.
+pub fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+    let best = candidates
+        .map(|c| (strsim::normalized_damerau_levenshtein(word, c), c))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((score, c)) if score >= 0.7 => format!(", did you mean `{c}`?"),
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

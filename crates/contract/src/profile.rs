@@ -79,6 +79,10 @@ pub struct Profile {
     /// Currency used in generated bodies (default EUR).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
+    /// Directories of case files run beside the suite (as `--case-dir`), relative to the
+    /// profile's own directory.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finops: Option<FinopsProfile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -254,6 +258,10 @@ impl Profile {
         })?;
         profile.resolve_env(origin, lookup)?;
         profile.check(origin)?;
+        let here = origin.parent().unwrap_or(Path::new(""));
+        for dir in &mut profile.cases {
+            *dir = here.join(&*dir);
+        }
         Ok(profile)
     }
 

@@ -241,6 +241,7 @@ fn profile_of(app: &App, base_url: &str) -> Profile {
         name: None,
         base_url: Some(base_url.to_owned()),
         currency: Some("EUR".to_owned()),
+        cases: Vec::new(),
         finops: Some(FinopsProfile {
             token: Some(Secret::new(ids.finance_token.clone())),
             version: Some(DEFAULT_FINOPS_VERSION.to_owned()),

@@ -25,8 +25,8 @@ mod registry;
 pub use check::{check_sources, CheckReport};
 pub use openapi::{openapi_document, openapi_document_with_org_header};
 pub use operations::{
-    operation, operations, status_matches, Area, BodyFixture, ListRules, Method, Operation,
-    OperationId, PageFields, Param, ParamLocation, Security, OPERATIONS_JSON,
+    operation, operations, path_fits, status_matches, Area, BodyFixture, ListRules, Method,
+    Operation, OperationId, PageFields, Param, ParamLocation, Security, OPERATIONS_JSON,
 };
 pub use registry::{Registry, SchemaIssue, SCHEMA_FILES};
 

@@ -287,11 +287,39 @@ impl OperationId {
         self.operation().path.matches('{').count()
     }
 
+    /// The operation whose method is `method` and whose path template `path` fits, where one
+    /// does.
+    pub fn find(method: &str, path: &str) -> Option<OperationId> {
+        OperationId::ALL.into_iter().find(|id| {
+            let op = id.operation();
+            op.method.as_str().eq_ignore_ascii_case(method) && path_fits(&op.path, path)
+        })
+    }
+
     /// The path with its template's parameters filled in order, e.g.
     /// `GetVatId.path(&[counterpart, id])`. Values are inserted as given: a case that tests
     /// odd path values passes them already encoded.
     pub fn path(self, values: &[&str]) -> String {
         fill_template(&self.operation().path, values)
+    }
+}
+
+/// Whether `path` fits `template`: the same segments, a `{parameter}` standing for any
+/// non-empty one.
+pub fn path_fits(template: &str, path: &str) -> bool {
+    let mut want = template.split('/');
+    let mut have = path.split('/');
+    loop {
+        match (want.next(), have.next()) {
+            (None, None) => return true,
+            (Some(w), Some(h)) if w.starts_with('{') && w.ends_with('}') => {
+                if h.is_empty() {
+                    return false;
+                }
+            }
+            (Some(w), Some(h)) if w == h => {}
+            _ => return false,
+        }
     }
 }
 
