@@ -237,10 +237,7 @@ fn an_id_that_is_not_a_uuid_stops_in_the_preflight_before_any_request() {
         "{}",
         ran.stderr()
     );
-    assert!(
-        !ran.reports.join("report.json").exists(),
-        "no case ran, no report"
-    );
+    assert_stopped_report(&ran.reports);
 }
 
 #[test]
@@ -255,10 +252,7 @@ fn a_wrong_finance_token_stops_in_the_preflight_naming_the_key() {
         "{}",
         ran.stderr()
     );
-    assert!(
-        !ran.reports.join("report.json").exists(),
-        "no case ran, no report"
-    );
+    assert_stopped_report(&ran.reports);
 }
 
 #[test]
@@ -577,4 +571,12 @@ fn a_profile_missing_a_required_key_or_with_equal_tokens_exits_2_naming_the_key(
     served
         .run(&bogus, &[])
         .assert_stops_naming("banking.token_without_scope: GET");
+}
+
+/// No case ran, yet the report says why: PROFILE PROBLEM, no request of a case.
+fn assert_stopped_report(reports: &std::path::Path) {
+    let text = std::fs::read_to_string(reports.join("report.json")).expect("a report");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(json["verdict"], "profile_problem", "{json}");
+    assert_eq!(json["counts"]["requests"], 0, "{json}");
 }
