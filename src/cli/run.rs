@@ -407,11 +407,12 @@ fn stopped(args: &RunArgs, settings: Option<&RunSettings>, fatal: Fatal) -> Fata
     if !sends {
         return fatal;
     }
-    let Some(record) = stopped_record(args, settings, &fatal) else {
+    // Read once: the record's redacted copy and the secrets kept out of every report.
+    let profile = args.profile.first().and_then(|p| Profile::load(p).ok());
+    let secrets = profile.as_ref().map(Profile::secrets).unwrap_or_default();
+    let Some(record) = stopped_record(args, settings, profile, &fatal) else {
         return fatal;
     };
-    let profile = args.profile.first().and_then(|p| Profile::load(p).ok());
-    let secrets = profile.map(|p| p.secrets()).unwrap_or_default();
     let dir = &args.report_dir;
     let written = crate::report::as_shown(record, dir, &secrets)
         .and_then(|record| Ok((write_all(&record, dir, &secrets)?, record)));
@@ -436,15 +437,15 @@ fn stopped(args: &RunArgs, settings: Option<&RunSettings>, fatal: Fatal) -> Fata
     fatal
 }
 
-/// The record of a run stopped by `fatal` before its first case: no case, its verdict and the
-/// reason; `None` for errors that are not about the profile or the target.
+/// The record of a run stopped by `fatal` before its first case, of `profile` where it could be
+/// read: no case, its verdict and the reason; `None` for errors that are not about the profile or the target.
 fn stopped_record(
     args: &RunArgs,
     settings: Option<&RunSettings>,
+    profile: Option<Profile>,
     fatal: &Fatal,
 ) -> Option<RunRecord> {
     let path = args.profile.first();
-    let profile = path.and_then(|p| Profile::load(p).ok());
     let target = args
         .target
         .clone()
