@@ -19,6 +19,7 @@ use crate::verdict::{Exchange, Finding, Inconclusive};
 use futures_util::stream::{FuturesOrdered, StreamExt};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -64,8 +65,10 @@ pub struct CaseCx {
     pub run: Arc<RunCx>,
     pub exchanges: Vec<Exchange>,
     pub findings: Vec<Finding>,
-    /// Requests sent, including those whose exchanges were not kept.
-    pub requests: usize,
+    /// Requests sent, including those whose exchanges were not kept: one count for the case and
+    /// every part forked from it, so that a part abandoned when another fails still counts what
+    /// it sent (the verdict line's count is what the target was sent).
+    sent: Arc<AtomicUsize>,
     /// Keep every exchange (hand-written cases) or only those with findings (generated cases).
     pub keep_all: bool,
     /// The (shrunk) payload a generated case reports.
@@ -104,7 +107,7 @@ impl CaseCx {
             run,
             exchanges: Vec::new(),
             findings: Vec::new(),
-            requests: 0,
+            sent: Arc::new(AtomicUsize::new(0)),
             keep_all: true,
             payload: None,
             blocked: None,
@@ -122,8 +125,14 @@ impl CaseCx {
     pub fn fork(&self) -> CaseCx {
         CaseCx {
             keep_all: self.keep_all,
+            sent: self.sent.clone(),
             ..CaseCx::new(self.run.clone())
         }
+    }
+
+    /// The requests this case and its parts sent (retries included).
+    pub fn requests(&self) -> usize {
+        self.sent.load(Ordering::Relaxed)
     }
 
     /// Takes the next fixture of `list` from the ledger, recorded as used up before anything is
@@ -167,7 +176,7 @@ impl CaseCx {
     }
 
     /// Folds a part made by [`CaseCx::fork`] back into this case's record, after what it holds:
-    /// exchanges (findings keep pointing at theirs), findings, requests, variants left
+    /// exchanges (findings keep pointing at theirs), findings, variants left
     /// unjudged, a fixture the part found wrong, its tally of evidence and statuses, and the
     /// kinds of answer it had.
     pub fn join(&mut self, part: CaseCx) {
@@ -181,7 +190,6 @@ impl CaseCx {
             unjudged.exchange = unjudged.exchange.map(|i| i + offset);
             self.inconclusive.push(unjudged);
         }
-        self.requests += part.requests;
         if self.blocked.is_none() {
             self.blocked = part.blocked;
         }
@@ -314,7 +322,7 @@ impl CaseCx {
     ) -> Result<Response, Abort> {
         let Dispatched { request, outcome } = dispatched;
         let (sent, outcome) = outcome.map_err(Abort::Defect)?;
-        self.requests += 1 + sent.retries as usize;
+        self.sent.fetch_add(sent.tries as usize, Ordering::Relaxed);
         let first = self.findings.len();
         if let (Ok(response), Some(operation)) = (&outcome, operation) {
             self.watch_fixtures(&request, response);

@@ -62,6 +62,9 @@ pub struct Sent {
     /// then [`SendError::Stopped`]) or the request was refused for `--max-refusal`
     /// ([`SendError::Refused`]).
     rate_limited: Option<Response>,
+    /// Tries that went out, each counted against `--max-requests` (retries and rate-limited
+    /// tries included); 0 when the budget, `--read-only` or a stop held the request back.
+    pub tries: u32,
 }
 
 impl Target {
@@ -305,6 +308,7 @@ impl Target {
         // The first refusal of this request, when it was refused.
         let mut refused: Option<Instant> = None;
         let mut last_refusal = None;
+        let mut tries = 0;
         let outcome = loop {
             // An endpoint refusing alone holds only its own requests, outside the lanes.
             if let Some(until) = self.pacer.endpoint_pause(&key) {
@@ -313,7 +317,7 @@ impl Target {
                     break Err(SendError::Stopped);
                 }
             }
-            let outcome = self.send_once(request, &key).await;
+            let outcome = self.send_once(request, &key, &mut tries).await;
             // A rate-limit answer was not processed: the pacer has paused every lane (or this
             // endpoint's requests), and the request goes again once the pause is over, until an
             // answer comes through, the run stops (the deadline, an interrupt, covenant giving
@@ -352,6 +356,7 @@ impl Target {
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
             retries,
             rate_limited,
+            tries,
         };
         (sent, outcome)
     }
@@ -437,7 +442,13 @@ impl Target {
         }
     }
 
-    async fn send_once(&self, request: &Request, key: &str) -> Result<Response, SendError> {
+    /// One try of `request`; `tries` counts it once the budget let it go.
+    async fn send_once(
+        &self,
+        request: &Request,
+        key: &str,
+        tries: &mut u32,
+    ) -> Result<Response, SendError> {
         if self.config.read_only && !request.is_safe() {
             return Err(SendError::ReadOnly(request.method.to_string()));
         }
@@ -448,6 +459,7 @@ impl Target {
                 SendError::BudgetExhausted
             });
         }
+        *tries += 1;
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;

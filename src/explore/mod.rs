@@ -623,17 +623,14 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
         }
         None => part,
     });
-    match again {
-        // The replay's own finding and the exchanges it points at; what else the replay met,
-        // the play met first.
-        Some(_) => {
-            last.findings.retain(|f| f.rule == rule);
-            if !run.keep_exchanges {
-                last.keep_cited();
-            }
-            cx.join(last);
+    // The replay's own finding and the exchanges it points at; what else the replay met, the
+    // play met first. (Its requests count with the case's, joined or not.)
+    if again.is_some() {
+        last.findings.retain(|f| f.rule == rule);
+        if !run.keep_exchanges {
+            last.keep_cited();
         }
-        None => cx.requests += last.requests,
+        cx.join(last);
     }
     played.map(|_| ())
 }
@@ -677,7 +674,6 @@ async fn shrink_sequence(
         let seed = cx.run.generation.seed;
         let mut model = Model::replay(format!("s{k}r{replays}"), seed, k);
         let outcome = step::play_steps(&mut part, &candidate, &mut model).await;
-        cx.requests += part.requests;
         if matches!(outcome, Err(crate::case::Abort::Skip(_))) {
             break;
         }

@@ -185,12 +185,12 @@ async fn run_case(
         _ => CaseResult::judge(&cx.findings, error.as_deref(), !cx.inconclusive.is_empty()),
     };
     result.skip_reason = skip.filter(|_| result.verdict == Verdict::Skip);
+    result.requests = cx.requests();
     result.findings = cx.findings;
     result.exchanges = cx.exchanges;
     result.error = error;
     result.payload = cx.payload;
     result.inconclusive = cx.inconclusive;
-    result.requests = cx.requests;
     let (evidence, statuses, expected) = cx.tally.into_parts();
     // A case blocked by the profile kept none of its findings: nor is it evidence of anything.
     if !blocked {

@@ -329,3 +329,21 @@ fn a_case_that_sends_to_a_banking_operation_is_skipped_without_a_banking_token()
     assert!(line.starts_with("skip"), "{line}");
     assert!(line.contains("banking.token"), "{line}");
 }
+
+/// A run stopped by its request budget counts what it sent: exactly the budget, the requests of
+/// parts a failing sibling cut short included (page reads at several sizes side by side).
+#[test]
+fn a_spent_request_budget_is_the_count_of_requests_said() {
+    let (output, record) = run("budget", &["--max-requests", "50"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        record
+            .meta
+            .interrupted
+            .as_deref()
+            .is_some_and(|why| why.contains("--max-requests")),
+        "{stdout}"
+    );
+    assert_eq!(record.counts.requests, 50, "{stdout}");
+    assert!(stdout.contains(" 50 requests in "), "{stdout}");
+}
