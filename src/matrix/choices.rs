@@ -10,8 +10,7 @@
 
 use super::{Choice, Run, Seen};
 use crate::catalogue::Catalogue;
-use crate::report::{field_list, merged_types, Subject};
-use crate::schema;
+use crate::report::{field_list, fill_under, merged_types, stated_limit, Subject};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A place where the spec is silent: a gap, and what was looked at there.
@@ -19,7 +18,7 @@ type Place = (String, Subject, String);
 
 /// Where `seen` belongs and the value it shows, with what the spec states put back: the page
 /// fill under no `limit` of an operation whose `limit` has a stated default is the fill under
-/// that default.
+/// that default (a report now says so itself; one written before did not).
 fn place(seen: &Seen) -> (Place, String) {
     let stated = seen
         .subject
@@ -40,31 +39,6 @@ fn place(seen: &Seen) -> (Place, String) {
             (seen.gap.clone(), seen.subject.clone(), seen.what.clone()),
             seen.value.clone(),
         ),
-    }
-}
-
-/// The default of `operation`'s `limit` query parameter, where the operations table states one.
-pub fn stated_limit(operation: &str) -> Option<u64> {
-    schema::operation(operation)?
-        .parameters
-        .iter()
-        .find(|p| p.name.as_deref() == Some("limit"))?
-        .schema
-        .get("default")?
-        .as_u64()
-}
-
-/// `pages of N items with a next token` under no limit, said against the stated default.
-fn fill_under(value: &str, limit: u64) -> String {
-    let items = value
-        .strip_prefix("pages of ")
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse::<u64>().ok());
-    match items {
-        Some(n) if n == limit => "full pages".to_owned(),
-        Some(n) if n < limit => "short pages with a next token".to_owned(),
-        Some(_) => "pages over the limit".to_owned(),
-        None => value.to_owned(),
     }
 }
 

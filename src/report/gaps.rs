@@ -266,7 +266,14 @@ impl Seen {
         }
         for fill in &shape.pages {
             if let Some(value) = page_fill(fill) {
-                let what = format!("limit {}", fill.limit);
+                // Under no `limit`, an operation whose table states a default was read at that
+                // default: its pages are said against it, not as a default the spec leaves open.
+                let (what, value) = match stated_limit(op.id.as_str()) {
+                    Some(limit) if fill.limit == "default" => {
+                        (format!("limit {limit}"), fill_under(&value, limit))
+                    }
+                    _ => (format!("limit {}", fill.limit), value),
+                };
                 self.add("GAP-PAGE-SIZES", at, &what, value, fill.pages);
             }
         }
@@ -592,6 +599,31 @@ fn codes(shape: &Shape) -> String {
 
 /// What one fill of pages says about the target's choice; nothing for a last page, which every
 /// list has.
+/// The default of `operation`'s `limit` query parameter, where the operations table states one.
+pub fn stated_limit(operation: &str) -> Option<u64> {
+    schema::operation(operation)?
+        .parameters
+        .iter()
+        .find(|p| p.name.as_deref() == Some("limit"))?
+        .schema
+        .get("default")?
+        .as_u64()
+}
+
+/// `pages of N items with a next token` under no limit, said against the stated default.
+pub fn fill_under(value: &str, limit: u64) -> String {
+    let items = value
+        .strip_prefix("pages of ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok());
+    match items {
+        Some(n) if n == limit => "full pages".to_owned(),
+        Some(n) if n < limit => "short pages with a next token".to_owned(),
+        Some(_) => "pages over the limit".to_owned(),
+        None => value.to_owned(),
+    }
+}
+
 fn page_fill(fill: &PageFill) -> Option<String> {
     match fill.fill {
         Fill::Full => Some("full pages".to_owned()),
@@ -638,5 +670,70 @@ mod tests {
                 "create-receivable (quote): none (2)"
             ]
         );
+    }
+
+    /// A list read with no `limit`, as the pagination cases read it, under one operation.
+    fn read_without_limit(operation: &str) -> CaseResult {
+        let mut case = crate::report::view::failed_case(operation, &[]);
+        case.verdict = crate::verdict::Verdict::Pass;
+        case.findings.clear();
+        case.shapes.push(Shape {
+            operation: operation.to_owned(),
+            status: 200,
+            kind: None,
+            condition: None,
+            body: "object".to_owned(),
+            fields: BTreeMap::new(),
+            nested: BTreeMap::new(),
+            items: BTreeMap::new(),
+            pages: vec![PageFill {
+                limit: "default".to_owned(),
+                fill: Fill::Next,
+                pages: 3,
+                min: 25,
+                max: 25,
+            }],
+            codes: Vec::new(),
+            count: 3,
+            exchange: None,
+        });
+        case
+    }
+
+    #[test]
+    fn pages_under_a_default_the_table_states_are_said_against_it_not_as_silent() {
+        let run = RunRecord::of_cases(vec![
+            read_without_limit("list-transactions"),
+            read_without_limit("list-events"),
+        ]);
+        let seen = gap_observations(&run, Catalogue::embedded());
+        let pages: Vec<(String, String, String)> = seen
+            .iter()
+            .filter(|g| g.gap == "GAP-PAGE-SIZES")
+            .flat_map(|g| &g.observations)
+            .map(|o| {
+                let operation = o.subject.operation.clone().unwrap_or_default();
+                (operation, o.what.clone(), o.value.clone())
+            })
+            .collect();
+        assert!(
+            pages.contains(&(
+                "list-transactions".into(),
+                "limit 25".into(),
+                "full pages".into()
+            )),
+            "the table states limit 25 for transactions: {pages:?}"
+        );
+        assert!(
+            pages.contains(&(
+                "list-events".into(),
+                "limit default".into(),
+                "pages of 25 items with a next token".into()
+            )),
+            "the table states no default for events: {pages:?}"
+        );
+        assert!(!pages
+            .iter()
+            .any(|(op, what, _)| op == "list-transactions" && what == "limit default"));
     }
 }

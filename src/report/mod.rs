@@ -56,7 +56,8 @@ pub use diff::{
 };
 pub use fold::traffic_diff;
 pub use gaps::{
-    field_list, gap_observations, merged_types, Example, GapObservations, Observation, Subject,
+    field_list, fill_under, gap_observations, merged_types, stated_limit, Example, GapObservations,
+    Observation, Subject,
 };
 pub use html::Html;
 pub use json::Json;
