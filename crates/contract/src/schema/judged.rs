@@ -3,6 +3,7 @@
 
 use super::{DEFAULT_FINOPS_VERSION, OPERATIONS_JSON, SCHEMA_FILES};
 use crate::catalogue::{Catalogue, RULES_TOML};
+use crate::digest::Fnv1a;
 use serde::{Deserialize, Serialize};
 
 /// What a verdict was judged against, so that two reports can be told apart by it: the spec
@@ -42,20 +43,17 @@ pub fn judged_against() -> JudgedAgainst {
 
 /// The first 12 hex digits of the FNV-1a 64 hash of the catalogue, each schema (its name, then
 /// its text) and the operations table, each part ended by a zero byte so that no two splits of
-/// the same bytes hash alike. FNV-1a: stable across builds and platforms, a few lines, no crate.
+/// the same bytes hash alike.
 fn catalogue_hash(rules: &str, schemas: &[(&str, &str)], operations: &str) -> String {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
     let parts = std::iter::once(rules)
         .chain(schemas.iter().flat_map(|(name, text)| [*name, *text]))
         .chain(std::iter::once(operations));
-    let mut hash = OFFSET;
+    let mut hash = Fnv1a::new();
     for part in parts {
-        for byte in part.bytes().chain(std::iter::once(0)) {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
-        }
+        hash.write(part.as_bytes());
+        hash.write(&[0]);
     }
-    format!("{hash:016x}")[..12].to_owned()
+    format!("{:016x}", hash.finish())[..12].to_owned()
 }
 
 #[cfg(test)]
