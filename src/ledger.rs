@@ -632,7 +632,10 @@ mod tests {
         let before = std::fs::read(&file).expect("reads");
         let taking = std::thread::spawn(move || take(&ledger, Consumable::DeletableTags, &p));
         std::thread::sleep(std::time::Duration::from_millis(300));
-        assert!(!taking.is_finished(), "took a fixture while the lock was held");
+        assert!(
+            !taking.is_finished(),
+            "took a fixture while the lock was held"
+        );
         assert_eq!(std::fs::read(&file).expect("reads"), before);
         held.unlock().expect("unlocks");
         assert_eq!(taking.join().expect("no panic"), "t2");

@@ -293,7 +293,11 @@ fn two_runs_at_once_against_one_target_and_state_file_never_take_one_fixture_twi
     let ledger: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&state).expect("the state is written"))
             .expect("the state is JSON");
-    assert_eq!(ledger["entries"].as_array().map(Vec::len), Some(1), "{ledger}");
+    assert_eq!(
+        ledger["entries"].as_array().map(Vec::len),
+        Some(1),
+        "{ledger}"
+    );
     let consumed = &ledger["entries"][0]["consumed"];
     for (key, paths) in [
         ("finops.deletable_tag_ids", [&a.0, &b.0]),
