@@ -7,8 +7,11 @@
 //! itself used up: a verdict about covenant's memory, not about the target. So the fixtures of a
 //! list are taken in turn across runs, and each is recorded in a small JSON state file the
 //! moment it is taken, before its DELETE is sent (written whole to a temporary file and renamed
-//! over the old one), so that an interrupted run still remembers what it deleted. When a list
-//! runs out, the cases that need it are skipped with the reason: never failed, never passed.
+//! over the old one), so that an interrupted run still remembers what it deleted. Every run on
+//! the machine reads, changes and writes the file under one lock (a lock file beside it, held
+//! with the operating system's file lock, `.fixtures.json.lock`), so that two runs or shards
+//! never take the same fixture between one's read and its rename. When a list runs out, the
+//! cases that need it are skipped with the reason: never failed, never passed.
 //!
 //! What it must never do: hand out a fixture twice for one target and organization, hand out
 //! anything the profile does not list, or write anything for a target that starts fresh every
@@ -267,11 +270,15 @@ impl Ledger {
                 .push(taken.id.clone());
             return Ok(taken);
         };
-        // Two ledgers of one process (the two targets of a differential run) share the file:
-        // one reads, changes and writes it at a time, so that neither loses the other's entry.
+        // Every ledger of the file, in this process (the two targets of a differential run) or
+        // another (a run or a shard beside this one), reads, changes and writes it one at a
+        // time, so that none hands out what another took nor loses another's entry. The mutex
+        // orders this process's ledgers, the lock file all processes (a file lock may be held
+        // per process rather than per open file on some systems).
         static FILE: Mutex<()> = Mutex::new(());
         let _file = FILE.lock().unwrap_or_else(|e| e.into_inner());
-        // Another run (a shard beside this one) may have taken fixtures since this one started.
+        let _lock = lock_beside(file)?;
+        // Another run may have taken fixtures since this one started.
         let mut state = read(file)?;
         let mut updated = consumed.clone();
         if let Some(entry) = state.entries.iter().find(|e| self.is_ours(e)) {
@@ -380,6 +387,44 @@ fn read(path: &Path) -> Result<StateFile, LedgerError> {
     Ok(state)
 }
 
+/// The directory of the state file `path` (made if missing), and the file's name.
+fn beside(path: &Path) -> Result<(&Path, String), LedgerError> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|source| LedgerError::Write {
+        path: path.to_owned(),
+        source,
+    })?;
+    let name = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned();
+    Ok((dir, name))
+}
+
+/// Takes the lock of the state file `path`: an exclusive lock (`File::lock`, `flock` on Unix)
+/// on `.NAME.lock` beside it, waited for while another run holds it, released when the
+/// returned file is dropped (or its process ends, however it ends). The lock file stays: one
+/// removed while another run waits for it would let a third lock a new one beside it.
+fn lock_beside(path: &Path) -> Result<std::fs::File, LedgerError> {
+    let (dir, name) = beside(path)?;
+    let failed = |source| LedgerError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(format!(".{name}.lock")))
+        .map_err(failed)?;
+    lock.lock().map_err(failed)?;
+    Ok(lock)
+}
+
 /// Writes the state to a temporary file beside `path`, flushed to disk, and renames it over
 /// `path`: a reader sees the old state or the new one, never half of either.
 fn write_atomically(path: &Path, state: &StateFile) -> Result<(), LedgerError> {
@@ -388,15 +433,7 @@ fn write_atomically(path: &Path, state: &StateFile) -> Result<(), LedgerError> {
         path: path.to_owned(),
         source,
     };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(failed)?;
-    let name = path
-        .file_name()
-        .unwrap_or(path.as_os_str())
-        .to_string_lossy();
+    let (dir, name) = beside(path)?;
     let temp = dir.join(format!(
         ".{name}.{}-{}.tmp",
         std::process::id(),
@@ -559,7 +596,7 @@ mod tests {
             assert_eq!(state.format, FORMAT);
         }
         let dir = file.parent().expect("a parent");
-        let names: Vec<String> = std::fs::read_dir(dir)
+        let mut names: Vec<String> = std::fs::read_dir(dir)
             .expect("the directory lists")
             .map(|e| {
                 e.expect("an entry")
@@ -568,7 +605,8 @@ mod tests {
                     .into_owned()
             })
             .collect();
-        assert_eq!(names, ["fixtures.json"]);
+        names.sort();
+        assert_eq!(names, [".fixtures.json.lock", "fixtures.json"]);
         let text = std::fs::read_to_string(&file).expect("reads");
         let value: serde_json::Value = serde_json::from_str(&text).expect("json");
         assert_eq!(
@@ -577,6 +615,30 @@ mod tests {
         );
         assert_eq!(value["entries"][0]["target"], TARGET);
         assert_eq!(value["entries"][0]["organization_id"], "org-1");
+    }
+
+    #[test]
+    fn a_taking_waits_while_another_process_holds_the_lock_file() {
+        let file = scratch("locked");
+        let p = profile(&["t1", "t2"]);
+        let ledger = Ledger::open(&file, TARGET, Some("org-1")).expect("opens");
+        take(&ledger, Consumable::DeletableTags, &p);
+        // Another run holding the lock, as `lock_beside` takes it: a file opened on its own.
+        let held = std::fs::OpenOptions::new()
+            .write(true)
+            .open(file.with_file_name(".fixtures.json.lock"))
+            .expect("the lock file is beside the state file");
+        held.lock().expect("locks");
+        let before = std::fs::read(&file).expect("reads");
+        let taking = std::thread::spawn(move || take(&ledger, Consumable::DeletableTags, &p));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            !taking.is_finished(),
+            "took a fixture while the lock was held"
+        );
+        assert_eq!(std::fs::read(&file).expect("reads"), before);
+        held.unlock().expect("unlocks");
+        assert_eq!(taking.join().expect("no panic"), "t2");
     }
 
     #[test]

@@ -60,5 +60,5 @@ pub mod user;
 // The contract and the reference are crates of their own (the compiler holds that seam: the
 // reference needs only the contract); they keep their paths here so that `crate::schema` and
 // `covenant::reference` read as before.
-pub use covenant_contract::{catalogue, exit, profile, schema, trace, verdict};
+pub use covenant_contract::{catalogue, digest, exit, profile, schema, trace, verdict};
 pub use covenant_reference as reference;

@@ -84,7 +84,7 @@ impl Shard {
     /// Whether a case belongs to this shard: by a stable hash of its id, so that adding a case
     /// never moves the others.
     pub fn contains(&self, id: &str) -> bool {
-        crate::generate::fnv1a(id.as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
+        crate::digest::fnv1a(id.as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
     }
 }
 

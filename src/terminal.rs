@@ -13,61 +13,38 @@
 //! asks whether the output is a terminal or reads `NO_COLOR`.
 
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-/// `--color`: when the output gets colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColourChoice {
-    /// When stdout is a terminal, unless the environment says otherwise ([`colour_wanted`]).
-    Auto,
-    Always,
-    Never,
-}
+/// `--color`: when the output gets colours (colorchoice's, the choice anstream and clap read).
+pub use colorchoice::ColorChoice as ColourChoice;
 
-/// Whether output gets colours. `--color always` and `never` decide alone (a flag given for
-/// one command overrides the environment, as both conventions say); with `auto`, in this
-/// order: `NO_COLOR` set to anything but the empty string turns colours off (no-color.org);
-/// `CLICOLOR_FORCE` set to anything but empty or `0` turns them on, terminal or not
-/// (bixense.com/clicolors); `CLICOLOR=0` or `TERM=dumb` turns them off; else they follow
-/// whether stdout is a terminal. `NO_COLOR` wins over `CLICOLOR_FORCE`, as in clap's own
-/// output (anstream).
-pub fn colour_wanted(
-    choice: ColourChoice,
-    env: impl Fn(&str) -> Option<String>,
-    terminal: bool,
-) -> bool {
-    let set = |name: &str| env(name).filter(|v| !v.is_empty());
-    match choice {
-        ColourChoice::Always => true,
-        ColourChoice::Never => false,
-        ColourChoice::Auto if set("NO_COLOR").is_some() => false,
-        ColourChoice::Auto if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
-        ColourChoice::Auto
-            if set("CLICOLOR").as_deref() == Some("0")
-                || set("TERM").as_deref() == Some("dumb") =>
-        {
-            false
-        }
-        ColourChoice::Auto => terminal,
-    }
-}
-
-static COLOUR: AtomicBool = AtomicBool::new(false);
-
-/// Decides once, for the whole process, whether [`paint`] colours (off until called).
+/// Decides once, for the whole process, whether [`paint`] colours (off until called), and
+/// records it as colorchoice's global choice, which anstream and clap's own output follow too.
+/// `--color always` and `never` decide alone (a flag given for one command overrides the
+/// environment, as both conventions say); with `auto`, anstream decides for stdout: `NO_COLOR`
+/// set to anything but the empty string turns colours off (no-color.org); `CLICOLOR_FORCE` set
+/// to anything but empty or `0` turns them on, terminal or not (bixense.com/clicolors);
+/// `CLICOLOR=0` turns them off; else they follow whether stdout is a terminal whose `TERM`
+/// takes colours (`dumb` does not).
 pub fn set_colour(choice: ColourChoice) {
-    let wanted = colour_wanted(
-        choice,
-        |name| std::env::var(name).ok(),
-        std::io::stdout().is_terminal(),
-    );
-    COLOUR.store(wanted, Ordering::Relaxed);
+    // bixense.com/clicolors: `CLICOLOR_FORCE=0` forces nothing, where anstyle-query takes any
+    // value but the empty one. Done once here, at the start, before any other thread runs.
+    if std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v == "0") {
+        std::env::remove_var("CLICOLOR_FORCE");
+    }
+    let decided = match choice {
+        ColourChoice::Auto => anstream::AutoStream::choice(&std::io::stdout()),
+        other => other,
+    };
+    decided.write_global();
 }
 
 /// Whether colours are on, as [`set_colour`] decided.
 pub fn colours() -> bool {
-    COLOUR.load(Ordering::Relaxed)
+    matches!(
+        ColourChoice::global(),
+        ColourChoice::Always | ColourChoice::AlwaysAnsi
+    )
 }
 
 /// What a painted word says.
@@ -413,42 +390,6 @@ mod tests {
             s.column, 11,
             "an escape split across two writes moves nothing"
         );
-    }
-
-    #[test]
-    fn colours_follow_the_flag_then_no_color_then_clicolor_force_then_the_terminal() {
-        use ColourChoice::{Always, Auto, Never};
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
-        assert!(colour_wanted(Auto, env(&[]), true));
-        assert!(!colour_wanted(Auto, env(&[]), false));
-        assert!(!colour_wanted(Auto, env(&[("NO_COLOR", "1")]), true));
-        assert!(
-            !colour_wanted(Auto, env(&[("NO_COLOR", "0")]), true),
-            "any value"
-        );
-        assert!(
-            colour_wanted(Auto, env(&[("NO_COLOR", "")]), true),
-            "empty: unset"
-        );
-        assert!(colour_wanted(Auto, env(&[("CLICOLOR_FORCE", "1")]), false));
-        assert!(!colour_wanted(Auto, env(&[("CLICOLOR_FORCE", "0")]), false));
-        assert!(!colour_wanted(Auto, env(&[("CLICOLOR_FORCE", "")]), false));
-        assert!(!colour_wanted(
-            Auto,
-            env(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]),
-            true
-        ));
-        assert!(!colour_wanted(Auto, env(&[("CLICOLOR", "0")]), true));
-        assert!(!colour_wanted(Auto, env(&[("TERM", "dumb")]), true));
-        assert!(colour_wanted(Always, env(&[("NO_COLOR", "1")]), false));
-        assert!(!colour_wanted(Never, env(&[("CLICOLOR_FORCE", "1")]), true));
     }
 
     #[test]

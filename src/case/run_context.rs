@@ -9,7 +9,7 @@ use super::watch::FixtureWatch;
 use super::Generation;
 use crate::catalogue::Catalogue;
 use crate::client::Target;
-use crate::generate::fnv1a;
+use crate::digest::fnv1a;
 use crate::ledger::Consumable;
 use crate::profile::{BankingProfile, FinopsProfile, Fixture, Profile, Secret};
 use crate::schema::{OperationId, ParamLocation, Security};

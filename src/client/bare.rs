@@ -14,6 +14,9 @@
 //! `--timeout`, lanes and the reading of the answer are the caller's, as for any request. A
 //! redirect is not followed here: it is the answer (the spec's operations redirect nowhere).
 //! Built on first use: a run that sends no such request never loads the system's roots twice.
+//!
+//! [`hyper_client`] builds hyper's client over rustls for the proxy as well
+//! (`traffic::proxy`): one set-up of the connector and of TLS for both.
 
 use super::config::{error_chain, TargetConfig};
 use super::SendError;
@@ -26,13 +29,57 @@ use std::sync::{Arc, OnceLock};
 
 type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
 
+/// hyper's own client (the one reqwest wraps, without its URL parsing, default headers and
+/// layers on each request), HTTP/1.1 over rustls to an `http` or `https` target, sending
+/// bodies of type `B`.
+pub type HyperClient<B> = Client<Connector, B>;
+
+/// Which certificates a [`hyper_client`] trusts.
+#[derive(Debug, Clone, Copy)]
+pub struct Trust<'a> {
+    /// `--insecure`: any certificate is taken.
+    pub insecure: bool,
+    /// The system's root certificates (loaded only when some URL reached is `https`).
+    pub system: bool,
+    /// A PEM bundle trusted besides (`--ca-cert`).
+    pub ca_cert: Option<&'a [u8]>,
+}
+
+/// hyper's client: connections kept alive (64 idle per host), TCP_NODELAY on them (a
+/// request's last small write waits on no ACK), a bounded connect, header names in title case
+/// or as hyper writes them (lower case); no redirect followed, nothing decoded.
+pub fn hyper_client<B>(
+    trust: Trust<'_>,
+    connect_timeout: std::time::Duration,
+    title_case: bool,
+) -> Result<HyperClient<B>, String>
+where
+    B: hyper::body::Body + Send + Unpin + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_nodelay(true);
+    http.set_connect_timeout(Some(connect_timeout));
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls(trust)?)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    Ok(Client::builder(hyper_util::rt::TokioExecutor::new())
+        .pool_max_idle_per_host(64)
+        .http1_title_case_headers(title_case)
+        .build(connector))
+}
+
 /// The client for requests without the headers reqwest adds, made on first use.
 #[derive(Clone)]
 pub(super) struct Bare {
     config: TargetConfig,
-    client: Arc<OnceLock<Result<Client<Connector, reqwest::Body>, String>>>,
+    client: Arc<OnceLock<Result<HyperClient<reqwest::Body>, String>>>,
     /// The same client writing header names in title case (`Request::title_case`).
-    titled: Arc<OnceLock<Result<Client<Connector, reqwest::Body>, String>>>,
+    titled: Arc<OnceLock<Result<HyperClient<reqwest::Body>, String>>>,
 }
 
 impl Bare {
@@ -67,44 +114,40 @@ impl Bare {
     }
 }
 
-fn build(config: &TargetConfig, titled: bool) -> Result<Client<Connector, reqwest::Body>, String> {
-    let mut http = HttpConnector::new();
-    http.enforce_http(false);
-    http.set_nodelay(true);
-    http.set_connect_timeout(Some(config.timeout.min(std::time::Duration::from_secs(10))));
-    let tls = tls(config)?;
-    let connector = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_tls_config(tls)
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(http);
-    Ok(Client::builder(hyper_util::rt::TokioExecutor::new())
-        .pool_max_idle_per_host(64)
-        .http1_title_case_headers(titled)
-        .build(connector))
+/// The bare client with the main client's trust (see `Target::new`).
+fn build(config: &TargetConfig, titled: bool) -> Result<HyperClient<reqwest::Body>, String> {
+    let trust = Trust {
+        insecure: config.insecure,
+        system: config.https,
+        ca_cert: config.ca_cert.as_deref(),
+    };
+    hyper_client(
+        trust,
+        config.timeout.min(std::time::Duration::from_secs(10)),
+        titled,
+    )
 }
 
-/// The TLS settings the main client has (see `Target::new`): `--insecure` verifies nothing;
-/// a run reaching `https` trusts the system's roots and the `--ca-cert` bundle; any other,
-/// the bundle alone.
-fn tls(config: &TargetConfig) -> Result<rustls::ClientConfig, String> {
+/// TLS as the main client has it: `--insecure` verifies nothing; a run reaching `https`
+/// trusts the system's roots and the `--ca-cert` bundle; any other, the bundle alone.
+fn tls(trust: Trust<'_>) -> Result<rustls::ClientConfig, String> {
     let provider = CryptoProvider::get_default()
         .cloned()
         .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("cannot set up TLS: {e}"))?;
-    let extra: Vec<CertificateDer<'static>> = match &config.ca_cert {
+    let extra: Vec<CertificateDer<'static>> = match trust.ca_cert {
         Some(pem) => CertificateDer::pem_slice_iter(pem)
             .collect::<Result<_, _>>()
             .map_err(|e| format!("not a PEM certificate ({e})"))?,
         None => Vec::new(),
     };
-    let builder = if config.insecure {
+    let builder = if trust.insecure {
         builder
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(Unverified(provider)))
-    } else if config.https {
+    } else if trust.system {
         let verifier =
             rustls_platform_verifier::Verifier::new_with_extra_roots(extra, provider.clone())
                 .map_err(|e| format!("cannot load the system's root certificates: {e}"))?;

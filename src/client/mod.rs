@@ -26,10 +26,11 @@ mod retry_after;
 mod send;
 mod wire;
 
+pub use bare::{hyper_client, HyperClient, Trust};
 pub use coding::{decoded, CodingError};
 pub use config::{TargetConfig, TargetError};
 pub use curl::{curl_command, redact, SecretFinder, ShellVars};
 pub use limit::{Budget, Halt};
 pub use pace::{DEFAULT_MAX_REFUSAL, MAX_PAUSE};
 pub use send::{Sent, Target};
-pub use wire::{snippet, Body, Request, Response, SendError};
+pub use wire::{snippet, Body, ContentType, Request, Response, SendError};

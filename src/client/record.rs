@@ -2,7 +2,7 @@
 //! secret redacted and long bodies cut.
 
 use super::curl::{Redactor, ShellVars};
-use super::{Body, Request, Response};
+use super::{Request, Response};
 use crate::verdict::{RequestRecord, ResponseRecord};
 
 /// How much of a response body a record keeps.
@@ -10,8 +10,6 @@ const RECORD_BODY_LIMIT: usize = 4096;
 
 /// The record of a request sent to `url` (its absolute URL, or its path when it has none), with
 /// every secret redacted and its curl naming each secret by the shell variable `vars` gives it.
-/// The request is taken, so that its body becomes the record's without a copy (a body may be a
-/// mebibyte long).
 pub(super) fn record_request(
     request: Request,
     url: &str,
@@ -25,32 +23,17 @@ pub(super) fn record_request(
         no_accept,
         ..
     } = request;
-    let body: Option<String> = match body {
-        None => None,
-        Some(Body::Json(v)) => {
-            headers.push(("content-type".into(), "application/json".into()));
-            Some(v.to_string())
+    // The body and its content type as both clients send them (`Body::wire`).
+    let body: Option<String> = body.map(|body| {
+        let (bytes, content_type) = body.wire();
+        let named = headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("content-type"));
+        if let Some(ct) = content_type.and_then(|ct| ct.added(named)) {
+            headers.push(("content-type".into(), ct.into()));
         }
-        Some(
-            Body::Raw {
-                bytes,
-                content_type,
-            }
-            | Body::Spelled {
-                bytes,
-                content_type,
-                ..
-            },
-        ) => {
-            if let Some(ct) = content_type {
-                headers.push(("content-type".into(), ct));
-            }
-            Some(
-                String::from_utf8(bytes)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-            )
-        }
-    };
+        String::from_utf8_lossy(&bytes).into_owned()
+    });
     // Sent with no `Accept`: curl must not send its own `*/*` either.
     let named = |h: &[(String, String)]| h.iter().any(|(n, _)| n.eq_ignore_ascii_case("accept"));
     let without: &[&str] = match no_accept && !named(&headers) {

@@ -8,10 +8,8 @@ use super::endpoint::endpoint;
 use super::pace::{Admission, Pacer, Refusal};
 use super::record::{record_request, record_response};
 use super::retry_after::{rate_limit, rate_limit_of};
-use super::wire::header_map;
-use super::{
-    curl, lanes, Body, Budget, Halt, Request, Response, SendError, TargetConfig, TargetError,
-};
+use super::wire::head_and_body;
+use super::{curl, lanes, Budget, Halt, Request, Response, SendError, TargetConfig, TargetError};
 use crate::verdict::Exchange;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -397,10 +395,7 @@ impl Target {
         let url = self
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
-        let builder = self
-            .client
-            .request(request.method.clone(), url)
-            .headers(header_map(&request.headers)?);
+        let builder = self.build(request, url)?;
         let key = endpoint(request.method.as_str(), &request.path);
         self.execute(Built::Client(builder), &key)
             .await
@@ -477,30 +472,14 @@ impl Target {
 
     /// `request` for the main client.
     fn build(&self, request: &Request, url: Url) -> Result<reqwest::RequestBuilder, SendError> {
+        let (headers, body) = head_and_body(request)?;
         let builder = self
             .client
             .request(request.method.clone(), url)
-            .headers(header_map(&request.headers)?);
-        Ok(match &request.body {
+            .headers(headers);
+        Ok(match body {
+            Some(bytes) => builder.body(bytes),
             None => builder,
-            Some(Body::Json(v)) => builder.json(v),
-            Some(
-                Body::Raw {
-                    bytes,
-                    content_type,
-                }
-                | Body::Spelled {
-                    bytes,
-                    content_type,
-                    ..
-                },
-            ) => {
-                let b = builder.body(bytes.clone());
-                match content_type {
-                    Some(ct) => b.header(reqwest::header::CONTENT_TYPE, ct),
-                    None => b,
-                }
-            }
         })
     }
 
@@ -666,7 +645,7 @@ impl Target {
 /// and covenant's `User-Agent` and (unless it goes without) the `Accept: */*` as the main
 /// client sends them; nothing else.
 fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::Body>, SendError> {
-    let mut headers = header_map(&request.headers)?;
+    let (mut headers, body) = head_and_body(request)?;
     headers
         .entry(reqwest::header::USER_AGENT)
         .or_insert(reqwest::header::HeaderValue::from_static(USER_AGENT));
@@ -675,36 +654,10 @@ fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::B
             .entry(reqwest::header::ACCEPT)
             .or_insert(reqwest::header::HeaderValue::from_static("*/*"));
     }
-    let body = match &request.body {
-        None => Vec::new(),
-        Some(Body::Json(v)) => {
-            let ct = reqwest::header::HeaderValue::from_static("application/json");
-            headers.entry(reqwest::header::CONTENT_TYPE).or_insert(ct);
-            serde_json::to_vec(v).expect("a JSON value serializes")
-        }
-        Some(
-            Body::Raw {
-                bytes,
-                content_type,
-            }
-            | Body::Spelled {
-                bytes,
-                content_type,
-                ..
-            },
-        ) => {
-            if let Some(ct) = content_type {
-                let ct = reqwest::header::HeaderValue::from_str(ct)
-                    .map_err(|_| SendError::Transport(format!("invalid content type {ct:?}")))?;
-                headers.append(reqwest::header::CONTENT_TYPE, ct);
-            }
-            bytes.clone()
-        }
-    };
     let mut built = hyper::Request::builder()
         .method(request.method.clone())
         .uri(url.as_str())
-        .body(reqwest::Body::from(body))
+        .body(reqwest::Body::from(body.unwrap_or_default()))
         .map_err(|e| SendError::Transport(format!("cannot build the request: {e}")))?;
     *built.headers_mut() = headers;
     Ok(built)

@@ -1,8 +1,9 @@
 //! What goes over the wire: a request as a case builds it, a response as it came back, and why a
 //! request produced no usable response.
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// A request body.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +30,52 @@ impl Body {
         match self {
             Body::Json(value) | Body::Spelled { value, .. } => Some(value),
             Body::Raw { .. } => None,
+        }
+    }
+
+    /// The bytes the body goes on the wire as, and the content type it goes with: the one
+    /// place both are worked out, for both clients and for the record. A JSON body is its
+    /// compact text; raw and re-spelled bodies are their bytes as given.
+    pub fn wire(&self) -> (Cow<'_, [u8]>, Option<ContentType<'_>>) {
+        match self {
+            Body::Json(v) => (
+                Cow::Owned(serde_json::to_vec(v).expect("a JSON value serializes")),
+                Some(ContentType::Json),
+            ),
+            Body::Raw {
+                bytes,
+                content_type,
+            }
+            | Body::Spelled {
+                bytes,
+                content_type,
+                ..
+            } => (
+                Cow::Borrowed(bytes.as_slice()),
+                content_type.as_deref().map(ContentType::Given),
+            ),
+        }
+    }
+}
+
+/// The `Content-Type` a body goes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentType<'a> {
+    /// `application/json`, for a JSON body, unless the request names a type of its own.
+    Json,
+    /// The type a raw or re-spelled body was given, added beside the request's own headers
+    /// (a case that sends two types means to).
+    Given(&'a str),
+}
+
+impl<'a> ContentType<'a> {
+    /// The `Content-Type` value to add to a request whose headers name one already
+    /// (`named`) or not; `None`: nothing to add.
+    pub fn added(self, named: bool) -> Option<&'a str> {
+        match self {
+            ContentType::Json if named => None,
+            ContentType::Json => Some("application/json"),
+            ContentType::Given(value) => Some(value),
         }
     }
 }
@@ -214,6 +261,22 @@ pub(super) fn header_map(headers: &[(String, String)]) -> Result<HeaderMap, Send
         map.append(name, value);
     }
     Ok(map)
+}
+
+/// A request's headers and its body's bytes as either client sends them, the body's content
+/// type among the headers ([`Body::wire`]); no body, `None`.
+pub(super) fn head_and_body(request: &Request) -> Result<(HeaderMap, Option<Vec<u8>>), SendError> {
+    let mut headers = header_map(&request.headers)?;
+    let Some(body) = &request.body else {
+        return Ok((headers, None));
+    };
+    let (bytes, content_type) = body.wire();
+    if let Some(ct) = content_type.and_then(|ct| ct.added(headers.contains_key(CONTENT_TYPE))) {
+        let value = HeaderValue::from_str(ct)
+            .map_err(|_| SendError::Transport(format!("invalid content type {ct:?}")))?;
+        headers.append(CONTENT_TYPE, value);
+    }
+    Ok((headers, Some(bytes.into_owned())))
 }
 
 /// The first 300 characters of a body on one line (an HTML page's line breaks are spaces),

@@ -27,7 +27,7 @@ pub fn drawn(model: &Model, op: OperationId, body: Value) -> Value {
     let Some(stem) = op.operation().request_body.as_deref() else {
         return body;
     };
-    if rng.next_u32() % ONE_IN != 0 {
+    if !rng.next_u32().is_multiple_of(ONE_IN) {
         return body;
     }
     let engine = Engine::new(Registry::embedded(), GenOptions::default());

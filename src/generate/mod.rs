@@ -35,7 +35,7 @@ pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
 pub use inventory::{param_name, Constraint, Inventory, ParamAt};
 pub use params::{invalid_param_values, param_breaches};
 pub use path::{spell, with_first_key_twice};
-pub use seed::{fnv1a, redraw, rng_for, sample, Draws};
+pub use seed::{redraw, rng_for, sample, Draws};
 pub(crate) use text::plain as plain_text;
 
 use memo::Memo;

@@ -1,16 +1,10 @@
 //! Seeds: one deterministic random stream per (seed, stream name), so that payloads do not
 //! depend on concurrency or on the order cases run in.
 
+use crate::digest::fnv1a;
 use proptest::strategy::{SBoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::VecDeque;
-
-/// FNV-1a of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
 
 /// A random stream for `stream` (e.g. an operation id) under `seed`.
 ///

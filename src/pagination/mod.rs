@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 pub fn short_hash(token: &str) -> String {
     format!(
         "{:08x}",
-        (crate::generate::fnv1a(token.as_bytes()) >> 32) as u32
+        (crate::digest::fnv1a(token.as_bytes()) >> 32) as u32
     )
 }
 

@@ -8,13 +8,13 @@
 //! sent, with the client's own credentials, and adds nothing of its own.
 
 use super::{Answer, Judge, Observed, Said, KEPT_BODY};
+use crate::client::{hyper_client, HyperClient, Trust};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::http::uri::{Authority, PathAndQuery, Scheme};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::serve::ListenerExt;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::client::legacy::connect::HttpConnector;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,8 +33,7 @@ const GATHER: Duration = Duration::from_millis(5);
 
 /// The forwarding client: hyper's own (the one reqwest wraps, without reqwest's URL parsing,
 /// default headers and layers on every request), HTTP/1.1 to an `http` or `https` target.
-type Client =
-    hyper_util::client::legacy::Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+type Client = HyperClient<Full<Bytes>>;
 
 /// Where the proxy listens and where it forwards to.
 pub struct ProxyConfig {
@@ -136,32 +135,17 @@ impl Shared {
     }
 }
 
-/// The forwarding client: keeps connections to the target alive, sets TCP_NODELAY on them
-/// (a request's last small write waits on no ACK), follows no redirect and decodes nothing
-/// (the answer's bytes go to the client as the target coded them; the judge reads a decoded
-/// copy). An `https` target's certificate is verified as reqwest does, by the platform's roots.
+/// The forwarding client (`client::hyper_client`): keeps connections to the target alive,
+/// follows no redirect and decodes nothing (the answer's bytes go to the client as the target
+/// coded them; the judge reads a decoded copy). An `https` target's certificate is verified as
+/// reqwest does, by the platform's roots.
 fn client() -> std::io::Result<Client> {
-    use rustls_platform_verifier::BuilderVerifierExt;
-    let mut http = HttpConnector::new();
-    http.enforce_http(false);
-    http.set_nodelay(true);
-    http.set_connect_timeout(Some(CONNECT_TIMEOUT));
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let tls = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .and_then(|builder| builder.with_platform_verifier())
-        .map_err(std::io::Error::other)?
-        .with_no_client_auth();
-    let connector = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_tls_config(tls)
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(http);
-    Ok(
-        hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
-            .pool_max_idle_per_host(64)
-            .build(connector),
-    )
+    let trust = Trust {
+        insecure: false,
+        system: true,
+        ca_cert: None,
+    };
+    hyper_client(trust, CONNECT_TIMEOUT, false).map_err(std::io::Error::other)
 }
 
 /// Starts the proxy on `config.listen`; each exchange is judged by `judge` in the order it

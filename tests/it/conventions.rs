@@ -342,7 +342,7 @@ fn the_version_and_report_json_name_the_spec_the_rules_and_the_catalogue_hash() 
     let expected = format!(
         "covenant {} (spec {}, {count} rules, catalogue ",
         env!("CARGO_PKG_VERSION"),
-        covenant::profile::DEFAULT_FINOPS_VERSION
+        covenant::schema::DEFAULT_FINOPS_VERSION
     );
     assert!(version.starts_with(&expected), "{version}");
     let hash = version
@@ -370,7 +370,7 @@ fn the_version_and_report_json_name_the_spec_the_rules_and_the_catalogue_hash() 
     let judged = &report["meta"]["judged_against"];
     assert_eq!(
         judged["spec_version"],
-        covenant::profile::DEFAULT_FINOPS_VERSION
+        covenant::schema::DEFAULT_FINOPS_VERSION
     );
     assert_eq!(judged["rules"], count);
     assert_eq!(judged["catalogue_hash"], hash);

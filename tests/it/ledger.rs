@@ -1,8 +1,9 @@
 //! Fixtures that survive reruns: the real binary run again and again against one `covenant
 //! serve`, with one state file. Each run deletes fixtures no earlier run deleted; when the
 //! profile's deletable lists run out, the delete cases are skipped with the reason, never
-//! failed. `--dry-run` and `--read-only` consume nothing, a corrupt state file is a usage error,
-//! and the embedded reference reads and writes no state at all.
+//! failed. Two runs at once against one target and state file never take one fixture twice.
+//! `--dry-run` and `--read-only` consume nothing, a corrupt state file is a usage error, and the
+//! embedded reference reads and writes no state at all.
 
 use covenant::profile::Profile;
 use covenant::verdict::{CaseResult, RunRecord, Verdict};
@@ -83,10 +84,11 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// `covenant run --profile P --state S` with `extra`, and its record.
-fn run(name: &str, profile: &Path, state: &Path, extra: &[&str]) -> (Output, RunRecord) {
+/// The arguments of `covenant run --profile P` with `extra`, reporting to `reports-NAME` beside
+/// the profile, and that directory.
+fn run_args(name: &str, profile: &Path, extra: &[&str]) -> (Vec<String>, PathBuf) {
     let reports = profile.with_file_name(format!("reports-{name}"));
-    let mut args = vec![
+    let args: Vec<String> = [
         "run",
         "--quiet",
         "--seed",
@@ -97,12 +99,27 @@ fn run(name: &str, profile: &Path, state: &Path, extra: &[&str]) -> (Output, Run
         reports.to_str().expect("utf-8"),
         // The deletes of passing cases are read from their exchanges.
         "--keep-exchanges",
-    ];
-    args.extend_from_slice(extra);
-    let output = covenant(&args, state);
+    ]
+    .iter()
+    .chain(extra)
+    .map(|a| (*a).to_owned())
+    .collect();
+    (args, reports)
+}
+
+/// The record a run wrote to `reports`.
+fn record_in(name: &str, reports: &Path, output: &Output) -> RunRecord {
     let text = std::fs::read_to_string(reports.join("report.json"))
-        .unwrap_or_else(|e| panic!("{name}: no report.json ({e}): {}", stderr(&output)));
-    let record = serde_json::from_str(&text).expect("report.json is a RunRecord");
+        .unwrap_or_else(|e| panic!("{name}: no report.json ({e}): {}", stderr(output)));
+    serde_json::from_str(&text).expect("report.json is a RunRecord")
+}
+
+/// `covenant run --profile P --state S` with `extra`, and its record.
+fn run(name: &str, profile: &Path, state: &Path, extra: &[&str]) -> (Output, RunRecord) {
+    let (args, reports) = run_args(name, profile, extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = covenant(&args, state);
+    let record = record_in(name, &reports, &output);
     (output, record)
 }
 
@@ -231,6 +248,78 @@ fn runs_against_one_server_take_fresh_fixtures_until_they_run_out_then_skip_with
     assert_eq!(case(&record, TAG).verdict, Verdict::Pass);
     assert!(deleted(&record, TAG)[0].ends_with(&tag_path(&serve, 3)));
     assert!(deleted(&record, ACCOUNT)[0].ends_with(&account_path(&serve, 3)));
+}
+
+#[test]
+fn two_runs_at_once_against_one_target_and_state_file_never_take_one_fixture_twice() {
+    let dir = scratch("at-once");
+    let serve = Serve::start(&dir);
+    let three = profile_with(&serve, 3, &dir);
+    let state = dir.join("state").join("fixtures.json");
+    let filter = ["--filter", TAG, "--filter", ACCOUNT];
+    // Both started before either is waited for: their takings overlap in time.
+    let started: Vec<(&str, Child, PathBuf)> = ["a", "b"]
+        .into_iter()
+        .map(|name| {
+            let (args, reports) = run_args(name, &three, &filter);
+            let child = crate::support::covenant()
+                .args(&args)
+                .arg("--state")
+                .arg(&state)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("covenant run starts");
+            (name, child, reports)
+        })
+        .collect();
+    let mut took: Vec<(String, String)> = Vec::new();
+    for (name, child, reports) in started {
+        let output = child.wait_with_output().expect("covenant run ends");
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+        let record = record_in(name, &reports, &output);
+        // A fixture the other run had deleted would meet a 404 and fail its case.
+        for id in [TAG, ACCOUNT] {
+            let result = case(&record, id);
+            assert_eq!(result.verdict, Verdict::Pass, "{name}: {id}: {result:?}");
+        }
+        let first = |id: &str| deleted(&record, id).first().cloned().expect("a DELETE");
+        took.push((first(TAG), first(ACCOUNT)));
+    }
+    let (a, b) = (&took[0], &took[1]);
+    assert_ne!(a.0, b.0, "both runs deleted one tag");
+    assert_ne!(a.1, b.1, "both runs deleted one bank account");
+    // The state records each fixture once, the two runs' takings both kept.
+    let ledger: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).expect("the state is written"))
+            .expect("the state is JSON");
+    assert_eq!(
+        ledger["entries"].as_array().map(Vec::len),
+        Some(1),
+        "{ledger}"
+    );
+    let consumed = &ledger["entries"][0]["consumed"];
+    for (key, paths) in [
+        ("finops.deletable_tag_ids", [&a.0, &b.0]),
+        ("finops.deletable_bank_accounts", [&a.1, &b.1]),
+    ] {
+        let ids: Vec<&str> = consumed[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key} in {ledger}"))
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .collect();
+        assert_eq!(ids.len(), 2, "{key}: {ledger}");
+        assert_ne!(ids[0], ids[1], "{key} taken twice: {ledger}");
+        for path in paths {
+            assert!(
+                // A bank account is recorded as `counterpart_id/bank_account_id`.
+                ids.iter()
+                    .any(|id| path.ends_with(id.rsplit('/').next().unwrap_or(id))),
+                "{path} is not recorded: {ledger}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -213,7 +213,7 @@ fn variant(report: &Value, i: usize) -> Value {
     r["cases"] = Value::Array(cases);
     let rules = r["coverage"]["rules"].as_array_mut().unwrap();
     let n = rules.len();
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         let rule = &mut rules[(i * 7) % n];
         rule["status"] = "fail".into();
         let id = rule["id"].clone();
@@ -226,7 +226,7 @@ fn variant(report: &Value, i: usize) -> Value {
             if o["what"] == "success status" && i % 2 == 1 {
                 o["value"] = "200".into();
             }
-            if o["what"] == "errorCode" && i % 5 == 0 {
+            if o["what"] == "errorCode" && i.is_multiple_of(5) {
                 o["value"] = format!("VARIED_{}, {}", i % 4, o["value"].as_str().unwrap()).into();
             }
         }

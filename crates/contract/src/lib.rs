@@ -8,6 +8,8 @@
 
 /// The rule catalogue (`cases/rules.toml`): every normative statement with a stable id.
 pub mod catalogue;
+/// FNV-1a 64: the one stable hash (catalogue hash, seeds, shards).
+pub mod digest;
 /// Exit codes and the errors that end a command, documented in one place.
 pub mod exit;
 /// The target profile (TOML): base URL, credentials, fixtures.

@@ -10,11 +10,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::schema::DEFAULT_FINOPS_VERSION;
+
 mod fixture;
 pub use fixture::{Fixture, FixtureRow, FIXTURES};
-
-/// The `x-finops-version` the spec names for create receivable.
-pub const DEFAULT_FINOPS_VERSION: &str = "2026-09-24";
 
 /// A secret value: shown as `***` in `Debug` and in redacted profiles.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]

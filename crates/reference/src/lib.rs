@@ -36,8 +36,8 @@ use axum::routing::{delete, get, patch, post};
 use axum::Router;
 use covenant_contract::profile::{
     BankingProfile, DeletableBankAccount, FinopsProfile, OAuthProfile, Profile, Secret,
-    DEFAULT_FINOPS_VERSION,
 };
+use covenant_contract::schema::DEFAULT_FINOPS_VERSION;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use store::App;

@@ -18,11 +18,13 @@
 //! This module never fetches a schema over the network and never reads `schemas/` at run time.
 
 mod check;
+mod judged;
 mod openapi;
 mod operations;
 mod registry;
 
 pub use check::{check_sources, CheckReport};
+pub use judged::{judged_against, JudgedAgainst};
 pub use openapi::{openapi_document, openapi_document_with_org_header};
 pub use operations::{
     operation, operations, path_fits, status_matches, Area, BodyFixture, ListRules, Method,
@@ -30,43 +32,15 @@ pub use operations::{
 };
 pub use registry::{Registry, SchemaIssue, SCHEMA_FILES};
 
-use crate::catalogue::{Catalogue, RULES_TOML};
+use crate::catalogue::Catalogue;
 use crate::exit;
-use crate::verdict::JudgedAgainst;
 
 /// The base of every schema `$id`.
 pub const BASE_URI: &str = "https://covenant.invalid/schemas/";
 
-/// What this binary judges against: the spec version a run sends by default, the number of
-/// rules of the embedded catalogue, and the hash of the catalogue and schemas as embedded.
-pub fn judged_against() -> JudgedAgainst {
-    static JUDGED: std::sync::OnceLock<JudgedAgainst> = std::sync::OnceLock::new();
-    JUDGED
-        .get_or_init(|| JudgedAgainst {
-            spec_version: crate::profile::DEFAULT_FINOPS_VERSION.to_owned(),
-            rules: Catalogue::embedded().rules.len(),
-            catalogue_hash: catalogue_hash(RULES_TOML, SCHEMA_FILES, OPERATIONS_JSON),
-        })
-        .clone()
-}
-
-/// The first 12 hex digits of the FNV-1a 64 hash of the catalogue, each schema (its name, then
-/// its text) and the operations table, each part ended by a zero byte so that no two splits of
-/// the same bytes hash alike. FNV-1a: stable across builds and platforms, a few lines, no crate.
-fn catalogue_hash(rules: &str, schemas: &[(&str, &str)], operations: &str) -> String {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let parts = std::iter::once(rules)
-        .chain(schemas.iter().flat_map(|(name, text)| [*name, *text]))
-        .chain(std::iter::once(operations));
-    let mut hash = OFFSET;
-    for part in parts {
-        for byte in part.bytes().chain(std::iter::once(0)) {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
-        }
-    }
-    format!("{hash:016x}")[..12].to_owned()
-}
+/// The `x-finops-version` the spec names for create receivable: the version a run sends by
+/// default and the one a verdict is judged against.
+pub const DEFAULT_FINOPS_VERSION: &str = "2026-09-24";
 
 /// Something wrong with a schema file, operations.json or a rule reference: where and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -107,34 +81,4 @@ pub fn run_check<S: AsRef<str>, T: AsRef<str>>(
     } else {
         exit::FAILURES
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_catalogue_hash_changes_with_any_byte_and_with_where_a_part_ends() {
-        let base = catalogue_hash("rules", &[("a.json", "{}")], "ops");
-        assert_eq!(base.len(), 12);
-        assert!(base.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_eq!(base, catalogue_hash("rules", &[("a.json", "{}")], "ops"));
-        for other in [
-            catalogue_hash("rulez", &[("a.json", "{}")], "ops"),
-            catalogue_hash("rules", &[("a.json", "{ }")], "ops"),
-            catalogue_hash("rules", &[("b.json", "{}")], "ops"),
-            catalogue_hash("rules", &[("a.json", "{}")], "ops "),
-            catalogue_hash("rule", &[("sa.json", "{}")], "ops"),
-        ] {
-            assert_ne!(base, other);
-        }
-    }
-
-    #[test]
-    fn the_embedded_contract_names_the_default_version_and_every_rule() {
-        let judged = judged_against();
-        assert_eq!(judged.spec_version, crate::profile::DEFAULT_FINOPS_VERSION);
-        assert_eq!(judged.rules, Catalogue::embedded().rules.len());
-        assert!(judged.sentence().contains(&judged.catalogue_hash));
-    }
 }

@@ -24,5 +24,5 @@ pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};
 pub use pace::{Pace, Unanswered};
-pub use record::{parse_shard, JudgedAgainst, RunMeta, RunRecord, RunVerdict, TrafficMeta};
+pub use record::{parse_shard, RunMeta, RunRecord, RunVerdict, TrafficMeta};
 pub use shape::{Fill, PageFill, Shape};

@@ -5,6 +5,7 @@ use super::{
     KnownRule, Pace, Verdict, CLIENT_TOKEN_VAR,
 };
 use crate::exit;
+use crate::schema::JudgedAgainst;
 use serde::{Deserialize, Serialize};
 
 /// What a run was: enough to reproduce it (without secrets).
@@ -166,28 +167,6 @@ impl TrafficMeta {
             (Some(at), _) | (None, Some(at)) => format!("{what}, at {at}"),
             (None, None) => what,
         }
-    }
-}
-
-/// What a verdict was judged against, so that two reports can be told apart by it: the spec
-/// version (the `x-finops-version` a run sends by default), the number of rules, and a short
-/// hash of the rule catalogue and the schemas as embedded in the binary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JudgedAgainst {
-    pub spec_version: String,
-    pub rules: usize,
-    /// The first 12 hex digits of the FNV-1a 64 hash of `cases/rules.toml`, each schema file
-    /// (by name) and `schemas/operations.json`.
-    pub catalogue_hash: String,
-}
-
-impl JudgedAgainst {
-    /// `spec 2026-09-24, 212 rules, catalogue 0123456789ab`: what `--version` and the reports say.
-    pub fn sentence(&self) -> String {
-        format!(
-            "spec {}, {} rules, catalogue {}",
-            self.spec_version, self.rules, self.catalogue_hash
-        )
     }
 }
 

@@ -322,7 +322,7 @@ fn events_page(app: &App, cursor: EventCursor) -> Value {
             let mut item = json!({
                 "id": e.id,
                 "action": e.action,
-                "api_version": covenant_contract::profile::DEFAULT_FINOPS_VERSION,
+                "api_version": covenant_contract::schema::DEFAULT_FINOPS_VERSION,
                 "description": format!("{} {}", object_type, e.action.rsplit('.').next().unwrap_or("changed")),
                 "entity_id": e.org,
                 "object_type": object_type,
