@@ -240,7 +240,7 @@ fn status_of(
 ) -> (RuleStatus, Option<String>) {
     if let Some(levels) = findings {
         // Under --strict a warning fails the run: its rule is broken, as every surface says.
-        let status = if levels.contains(&Level::Must) || run.meta.strict {
+        let status = if levels.iter().any(|l| run.breaks(*l)) {
             RuleStatus::Fail
         } else {
             RuleStatus::Warn

@@ -18,7 +18,6 @@ use super::{ReportError, Reporter};
 use crate::catalogue::{Catalogue, Level};
 use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// What `report.json` holds.
@@ -130,13 +129,13 @@ impl Reporter for Json {
 /// sends a body of 1 MiB). A case that did not pass keeps every exchange, so that each finding
 /// can still be replayed from the report.
 ///
-/// As its verdict reads it: under `--strict` a warned case is a failing case, so its verdict is
-/// `fail` and the counts count it among the failures, as every other surface does (its findings
-/// keep their rule and level). `compare` and `merge` read it back as such.
+/// As the run was settled ([`RunRecord::settle`]): under `--strict` a warned case is a failing
+/// case, its verdict `fail`, counted among the failures (its findings keep their rule and
+/// level).
 #[derive(Serialize)]
 struct Reported<'a> {
     meta: &'a RunMeta,
-    counts: Cow<'a, Counts>,
+    counts: &'a Counts,
     cases: Cases<'a>,
 }
 
@@ -148,21 +147,11 @@ impl<'a> Reported<'a> {
             counts,
             cases,
         } = run;
-        let strict = meta.strict && counts.warn > 0;
-        let counts = match strict {
-            true => Cow::Owned(Counts {
-                fail: counts.fail + counts.warn,
-                warn: 0,
-                ..counts.clone()
-            }),
-            false => Cow::Borrowed(counts),
-        };
         Reported {
             meta,
             counts,
             cases: Cases {
                 cases,
-                strict,
                 keep_exchanges: meta.keep_exchanges,
             },
         }
@@ -172,8 +161,6 @@ impl<'a> Reported<'a> {
 /// The cases of [`Reported`].
 struct Cases<'a> {
     cases: &'a [CaseResult],
-    /// Warned cases are written as failing ones.
-    strict: bool,
     keep_exchanges: bool,
 }
 
@@ -182,15 +169,10 @@ impl Serialize for Cases<'_> {
         use serde::ser::SerializeSeq;
         let mut seq = serializer.serialize_seq(Some(self.cases.len()))?;
         for case in self.cases {
-            let warned = self.strict && case.verdict == Verdict::Warn;
             let lean = !self.keep_exchanges && case.verdict == Verdict::Pass;
-            match (warned, lean && !case.exchanges.is_empty()) {
-                (true, _) => seq.serialize_element(&CaseResult {
-                    verdict: Verdict::Fail,
-                    ..case.clone()
-                })?,
-                (false, true) => seq.serialize_element(&case.without_exchanges())?,
-                (false, false) => seq.serialize_element(case)?,
+            match lean && !case.exchanges.is_empty() {
+                true => seq.serialize_element(&case.without_exchanges())?,
+                false => seq.serialize_element(case)?,
             }
         }
         seq.end()

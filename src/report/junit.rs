@@ -7,7 +7,7 @@
 //! (`tests/data/junit.xsd`).
 
 use super::view::{
-    broken_rules, case_rules, fails, lead_rule, request_of, spec_citation, BrokenRule, MORE_NAMED,
+    broken_rules, case_rules, lead_rule, request_of, spec_citation, BrokenRule, MORE_NAMED,
 };
 use super::{plural, shown_exchange, ReportError, Reporter};
 use crate::catalogue::Catalogue;
@@ -63,12 +63,7 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
             if let Some(exports) = &exports {
                 suite.add_property(Property::new("curl_exports", exports));
             }
-            let strict = run.meta.strict;
-            suite.add_test_cases(
-                cases
-                    .into_iter()
-                    .map(|case| test_case(case, broken, strict)),
-            );
+            suite.add_test_cases(cases.into_iter().map(|case| test_case(case, broken, run)));
             suite
         })
         .collect()
@@ -76,8 +71,8 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
 
 /// A `covenant` suite with one `run.verdict` testcase when the run's verdict is not what its
 /// cases' statuses say (an incomplete run, a profile problem, an unreachable target, coverage
-/// short; under `--strict`
-/// a warned case is itself a `<failure>`), so that
+/// short; under `--strict` a warned case is itself a `<failure>`, as the settled run has it),
+/// so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
 fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     let verdict = run.verdict();
@@ -98,12 +93,12 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     Some(suite)
 }
 
-fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCase {
-    let mut test_case = TestCase::new(&case.id, status(case, broken, strict));
+fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], run: &RunRecord) -> TestCase {
+    let mut test_case = TestCase::new(&case.id, status(case, broken, run));
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     let mut out = String::new();
-    if case.verdict == Verdict::Client || (case.verdict == Verdict::Warn && !strict) {
+    if matches!(case.verdict, Verdict::Client | Verdict::Warn) {
         out.push_str(&findings_text(case));
     }
     if !case.inconclusive.is_empty() {
@@ -115,19 +110,19 @@ fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> Test
     test_case
 }
 
-/// A case's status; under `--strict` a warned case is a failure, with its rule.
-fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCaseStatus {
+/// A case's status as the settled run has it (under `--strict` a warned case failed, with its
+/// rule).
+fn status(case: &CaseResult, broken: &[BrokenRule<'_>], run: &RunRecord) -> TestCaseStatus {
     match case.verdict {
-        Verdict::Warn if !strict => TestCaseStatus::success(),
-        Verdict::Pass => TestCaseStatus::success(),
-        Verdict::Fail | Verdict::Warn => {
+        Verdict::Pass | Verdict::Warn => TestCaseStatus::success(),
+        Verdict::Fail => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let lead = lead_rule(broken, &case.id);
             let lead = lead.filter(|l| l.known.is_none());
             let unknown = || {
                 case.findings
                     .iter()
-                    .filter(|f| fails(f, strict) && f.known.is_none())
+                    .filter(|f| run.breaks(f.level) && f.known.is_none())
             };
             let first = unknown()
                 .find(|f| lead.is_none_or(|l| l.rule == f.rule))

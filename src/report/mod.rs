@@ -317,12 +317,15 @@ pub fn load(path: &Path) -> Result<RunRecord, ReportError> {
         path: path.to_owned(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|e| ReportError::Malformed {
-        path: path.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })
+    let mut record: RunRecord =
+        serde_json::from_str(&text).map_err(|e| ReportError::Malformed {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+    record.settle();
+    Ok(record)
 }
 
 /// Fails unless reports can be written in `dir` (created if missing): checked before a run sends

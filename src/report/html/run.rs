@@ -47,16 +47,13 @@ impl Reporter for Html {
                 slot(|page| {
                     page.cases_section(run, "failures", "Failures and errors by case", |v| {
                         matches!(v, Verdict::Fail | Verdict::Error)
-                            || (run.meta.strict && v == Verdict::Warn)
                     })
                 }),
             ),
             (
                 "warnings",
                 slot(|page| {
-                    page.cases_section(run, "warnings", "Warnings", |v| {
-                        !run.meta.strict && v == Verdict::Warn
-                    })
+                    page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn)
                 }),
             ),
             (

@@ -44,12 +44,9 @@ impl Reporter for Markdown {
             broken(view),
             section(&|out| known_failures(out, run)),
             section(&|out| cases(out, run, "Errors", |c| view.errors.contains(&c))),
-            // Under --strict a warned case is a failing one: its rule is under the broken ones.
-            section(&|out| {
-                cases(out, run, "Warnings", |c| {
-                    !run.meta.strict && c.verdict == Verdict::Warn
-                })
-            }),
+            // Under --strict a warned case failed when the run was settled: its rule is under
+            // the broken ones.
+            section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
             section(&|out| skipped(out, view)),
             section(&|out| {
                 cases(

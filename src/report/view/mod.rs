@@ -14,8 +14,8 @@ mod diff;
 mod run;
 
 pub use broken::{
-    broken_rules, case_rules, count_sentence, errors_apart, failing, fails, known_tally, lead_rule,
-    request_of, spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
+    broken_rules, case_rules, count_sentence, errors_apart, known_tally, lead_rule, request_of,
+    spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
 };
 pub use compare::CompareView;
 pub use counts::{SideRow, Sides, Tally, SIDE_COLUMNS};

@@ -374,6 +374,10 @@ pub struct Counts {
     /// Cases holding a client's slips seen in real traffic: never the target's failure.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub client: usize,
+    /// Under `--strict`, the failed cases that break `should` rules alone (warned cases),
+    /// counted in `fail` too.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub warnings_failed: usize,
     pub requests: usize,
 }
 

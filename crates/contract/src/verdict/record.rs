@@ -455,7 +455,8 @@ impl RunRecord {
         })
     }
 
-    /// The verdict of the run (see [`RunVerdict`] for the precedence).
+    /// The verdict of the run (see [`RunVerdict`] for the precedence), read from its settled
+    /// counts ([`RunRecord::settle`]: under `--strict` its warnings are failures already).
     pub fn verdict(&self) -> RunVerdict {
         let c = &self.counts;
         // A broken `must` rule in a case the profile did not block stands apart from the
@@ -466,8 +467,6 @@ impl RunRecord {
             RunVerdict::Unreachable
         } else if !self.meta.profile_problems.is_empty() {
             RunVerdict::ProfileProblem
-        } else if self.meta.strict && c.warn > 0 {
-            RunVerdict::Fail
         } else if self.incomplete().is_some() {
             RunVerdict::Incomplete
         } else if c.error > 0 {
