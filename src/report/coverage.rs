@@ -268,7 +268,10 @@ fn status_of(
         );
     }
     if let Some(case) = of(Verdict::Inconclusive).first() {
-        let why = case.inconclusive.first().map(|i| i.sentence());
+        let why = case
+            .inconclusive
+            .first()
+            .map(super::words::inconclusive_sentence);
         let why = why.unwrap_or_else(|| "its baseline was refused".into());
         return (
             RuleStatus::Inconclusive,

@@ -7,10 +7,10 @@
 //! (`tests/data/junit.xsd`).
 
 use super::view::{
-    broken_rules, case_rules, lead_rule, request_of, spec_citation, BrokenRule, MORE_NAMED,
+    case_rules, inconclusive_sentence, lead_rule, request_of, spec_citation, BrokenRule, RunView,
+    MORE_NAMED,
 };
 use super::{plural, shown_exchange, ReportError, Reporter};
-use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
@@ -24,10 +24,11 @@ impl Reporter for Junit {
         "junit.xml"
     }
 
-    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+    fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
+        let run = view.record;
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
-        report.add_test_suites(suites(run, &broken_rules(run, catalogue)));
+        report.add_test_suites(suites(run, &view.broken));
         report.add_test_suites(verdict_suite(run));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
@@ -85,7 +86,10 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     };
     let mut status = TestCaseStatus::non_success(kind);
     status.set_type(verdict.as_str());
-    status.set_message(xml_safe(&format!("{}: {why}", verdict.headline())));
+    status.set_message(xml_safe(&format!(
+        "{}: {why}",
+        super::view::headline(verdict)
+    )));
     let mut case = TestCase::new("run.verdict", status);
     case.set_classname("covenant");
     let mut suite = TestSuite::new("covenant");
@@ -174,7 +178,7 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>], run: &RunRecord) -> Test
         }
         Verdict::Inconclusive => {
             let mut status = TestCaseStatus::skipped();
-            let first = case.inconclusive.first().map(|i| i.sentence());
+            let first = case.inconclusive.first().map(inconclusive_sentence);
             let why = first.unwrap_or_default();
             status.set_message(xml_safe(&format!("inconclusive: {why}")));
             status
@@ -204,7 +208,7 @@ fn client_message(case: &CaseResult) -> String {
 fn inconclusive_text(case: &CaseResult) -> String {
     let mut out = String::from("inconclusive:\n");
     for blocked in &case.inconclusive {
-        let _ = writeln!(out, "{}", blocked.sentence());
+        let _ = writeln!(out, "{}", inconclusive_sentence(blocked));
         if let Some(exchange) = blocked.exchange.and_then(|i| case.exchanges.get(i)) {
             exchange_text(&mut out, exchange);
         }
@@ -359,7 +363,7 @@ fn without_root_skipped(xml: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Level;
+    use crate::catalogue::{Catalogue, Level};
     use crate::report::view::failed_case as case;
 
     #[test]
@@ -371,7 +375,9 @@ mod tests {
             .push(Finding::new("WIDE", Level::Must, "again"));
         let cases = vec![wide_and_narrow, case("drawn", &many)];
         let run = RunRecord::of_cases(cases);
-        let xml = Junit.render(&run, Catalogue::embedded()).expect("rendered");
+        let xml = Junit
+            .render(&RunView::new(&run, Catalogue::embedded()))
+            .expect("rendered");
         assert!(
             xml.contains("message=\"NARROW: NARROW broken; also breaks WIDE\" type=\"NARROW\""),
             "{xml}"

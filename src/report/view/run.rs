@@ -14,6 +14,8 @@ use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict
 /// A run's summary, as every format says it.
 pub struct RunView<'a> {
     pub record: &'a RunRecord,
+    /// The rules and gaps the run is told against.
+    pub catalogue: &'a Catalogue,
     pub verdict: RunVerdict,
     /// The counts sentence.
     pub tally: Tally,
@@ -56,6 +58,7 @@ impl<'a> RunView<'a> {
             .collect();
         RunView {
             record,
+            catalogue,
             verdict: record.verdict(),
             tally: Tally::of(&record.counts),
             broken: broken_rules(record, catalogue),

@@ -120,18 +120,6 @@ impl Inconclusive {
         }
         named
     }
-
-    /// One line for consoles and reports.
-    pub fn sentence(&self) -> String {
-        format!(
-            "{} variant(s) of {} blocked by their baseline ({}), refused with {}: {}",
-            self.count,
-            self.rule,
-            self.baseline,
-            self.answer,
-            self.named()
-        )
-    }
 }
 
 /// A rule a case judged responses against, and how many: the evidence the rule coverage counts.
