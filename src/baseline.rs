@@ -180,7 +180,7 @@ impl Baseline {
     /// one, merged) is judged afresh.
     pub fn apply(&self, record: &mut RunRecord, today: time::Date, accept_stale: bool) {
         forget(record);
-        let gate = self.clone().gate(today, record.meta.strict, accept_stale);
+        let gate = self.clone().gate(today, accept_stale);
         for case in &mut record.cases {
             gate.mark(case);
         }
@@ -190,7 +190,7 @@ impl Baseline {
     /// The baseline as a run uses it: each case marked as its result comes
     /// ([`Gate::mark`], so that the console shows it known), the run judged at its end
     /// ([`Gate::judge`]).
-    pub fn gate(self, today: time::Date, strict: bool, accept_stale: bool) -> Gate {
+    pub fn gate(self, today: time::Date, accept_stale: bool) -> Gate {
         Gate {
             index: self
                 .index()
@@ -199,7 +199,6 @@ impl Baseline {
                 .collect(),
             baseline: self,
             today,
-            strict,
             accept_stale,
         }
     }
@@ -275,7 +274,6 @@ pub struct Gate {
     baseline: Baseline,
     index: BTreeMap<(String, String), usize>,
     today: time::Date,
-    strict: bool,
     accept_stale: bool,
 }
 
@@ -297,17 +295,15 @@ impl Gate {
                 finding.known = Some(entry.reason_or_default());
             }
         }
-        reclassify(case, self.strict);
+        reclassify(case);
     }
 
-    /// What the baseline did to a run whose cases [`Gate::mark`] has seen: the counts again,
-    /// the known findings, the stale entries and the expired ones, in the record's meta.
+    /// What the baseline did to a run whose cases [`Gate::mark`] has seen: the known findings,
+    /// the stale entries and the expired ones, in the record's meta; then the record settled
+    /// again ([`RunRecord::settle`]: `--strict` and the counts).
     pub fn judge(&self, record: &mut RunRecord) {
         let (today, entries) = (self.today, &self.baseline.entries);
-        record.counts = Counts {
-            requests: record.counts.requests,
-            ..Counts::of(&record.cases)
-        };
+        record.settle();
         let mut broke: BTreeSet<(String, String)> = BTreeSet::new();
         let mut expired_hit: BTreeMap<usize, usize> = BTreeMap::new();
         let mut known = 0;
@@ -402,7 +398,7 @@ pub fn forget(record: &mut RunRecord) {
 /// is `known`, neither a failure nor a pass; an error or an unknown finding keeps its verdict.
 /// Only a failure or a warning changes: any other verdict (a client's slips among them) is left
 /// alone.
-fn reclassify(case: &mut CaseResult, strict: bool) {
+fn reclassify(case: &mut CaseResult) {
     if !matches!(case.verdict, Verdict::Fail | Verdict::Warn) {
         return;
     }
@@ -420,11 +416,8 @@ fn reclassify(case: &mut CaseResult, strict: bool) {
     );
     case.verdict = match judged {
         Verdict::Pass | Verdict::Inconclusive if any_known => Verdict::Known,
-        // Outside --strict a warning does not fail: a case with a known failure and an unknown
-        // warning warns.
-        Verdict::Warn if !strict || unknown.iter().all(|f| f.level == Level::Should) => {
-            Verdict::Warn
-        }
+        // A case with a known failure and an unknown warning warns (`--strict` fails it when
+        // the run is settled).
         other => other,
     };
 }
@@ -693,7 +686,7 @@ mod tests {
             (1, 1, 0)
         );
         let mut case = run.cases[0].clone();
-        reclassify(&mut case, true);
+        reclassify(&mut case);
         assert_eq!(case.verdict, Verdict::Client);
     }
 

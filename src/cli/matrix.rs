@@ -47,10 +47,9 @@ pub fn matrix_command(args: MatrixArgs) -> Result<u8, Fatal> {
     text.push_str(&format!(
         "rules broken by some implementation: {broken}; places where the spec is silent and they chose differently: {differ}\n"
     ));
-    for path in matrix::write(&built, &args.report_dir).map_err(files)? {
-        text.push_str(&format!("wrote {}\n", path.display()));
-    }
+    let written = matrix::write(&built, &args.report_dir).map_err(files)?;
     out(&text);
+    super::publish::tell_written(written);
     Ok(exit::SUCCESS)
 }
 

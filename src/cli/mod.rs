@@ -9,6 +9,7 @@ mod baseline;
 mod manual;
 mod matrix;
 mod proxy;
+mod publish;
 mod report;
 mod run;
 mod selftest;

@@ -3,6 +3,7 @@
 //! exit code of the verdict (1 when the target broke a `must` rule; a client's slip never
 //! counts).
 
+use super::publish::{publish, Publication};
 use crate::exit::Fatal;
 use crate::profile::Profile;
 use crate::runner::now_rfc3339;
@@ -59,6 +60,10 @@ pub struct JudgedArgs {
     /// Warnings of the target count as failures for the exit code (a client's slip never does).
     #[arg(long)]
     pub strict: bool,
+    /// GitHub Actions annotations and step summary, as for `covenant run`; auto when
+    /// GITHUB_ACTIONS=true.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = super::CiAnnotations::Auto)]
+    pub ci_annotations: super::CiAnnotations,
 }
 
 /// What both commands read of the profile and the flags.
@@ -192,7 +197,7 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
         nothing_judged: judge.nothing_judged("the proxy"),
     };
     let record = judge.record(setup.meta(&base, started, args.strict, traffic));
-    finish(&record, &judge, &args.report_dir)
+    finish(record, &judge, &args)
 }
 
 /// `covenant check FILE.har`.
@@ -224,7 +229,7 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
         nothing_judged: judge.nothing_judged("the file"),
     };
     let record = judge.record(setup.meta(&base, started, args.strict, traffic));
-    finish(&record, &judge, &args.report_dir)
+    finish(record, &judge, &args)
 }
 
 /// Fails unless reports can be written in `dir`: checked before any traffic is judged.
@@ -238,18 +243,15 @@ fn writable(dir: &std::path::Path) -> Result<(), Fatal> {
     })
 }
 
-/// Writes the reports, prints the summary, and maps the record to an exit code.
-fn finish(record: &RunRecord, judge: &Judge, dir: &std::path::Path) -> Result<u8, Fatal> {
-    let secrets = judge.secrets();
-    let written = crate::report::write_all(record, dir, secrets)
-        .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
-    out(&format!("\n{}\n", judge.seen().line()));
-    out(&crate::secret::redact(
-        &crate::report::console::summary(record),
-        secrets,
-    ));
-    for path in written {
-        note(&format!("report: {}", path.display()));
-    }
-    Ok(record.verdict().exit_code())
+/// Publishes the record as every command does: the reports, what the traffic was, the summary,
+/// the GitHub annotations and step summary, the paths; and maps the verdict to an exit code.
+fn finish(record: RunRecord, judge: &Judge, args: &JudgedArgs) -> Result<u8, Fatal> {
+    publish(Publication {
+        records: vec![(record, Some(args.report_dir.clone()))],
+        secrets: judge.secrets(),
+        github: super::github(args.ci_annotations),
+        preface: Some(format!("\n{}\n", judge.seen().line())),
+        summary: true,
+        diff: None,
+    })
 }

@@ -1,12 +1,13 @@
 //! `covenant compare` and `covenant merge`: commands that work on JSON reports alone, with no
 //! target.
 
+use super::publish::{publish, tell_written, Publication};
 use crate::baseline::Baseline;
 use crate::catalogue::Catalogue;
 use crate::exit::{self, Fatal};
 use crate::report::{
-    behaviour_diff, compare, console, github, load, merge, traffic_diff, two_targets, write_all,
-    write_compare, BehaviourDiff, ReportError,
+    behaviour_diff, compare, console, load, merge, traffic_diff, two_targets, write_compare,
+    BehaviourDiff, ReportError,
 };
 use crate::terminal::{note, out};
 use crate::verdict::{RunRecord, RunVerdict};
@@ -76,9 +77,7 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
     out(&console::compare(&comparison));
     if let Some(dir) = &args.report_dir {
         let written = write_compare(&comparison, dir).map_err(|e| Fatal::Files(e.to_string()))?;
-        for path in written {
-            out(&format!("wrote {}\n", path.display()));
-        }
+        tell_written(written);
     }
     let two = two_targets(&old, &new, args.as_targets);
     // Of two targets, "the new run" is either: one that cannot show what it did not run gives
@@ -107,9 +106,7 @@ fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
     if let Some(dir) = &args.report_dir {
         let written =
             crate::report::write_diff(diff, dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
-        for path in written {
-            out(&format!("wrote {}\n", path.display()));
-        }
+        tell_written(written);
     }
     Ok(())
 }
@@ -175,20 +172,15 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
         crate::report::judge_requirements(&mut merged, Catalogue::embedded());
     }
     judge_known(&mut merged, &records_baselines, &args)?;
-    let written =
-        write_all(&merged, &args.report_dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
-    // The merged run as `run` prints its own: the broken rules, then the verdict line.
-    out(&format!("merged {} reports\n", args.reports.len()));
-    out(&console::summary(&merged));
-    if let Some(job) = super::github(args.ci_annotations) {
-        out(&github::annotations(&merged, Catalogue::embedded(), &[]));
-        github::append_step_summary(&job, &args.report_dir.join("summary.md"))
-            .map_err(|e| Fatal::Files(format!("cannot write the step summary: {e}")))?;
-    }
-    for path in written {
-        out(&format!("wrote {}\n", path.display()));
-    }
-    Ok(merged.verdict().exit_code())
+    // The merged run as `run` publishes its own: the broken rules, then the verdict line.
+    publish(Publication {
+        records: vec![(merged, Some(args.report_dir.clone()))],
+        secrets: &[],
+        github: super::github(args.ci_annotations),
+        preface: Some(format!("merged {} reports\n", args.reports.len())),
+        summary: true,
+        diff: None,
+    })
 }
 
 /// A merge error, followed by the files its report numbers refer to.

@@ -1,18 +1,19 @@
 //! `covenant run`: its flags, the settings they make (each flag validated once, here), and the
 //! command that plans, runs, reports and maps the verdict to an exit code.
 
+use super::publish::{publish, Publication};
 use crate::catalogue::Catalogue;
 use crate::exit::{self, Fatal};
 use crate::profile::Profile;
 use crate::reference::FaultSet;
-use crate::report::github::{self, Job};
-use crate::report::{behaviour_diff, write_all};
+use crate::report::behaviour_diff;
+use crate::report::github::Job;
 use crate::runner::{Audience, Ran};
 use crate::settings::{
     self, Mode, Network, RunSettings, Selection, Shard, ShowProgress, TargetChoice,
 };
 use crate::terminal::{note, out};
-use crate::verdict::{Counts, RunMeta, RunRecord, RunVerdict};
+use crate::verdict::{Counts, RunMeta, RunRecord};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -392,7 +393,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
             let ran = runtime.block_on(planned.run(Audience::Console));
             // Nothing is generated any more: the reports need the memory.
             crate::generate::forget_shared();
-            return finish(ran, &settings, super::github(args.ci_annotations).as_ref());
+            return finish(ran, &settings, super::github(args.ci_annotations));
         }
     }
     Ok(exit::SUCCESS)
@@ -413,26 +414,16 @@ fn stopped(args: &RunArgs, settings: Option<&RunSettings>, fatal: Fatal) -> Fata
     let Some(record) = stopped_record(args, settings, profile, &fatal) else {
         return fatal;
     };
-    let dir = &args.report_dir;
-    let written = crate::report::as_shown(record, dir, &secrets)
-        .and_then(|record| Ok((write_all(&record, dir, &secrets)?, record)));
-    match written {
-        Ok((paths, record)) => {
-            if let Some(job) = super::github(args.ci_annotations) {
-                out(&github::annotations(
-                    &record,
-                    Catalogue::embedded(),
-                    &secrets,
-                ));
-                if let Err(e) = github::append_step_summary(&job, &dir.join("summary.md")) {
-                    note(&format!("cannot write the step summary: {e}"));
-                }
-            }
-            for path in paths {
-                note(&format!("report: {}", path.display()));
-            }
-        }
-        Err(e) => note(&format!("cannot write reports: {e}")),
+    let published = publish(Publication {
+        records: vec![(record, Some(args.report_dir.clone()))],
+        secrets: &secrets,
+        github: super::github(args.ci_annotations),
+        preface: None,
+        summary: false,
+        diff: None,
+    });
+    if let Err(e) = published {
+        note(&e.to_string());
     }
     fatal
 }
@@ -528,92 +519,26 @@ fn unjudged(patterns: &[String]) -> String {
 /// Writes each target's reports (and the behaviour diff of two), prints each summary (and the
 /// diff), and maps the verdicts to an exit code: the worse verdict's, or 6 where that is 0, the
 /// two targets behaved differently and `--fail-on-difference` asks.
-fn finish(ran: Ran, settings: &RunSettings, github: Option<&Job>) -> Result<u8, Fatal> {
+fn finish(ran: Ran, settings: &RunSettings, github: Option<Job>) -> Result<u8, Fatal> {
     let Ran {
         records, secrets, ..
     } = ran;
-    let secrets = &secrets;
-    let dirs: Vec<Option<PathBuf>> = settings
+    let dirs = settings
         .per_target()
         .into_iter()
-        .map(|side| side.report_dir)
-        .collect();
+        .map(|side| side.report_dir);
     let diff = match records.as_slice() {
         [a, b] => Some(behaviour_diff(a, b, Catalogue::embedded())),
         _ => None,
     };
-    // Each record as its reports and the console show it (the bodies the reports keep beside
-    // them shown by reference), made once and in place.
-    let records = records
-        .into_iter()
-        .zip(&dirs)
-        .map(|(record, dir)| match dir {
-            Some(dir) => crate::report::as_shown(record, dir, secrets),
-            None => Ok(record),
-        })
-        .collect::<Result<Vec<RunRecord>, _>>()
-        .map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?;
-    // Each target's reports on a thread of their own, the diff on this one: rendering them is
-    // most of what a run does after its last case.
-    let reports: Vec<_> = std::thread::scope(|scope| {
-        let writers: Vec<_> = records
-            .iter()
-            .zip(&dirs)
-            .filter_map(|(record, dir)| Some((record, dir.as_deref()?)))
-            .map(|(record, dir)| scope.spawn(move || write_all(record, dir, secrets)))
-            .collect();
-        let written = match (&diff, &settings.report_dir) {
-            (Some(diff), Some(root)) => Some(crate::report::write_diff(diff, root, secrets)),
-            _ => None,
-        };
-        writers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .chain(written)
-            .collect()
-    });
-    let mut written = Vec::new();
-    for paths in reports {
-        written.extend(paths.map_err(|e| Fatal::Files(format!("cannot write reports: {e}")))?);
-    }
-    let two = diff.is_some();
-    for ((name, record), dir) in ["A", "B"].iter().zip(&records).zip(&dirs) {
-        if let (true, Some(dir)) = (two, dir) {
-            out(&format!(
-                "\n{name}: {} (reports in {})",
-                record.meta.target,
-                dir.display()
-            ));
-        }
-        out(&crate::report::console::summary(record));
-    }
-    if let Some(diff) = &diff {
-        out(&format!(
-            "\n{}",
-            crate::secret::redact(&crate::report::console::diff(diff), secrets)
-        ));
-    }
-    if let Some(job) = github {
-        for (record, dir) in records.iter().zip(&dirs) {
-            out(&github::annotations(record, Catalogue::embedded(), secrets));
-            if let Some(dir) = dir {
-                github::append_step_summary(job, &dir.join("summary.md"))
-                    .map_err(|e| Fatal::Files(format!("cannot write the step summary: {e}")))?;
-            }
-        }
-    }
-    for path in written {
-        note(&format!("report: {}", path.display()));
-    }
-    let verdict = records
-        .iter()
-        .map(RunRecord::verdict)
-        .reduce(RunVerdict::worse)
-        .unwrap_or(RunVerdict::Pass);
+    let code = publish(Publication {
+        records: records.into_iter().zip(dirs).collect(),
+        secrets: &secrets,
+        github,
+        preface: None,
+        summary: true,
+        diff: diff.as_ref().map(|d| (d, settings.report_dir.as_deref())),
+    })?;
     let differs = diff.as_ref().is_some_and(|d| !d.is_empty());
-    Ok(super::different(
-        verdict.exit_code(),
-        settings.fail_on_difference,
-        differs,
-    ))
+    Ok(super::different(code, settings.fail_on_difference, differs))
 }

@@ -7,8 +7,10 @@ use super::case_list;
 use super::compare::Comparison;
 use super::diff::BehaviourDiff;
 use super::view::BrokenRule;
-use super::view::{count_sentence, gap_line, known_tally, what, CompareView, DiffView, RunView};
-use crate::catalogue::Catalogue;
+use super::view::{
+    count_sentence, gap_line, headline, inconclusive_sentence, known_tally, pace_sentence,
+    unanswered_sentence, what, CompareView, DiffView, RunView,
+};
 use crate::terminal::{paint, Tone};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, CLIENT_TITLE};
 use std::fmt::Write;
@@ -174,13 +176,8 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 /// The closing summary: the broken rules, each warning, the skipped cases, the counts.
-pub fn summary(record: &RunRecord) -> String {
-    summary_with(record, Catalogue::embedded())
-}
-
-/// [`summary`] against a given catalogue (tests use a small, fixed one).
-pub fn summary_with(record: &RunRecord, catalogue: &Catalogue) -> String {
-    let view = RunView::new(record, catalogue);
+pub fn summary(view: &RunView<'_>) -> String {
+    let record = view.record;
     let mut out = broken(&view);
     warnings(&mut out, &view);
     client_slips(&mut out, record);
@@ -252,7 +249,7 @@ fn inconclusive(out: &mut String, record: &RunRecord) {
     );
     for case in blocked {
         for i in &case.inconclusive {
-            let _ = writeln!(out, "  {:<45} {}", case.id, i.sentence());
+            let _ = writeln!(out, "  {:<45} {}", case.id, inconclusive_sentence(i));
         }
     }
 }
@@ -288,7 +285,7 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     let _ = writeln!(
         out,
         "\ncovenant: {}. {}; {}, {} in {:.2} s ({})",
-        paint(verdict_tone(view.verdict), view.verdict.headline()),
+        paint(verdict_tone(view.verdict), headline(view.verdict)),
         tally.parts.join(", "),
         tally.cases,
         tally.requests,
@@ -328,10 +325,8 @@ fn closing(out: &mut String, view: &RunView<'_>) {
         let _ = writeln!(out, "the run is incomplete: {why}");
     }
     if let Some(pace) = &record.meta.pace {
-        let _ = writeln!(out, "pace: {}", pace.sentence());
-        let _ = pace
-            .unanswered_sentence()
-            .map(|s| writeln!(out, "pace: {s}"));
+        let _ = writeln!(out, "pace: {}", pace_sentence(pace));
+        let _ = unanswered_sentence(pace).map(|s| writeln!(out, "pace: {s}"));
     }
 }
 
@@ -457,7 +452,10 @@ mod tests {
             skipped("c", key),
             skipped("d", key),
         ]);
-        let text = summary(&record);
+        let text = summary(&RunView::new(
+            &record,
+            crate::catalogue::Catalogue::embedded(),
+        ));
         assert_eq!(text.matches(key).count(), 1, "{text}");
         assert!(
             text.contains(&format!("  3 cases: {key}\n    a, c, d\n")),

@@ -240,7 +240,7 @@ fn status_of(
 ) -> (RuleStatus, Option<String>) {
     if let Some(levels) = findings {
         // Under --strict a warning fails the run: its rule is broken, as every surface says.
-        let status = if levels.contains(&Level::Must) || run.meta.strict {
+        let status = if levels.iter().any(|l| run.breaks(*l)) {
             RuleStatus::Fail
         } else {
             RuleStatus::Warn
@@ -268,7 +268,10 @@ fn status_of(
         );
     }
     if let Some(case) = of(Verdict::Inconclusive).first() {
-        let why = case.inconclusive.first().map(|i| i.sentence());
+        let why = case
+            .inconclusive
+            .first()
+            .map(super::words::inconclusive_sentence);
         let why = why.unwrap_or_else(|| "its baseline was refused".into());
         return (
             RuleStatus::Inconclusive,

@@ -9,8 +9,6 @@
 
 use super::view::{count_sentence, RunView};
 use super::{masked, ReportError};
-use crate::catalogue::Catalogue;
-use crate::verdict::RunRecord;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -29,8 +27,8 @@ pub struct Job {
 /// `--baseline`: a `::notice`) titled with the rule and its level, whose message gives the
 /// rule's statement, the counts and the first case; for each rule warned of, a `::warning`;
 /// one `::error` for the cases that errored without breaking a rule. Secrets are masked.
-pub fn annotations(record: &RunRecord, catalogue: &Catalogue, secrets: &[String]) -> String {
-    let view = RunView::new(record, catalogue);
+pub fn annotations(view: &RunView<'_>, secrets: &[String]) -> String {
+    let record = view.record;
     let mut commands: Vec<(&str, String, String)> = Vec::new();
     for group in &view.broken {
         let (case, finding, _) = group.example;
@@ -87,7 +85,7 @@ pub fn annotations(record: &RunRecord, catalogue: &Catalogue, secrets: &[String]
         // What makes the verdict that no rule above says: the job's red needs its reason.
         commands.push((
             "error",
-            format!("covenant: {}", view.verdict.headline()),
+            format!("covenant: {}", super::view::headline(view.verdict)),
             why,
         ));
     }
@@ -171,9 +169,10 @@ pub fn append_step_summary(job: &Job, summary_md: &Path) -> Result<(), ReportErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Level;
+    use crate::catalogue::{Catalogue, Level};
     use crate::report::tests::skipped;
     use crate::report::view::failed_case as case;
+    use crate::verdict::RunRecord;
     use crate::verdict::{Finding, Verdict};
 
     #[test]
@@ -189,7 +188,7 @@ mod tests {
             .chain([case("case.again", &["RULE-0"]), skipped("s", "why")])
             .collect();
         let run = RunRecord::of_cases(cases);
-        let text = annotations(&run, Catalogue::embedded(), &[]);
+        let text = annotations(&RunView::new(&run, Catalogue::embedded()), &[]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), MAX_ANNOTATIONS, "{text}");
         assert!(
@@ -208,7 +207,10 @@ mod tests {
         let mut leaky = case("leaky", &["RULE-X"]);
         leaky.findings[0].message = "the body echoed sk-live-abc, 100%".to_owned();
         let run = RunRecord::of_cases(vec![leaky]);
-        let text = annotations(&run, Catalogue::embedded(), &["sk-live-abc".to_owned()]);
+        let text = annotations(
+            &RunView::new(&run, Catalogue::embedded()),
+            &["sk-live-abc".to_owned()],
+        );
         assert!(!text.contains("sk-live-abc"), "{text}");
         assert!(
             text.contains("first: leaky: the body echoed ***, 100%25"),
@@ -225,7 +227,7 @@ mod tests {
         warned.verdict = Verdict::Warn;
         warned.findings = vec![Finding::new("GEN-X", Level::Should, "a header is missing")];
         let run = RunRecord::of_cases(vec![known, warned]);
-        let text = annotations(&run, Catalogue::embedded(), &[]);
+        let text = annotations(&RunView::new(&run, Catalogue::embedded()), &[]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2, "{text}");
         assert!(

@@ -1,24 +1,22 @@
-//! The JSON report: the [`RunRecord`] itself, pretty-printed, headed by the run's verdict (and
-//! why it is incomplete, when it is) so that a reader need not work it out. Its schema is
+//! The JSON report: the settled [`RunRecord`] itself, serialised, headed by the run's verdict
+//! (and why it is incomplete, when it is) so that a reader need not work it out. Its schema is
 //! `schemas/run-report.json`; `covenant compare` and `covenant merge` read it back, working the
-//! verdict out again from the record. Beside the record it holds the coverage worked out from
-//! it (rules with their evidence, statuses per operation, the measures `--require-coverage`
-//! reads), for readers that do not run covenant, and what the target chose where the spec is
-//! silent (`silent`, per gap id); `compare` and `merge` ignore both and work them out again.
+//! verdict out again from the record. Beside the record it holds the sections the run's view
+//! computed from it: the coverage (rules with their evidence, statuses per operation, the
+//! measures `--require-coverage` reads), for readers that do not run covenant, and what the
+//! target chose where the spec is silent (`silent`, per gap id); `compare` and `merge` ignore
+//! both and work them out again.
 //! `compare.json` and `diff.json` are the comparison and the behaviour diff, as they are.
 
 use super::compare::Comparison;
-use super::coverage::{
-    measure, rule_coverage, status_coverage, Measured, OperationStatuses, RuleCoverage,
-    RuleEvidence, RuleStatus,
-};
+use super::coverage::{Measured, OperationStatuses, RuleCoverage, RuleEvidence, RuleStatus};
 use super::diff::BehaviourDiff;
-use super::gaps::{gap_observations, Observation};
+use super::gaps::Observation;
+use super::view::RunView;
 use super::{ReportError, Reporter};
-use crate::catalogue::{Catalogue, Level};
+use crate::catalogue::Level;
 use crate::verdict::{CaseResult, Counts, RunMeta, RunRecord, RunVerdict, Verdict};
 use serde::Serialize;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// What `report.json` holds.
@@ -31,22 +29,22 @@ struct Document<'a> {
     record: Reported<'a>,
     coverage: Coverage<'a>,
     /// What the target chose where the spec is silent, per gap id.
-    silent: BTreeMap<String, Silent>,
+    silent: BTreeMap<&'a str, Silent<'a>>,
 }
 
 /// What the target chose in one gap.
 #[derive(Serialize)]
-struct Silent {
-    text: String,
-    observations: Vec<Observation>,
+struct Silent<'a> {
+    text: &'a str,
+    observations: &'a [Observation],
 }
 
 /// The coverage of the run, worked out from its record.
 #[derive(Serialize)]
 struct Coverage<'a> {
     rules: Vec<RuleRow<'a>>,
-    statuses: Vec<OperationStatuses>,
-    measures: Vec<Measured>,
+    statuses: &'a [OperationStatuses],
+    measures: &'a [Measured],
 }
 
 /// One rule of the coverage matrix.
@@ -56,22 +54,22 @@ struct RuleRow<'a> {
     level: Level,
     status: RuleStatus,
     #[serde(flatten)]
-    evidence: RuleEvidence<'a>,
+    evidence: &'a RuleEvidence<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
+    reason: Option<&'a str>,
     /// The statement of the spec the rule rests on (the trace's citation).
     #[serde(skip_serializing_if = "String::is_empty")]
     spec: String,
 }
 
-impl<'a> From<RuleCoverage<'a>> for RuleRow<'a> {
-    fn from(row: RuleCoverage<'a>) -> RuleRow<'a> {
+impl<'a> From<&'a RuleCoverage<'a>> for RuleRow<'a> {
+    fn from(row: &'a RuleCoverage<'a>) -> RuleRow<'a> {
         RuleRow {
             id: &row.rule.id,
             level: row.rule.level,
             status: row.status,
-            evidence: row.evidence,
-            reason: row.reason,
+            evidence: &row.evidence,
+            reason: row.reason.as_deref(),
             spec: super::view::spec_citation(&row.rule.id),
         }
     }
@@ -85,27 +83,26 @@ impl Reporter for Json {
         "report.json"
     }
 
-    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+    fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
+        let run = view.record;
         let coverage = Coverage {
-            rules: rule_coverage(run, catalogue)
-                .into_iter()
-                .map(RuleRow::from)
-                .collect(),
-            statuses: status_coverage(run),
-            measures: measure(run, catalogue),
+            rules: view.coverage.iter().map(RuleRow::from).collect(),
+            statuses: &view.statuses,
+            measures: &view.measures,
         };
-        let silent = gap_observations(run, catalogue)
-            .into_iter()
+        let silent = view
+            .silent
+            .iter()
             .map(|g| {
                 let silent = Silent {
-                    text: g.text,
-                    observations: g.observations,
+                    text: &g.text,
+                    observations: &g.observations,
                 };
-                (g.gap, silent)
+                (g.gap.as_str(), silent)
             })
             .collect();
         let document = Document {
-            verdict: run.verdict(),
+            verdict: view.verdict,
             incomplete: run.incomplete(),
             record: Reported::of(run),
             coverage,
@@ -130,13 +127,13 @@ impl Reporter for Json {
 /// sends a body of 1 MiB). A case that did not pass keeps every exchange, so that each finding
 /// can still be replayed from the report.
 ///
-/// As its verdict reads it: under `--strict` a warned case is a failing case, so its verdict is
-/// `fail` and the counts count it among the failures, as every other surface does (its findings
-/// keep their rule and level). `compare` and `merge` read it back as such.
+/// As the run was settled ([`RunRecord::settle`]): under `--strict` a warned case is a failing
+/// case, its verdict `fail`, counted among the failures (its findings keep their rule and
+/// level).
 #[derive(Serialize)]
 struct Reported<'a> {
     meta: &'a RunMeta,
-    counts: Cow<'a, Counts>,
+    counts: &'a Counts,
     cases: Cases<'a>,
 }
 
@@ -148,21 +145,11 @@ impl<'a> Reported<'a> {
             counts,
             cases,
         } = run;
-        let strict = meta.strict && counts.warn > 0;
-        let counts = match strict {
-            true => Cow::Owned(Counts {
-                fail: counts.fail + counts.warn,
-                warn: 0,
-                ..counts.clone()
-            }),
-            false => Cow::Borrowed(counts),
-        };
         Reported {
             meta,
             counts,
             cases: Cases {
                 cases,
-                strict,
                 keep_exchanges: meta.keep_exchanges,
             },
         }
@@ -172,8 +159,6 @@ impl<'a> Reported<'a> {
 /// The cases of [`Reported`].
 struct Cases<'a> {
     cases: &'a [CaseResult],
-    /// Warned cases are written as failing ones.
-    strict: bool,
     keep_exchanges: bool,
 }
 
@@ -182,15 +167,10 @@ impl Serialize for Cases<'_> {
         use serde::ser::SerializeSeq;
         let mut seq = serializer.serialize_seq(Some(self.cases.len()))?;
         for case in self.cases {
-            let warned = self.strict && case.verdict == Verdict::Warn;
             let lean = !self.keep_exchanges && case.verdict == Verdict::Pass;
-            match (warned, lean && !case.exchanges.is_empty()) {
-                (true, _) => seq.serialize_element(&CaseResult {
-                    verdict: Verdict::Fail,
-                    ..case.clone()
-                })?,
-                (false, true) => seq.serialize_element(&case.without_exchanges())?,
-                (false, false) => seq.serialize_element(case)?,
+            match lean && !case.exchanges.is_empty() {
+                true => seq.serialize_element(&case.without_exchanges())?,
+                false => seq.serialize_element(case)?,
             }
         }
         seq.end()

@@ -7,10 +7,10 @@
 //! (`tests/data/junit.xsd`).
 
 use super::view::{
-    broken_rules, case_rules, fails, lead_rule, request_of, spec_citation, BrokenRule, MORE_NAMED,
+    case_rules, inconclusive_sentence, lead_rule, request_of, spec_citation, BrokenRule, RunView,
+    MORE_NAMED,
 };
 use super::{plural, shown_exchange, ReportError, Reporter};
-use crate::catalogue::Catalogue;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
@@ -24,10 +24,11 @@ impl Reporter for Junit {
         "junit.xml"
     }
 
-    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
+    fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
+        let run = view.record;
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
-        report.add_test_suites(suites(run, &broken_rules(run, catalogue)));
+        report.add_test_suites(suites(run, &view.broken));
         report.add_test_suites(verdict_suite(run));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
@@ -63,12 +64,7 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
             if let Some(exports) = &exports {
                 suite.add_property(Property::new("curl_exports", exports));
             }
-            let strict = run.meta.strict;
-            suite.add_test_cases(
-                cases
-                    .into_iter()
-                    .map(|case| test_case(case, broken, strict)),
-            );
+            suite.add_test_cases(cases.into_iter().map(|case| test_case(case, broken, run)));
             suite
         })
         .collect()
@@ -76,8 +72,8 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
 
 /// A `covenant` suite with one `run.verdict` testcase when the run's verdict is not what its
 /// cases' statuses say (an incomplete run, a profile problem, an unreachable target, coverage
-/// short; under `--strict`
-/// a warned case is itself a `<failure>`), so that
+/// short; under `--strict` a warned case is itself a `<failure>`, as the settled run has it),
+/// so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
 fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     let verdict = run.verdict();
@@ -90,7 +86,10 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     };
     let mut status = TestCaseStatus::non_success(kind);
     status.set_type(verdict.as_str());
-    status.set_message(xml_safe(&format!("{}: {why}", verdict.headline())));
+    status.set_message(xml_safe(&format!(
+        "{}: {why}",
+        super::view::headline(verdict)
+    )));
     let mut case = TestCase::new("run.verdict", status);
     case.set_classname("covenant");
     let mut suite = TestSuite::new("covenant");
@@ -98,12 +97,12 @@ fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
     Some(suite)
 }
 
-fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCase {
-    let mut test_case = TestCase::new(&case.id, status(case, broken, strict));
+fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], run: &RunRecord) -> TestCase {
+    let mut test_case = TestCase::new(&case.id, status(case, broken, run));
     test_case.set_classname(&case.suite);
     test_case.set_time(duration(case.duration_ms));
     let mut out = String::new();
-    if case.verdict == Verdict::Client || (case.verdict == Verdict::Warn && !strict) {
+    if matches!(case.verdict, Verdict::Client | Verdict::Warn) {
         out.push_str(&findings_text(case));
     }
     if !case.inconclusive.is_empty() {
@@ -115,19 +114,19 @@ fn test_case(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> Test
     test_case
 }
 
-/// A case's status; under `--strict` a warned case is a failure, with its rule.
-fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCaseStatus {
+/// A case's status as the settled run has it (under `--strict` a warned case failed, with its
+/// rule).
+fn status(case: &CaseResult, broken: &[BrokenRule<'_>], run: &RunRecord) -> TestCaseStatus {
     match case.verdict {
-        Verdict::Warn if !strict => TestCaseStatus::success(),
-        Verdict::Pass => TestCaseStatus::success(),
-        Verdict::Fail | Verdict::Warn => {
+        Verdict::Pass | Verdict::Warn => TestCaseStatus::success(),
+        Verdict::Fail => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let lead = lead_rule(broken, &case.id);
             let lead = lead.filter(|l| l.known.is_none());
             let unknown = || {
                 case.findings
                     .iter()
-                    .filter(|f| fails(f, strict) && f.known.is_none())
+                    .filter(|f| run.breaks(f.level) && f.known.is_none())
             };
             let first = unknown()
                 .find(|f| lead.is_none_or(|l| l.rule == f.rule))
@@ -179,7 +178,7 @@ fn status(case: &CaseResult, broken: &[BrokenRule<'_>], strict: bool) -> TestCas
         }
         Verdict::Inconclusive => {
             let mut status = TestCaseStatus::skipped();
-            let first = case.inconclusive.first().map(|i| i.sentence());
+            let first = case.inconclusive.first().map(inconclusive_sentence);
             let why = first.unwrap_or_default();
             status.set_message(xml_safe(&format!("inconclusive: {why}")));
             status
@@ -209,7 +208,7 @@ fn client_message(case: &CaseResult) -> String {
 fn inconclusive_text(case: &CaseResult) -> String {
     let mut out = String::from("inconclusive:\n");
     for blocked in &case.inconclusive {
-        let _ = writeln!(out, "{}", blocked.sentence());
+        let _ = writeln!(out, "{}", inconclusive_sentence(blocked));
         if let Some(exchange) = blocked.exchange.and_then(|i| case.exchanges.get(i)) {
             exchange_text(&mut out, exchange);
         }
@@ -364,7 +363,7 @@ fn without_root_skipped(xml: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Level;
+    use crate::catalogue::{Catalogue, Level};
     use crate::report::view::failed_case as case;
 
     #[test]
@@ -376,7 +375,9 @@ mod tests {
             .push(Finding::new("WIDE", Level::Must, "again"));
         let cases = vec![wide_and_narrow, case("drawn", &many)];
         let run = RunRecord::of_cases(cases);
-        let xml = Junit.render(&run, Catalogue::embedded()).expect("rendered");
+        let xml = Junit
+            .render(&RunView::new(&run, Catalogue::embedded()))
+            .expect("rendered");
         assert!(
             xml.contains("message=\"NARROW: NARROW broken; also breaks WIDE\" type=\"NARROW\""),
             "{xml}"

@@ -39,6 +39,7 @@ pub fn merge(records: Vec<RunRecord>) -> Result<RunRecord, ReportError> {
         counts: Counts::of(&cases),
         cases,
     };
+    merged.settle();
     // The shards' --require-coverage is judged here, on the whole run.
     super::judge_requirements(&mut merged, crate::catalogue::Catalogue::embedded());
     Ok(merged)

@@ -23,6 +23,8 @@
 //! record. Everything a reporter writes passes through [`redact`] first, so a secret that
 //! slipped into a body or header never reaches a file, whatever the format escapes.
 
+#[cfg(test)]
+mod agreement;
 mod bodies;
 mod compare;
 mod coverage;
@@ -32,6 +34,7 @@ mod gaps;
 mod latency;
 mod merge;
 mod redact;
+mod words;
 
 pub mod trace;
 
@@ -67,21 +70,23 @@ pub use markdown::Markdown;
 pub use merge::merge;
 pub use view::{
     broken_rules, case_rules, count_sentence, errors_apart, lead_rule, BrokenRule, CaseRule,
+    RunView,
 };
 
 use crate::catalogue::Catalogue;
 use crate::verdict::RunRecord;
 use std::path::{Path, PathBuf};
 
-/// One report format: a finished run in, the text of one file out.
+/// One report format: a finished run's view in, the text of one file out.
 ///
-/// Reporters render the whole record at once: the runner already holds every result, and a
-/// format such as HTML needs all of them (coverage, latency) before it writes its first line.
+/// Reporters lay out the whole view at once: it is built once per publish from the settled
+/// record ([`RunView::new`]), and a format decides nothing of what it says (which cases failed,
+/// the counts, the coverage, the broken rules).
 pub trait Reporter {
     /// The file this format is written to inside the report directory.
     fn file_name(&self) -> &'static str;
-    /// The file's text. `catalogue` gives the rules and gaps the summaries cover.
-    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError>;
+    /// The file's text.
+    fn render(&self, view: &RunView<'_>) -> Result<String, ReportError>;
 }
 
 /// Covenant could not read, render, merge or write a report.
@@ -193,11 +198,20 @@ pub fn write_all_with(
 ) -> Result<Vec<PathBuf>, ReportError> {
     let run = redact::record(run, secrets);
     let run = bodies::fold(&run, dir)?;
-    let run: &RunRecord = &run;
+    write_view(&RunView::new(&run, catalogue), dir, secrets)
+}
+
+/// Writes the view of a run shown as its reports show it ([`as_shown`]) in every format of
+/// [`reporters`] into `dir`, secrets replaced. Returns the paths written.
+pub fn write_view(
+    view: &RunView<'_>,
+    dir: &Path,
+    secrets: &[String],
+) -> Result<Vec<PathBuf>, ReportError> {
     reporters()
         .iter()
         .map(|reporter| {
-            let text = reporter.render(run, catalogue)?;
+            let text = reporter.render(view)?;
             write_file(dir, reporter.file_name(), &text, secrets)
         })
         .collect()
@@ -318,12 +332,15 @@ pub fn load(path: &Path) -> Result<RunRecord, ReportError> {
         path: path.to_owned(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|e| ReportError::Malformed {
-        path: path.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })
+    let mut record: RunRecord =
+        serde_json::from_str(&text).map_err(|e| ReportError::Malformed {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+    record.settle();
+    Ok(record)
 }
 
 /// Fails unless reports can be written in `dir` (created if missing): checked before a run sends
@@ -396,9 +413,10 @@ pub(crate) mod tests {
             skipped("tenant.c", key),
         ]);
         let catalogue = Catalogue::embedded();
-        let md = Markdown.render(&run, catalogue).expect("summary.md");
-        let html = Html.render(&run, catalogue).expect("summary.html");
-        let console = console::summary(&run);
+        let view = RunView::new(&run, catalogue);
+        let md = Markdown.render(&view).expect("summary.md");
+        let html = Html.render(&view).expect("summary.html");
+        let console = console::summary(&view);
         for (name, text) in [("md", &md), ("html", &html), ("console", &console)] {
             assert_eq!(text.matches("(tenancy)").count(), 1, "{name}: {text}");
             assert!(text.contains("tenant.c"), "{name}: {text}");

@@ -7,7 +7,7 @@ use crate::catalogue::Level;
 use crate::settings::RunSettings;
 use crate::terminal::plural;
 use crate::terminal::{paint, Tone};
-use crate::verdict::{CaseResult, Verdict};
+use crate::verdict::{settled, CaseResult, Verdict};
 use std::io::Write;
 use tokio::sync::oneshot;
 
@@ -35,10 +35,10 @@ pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Pr
     }
     for line in lines {
         let outcome = match line.result.blocking_recv() {
-            Ok(result) => paint(
-                tone(&result, settings.strict),
-                &outcome(&result, settings.strict),
-            ),
+            Ok(result) => {
+                let settled = settled(result.verdict, settings.strict);
+                paint(tone(settled), &outcome(&result, settled))
+            }
             Err(_) => "not run".to_owned(),
         };
         if shown && !settings.quiet {
@@ -58,20 +58,19 @@ pub(super) fn show(lines: Vec<Line>, settings: &RunSettings, progress: Option<Pr
     shown
 }
 
-/// The colour of a case's word: green when it held, red when it failed or errored (a warning
-/// under `--strict` too), yellow for the rest.
-fn tone(result: &CaseResult, strict: bool) -> Tone {
-    match result.verdict {
+/// The colour of a case's word, from its verdict as the run will be settled with it: green when
+/// it held, red when it failed or errored (a warning under `--strict` too), yellow for the rest.
+fn tone(settled: Verdict) -> Tone {
+    match settled {
         Verdict::Pass => Tone::Pass,
-        Verdict::Warn if strict => Tone::Fail,
         Verdict::Fail | Verdict::Error => Tone::Fail,
         _ => Tone::Warn,
     }
 }
 
-/// The word a case's line ends with: `ok`, `FAILED [rules]`, `skipped (reason)`, ...;
-/// `strict` (`--strict`) fails a warned case.
-fn outcome(result: &CaseResult, strict: bool) -> String {
+/// The word a case's line ends with: `ok`, `FAILED [rules]`, `skipped (reason)`, ...; a warned
+/// case that `--strict` fails (`settled`, [`settled`]) says so.
+fn outcome(result: &CaseResult, settled: Verdict) -> String {
     let rules = |level: Option<Level>| {
         let mut rules: Vec<&str> = result
             .findings
@@ -86,7 +85,9 @@ fn outcome(result: &CaseResult, strict: bool) -> String {
     };
     match result.verdict {
         Verdict::Pass => "ok".to_owned(),
-        Verdict::Warn if strict => format!("FAILED (warning under --strict: {})", rules(None)),
+        Verdict::Warn if settled == Verdict::Fail => {
+            format!("FAILED (warning under --strict: {})", rules(None))
+        }
         Verdict::Warn => format!("ok, warned ({})", rules(None)),
         Verdict::Fail => format!("FAILED [{}]", rules(Some(Level::Must))),
         Verdict::Error => format!(

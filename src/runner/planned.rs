@@ -109,11 +109,7 @@ fn gate(settings: &RunSettings, cases: &[Case]) -> Result<Option<Arc<Gate>>, Fat
         .check_cases(cases.iter().map(|c| c.id.as_str()))
         .map_err(usage)?;
     let today = time::OffsetDateTime::now_utc().date();
-    Ok(Some(Arc::new(baseline.gate(
-        today,
-        settings.strict,
-        settings.accept_stale,
-    ))))
+    Ok(Some(Arc::new(baseline.gate(today, settings.accept_stale))))
 }
 
 /// Each target of the run, prepared; two targets at one URL are refused.

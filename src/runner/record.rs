@@ -63,6 +63,7 @@ pub(super) fn record(
         meta,
         cases,
     };
+    record.settle();
     crate::report::judge_requirements(&mut record, run.catalogue);
     record
 }

@@ -463,11 +463,13 @@ impl Judge {
     /// The verdicts so far, as a run record.
     pub fn record(&self, meta: RunMeta) -> RunRecord {
         let cases = self.cases();
-        RunRecord {
+        let mut record = RunRecord {
             counts: Counts::of(&cases),
             meta,
             cases,
-        }
+        };
+        record.settle();
+        record
     }
 
     /// A case per operation seen, one per operation the client slipped in, and the exchanges

@@ -583,6 +583,25 @@ fn an_ordinary_clients_traffic_to_a_target_keeping_the_contract_passes_and_is_re
 }
 
 #[test]
+fn proxy_and_check_annotate_their_broken_rules_in_github_actions_as_run_does() {
+    let rt = runtime();
+    let dir = standin::scratch("traffic-annotated");
+    let (_server, profile) = reference(&rt, &dir, &["cmt-status-uppercase"]);
+    let (proxied, checked) = judged(&rt, &dir, &profile, false, &["--ci-annotations", "always"]);
+    assert_eq!(proxied.code, Some(1), "{}", proxied.all());
+    for said in [&proxied, &checked] {
+        assert!(
+            said.stdout
+                .lines()
+                .any(|l| l.starts_with("::error title=CMT-STATUS-ENUM (must)::")),
+            "{}",
+            said.all()
+        );
+        assert!(said.stderr.contains("report: "), "{}", said.all());
+    }
+}
+
+#[test]
 fn comment_answers_breaking_their_status_enum_fail_naming_the_rule() {
     let rt = runtime();
     let dir = standin::scratch("traffic-fault");

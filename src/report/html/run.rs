@@ -9,7 +9,7 @@
 //! fragment, so a link such as `summary.html#case-x` lands on it open. Every piece of text from the record or the catalogue is escaped.
 
 use super::{case_anchor, diff_html, escape, fill};
-use crate::catalogue::{Catalogue, Level};
+use crate::catalogue::Level;
 use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
 use crate::report::view::{case_rules, count_sentence, known_tally, request_of};
@@ -28,9 +28,8 @@ impl Reporter for Html {
         "summary.html"
     }
 
-    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
-        let view = RunView::new(run, catalogue);
-        let view = &view;
+    fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
+        let run = view.record;
         let has = |verdict: Verdict| run.cases.iter().any(|c| c.verdict == verdict);
         // A run stopped before its first case judged nothing: no coverage, gaps or choices.
         let judged = |section: String| match run.stopped_before_cases() {
@@ -47,16 +46,13 @@ impl Reporter for Html {
                 slot(|page| {
                     page.cases_section(run, "failures", "Failures and errors by case", |v| {
                         matches!(v, Verdict::Fail | Verdict::Error)
-                            || (run.meta.strict && v == Verdict::Warn)
                     })
                 }),
             ),
             (
                 "warnings",
                 slot(|page| {
-                    page.cases_section(run, "warnings", "Warnings", |v| {
-                        !run.meta.strict && v == Verdict::Warn
-                    })
+                    page.cases_section(run, "warnings", "Warnings", |v| v == Verdict::Warn)
                 }),
             ),
             (
@@ -132,7 +128,7 @@ impl Page {
         self.line(format!(
             "<div class=\"banner {class}\" id=\"verdict\" data-verdict=\"{}\">{}</div>",
             verdict.as_str(),
-            verdict.sentence()
+            crate::report::view::verdict_sentence(verdict)
         ));
         if view.failed_by_strict() {
             self.line(
@@ -627,7 +623,10 @@ impl Page {
             return;
         };
         self.line("<h2 id=\"pace\">Pace: the target rate-limited the run</h2>");
-        self.line(format!("<p>{}.</p>", escape(&pace.sentence())));
+        self.line(format!(
+            "<p>{}.</p>",
+            escape(&crate::report::view::pace_sentence(pace))
+        ));
         self.line(format!(
             "<table><tr><th>429 answers</th><th>503 answers</th><th>pauses</th><th>paused s</th><th>pace that worked, req/s</th><th>next time</th></tr>\n<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td><td class=\"num\">{:.1}</td><td><code>--rate {}</code></td></tr></table>",
             pace.answers_429,
@@ -798,6 +797,7 @@ fn case_link(id: &str, verdict: Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Catalogue;
     use crate::report::view::failed_case as case;
 
     #[test]
@@ -806,7 +806,9 @@ mod tests {
         let mut cases = vec![case("create", &["WIDE", "NARROW"]), case("drawn", &many)];
         cases.extend((0..3).map(|i| case(&format!("more-{i}"), &["WIDE"])));
         let run = RunRecord::of_cases(cases);
-        let page = Html.render(&run, Catalogue::embedded()).expect("rendered");
+        let page = Html
+            .render(&RunView::new(&run, Catalogue::embedded()))
+            .expect("rendered");
         assert!(
             page.contains("<h2 id=\"broken\">Broken rules (2)</h2>"),
             "{page}"

@@ -3,7 +3,7 @@
 //! the spec is silent, laid out from the run's view.
 
 use super::{cut_lines, fence_for, inline_code, text};
-use crate::catalogue::{Catalogue, Level};
+use crate::catalogue::Level;
 use crate::report::coverage::{OperationStatuses, RuleCoverage, RuleStatus};
 use crate::report::gaps::choices;
 use crate::report::view::{count_sentence, known_tally, request_of, RunView};
@@ -24,9 +24,8 @@ impl Reporter for Markdown {
         "summary.md"
     }
 
-    fn render(&self, run: &RunRecord, catalogue: &Catalogue) -> Result<String, ReportError> {
-        let view = RunView::new(run, catalogue);
-        let view = &view;
+    fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
+        let run = view.record;
         let section = |write: &dyn Fn(&mut String)| {
             let mut out = String::new();
             write(&mut out);
@@ -44,12 +43,9 @@ impl Reporter for Markdown {
             broken(view),
             section(&|out| known_failures(out, run)),
             section(&|out| cases(out, run, "Errors", |c| view.errors.contains(&c))),
-            // Under --strict a warned case is a failing one: its rule is under the broken ones.
-            section(&|out| {
-                cases(out, run, "Warnings", |c| {
-                    !run.meta.strict && c.verdict == Verdict::Warn
-                })
-            }),
+            // Under --strict a warned case failed when the run was settled: its rule is under
+            // the broken ones.
+            section(&|out| cases(out, run, "Warnings", |c| c.verdict == Verdict::Warn)),
             section(&|out| skipped(out, view)),
             section(&|out| {
                 cases(
@@ -167,7 +163,11 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
         RunVerdict::Error | RunVerdict::ProfileProblem | RunVerdict::Unreachable => "⚠️",
         RunVerdict::Incomplete | RunVerdict::CoverageShort | RunVerdict::StaleBaseline => "⚪",
     };
-    let _ = writeln!(out, "## Covenant: {mark} {}\n", verdict.sentence());
+    let _ = writeln!(
+        out,
+        "## Covenant: {mark} {}\n",
+        crate::report::view::verdict_sentence(verdict)
+    );
     if view.failed_by_strict() {
         let _ = writeln!(
             out,
@@ -265,7 +265,11 @@ fn known_failures(out: &mut String, run: &RunRecord) {
 /// How the target's rate limits paced the run, when they did.
 fn pace(out: &mut String, run: &RunRecord) {
     if let Some(pace) = &run.meta.pace {
-        let _ = writeln!(out, "\n**Pace:** {}.", text(&pace.sentence()));
+        let _ = writeln!(
+            out,
+            "\n**Pace:** {}.",
+            text(&crate::report::view::pace_sentence(pace))
+        );
     }
 }
 
@@ -327,7 +331,11 @@ fn case_entry(out: &mut String, case: &CaseResult) {
         let _ = writeln!(out, "  - skipped: {}", text(reason));
     }
     for blocked in &case.inconclusive {
-        let _ = writeln!(out, "  - inconclusive: {}", text(&blocked.sentence()));
+        let _ = writeln!(
+            out,
+            "  - inconclusive: {}",
+            text(&crate::report::view::inconclusive_sentence(blocked))
+        );
     }
     // A known finding is said once, under the known failures' heading, never per case.
     let mut findings: Vec<&Finding> = case.findings.iter().filter(|f| f.known.is_none()).collect();
@@ -602,6 +610,7 @@ fn example(out: &mut String, case: &str, exchange: &Exchange) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Catalogue;
 
     /// A run in which each of `n` cases breaks a rule of its own, with a long diff and body.
     fn many_broken(n: usize) -> RunRecord {
@@ -627,7 +636,7 @@ mod tests {
     fn a_run_that_breaks_many_rules_still_fits_a_pull_request_comment() {
         let run = many_broken(300);
         let text = Markdown
-            .render(&run, Catalogue::embedded())
+            .render(&RunView::new(&run, Catalogue::embedded()))
             .expect("rendered");
         assert!(text.len() < LIMIT, "{} bytes", text.len());
         assert!(text.starts_with("## Covenant: ❌"), "{text}");
@@ -640,7 +649,7 @@ mod tests {
     #[test]
     fn a_small_run_is_not_cut() {
         let text = Markdown
-            .render(&many_broken(2), Catalogue::embedded())
+            .render(&RunView::new(&many_broken(2), Catalogue::embedded()))
             .expect("rendered");
         assert!(text.contains("`RULE-1` (must)"));
         assert!(!text.contains("left out to keep this under"));

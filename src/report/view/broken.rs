@@ -48,34 +48,22 @@ pub fn spec_citation(rule: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Whether a finding fails its case: a `must` finding, or under `--strict` any finding.
-pub fn fails(finding: &Finding, strict: bool) -> bool {
-    strict || finding.level == Level::Must
-}
-
-/// Whether a case fails the run: a failure, an error, or under `--strict` a warning.
-pub fn failing(case: &CaseResult, strict: bool) -> bool {
-    matches!(case.verdict, Verdict::Fail | Verdict::Error)
-        || (strict && case.verdict == Verdict::Warn)
-}
-
-/// The broken rules of a run: must findings of failed cases (under `--strict`, the findings of
-/// warned cases too: a warned case is a failing one) and known failures, one entry per
+/// The broken rules of a run: the findings of failed cases that break their rule
+/// ([`RunRecord::breaks`]) and known failures, one entry per
 /// rule (per rule and reason for known failures), in the order the run first broke them, a
 /// rule partly told under a more specific one after those told whole.
 pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<BrokenRule<'a>> {
     type Key = (String, Option<String>);
-    let strict = record.meta.strict;
     let mut order: Vec<Key> = Vec::new();
     let mut found: BTreeMap<Key, Vec<(Response, &'a CaseResult, &'a Finding)>> = BTreeMap::new();
     for (index, case) in record.cases.iter().enumerate() {
         // A case holding a known failure is counted under it whatever else it did, as the
         // baseline's tally counts it (`RunRecord::known_by_rule`).
         let holds_known = case.findings.iter().any(|f| f.known.is_some());
-        if !failing(case, strict) && case.verdict != Verdict::Known && !holds_known {
+        if !RunRecord::fails(case) && case.verdict != Verdict::Known && !holds_known {
             continue;
         }
-        for finding in case.findings.iter().filter(|f| fails(f, strict)) {
+        for finding in case.findings.iter().filter(|f| record.breaks(f.level)) {
             let key = (finding.rule.clone(), finding.known.clone());
             let entry = found.entry(key.clone()).or_default();
             if entry.is_empty() {
@@ -180,7 +168,6 @@ pub fn known_tally(record: &RunRecord) -> String {
         .iter()
         .flat_map(|k| k.cases.iter().map(String::as_str))
         .collect();
-    let strict = record.meta.strict;
     let holding = record
         .cases
         .iter()
@@ -194,9 +181,9 @@ pub fn known_tally(record: &RunRecord) -> String {
     ];
     for case in holding {
         let word = match case.verdict {
-            Verdict::Warn if !strict => 2,
+            Verdict::Warn => 2,
             Verdict::Error => 3,
-            _ if failing(case, strict) => 1,
+            _ if RunRecord::fails(case) => 1,
             _ => 0,
         };
         called[word].1 += 1;
@@ -230,13 +217,10 @@ pub struct WarnedRule<'a> {
     pub cases: Vec<String>,
 }
 
-/// The warnings of a run by rule, each rule once, in the order first warned of; none under
-/// `--strict`, where a warned case is a failing one (a broken rule).
+/// The warnings of a run by rule, each rule once, in the order first warned of (a settled run
+/// under `--strict` has none: its warned cases failed).
 pub fn warned_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<WarnedRule<'a>> {
     let mut rules: Vec<WarnedRule<'a>> = Vec::new();
-    if record.meta.strict {
-        return rules;
-    }
     for case in record.cases.iter().filter(|c| c.verdict == Verdict::Warn) {
         for f in case.findings.iter().filter(|f| f.level == Level::Should) {
             match rules.iter_mut().find(|r| r.rule == f.rule) {
@@ -297,12 +281,11 @@ pub const MORE_NAMED: usize = 10;
 
 /// The failed cases whose error no broken rule shows: errors without a failing finding.
 pub fn errors_apart(record: &RunRecord) -> Vec<&CaseResult> {
-    let strict = record.meta.strict;
     record
         .cases
         .iter()
-        .filter(|c| c.verdict == Verdict::Error || c.verdict == Verdict::Fail)
-        .filter(|c| !c.findings.iter().any(|f| fails(f, strict)))
+        .filter(|c| RunRecord::fails(c))
+        .filter(|c| !c.findings.iter().any(|f| record.breaks(f.level)))
         .collect()
 }
 

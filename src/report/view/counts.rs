@@ -17,24 +17,19 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The counts of a run; under `--strict` the warnings are said among the failures (a run
-    /// never reads FAILED with 0 failed), `warned` of them failing on `should` rules alone
-    /// (counted from the cases, so that a record `report.json` gave back, whose warned cases
-    /// are already failed, reads the same).
-    pub fn of(c: &Counts, strict: bool, warned: usize) -> Tally {
-        let strict_warnings = strict && warned > 0;
-        let mut parts = vec![if strict_warnings {
-            format!(
+    /// The counts of a settled run; under `--strict` its warned cases are among the failures (a
+    /// run never reads FAILED with 0 failed), and the sentence says how many.
+    pub fn of(c: &Counts) -> Tally {
+        let warned = c.warnings_failed;
+        let mut parts = vec![match warned {
+            0 => format!("{} failed", c.fail),
+            _ => format!(
                 "{} failed ({warned} of them warnings under --strict)",
-                c.fail + c.warn
-            )
-        } else if strict {
-            format!("{} failed", c.fail + c.warn)
-        } else {
-            format!("{} failed", c.fail)
+                c.fail
+            ),
         }];
         parts.push(plural(c.error, "error"));
-        if !strict_warnings {
+        if warned == 0 {
             parts.push(plural(c.warn, "warning"));
         }
         parts.push(format!("{} passed", c.pass));
@@ -119,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_counts_sentence_says_failures_first_and_errors_in_the_plural() {
-        let tally = Tally::of(&counts(1, 1), false, 0);
+        let tally = Tally::of(&counts(1, 1));
         assert_eq!(
             tally.parts.join(", "),
             "1 failed, 0 errors, 1 warning, 2 passed, 0 skipped, 0 inconclusive"
@@ -132,7 +127,10 @@ mod tests {
 
     #[test]
     fn under_strict_the_warnings_are_said_among_the_failures() {
-        let tally = Tally::of(&counts(0, 2), true, 2);
+        let tally = Tally::of(&Counts {
+            warnings_failed: 2,
+            ..counts(2, 0)
+        });
         assert_eq!(
             tally.parts[0],
             "2 failed (2 of them warnings under --strict)"

@@ -13,9 +13,12 @@ mod counts;
 mod diff;
 mod run;
 
+pub use crate::report::words::{
+    headline, inconclusive_sentence, pace_sentence, unanswered_sentence, verdict_sentence,
+};
 pub use broken::{
-    broken_rules, case_rules, count_sentence, errors_apart, failing, fails, known_tally, lead_rule,
-    request_of, spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
+    broken_rules, case_rules, count_sentence, errors_apart, known_tally, lead_rule, request_of,
+    spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
 };
 pub use compare::CompareView;
 pub use counts::{SideRow, Sides, Tally, SIDE_COLUMNS};

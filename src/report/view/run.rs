@@ -3,7 +3,7 @@
 
 use super::broken::{broken_rules, errors_apart, warned_rules, BrokenRule, WarnedRule};
 use super::counts::Tally;
-use crate::catalogue::{Catalogue, Gap, Level};
+use crate::catalogue::{Catalogue, Gap};
 use crate::report::coverage::{
     measure, rule_coverage, status_counts, status_coverage, Measured, OperationStatuses,
     RuleCoverage, RuleStatus,
@@ -14,11 +14,11 @@ use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict
 /// A run's summary, as every format says it.
 pub struct RunView<'a> {
     pub record: &'a RunRecord,
+    /// The rules and gaps the run is told against.
+    pub catalogue: &'a Catalogue,
     pub verdict: RunVerdict,
     /// The counts sentence.
     pub tally: Tally,
-    /// Under `--strict`, the failing cases that break `should` rules alone (warned cases).
-    pub strict_warned: usize,
     /// Each broken rule once, with its first example and the other cases folded.
     pub broken: Vec<BrokenRule<'a>>,
     /// The failed cases no broken rule shows: errors without a `must` finding.
@@ -58,9 +58,9 @@ impl<'a> RunView<'a> {
             .collect();
         RunView {
             record,
+            catalogue,
             verdict: record.verdict(),
-            tally: Tally::of(&record.counts, record.meta.strict, strict_warned(record)),
-            strict_warned: strict_warned(record),
+            tally: Tally::of(&record.counts),
             broken: broken_rules(record, catalogue),
             errors: errors_apart(record),
             warned: warned_rules(record, catalogue),
@@ -100,10 +100,7 @@ impl<'a> RunView<'a> {
     /// Whether `--strict` alone failed the run: warnings, no failure.
     pub fn failed_by_strict(&self) -> bool {
         let c = &self.record.counts;
-        self.record.meta.strict
-            && self.strict_warned > 0
-            && self.strict_warned == c.fail + c.warn
-            && self.verdict == RunVerdict::Fail
+        c.warnings_failed > 0 && c.warnings_failed == c.fail && self.verdict == RunVerdict::Fail
     }
 
     /// What the spec-owners' section says the run saw by: a run's cases or a client's traffic.
@@ -114,27 +111,6 @@ impl<'a> RunView<'a> {
             "the run saw"
         }
     }
-}
-
-/// Under `--strict`, the cases that fail on `should` rules alone: warned cases, or cases a
-/// record read back from `report.json` already calls failed; 0 without `--strict`.
-fn strict_warned(run: &RunRecord) -> usize {
-    if !run.meta.strict {
-        return 0;
-    }
-    let must = |c: &CaseResult| {
-        c.findings
-            .iter()
-            .any(|f| f.level == Level::Must && f.known.is_none())
-    };
-    run.cases
-        .iter()
-        .filter(|c| match c.verdict {
-            Verdict::Warn => true,
-            Verdict::Fail => !c.findings.is_empty() && !must(c),
-            _ => false,
-        })
-        .count()
 }
 
 /// The skipped cases of a run by their reason, in the order first skipped: one cause (a

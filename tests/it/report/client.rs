@@ -24,7 +24,10 @@ fn every_format_names_the_clients_slips_under_their_own_heading() {
     let dir = sample::scratch_dir("client-slips");
     covenant::report::write_all(&run, &dir, &[]).unwrap();
 
-    let console = covenant::report::console::summary(&run);
+    let console = covenant::report::console::summary(&covenant::report::RunView::new(
+        &run,
+        covenant::catalogue::Catalogue::embedded(),
+    ));
     says(
         "the console",
         &console,
@@ -91,7 +94,10 @@ fn every_format_names_the_clients_slips_under_their_own_heading() {
 fn a_slip_beside_a_failure_leaves_the_failure_the_only_broken_rule() {
     let run = sample::run_with_client_slip();
     assert_eq!(run.verdict(), RunVerdict::Fail);
-    let console = covenant::report::console::summary(&run);
+    let console = covenant::report::console::summary(&covenant::report::RunView::new(
+        &run,
+        covenant::catalogue::Catalogue::embedded(),
+    ));
     let broken = console
         .split("\nthe client's slips")
         .next()

@@ -2,7 +2,7 @@
 //! `COVENANT_BLESS=1 cargo test --release --test it golden` rewrites them; review the diff.
 
 use super::sample;
-use covenant::report::write_all_with;
+use covenant::report::{write_all_with, RunView};
 use std::path::{Path, PathBuf};
 
 /// Replaces what varies between builds (the crate version) with a fixed token.
@@ -103,7 +103,8 @@ fn html_escapes_text_from_the_target() {
 /// The console's closing summary of the fixed run, what `covenant run` prints last.
 #[test]
 fn the_console_summary_matches_its_golden_file() {
-    let text = covenant::report::console::summary_with(&sample::run(), &sample::catalogue());
+    let (run, catalogue) = (sample::run(), sample::catalogue());
+    let text = covenant::report::console::summary(&RunView::new(&run, &catalogue));
     check_golden("console.txt", &normalise(&text));
 }
 

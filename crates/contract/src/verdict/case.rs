@@ -120,18 +120,6 @@ impl Inconclusive {
         }
         named
     }
-
-    /// One line for consoles and reports.
-    pub fn sentence(&self) -> String {
-        format!(
-            "{} variant(s) of {} blocked by their baseline ({}), refused with {}: {}",
-            self.count,
-            self.rule,
-            self.baseline,
-            self.answer,
-            self.named()
-        )
-    }
 }
 
 /// A rule a case judged responses against, and how many: the evidence the rule coverage counts.
@@ -374,6 +362,10 @@ pub struct Counts {
     /// Cases holding a client's slips seen in real traffic: never the target's failure.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub client: usize,
+    /// Under `--strict`, the failed cases that break `should` rules alone (warned cases),
+    /// counted in `fail` too.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub warnings_failed: usize,
     pub requests: usize,
 }
 

@@ -12,6 +12,7 @@ mod exchange;
 mod known;
 mod pace;
 mod record;
+mod settle;
 mod shape;
 
 pub use case::{
@@ -25,4 +26,5 @@ pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};
 pub use pace::{Pace, Unanswered};
 pub use record::{parse_shard, RunMeta, RunRecord, RunVerdict, TrafficMeta};
+pub use settle::settled;
 pub use shape::{Fill, PageFill, Shape};

@@ -1,4 +1,4 @@
-//! How a target's rate limits paced a run, for the reports.
+//! How a target's rate limits paced a run, as data (the reports' view says it).
 
 use serde::{Deserialize, Serialize};
 
@@ -54,46 +54,6 @@ impl Pace {
             _ => text.trim_end_matches('0').trim_end_matches('.').to_owned(),
         }
     }
-
-    /// One line for the summary and the reports.
-    pub fn sentence(&self) -> String {
-        let answers = match (self.answers_429, self.answers_503) {
-            (n, 0) => format!("{n} answer(s) 429"),
-            (0, m) => format!("{m} answer(s) 503 with Retry-After"),
-            (n, m) => format!("{n} answer(s) 429 and {m} 503 with Retry-After"),
-        };
-        format!(
-            "the target rate-limited the run: {answers}, {} pause(s) of every request, {:.1} s \
-             paused in all; the refused requests were sent again and none was judged; the pace \
-             that worked: {} requests/s (--rate {} next time)",
-            self.pauses,
-            self.paused_ms / 1000.0,
-            self.suggested_rate(),
-            self.suggested_rate()
-        )
-    }
-
-    /// One line naming the endpoints that never answered and how long they were tried; `None`
-    /// when every refused request came through in the end.
-    pub fn unanswered_sentence(&self) -> Option<String> {
-        let names: Vec<String> = self
-            .unanswered
-            .iter()
-            .map(|u| {
-                format!(
-                    "{} ({} request(s) refused every try for up to {:.0} s, {} refusal(s))",
-                    u.endpoint, u.requests, u.seconds, u.refusals
-                )
-            })
-            .collect();
-        (!names.is_empty()).then(|| {
-            format!(
-                "never answered, rate-limited and not judged (errors of their cases; \
-                 --max-refusal): {}",
-                names.join("; ")
-            )
-        })
-    }
 }
 
 #[cfg(test)]
@@ -117,22 +77,6 @@ mod tests {
             pace(0.0001).suggested_rate(),
             "0.001",
             "never below what --rate takes"
-        );
-        let sentence = pace(93.7).sentence();
-        assert!(sentence.contains("3 answer(s) 429"), "{sentence}");
-        assert!(sentence.contains("--rate 93 next time"), "{sentence}");
-        assert_eq!(pace(93.7).unanswered_sentence(), None);
-        let mut refused = pace(93.7);
-        refused.unanswered.push(Unanswered {
-            endpoint: "GET /finops/v1/tags/{tag_id}".into(),
-            refusals: 12,
-            requests: 3,
-            seconds: 3.2,
-        });
-        let sentence = refused.unanswered_sentence().expect("one endpoint");
-        assert!(
-            sentence.contains("GET /finops/v1/tags/{tag_id} (3 request(s) refused every try for up to 3 s, 12 refusal(s))"),
-            "{sentence}"
         );
     }
 }

@@ -202,49 +202,6 @@ pub enum RunVerdict {
 }
 
 impl RunVerdict {
-    /// The word every surface uses.
-    pub fn headline(self) -> &'static str {
-        match self {
-            RunVerdict::Pass => "PASS",
-            RunVerdict::PassWithWarnings => "PASS with warnings",
-            RunVerdict::Fail => "FAILED",
-            RunVerdict::Error => "ERROR",
-            RunVerdict::Incomplete => "INCOMPLETE",
-            RunVerdict::ProfileProblem => "PROFILE PROBLEM",
-            RunVerdict::Unreachable => "UNREACHABLE",
-            RunVerdict::CoverageShort => "COVERAGE SHORT",
-            RunVerdict::StaleBaseline => "STALE BASELINE",
-        }
-    }
-
-    /// The verdict in a sentence, for the head of a report.
-    pub fn sentence(self) -> &'static str {
-        match self {
-            RunVerdict::Pass => "PASS: no rule of the contract is broken",
-            RunVerdict::PassWithWarnings => {
-                "PASS with warnings: no rule of the contract is broken; some conventions the spec \
-                 does not state are not kept"
-            }
-            RunVerdict::Fail => "FAILED: the target breaks the contract",
-            RunVerdict::Error => "ERROR: some cases could not reach a verdict",
-            RunVerdict::Incomplete => "INCOMPLETE: the run did not test all it planned",
-            RunVerdict::ProfileProblem => {
-                "PROFILE PROBLEM: the profile does not fit the target; fix it and run again"
-            }
-            RunVerdict::Unreachable => {
-                "UNREACHABLE: the target did not answer before the first case; nothing was judged"
-            }
-            RunVerdict::CoverageShort => {
-                "COVERAGE SHORT: no rule of the contract is broken, but the run judged less of it \
-                 than --require-coverage asks"
-            }
-            RunVerdict::StaleBaseline => {
-                "STALE BASELINE: nothing new is broken, but the baseline of known failures holds \
-                 rules the target no longer breaks; remove those entries"
-            }
-        }
-    }
-
     /// A short lower-case name, as in the JSON report (`pass`, `incomplete`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -434,7 +391,8 @@ impl RunRecord {
         })
     }
 
-    /// The verdict of the run (see [`RunVerdict`] for the precedence).
+    /// The verdict of the run (see [`RunVerdict`] for the precedence), read from its settled
+    /// counts ([`RunRecord::settle`]: under `--strict` its warnings are failures already).
     pub fn verdict(&self) -> RunVerdict {
         let c = &self.counts;
         // A broken `must` rule in a case the profile did not block stands apart from the
@@ -445,8 +403,6 @@ impl RunRecord {
             RunVerdict::Unreachable
         } else if !self.meta.profile_problems.is_empty() {
             RunVerdict::ProfileProblem
-        } else if self.meta.strict && c.warn > 0 {
-            RunVerdict::Fail
         } else if self.incomplete().is_some() {
             RunVerdict::Incomplete
         } else if c.error > 0 {

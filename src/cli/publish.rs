@@ -1,0 +1,141 @@
+//! Publishing a finished record, once for every command that ends with one (`run`, a run stopped
+//! before its first case, `proxy`, `check`, `merge`): its reports written, its summary printed,
+//! its GitHub annotations and step summary where the job is on GitHub, the paths written named,
+//! and the exit code of its verdict. Each record's view is built once here and laid out by every
+//! format, so no command can print what another leaves out. The matrix writes its own files and
+//! names them with [`tell_written`].
+
+use crate::catalogue::Catalogue;
+use crate::exit::Fatal;
+use crate::report::github::{self, Job};
+use crate::report::{BehaviourDiff, ReportError, RunView};
+use crate::terminal::{note, out};
+use crate::verdict::{RunRecord, RunVerdict};
+use std::path::{Path, PathBuf};
+
+/// What a command publishes: its records (one; two for a differential run, each with the
+/// directory its reports go to), and where its text goes.
+pub(super) struct Publication<'a> {
+    pub records: Vec<(RunRecord, Option<PathBuf>)>,
+    /// Every secret to keep out of every file and line.
+    pub secrets: &'a [String],
+    /// The GitHub Actions job, where annotations are wanted.
+    pub github: Option<Job>,
+    /// Printed before the summaries: what the command judged (the traffic seen, the reports
+    /// merged).
+    pub preface: Option<String>,
+    /// Whether the console summary is printed (a run stopped before its first case has its
+    /// error said instead).
+    pub summary: bool,
+    /// The behaviour diff of a differential run, and the directory its files go to.
+    pub diff: Option<(&'a BehaviourDiff, Option<&'a Path>)>,
+}
+
+/// Publishes every record and returns the exit code of the worse verdict (a differential run's
+/// `--fail-on-difference` is the caller's).
+pub(super) fn publish(publication: Publication<'_>) -> Result<u8, Fatal> {
+    let Publication {
+        records,
+        secrets,
+        github,
+        preface,
+        summary,
+        diff,
+    } = publication;
+    let files = |e: ReportError| Fatal::Files(format!("cannot write reports: {e}"));
+    // Each record as its reports and the console show it (the bodies the reports keep beside
+    // them shown by reference), made once and in place.
+    let (records, dirs): (Vec<RunRecord>, Vec<Option<PathBuf>>) = records
+        .into_iter()
+        .map(|(record, dir)| match &dir {
+            Some(d) => crate::report::as_shown(record, d, secrets).map(|r| (r, dir)),
+            None => Ok((record, dir)),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(files)?
+        .into_iter()
+        .unzip();
+    let catalogue = Catalogue::embedded();
+    let views: Vec<RunView<'_>> = records.iter().map(|r| RunView::new(r, catalogue)).collect();
+    let mut written = write(&views, &dirs, diff, secrets).map_err(files)?;
+    if let Some(preface) = preface {
+        out(&preface);
+    }
+    let two = diff.is_some();
+    if summary {
+        for ((name, view), dir) in ["A", "B"].iter().zip(&views).zip(&dirs) {
+            if let (true, Some(dir)) = (two, dir) {
+                out(&format!(
+                    "\n{name}: {} (reports in {})",
+                    view.record.meta.target,
+                    dir.display()
+                ));
+            }
+            out(&crate::secret::redact(
+                &crate::report::console::summary(view),
+                secrets,
+            ));
+        }
+    }
+    if let Some((diff, _)) = diff {
+        out(&format!(
+            "\n{}",
+            crate::secret::redact(&crate::report::console::diff(diff), secrets)
+        ));
+    }
+    if let Some(job) = &github {
+        for (view, dir) in views.iter().zip(&dirs) {
+            out(&github::annotations(view, secrets));
+            if let Some(dir) = dir {
+                github::append_step_summary(job, &dir.join("summary.md"))
+                    .map_err(|e| Fatal::Files(format!("cannot write the step summary: {e}")))?;
+            }
+        }
+    }
+    tell_written(std::mem::take(&mut written));
+    let verdict = views
+        .iter()
+        .map(|v| v.verdict)
+        .reduce(RunVerdict::worse)
+        .unwrap_or(RunVerdict::Pass);
+    Ok(verdict.exit_code())
+}
+
+/// Each view's reports on a thread of its own, the diff's on this one: rendering them is most
+/// of what a run does after its last case.
+fn write(
+    views: &[RunView<'_>],
+    dirs: &[Option<PathBuf>],
+    diff: Option<(&BehaviourDiff, Option<&Path>)>,
+    secrets: &[String],
+) -> Result<Vec<PathBuf>, ReportError> {
+    let reports: Vec<Result<Vec<PathBuf>, ReportError>> = std::thread::scope(|scope| {
+        let writers: Vec<_> = views
+            .iter()
+            .zip(dirs)
+            .filter_map(|(view, dir)| Some((view, dir.as_deref()?)))
+            .map(|(view, dir)| scope.spawn(move || crate::report::write_view(view, dir, secrets)))
+            .collect();
+        let diff = match diff {
+            Some((diff, Some(root))) => Some(crate::report::write_diff(diff, root, secrets)),
+            _ => None,
+        };
+        writers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .chain(diff)
+            .collect()
+    });
+    let mut written = Vec::new();
+    for paths in reports {
+        written.extend(paths?);
+    }
+    Ok(written)
+}
+
+/// Names each file written, one a line on stderr, as every command that writes reports does.
+pub(super) fn tell_written(paths: Vec<PathBuf>) {
+    for path in paths {
+        note(&format!("report: {}", path.display()));
+    }
+}

@@ -1,0 +1,196 @@
+//! One record through every format: the console summary, `junit.xml`, `report.json`,
+//! `summary.html`, `summary.md` and the GitHub annotations must say the same counts, the same
+//! verdict, the same broken rules and the same skipped reasons, with and without `--strict`.
+//! A format that decided anything of its own would disagree here.
+
+use super::view::RunView;
+use super::{console, github, Html, Json, Junit, Markdown, Reporter};
+use crate::catalogue::{Catalogue, Level};
+use crate::verdict::{CaseResult, Finding, Inconclusive, RunRecord, RunVerdict, Verdict};
+
+const MUST: &str = "GEN-IDS-UUID";
+const SHOULD: &str = "GEN-JSON-CONTENT-TYPE";
+const KNOWN: &str = "GEN-JSON-BODY";
+const SKIPPED: &str = "the profile has no card_id fixture";
+
+fn case(id: &str, verdict: Verdict, findings: &[(&str, Level)]) -> CaseResult {
+    let mut case: CaseResult = serde_json::from_value(serde_json::json!({
+        "id": id, "suite": "agree", "rules": [], "verdict": verdict, "findings": [],
+        "exchanges": [], "requests": 1, "duration_ms": 1.0
+    }))
+    .expect("a case");
+    case.findings = findings
+        .iter()
+        .map(|(rule, level)| Finding::new(rule, *level, format!("{rule} broken")))
+        .collect();
+    case
+}
+
+/// A pass, a failure, a warning, a known failure, a skip, an error and an inconclusive case,
+/// settled as a run ends.
+fn record(strict: bool) -> RunRecord {
+    let mut known = case("agree.known", Verdict::Known, &[(KNOWN, Level::Must)]);
+    known.findings[0].known = Some("tracked in the tracker".to_owned());
+    let mut skipped = case("agree.skipped", Verdict::Skip, &[]);
+    skipped.skip_reason = Some(SKIPPED.to_owned());
+    let mut error = case("agree.error", Verdict::Error, &[]);
+    error.error = Some("the target closed the connection".to_owned());
+    let mut inconclusive = case("agree.inconclusive", Verdict::Inconclusive, &[]);
+    inconclusive.inconclusive = vec![Inconclusive {
+        rule: MUST.to_owned(),
+        baseline: "the minimal quote body".to_owned(),
+        answer: "404: counterpart not found".to_owned(),
+        count: 2,
+        variants: vec!["a".to_owned(), "b".to_owned()],
+        exchange: None,
+    }];
+    let mut run = RunRecord::of_cases(vec![
+        case("agree.pass", Verdict::Pass, &[]),
+        case("agree.fail", Verdict::Fail, &[(MUST, Level::Must)]),
+        case("agree.warn", Verdict::Warn, &[(SHOULD, Level::Should)]),
+        known,
+        skipped,
+        error,
+        inconclusive,
+    ]);
+    run.meta.strict = strict;
+    run.settle();
+    run
+}
+
+/// The value of `name="…"` in the first tag of `xml` that starts with `tag`.
+fn attribute(xml: &str, tag: &str, name: &str) -> usize {
+    let start = xml.find(tag).expect("the tag");
+    let head = &xml[start..start + xml[start..].find('>').expect("its end")];
+    let at = head.find(&format!(" {name}=\"")).expect("the attribute") + name.len() + 3;
+    head[at..at + head[at..].find('"').expect("its end")]
+        .parse()
+        .expect("a number")
+}
+
+#[test]
+fn one_record_reads_the_same_in_every_format_with_and_without_strict() {
+    let catalogue = Catalogue::embedded();
+    for strict in [false, true] {
+        let run = record(strict);
+        let view = RunView::new(&run, catalogue);
+        let c = &run.counts;
+        let (fail, warn) = if strict { (2, 0) } else { (1, 1) };
+        assert_eq!((c.fail, c.warn, c.warnings_failed), (fail, warn, fail - 1));
+        assert_eq!(view.verdict, RunVerdict::Fail);
+        let console = console::summary(&view);
+        let md = Markdown.render(&view).expect("summary.md");
+        let html = Html.render(&view).expect("summary.html");
+        let xml = Junit.render(&view).expect("junit.xml");
+        let json: serde_json::Value =
+            serde_json::from_str(&Json.render(&view).expect("report.json")).expect("JSON");
+        let annotations = github::annotations(&view, &[]);
+        let said = |name: &str, text: &str| format!("strict {strict}, {name}:\n{text}");
+
+        // The counts: the sentence in the summaries (its first part set apart where a format
+        // stresses it), the numbers in JUnit and report.json.
+        let sentence = view.tally.parts.join(", ");
+        let rest = view.tally.parts[1..].join(", ");
+        for (name, text) in [("console", &console), ("md", &md)] {
+            assert!(text.contains(&view.tally.parts[0]), "{}", said(name, text));
+            assert!(text.contains(&rest), "{}", said(name, text));
+        }
+        // summary.html says them in its counts table: cases, pass, warn, fail, error, skip,
+        // inconclusive, known, requests.
+        let table = &html[html
+            .find("<table id=\"counts\">")
+            .expect("the counts table")..];
+        let row = &table[table.find("<td").expect("the row")..table.find("</table>").expect("end")];
+        let numbers: Vec<usize> = row
+            .split("<td class=\"num\">")
+            .skip(1)
+            .filter_map(|cell| cell.split('<').next()?.parse().ok())
+            .collect();
+        assert_eq!(
+            numbers,
+            [7, 1, warn, fail, 1, 1, 1, 1, 7],
+            "{}",
+            said("html", row)
+        );
+        let expected_sentence = match strict {
+            false => "1 failed, 1 error, 1 warning, 1 passed, 1 skipped, 1 inconclusive, 1 known",
+            true => {
+                "2 failed (1 of them warnings under --strict), 1 error, 1 passed, 1 skipped, \
+                 1 inconclusive, 1 known"
+            }
+        };
+        assert_eq!(sentence, expected_sentence);
+        assert_eq!(attribute(&xml, "<testsuites", "tests"), 7, "{xml}");
+        assert_eq!(attribute(&xml, "<testsuites", "failures"), fail, "{xml}");
+        assert_eq!(attribute(&xml, "<testsuites", "errors"), 1, "{xml}");
+        let counts = &json["counts"];
+        assert_eq!(counts["fail"], fail, "{counts}");
+        assert_eq!(counts["warn"], warn, "{counts}");
+        assert_eq!(counts["error"], 1, "{counts}");
+        assert_eq!(counts["skip"], 1, "{counts}");
+        assert_eq!(counts["inconclusive"], 1, "{counts}");
+        assert_eq!(counts["known"], 1, "{counts}");
+
+        // The verdict.
+        assert_eq!(json["verdict"], "fail");
+        for (name, text) in [("console", &console), ("md", &md), ("html", &html)] {
+            assert!(text.contains("FAILED"), "{}", said(name, text));
+        }
+
+        // The broken rules: the must rule, the should rule under --strict, the known one apart.
+        let broken: Vec<&str> = view
+            .broken
+            .iter()
+            .filter(|b| b.known.is_none())
+            .map(|b| b.rule.as_str())
+            .collect();
+        let expected: &[&str] = if strict { &[MUST, SHOULD] } else { &[MUST] };
+        assert_eq!(broken, expected);
+        for rule in expected {
+            for (name, text) in [("console", &console), ("md", &md), ("html", &html)] {
+                assert!(text.contains(rule), "{rule}: {}", said(name, text));
+            }
+            let error = format!("::error title={rule} (");
+            assert!(
+                annotations.contains(&error),
+                "{}",
+                said("github", &annotations)
+            );
+            assert!(
+                xml.contains(&format!("type=\"{rule}\"")),
+                "{}",
+                said("junit", &xml)
+            );
+        }
+        let json_failing: Vec<&str> = json["coverage"]["rules"]
+            .as_array()
+            .expect("the rules")
+            .iter()
+            .filter(|r| r["status"] == "fail")
+            .filter_map(|r| r["id"].as_str())
+            .filter(|id| *id != KNOWN)
+            .collect();
+        let mut sorted = expected.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(json_failing, sorted, "report.json's failing rules");
+        let warning = format!("::warning title={SHOULD} (should)");
+        assert_eq!(
+            annotations.contains(&warning),
+            !strict,
+            "{}",
+            said("github", &annotations)
+        );
+        assert!(
+            annotations.contains(&format!("::notice title={KNOWN} (must)")),
+            "{}",
+            said("github", &annotations)
+        );
+
+        // The skipped reason, in every format that lists cases.
+        for (name, text) in [("console", &console), ("html", &html), ("junit", &xml)] {
+            assert!(text.contains(SKIPPED), "{}", said(name, text));
+        }
+        assert!(md.contains("card\\_id"), "{}", said("md", &md));
+        assert!(json.to_string().contains(SKIPPED));
+    }
+}
