@@ -162,7 +162,7 @@ fn one_record_reads_the_same_in_every_format_with_and_without_strict() {
                 said("junit", &xml)
             );
         }
-        let json_failing: Vec<&str> = json["coverage"]["rules"]
+        let mut json_failing: Vec<&str> = json["coverage"]["rules"]
             .as_array()
             .expect("the rules")
             .iter()
@@ -170,6 +170,8 @@ fn one_record_reads_the_same_in_every_format_with_and_without_strict() {
             .filter_map(|r| r["id"].as_str())
             .filter(|id| *id != KNOWN)
             .collect();
+        // report.json lists rules in the catalogue's order.
+        json_failing.sort_unstable();
         let mut sorted = expected.to_vec();
         sorted.sort_unstable();
         assert_eq!(json_failing, sorted, "report.json's failing rules");

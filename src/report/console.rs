@@ -178,13 +178,13 @@ fn cut(text: &str, max: usize) -> String {
 /// The closing summary: the broken rules, each warning, the skipped cases, the counts.
 pub fn summary(view: &RunView<'_>) -> String {
     let record = view.record;
-    let mut out = broken(&view);
-    warnings(&mut out, &view);
+    let mut out = broken(view);
+    warnings(&mut out, view);
     client_slips(&mut out, record);
-    skipped(&mut out, &view);
+    skipped(&mut out, view);
     inconclusive(&mut out, record);
     known(&mut out, record);
-    closing(&mut out, &view);
+    closing(&mut out, view);
     out
 }
 
