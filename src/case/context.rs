@@ -350,7 +350,9 @@ impl CaseCx {
         // owners' section shows.
         let listed = operation.is_some() && outcome.is_ok();
         let example = listed && self.behaviour.wants_example();
-        if self.keep_all || self.findings.len() > first || outcome.is_err() || example {
+        // A request the budget, `--read-only` or a stop held back never left: no exchange.
+        let held = sent.tries == 0 && outcome.is_err();
+        if !held && (self.keep_all || self.findings.len() > first || outcome.is_err() || example) {
             let index = self.exchanges.len();
             let exchange = self.run.target.exchange(request, &sent, &outcome);
             self.exchanges.push(exchange);

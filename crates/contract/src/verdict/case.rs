@@ -371,15 +371,11 @@ pub struct Counts {
 
 impl CaseResult {
     /// The requests the case sent: as it counted them, or for a record that counts none (built
-    /// by hand, or by a covenant before the count), its answered exchanges. An exchange kept for
-    /// a request the budget or `--read-only` held back was never sent.
+    /// by hand, or by a covenant before the count), its exchanges. (A request the budget or
+    /// `--read-only` held back leaves no exchange.)
     pub fn requests_sent(&self) -> usize {
         match self.requests {
-            0 => self
-                .exchanges
-                .iter()
-                .filter(|e| e.response.is_some())
-                .count(),
+            0 => self.exchanges.len(),
             n => n,
         }
     }
