@@ -164,6 +164,9 @@ pub struct RunSettings {
     pub strict: bool,
     /// report.json keeps the exchanges of passing cases too.
     pub keep_exchanges: bool,
+    /// A failing explorer sequence is shrunk to a replayable script. The self-test turns it
+    /// off: it asks only whether a fault is met, and each shrink replays the sequence alone.
+    pub shrink: bool,
     /// `--baseline`: the file of known failures the run is judged with.
     pub baseline: Option<PathBuf>,
     /// `--accept-stale`: stale entries of the baseline do not fail the run.
@@ -215,6 +218,7 @@ impl RunSettings {
             report_dir: Some(PathBuf::from(DEFAULT_REPORT_DIR)),
             strict: false,
             keep_exchanges: false,
+            shrink: true,
             baseline: None,
             accept_stale: false,
             coverage_required: Vec::new(),

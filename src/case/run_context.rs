@@ -35,6 +35,8 @@ pub struct RunCx {
     pub report_dir: Option<std::path::PathBuf>,
     /// `--keep-exchanges`: every exchange of every case is kept, a passing case's too.
     pub keep_exchanges: bool,
+    /// A failing sequence is shrunk (off in the self-test, which needs only the finding).
+    pub shrink: bool,
     /// The explorer's sequences play holding it for reading, and a shrink holds it for
     /// writing: a shrink replays against a target no other sequence changes meanwhile.
     pub explore_lock: tokio::sync::RwLock<()>,

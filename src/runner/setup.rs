@@ -115,6 +115,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         replay_target: replay_target(&settings.target),
         report_dir: settings.report_dir.clone(),
         keep_exchanges: settings.keep_exchanges,
+        shrink: settings.shrink,
         explore_lock: Default::default(),
         watch,
         ledger,
