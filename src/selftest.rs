@@ -180,19 +180,34 @@ pub async fn selftest(settings: &SelftestSettings) -> Result<SelftestRecord, Fat
     })
 }
 
-/// The cases of `chosen` against a reference with `fault` on, in rounds that stop once a case
-/// meets the fault: the cases that declare its rule, then the others that judged it in the
-/// clean run, then the explorer's sequences. Detection is what the self-test asks, and the
-/// rounds after the first cost most: the sequences are the heaviest cases (a fifth of the
-/// self-test's time when they played in every run that chose them), and a rule of the generic
-/// checks is judged by nearly every case. A round plays on a fresh reference, with the earlier
-/// cases its own cases use.
+/// The cases of `chosen` against a reference with `fault` on, by [`rounds`]: a round plays,
+/// on a fresh reference, only while no case of the rounds before met the fault.
 async fn fault_run(
     fault: Fault,
     cases: u32,
     plan: &[Case],
     chosen: BTreeSet<String>,
 ) -> Result<Vec<CaseResult>, Fatal> {
+    let mut results: Vec<CaseResult> = Vec::new();
+    for round in rounds(fault, plan, chosen) {
+        if results.iter().any(|c| meets(fault, c)) {
+            break;
+        }
+        let mut run = reference_settings(Some(fault), cases);
+        run.selection.ids = Some(round);
+        results.extend(run_plan(run).await?.results);
+    }
+    Ok(results)
+}
+
+/// The cases of `chosen` in the rounds a fault's run plays them, each round played only when no
+/// case of the rounds before met the fault: the cases that declare its rule, then the others
+/// that judged it in the clean run, then the explorer's sequences. Detection is what the
+/// self-test asks, and the rounds after the first cost most: the sequences are the heaviest
+/// cases (a fifth of the self-test's time when they played in every run that chose them), and a
+/// rule of the generic checks is judged by nearly every case. Each round holds the earlier cases
+/// its own cases use, and no case of a round before it; none is empty.
+pub fn rounds(fault: Fault, plan: &[Case], chosen: BTreeSet<String>) -> Vec<BTreeSet<String>> {
     let declares = |id: &String| {
         plan.iter()
             .any(|c| &c.id == id && c.rules.contains(&fault.rule()))
@@ -201,17 +216,19 @@ async fn fault_run(
         chosen.into_iter().partition(|id| id.starts_with(SEQUENCES));
     let (declared, others): (BTreeSet<String>, BTreeSet<String>) =
         rest.into_iter().partition(declares);
-    let mut results: Vec<CaseResult> = Vec::new();
-    for mut round in [declared, others, sequences] {
-        round.retain(|id| !results.iter().any(|c| &c.id == id));
-        if round.is_empty() || results.iter().any(|c| meets(fault, c)) {
-            continue;
+    let mut played = BTreeSet::new();
+    let mut out = Vec::new();
+    for round in [declared, others, sequences] {
+        let round: BTreeSet<String> = with_earlier(round, plan)
+            .into_iter()
+            .filter(|id| !played.contains(id))
+            .collect();
+        if !round.is_empty() {
+            played.extend(round.iter().cloned());
+            out.push(round);
         }
-        let mut run = reference_settings(Some(fault), cases);
-        run.selection.ids = Some(with_earlier(round, plan));
-        results.extend(run_plan(run).await?.results);
     }
-    Ok(results)
+    out
 }
 
 /// The id prefix of the explorer's sequences.
@@ -222,17 +239,20 @@ fn meets(fault: Fault, case: &CaseResult) -> bool {
     case.findings.iter().any(|f| f.rule == fault.rule())
 }
 
-/// For each of `faults`, the ids of the cases its self-test run plays ([`judging`]), chosen
-/// from one clean run of `cases` generated per operation: what a test narrows a fault's run to
-/// when it needs that run's reports, not only its findings.
+/// For each of `faults`, the [`rounds`] of the cases its self-test run plays ([`judging`]),
+/// chosen from one clean run of `cases` generated per operation: what a test narrows a fault's
+/// run to when it needs that run's reports, not only its findings.
 pub async fn cases_judging(
     faults: &[Fault],
     cases: u32,
-) -> Result<BTreeMap<Fault, BTreeSet<String>>, Fatal> {
+) -> Result<BTreeMap<Fault, Vec<BTreeSet<String>>>, Fatal> {
     let clean = run_plan(reference_settings(None, cases)).await?;
     Ok(faults
         .iter()
-        .map(|f| (*f, judging(*f, &clean.cases, &clean.results, &clean.sites)))
+        .map(|f| {
+            let chosen = judging(*f, &clean.cases, &clean.results, &clean.sites);
+            (*f, rounds(*f, &clean.cases, chosen))
+        })
         .collect())
 }
 

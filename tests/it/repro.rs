@@ -48,9 +48,36 @@ fn every_broken_rules_curl_of_every_fault_replays_to_the_status_recorded() {
     );
 }
 
-/// Runs the cases `cases` of the suite against a reference with `fault` (those its self-test
-/// run plays), replays each broken rule's first curl, and returns what did not reproduce.
-fn replay_fault(fault: Fault, cases: &BTreeSet<String>, root: &Path) -> Vec<String> {
+/// Runs the rounds of cases of `fault`'s self-test run, each against a fresh reference with
+/// `fault`, until a case meets the fault (as the self-test does); replays each broken rule's
+/// first curl of every round run, and returns what did not reproduce.
+fn replay_fault(fault: Fault, rounds: &[BTreeSet<String>], root: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (k, cases) in rounds.iter().enumerate() {
+        let dir = root.join(format!("{}-{k}", fault.name()));
+        match replay_round(fault, cases, &dir) {
+            Ok((met, missed)) => {
+                failures.extend(missed);
+                if met {
+                    break;
+                }
+            }
+            Err(why) => {
+                failures.push(format!("{}: {why}", fault.name()));
+                break;
+            }
+        }
+    }
+    failures
+}
+
+/// One round of [`replay_fault`]: whether a case met the fault, and the curls that did not
+/// reproduce.
+fn replay_round(
+    fault: Fault,
+    cases: &BTreeSet<String>,
+    dir: &Path,
+) -> Result<(bool, Vec<String>), String> {
     let rt = runtime();
     let server = rt
         .block_on(start(ReferenceConfig {
@@ -59,14 +86,10 @@ fn replay_fault(fault: Fault, cases: &BTreeSet<String>, root: &Path) -> Vec<Stri
             ..ReferenceConfig::default()
         }))
         .expect("the reference starts");
-    let dir = root.join(fault.name());
-    std::fs::create_dir_all(&dir).expect("a directory");
+    std::fs::create_dir_all(dir).expect("a directory");
     let profile = dir.join("profile.toml");
     std::fs::write(&profile, server.profile().to_toml()).expect("write the profile");
-    let report = match judged(&profile, &dir.join("reports"), cases) {
-        Ok(report) => report,
-        Err(why) => return vec![format!("{}: {why}", fault.name())],
-    };
+    let report = judged(&profile, &dir.join("reports"), cases)?;
     let profile = server.profile();
     let mut vars: Vec<(String, String)> = profile
         .secret_vars()
@@ -94,7 +117,16 @@ fn replay_fault(fault: Fault, cases: &BTreeSet<String>, root: &Path) -> Vec<Stri
         }
     }
     drop(server);
-    failures
+    Ok((met(&report, fault.rule()), failures))
+}
+
+/// Whether a finding of `report` is on `rule`.
+fn met(report: &Value, rule: &str) -> bool {
+    let cases = report["cases"].as_array().map_or(&[][..], Vec::as_slice);
+    cases.iter().any(|case| {
+        let findings = case["findings"].as_array().map_or(&[][..], Vec::as_slice);
+        findings.iter().any(|f| f["rule"] == rule)
+    })
 }
 
 /// The report.json of a run against the profile at `profile`, of the cases `cases` (and those
