@@ -6,12 +6,12 @@
 //! that no case can forget them. A case never decides a rule's level: it names the rule, and the
 //! catalogue says whether a breach fails or warns.
 
-use super::evidence::Tally;
 use super::request::{Call, Outgoing};
 use super::run_context::RunCx;
 use super::safety::forbidden_delete;
+use super::tally::Tally;
 use crate::check;
-use crate::check::Behaviour;
+use crate::check::AnswerShapes;
 use crate::client::{Request, Response, SendError, Sent};
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
@@ -85,7 +85,7 @@ pub struct CaseCx {
     pub tally: Tally,
     /// The kinds of answer the case had: what the behaviour diff and the spec owners' section
     /// read.
-    pub behaviour: Behaviour,
+    pub shapes: AnswerShapes,
     /// What the case holds of the run, when it may wait for the others (the runner's).
     pub seat: Option<Box<dyn Seat>>,
 }
@@ -114,7 +114,7 @@ impl CaseCx {
             inconclusive: Vec::new(),
             refused: None,
             tally: Tally::default(),
-            behaviour: Behaviour::default(),
+            shapes: AnswerShapes::default(),
             seat: None,
         }
     }
@@ -172,7 +172,7 @@ impl CaseCx {
         }
         let mut all: Vec<Option<Exchange>> = self.exchanges.drain(..).map(Some).collect();
         self.exchanges = kept.iter().filter_map(|i| all[*i].take()).collect();
-        self.behaviour = Behaviour::default();
+        self.shapes = AnswerShapes::default();
     }
 
     /// Folds a part made by [`CaseCx::fork`] back into this case's record, after what it holds:
@@ -195,7 +195,7 @@ impl CaseCx {
         }
         self.refused = part.refused.or(self.refused.take());
         self.tally.absorb(part.tally);
-        self.behaviour.absorb(part.behaviour, offset);
+        self.shapes.absorb(part.shapes, offset);
     }
 
     /// Waits until every case of the plan that does not wait so has finished, giving up
@@ -327,7 +327,7 @@ impl CaseCx {
         if let (Ok(response), Some(operation)) = (&outcome, operation) {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
-            self.behaviour.response(operation, &request, response);
+            self.shapes.response(operation, &request, response);
             let accepted = response.is_success();
             if let Some(body) = request.body.as_ref().and_then(crate::client::Body::json) {
                 self.run.exercise.answered(operation, body, accepted);
@@ -349,7 +349,7 @@ impl CaseCx {
         // The first answer of each operation, status and kind is kept as the example the spec
         // owners' section shows.
         let listed = operation.is_some() && outcome.is_ok();
-        let example = listed && self.behaviour.wants_example();
+        let example = listed && self.shapes.wants_example();
         // A request the budget, `--read-only` or a stop held back never left: no exchange.
         let held = sent.tries == 0 && outcome.is_err();
         if !held && (self.keep_all || self.findings.len() > first || outcome.is_err() || example) {
@@ -357,7 +357,7 @@ impl CaseCx {
             let exchange = self.run.target.exchange(request, &sent, &outcome);
             self.exchanges.push(exchange);
             if listed {
-                self.behaviour.kept(index);
+                self.shapes.kept(index);
             }
             for f in &mut self.findings[first..] {
                 f.exchange = Some(index);
@@ -469,7 +469,7 @@ impl CaseCx {
     /// request was made to break): the spec owners' section shows which status and error code
     /// the target gives for each condition. The `expect_refused*` helpers record it themselves.
     pub fn refused_under(&mut self, rule: &str) {
-        self.behaviour.refused_under(rule);
+        self.shapes.refused_under(rule);
     }
 
     fn push(&mut self, mut f: Finding) {

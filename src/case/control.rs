@@ -110,7 +110,7 @@ impl Variant {
 }
 
 /// How a request of the group was answered: accepted, or refused with this answer.
-type Answer = Result<(), String>;
+type Answered = Result<(), String>;
 
 impl Control {
     /// Sends `baseline`, then (when it was accepted) every variant, several at once, and judges
@@ -171,7 +171,7 @@ impl Control {
             }
             return Ok(());
         };
-        let mut answers: Vec<Answer> = Vec::with_capacity(variants.len());
+        let mut answers: Vec<Answered> = Vec::with_capacity(variants.len());
         let mut shapes = Vec::with_capacity(variants.len());
         let mut requests = Vec::with_capacity(variants.len());
         for (index, variant) in variants.into_iter().enumerate() {
@@ -296,10 +296,10 @@ fn judge_echo(cx: &mut CaseCx, variant: &str, echo: &Echo, response: &Response) 
 fn judge_variant(
     cx: &mut CaseCx,
     (variant, rule): (&str, &str),
-    beside: Option<(&String, &Answer)>,
+    beside: Option<(&String, &Answered)>,
     baseline: &str,
     response: &Response,
-) -> Answer {
+) -> Answered {
     cx.tally.expected("2xx");
     if response.is_success() {
         cx.judged(rule);

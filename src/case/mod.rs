@@ -9,29 +9,29 @@
 mod bodies;
 mod context;
 mod control;
-mod evidence;
 mod exercise;
 mod harmless;
 mod request;
 mod run_context;
 mod safety;
 mod stash;
+mod tally;
 mod tamper;
 mod unique;
 mod watch;
 
-pub use crate::check::Behaviour;
+pub use crate::check::AnswerShapes;
 /// What a case needs of the profile: a fixture of the profile's table.
 pub use crate::profile::Fixture as Need;
 pub use bodies::Bodies;
 pub use context::{Abort, BoxFuture, CaseCx, Dispatched, Outcome, Seat, WINDOW};
 pub use control::{Control, Echo, Spelling, Variant};
-pub use evidence::Tally;
 pub use exercise::{Exercise, Lacking};
 pub use harmless::harmless;
 pub use request::{Call, Given, Outgoing};
 pub use run_context::RunCx;
 pub use stash::{StoredPage, TokenStash};
+pub use tally::Tally;
 pub use tamper::Tamper;
 pub use unique::{absent_uuid, run_tag, unique_code};
 pub use watch::FixtureWatch;

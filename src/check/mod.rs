@@ -8,15 +8,15 @@
 //! (`check::receivable`). A check never sends a
 //! request and never writes a report.
 //!
-//! [`Behaviour`] (`check::behaviour`) records what a target chose, as the shapes of its answers:
-//! the runner's cases and the judge of real traffic keep one each.
+//! [`AnswerShapes`] (`check::answer_shapes`) records what a target chose, as the shapes of its
+//! answers: the runner's cases and the judge of real traffic keep one each.
 
-mod behaviour;
+mod answer_shapes;
 pub mod http;
 mod json;
 mod receivable;
 
-pub use behaviour::Behaviour;
+pub use answer_shapes::AnswerShapes;
 
 use crate::catalogue::Catalogue;
 use crate::client::{Body, Request, Response};

@@ -15,10 +15,10 @@ mod order;
 mod read;
 mod transactions;
 
-pub use list::{fetch, item_key, query, Fetched, List, Page, Query};
+pub use list::{fetch, item_key, query, Fetched, List, ListPage, Query};
 pub use read::{
-    diff_window, prefix_mismatch, read, skip_new_front, trail, End, ItemLedger, Read, ReadSpec,
-    Step, TokenTrail,
+    diff_window, prefix_mismatch, read, skip_new_front, trail, End, ItemLedger, ListRead, PageStep,
+    ReadSpec, TokenTrail,
 };
 
 use crate::case::{case_fn, Case, CaseCx};

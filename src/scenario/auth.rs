@@ -335,15 +335,15 @@ enum Expect {
 /// A spelling of the Authorization header: what it is, its value (`<token>` stands for the
 /// profile's token in the form `form` makes of it; the token itself for `None`), and what it
 /// must get.
-struct Spelling {
+struct AuthSpelling {
     what: &'static str,
     value: &'static str,
     form: Option<Tamper>,
     expect: Expect,
 }
 
-const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> Spelling {
-    Spelling {
+const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> AuthSpelling {
+    AuthSpelling {
         what,
         value,
         form: None,
@@ -355,7 +355,7 @@ const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> Sp
 /// `Bearer <token>`. The token appended to, truncated or with its last character changed, and
 /// the other area's token, are sent on every operation (the tampered-token and cross-area
 /// cases).
-const SPELLINGS: [Spelling; 10] = [
+const SPELLINGS: [AuthSpelling; 10] = [
     spelling(
         "the real token under the Basic scheme",
         "Basic <token>",
@@ -392,7 +392,7 @@ const SPELLINGS: [Spelling; 10] = [
         "BEARER <token>",
         Expect::Taken,
     ),
-    Spelling {
+    AuthSpelling {
         form: Some(Tamper::MiddleChanged),
         ..spelling(
             Tamper::MiddleChanged.describe(),
@@ -400,7 +400,7 @@ const SPELLINGS: [Spelling; 10] = [
             Expect::Invalid,
         )
     },
-    Spelling {
+    AuthSpelling {
         form: Some(Tamper::CaseSwapped),
         ..spelling(
             Tamper::CaseSwapped.describe(),

@@ -1,5 +1,5 @@
-//! Hand-written scenarios: the stateful cases of the suite, one file per area (the generated
-//! cases live in the `generated` module, above this one).
+//! Hand-written scenarios: the stateful cases of the suite, one file per area (the cases drawn
+//! from the schemas live in `schema_cases`).
 //!
 //! Each case names the rules it covers; a finding's level always comes from the catalogue.
 //! Cases only use ids from the profile (or ids they created themselves), so they work against
