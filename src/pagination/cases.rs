@@ -1,13 +1,13 @@
 //! The cases both lists share: full read, page sizes, out-of-range limits, token reuse and
-//! tampered tokens. Each reports under its list's [`Rules`](super::Rules); the catalogue gives
-//! the level.
+//! tampered tokens. Each reports under its list's [`Rules`](super::kind::Rules); the catalogue
+//! gives the level.
 
+use super::kind::ListKind;
 use super::list::{
     expect_same_items, expect_same_keys, fetch, fetch_first, first_with_next, follow, keys, query,
     Fetched,
 };
 use super::read::{compare_reads, read, End, ListRead, ReadSpec};
-use super::ListKind;
 use crate::case::{Abort, CaseCx, Outcome, StoredPage};
 use futures_util::future::join_all;
 use std::time::Instant;
@@ -41,7 +41,7 @@ pub(super) async fn full_read(cx: &mut CaseCx, kind: ListKind) -> Outcome {
             rules.prev_first,
             format!(
                 "the first page has a previous token ({}) where null was expected; {}",
-                super::short_hash(prev),
+                super::list::short_hash(prev),
                 read.counts()
             ),
         );
@@ -278,7 +278,7 @@ pub(super) async fn token_reuse(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     expect_same_items(cx, rules.reuse, &second, &later, || {
         format!(
             "the token {} gave other items when used again ({} then {} items)",
-            super::short_hash(&token),
+            super::list::short_hash(&token),
             second.items.len(),
             later.items.len()
         )
@@ -300,7 +300,7 @@ pub(super) async fn stored_tokens(cx: &mut CaseCx, kind: ListKind) -> Outcome {
         )));
     };
     let age = stored.at.elapsed().as_secs_f64();
-    let hash = super::short_hash(&stored.token);
+    let hash = super::list::short_hash(&stored.token);
     let what = format!(
         "page 2, fetched again at the end of the run with the first page's token, {age:.1} s \
          after it was issued"

@@ -2,9 +2,9 @@
 //! parameters.
 
 use super::cases::{report_end, report_repeats};
+use super::kind::{case, ListKind};
 use super::list::{expect_same_items, first_with_next, follow, query, List, ListPage, Query};
 use super::read::{read, End, ListRead, ReadSpec};
-use super::{case, ListKind};
 use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use std::collections::HashSet;
 

@@ -12,6 +12,15 @@ use crate::client::Response;
 use crate::schema::{OperationId, PageFields};
 use serde_json::Value;
 
+/// The first 8 hex digits of the FNV-1a hash of a token: enough to tell tokens apart in a
+/// message without printing them.
+pub fn short_hash(token: &str) -> String {
+    format!(
+        "{:08x}",
+        (crate::digest::fnv1a(token.as_bytes()) >> 32) as u32
+    )
+}
+
 /// Query parameters, in the order they are sent.
 pub type Query = Vec<(String, String)>;
 
@@ -193,7 +202,7 @@ pub fn describe_query(query: &[(String, String)]) -> String {
         .iter()
         .map(|(k, v)| {
             if k == "pagination_token" {
-                format!("{k}={}", super::short_hash(v))
+                format!("{k}={}", short_hash(v))
             } else {
                 format!("{k}={v}")
             }
@@ -248,7 +257,7 @@ pub(super) async fn follow(
                     rule,
                     format!(
                         "{what} (token {}) was refused with {}: {}",
-                        super::short_hash(token),
+                        short_hash(token),
                         response.status,
                         snippet(&response)
                     ),

@@ -5,9 +5,9 @@
 //! than `limit` with a next token is followed and is never a finding). It stops early only at a
 //! token seen before (a cycle), at a bound on pages or items, or at a refusal.
 
+use super::list::short_hash;
 use super::list::{fetch, item_key, refused_first, Fetched, List, Query};
 use super::order;
-use super::short_hash;
 use crate::case::{Abort, CaseCx};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -366,7 +366,7 @@ pub fn diff_window(expected: &[String], actual: &[String], at: usize) -> (String
 /// common prefix; each read is named by its query (`limit=100`, `no limit`).
 pub(super) fn compare_reads(
     cx: &mut CaseCx,
-    rules: &super::Rules,
+    rules: &super::kind::Rules,
     base: (&str, &ListRead),
     other: (&str, &ListRead),
 ) {
