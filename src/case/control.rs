@@ -187,9 +187,9 @@ impl Control {
             };
             let allowed = (variant.refusal_allowed, variant.echo);
             shapes.push((variant.what, variant.rule, variant.beside, allowed));
-            requests.push((index, request));
+            requests.push((index, Outgoing { operation, request }));
         }
-        cx.send_each(operation, requests.into_iter(), |cx, index, _, response| {
+        cx.send_each(requests.into_iter(), |cx, index, _, response| {
             let (variant, rule, beside, (refusal_allowed, echo)) = &shapes[index];
             if let Some(echo) = echo.as_ref().filter(|_| response.is_success()) {
                 judge_echo(cx, variant, echo, response);

@@ -18,6 +18,10 @@ pub struct Case {
     pub suite: String,
     /// The operation it exercises, where it exercises one.
     pub operation: Option<OperationId>,
+    /// The other operations it sends requests of ([`Case::also`], [`Case::sends`]): a request
+    /// of an operation the case does not declare is a defect of covenant (see
+    /// [`CaseCx::dispatch`](super::CaseCx::dispatch)).
+    pub sends: Vec<OperationId>,
     pub rules: Vec<&'static str>,
     pub needs: Vec<Need>,
     /// Creates or deletes something (excluded by `--read-only`).
@@ -53,6 +57,7 @@ impl Case {
             id: id.to_owned(),
             suite,
             operation: Some(operation),
+            sends: Vec::new(),
             rules: rules.to_vec(),
             needs: Need::of_operation(operation),
             writes: false,
@@ -85,7 +90,23 @@ impl Case {
         for need in Need::of_operation(op) {
             self.add(need);
         }
+        self.sends(&[op])
+    }
+
+    /// Also sends requests of these operations, on what the case already needs (ids it made, or
+    /// that name nothing): declared, with no need added.
+    pub fn sends(mut self, ops: &[OperationId]) -> Case {
+        for op in ops {
+            if Some(*op) != self.operation && !self.sends.contains(op) {
+                self.sends.push(*op);
+            }
+        }
         self
+    }
+
+    /// Every operation the case declares it sends: its own, then the others.
+    pub fn declared(&self) -> Vec<OperationId> {
+        self.operation.iter().chain(&self.sends).copied().collect()
     }
 
     /// Sends no credential of the profile (a missing or made-up token): needs nothing of it.
@@ -222,4 +243,30 @@ where
     F: for<'a> Fn(&'a mut CaseCx) -> BoxFuture<'a, Outcome> + Send + Sync + 'static,
 {
     Arc::new(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_case_declares_its_operation_then_those_it_also_sends_once_each() {
+        let case = Case::idle("x.y")
+            .also(OperationId::CreateVatId)
+            .sends(&[OperationId::GetVatId, OperationId::ListEvents])
+            .sends(&[OperationId::GetVatId]);
+        assert_eq!(
+            case.declared(),
+            [
+                OperationId::ListEvents,
+                OperationId::CreateVatId,
+                OperationId::GetVatId
+            ]
+        );
+        let needs = Case::idle("x.y").needs;
+        assert_eq!(
+            Case::idle("x.y").sends(&[OperationId::CreateVatId]).needs,
+            needs
+        );
+    }
 }

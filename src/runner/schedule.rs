@@ -158,6 +158,7 @@ async fn run_case(
         return skipped(case, why);
     }
     let mut cx = CaseCx::new(run);
+    cx.declare(&case.id, case.declared());
     // Held by the case until it ends, or by its seat until it waits for the others.
     let held = Held {
         permit,

@@ -281,11 +281,11 @@ async fn tampered(
 ) -> Outcome {
     let sending = Tamper::EVERY_OPERATION.map(|tamper| {
         let bearer = format!("Bearer {}", tamper.apply(token));
-        cx.dispatch(request.request.clone().header("authorization", bearer))
+        cx.dispatch(request.clone().header("authorization", bearer))
     });
     let dispatched = futures_util::future::join_all(sending).await;
     for (tamper, sent) in Tamper::EVERY_OPERATION.into_iter().zip(dispatched) {
-        let response = cx.record(request.operation, sent)?;
+        let response = cx.record(sent)?;
         judge(
             cx,
             &response,
@@ -641,12 +641,15 @@ async fn beside_control(
         }
         return Ok(());
     }
-    let requests: Vec<(usize, Request)> = variants
+    let requests: Vec<(usize, Outgoing)> = variants
         .iter()
         .enumerate()
-        .map(|(n, v)| (n, v.request.clone()))
+        .map(|(n, v)| {
+            let request = v.request.clone();
+            (n, Outgoing { operation, request })
+        })
         .collect();
-    cx.send_each(operation, requests.into_iter(), |cx, n, _, response| {
+    cx.send_each(requests.into_iter(), |cx, n, _, response| {
         judge(cx, &variants[n], response);
         true
     })
