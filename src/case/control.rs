@@ -23,10 +23,13 @@ use super::request::Outgoing;
 use crate::client::{snippet, Body, Request, Response};
 use crate::schema::OperationId;
 
-/// The request the variants of a group are judged beside.
+/// The request the variants of a group are judged beside. Its operation is theirs: a variant
+/// is its request changed in the part under test, and its alternatives are other requests of
+/// the same operation.
 pub struct Control {
     /// For people: `the minimal quote body`.
     pub what: String,
+    pub operation: OperationId,
     pub request: Request,
     /// Other baselines to try, in order, when this one is refused (a target may refuse the
     /// smallest body for a reason the spec does not show, such as no line items or a zero
@@ -35,9 +38,11 @@ pub struct Control {
 }
 
 impl Control {
-    pub fn new(what: impl Into<String>, request: Request) -> Control {
+    pub fn new(what: impl Into<String>, request: impl Into<Outgoing>) -> Control {
+        let Outgoing { operation, request } = request.into();
         Control {
             what: what.into(),
+            operation,
             request,
             alternatives: Vec::new(),
         }
@@ -120,14 +125,10 @@ impl Control {
     /// variants are moved onto that one; when all are refused, every variant of the group is
     /// blocked and not sent. A 404 on a baseline that a fixture of the profile explains blocks
     /// the case instead.
-    pub async fn judge(
-        self,
-        cx: &mut CaseCx,
-        operation: OperationId,
-        mut variants: Vec<Variant>,
-    ) -> Outcome {
+    pub async fn judge(self, cx: &mut CaseCx, mut variants: Vec<Variant>) -> Outcome {
         let Control {
             what,
+            operation,
             request,
             alternatives,
         } = self;

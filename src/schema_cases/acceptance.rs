@@ -318,14 +318,14 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
             }
             let smallest = Control::new(
                 format!("the smallest {stem} body"),
-                request.clone().json(unique(baseline.clone())),
+                outgoing(request.clone().json(unique(baseline.clone()))),
             );
             let baseline = alternatives(&run, target.operation, &baseline)
                 .into_iter()
                 .fold(smallest, |b, (what, body)| {
                     b.or(what, request.clone().json(unique(body)))
                 });
-            baseline.judge(cx, target.operation, group).await?;
+            baseline.judge(cx, group).await?;
         }
         let holds = unheld(&open, target.operation, stem, &sent).map_err(generator)?;
         let requests = holds
@@ -491,6 +491,10 @@ async fn read_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
         let what = "the read with the ids of its path in upper case (RFC 4122)";
         variants.push(Variant::new(what, UUID_CASE_RULE, upper));
     }
+    let plain = Outgoing {
+        operation: op,
+        request: plain,
+    };
     let baseline = Control::new("the read with no query parameter", plain);
-    baseline.judge(cx, op, variants).await
+    baseline.judge(cx, variants).await
 }
