@@ -24,8 +24,6 @@ pub mod client;
 pub mod explore;
 /// Valid and invalid payloads generated from the schemas with proptest.
 pub mod generate;
-/// The generated cases: bodies and parameters drawn from the schemas, sent to the target.
-pub mod generated;
 /// The suite as a libtest harness: each case a trial of `cargo test` and `cargo nextest`.
 pub mod harness;
 /// SIGINT and SIGTERM, as a stream of reasons.
@@ -42,6 +40,8 @@ pub mod report;
 pub mod runner;
 /// Hand-written scenarios: the stateful cases, one file per area.
 pub mod scenario;
+/// The cases drawn from the schemas: bodies and parameters the generator draws, sent to the target.
+pub mod schema_cases;
 /// Secrets found and masked, for the target client and the reports alike.
 pub mod secret;
 /// The self-test: every fault detected, every check proven able to fail.

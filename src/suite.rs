@@ -14,7 +14,7 @@ pub fn cases(run: &RunCx, generated_only: bool, user: Vec<Case>) -> Vec<Case> {
     if !generated_only {
         cases.extend(crate::scenario::all());
     }
-    cases.extend(crate::generated::cases(run));
+    cases.extend(crate::schema_cases::cases(run));
     cases.extend(crate::pagination::cases());
     cases.extend(crate::explore::cases(run));
     cases.extend(user);
@@ -23,8 +23,8 @@ pub fn cases(run: &RunCx, generated_only: bool, user: Vec<Case>) -> Vec<Case> {
 
 #[cfg(test)]
 mod tests {
-    use crate::generated::{accept_cases, param_cases};
     use crate::scenario::all;
+    use crate::schema_cases::{accept_cases, param_cases};
 
     #[test]
     fn every_case_check_the_catalogue_names_exists() {

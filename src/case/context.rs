@@ -1,17 +1,19 @@
 //! What a case sees while it runs ([`CaseCx`]: the run, and a recorder of exchanges and
 //! findings), and how its requests are sent and recorded.
 //!
-//! Every request a case sends goes through [`CaseCx::send`], which records the exchange and
-//! applies the generic checks (no 5xx, JSON bodies, error body shapes, declared statuses) so
-//! that no case can forget them. A case never decides a rule's level: it names the rule, and the
+//! Every request a case sends is an [`Outgoing`] that carries its operation, one the case
+//! declared ([`CaseCx::declare`]); [`CaseCx::send`], [`CaseCx::send_each`] and
+//! [`CaseCx::dispatch`] all end in [`CaseCx::record_judged`], the one place an exchange is
+//! recorded and the generic checks (no 5xx, JSON bodies, error body shapes, declared statuses)
+//! applied, so that no case can forget them. A case never decides a rule's level: it names the rule, and the
 //! catalogue says whether a breach fails or warns.
 
-use super::evidence::Tally;
 use super::request::{Call, Outgoing};
 use super::run_context::RunCx;
 use super::safety::forbidden_delete;
+use super::tally::Tally;
 use crate::check;
-use crate::check::Behaviour;
+use crate::check::AnswerShapes;
 use crate::client::{Request, Response, SendError, Sent};
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
@@ -53,8 +55,11 @@ pub trait Seat: Send + Sync {
     fn wait_for_others(&mut self) -> BoxFuture<'_, ()>;
 }
 
-/// A request sent by [`CaseCx::dispatch`], waiting to be recorded.
+/// A request sent by [`CaseCx::dispatch`], waiting to be recorded: it carries its operation, so
+/// that recording it judges it as an answer of that operation.
 pub struct Dispatched {
+    /// `None` for a request that is no operation of the spec ([`CaseCx::send_unlisted`]).
+    operation: Option<OperationId>,
     request: Request,
     /// `Err` when covenant refused to send it (staging safety).
     outcome: Result<(Sent, Result<Response, SendError>), String>,
@@ -85,9 +90,12 @@ pub struct CaseCx {
     pub tally: Tally,
     /// The kinds of answer the case had: what the behaviour diff and the spec owners' section
     /// read.
-    pub behaviour: Behaviour,
+    pub shapes: AnswerShapes,
     /// What the case holds of the run, when it may wait for the others (the runner's).
     pub seat: Option<Box<dyn Seat>>,
+    /// The case's id and the operations it declares it sends ([`CaseCx::declare`]); `None`
+    /// outside a case of the plan (a test's), where any operation may be sent.
+    declared: Option<Arc<(String, Vec<OperationId>)>>,
 }
 
 /// The rules a failure of which a banking organization header the target does not read can
@@ -114,8 +122,29 @@ impl CaseCx {
             inconclusive: Vec::new(),
             refused: None,
             tally: Tally::default(),
-            behaviour: Behaviour::default(),
+            shapes: AnswerShapes::default(),
             seat: None,
+            declared: None,
+        }
+    }
+
+    /// The case this record is for, and the operations it declares it sends (its own and
+    /// those of `Case::also` and `Case::sends`): the runner says so before the case starts.
+    pub fn declare(&mut self, case: &str, operations: Vec<OperationId>) {
+        self.declared = Some(Arc::new((case.to_owned(), operations)));
+    }
+
+    /// Whether `operation` is one the case declared. A request of another is a defect of
+    /// covenant's bookkeeping (the case's needs, and so its skips, follow from its declared
+    /// operations), never of the target: debug builds stop on it, a release run sends it.
+    fn check_declared(&self, operation: OperationId) {
+        if let Some(declared) = &self.declared {
+            let (case, operations) = declared.as_ref();
+            debug_assert!(
+                operations.contains(&operation),
+                "case {case} sends {operation:?}, which it does not declare (Case::also or \
+                 Case::sends)"
+            );
         }
     }
 
@@ -126,6 +155,7 @@ impl CaseCx {
         CaseCx {
             keep_all: self.keep_all,
             sent: self.sent.clone(),
+            declared: self.declared.clone(),
             ..CaseCx::new(self.run.clone())
         }
     }
@@ -172,7 +202,7 @@ impl CaseCx {
         }
         let mut all: Vec<Option<Exchange>> = self.exchanges.drain(..).map(Some).collect();
         self.exchanges = kept.iter().filter_map(|i| all[*i].take()).collect();
-        self.behaviour = Behaviour::default();
+        self.shapes = AnswerShapes::default();
     }
 
     /// Folds a part made by [`CaseCx::fork`] back into this case's record, after what it holds:
@@ -195,7 +225,7 @@ impl CaseCx {
         }
         self.refused = part.refused.or(self.refused.take());
         self.tally.absorb(part.tally);
-        self.behaviour.absorb(part.behaviour, offset);
+        self.shapes.absorb(part.shapes, offset);
     }
 
     /// Waits until every case of the plan that does not wait so has finished, giving up
@@ -216,14 +246,26 @@ impl CaseCx {
     /// Sends a request of its operation, records it and applies the generic checks: a
     /// [`Call`], or an [`Outgoing`] request.
     pub async fn send(&mut self, request: impl Into<Outgoing>) -> Result<Response, Abort> {
-        let Outgoing { operation, request } = request.into();
-        let dispatched = self.dispatch(request).await;
-        self.record(operation, dispatched)
+        self.send_judged(request, |_, _, _| {}).await
     }
 
-    /// Sends a request without recording it: a future that borrows nothing from the case, so
-    /// that a case can have several in flight and [`CaseCx::record`] their outcomes in order.
-    pub fn dispatch(&self, request: Request) -> impl Future<Output = Dispatched> + Send + 'static {
+    /// Sends a request of its operation without recording it: a future that borrows nothing
+    /// from the case, so that a case can have several in flight and [`CaseCx::record`] their
+    /// outcomes in order.
+    pub fn dispatch(
+        &self,
+        request: impl Into<Outgoing>,
+    ) -> impl Future<Output = Dispatched> + Send + 'static {
+        let Outgoing { operation, request } = request.into();
+        self.check_declared(operation);
+        self.dispatch_of(Some(operation), request)
+    }
+
+    fn dispatch_of(
+        &self,
+        operation: Option<OperationId>,
+        request: Request,
+    ) -> impl Future<Output = Dispatched> + Send + 'static {
         let refused = forbidden_delete(&self.run, &request);
         let run = self.run.clone();
         async move {
@@ -231,7 +273,11 @@ impl CaseCx {
                 Some(why) => Err(why),
                 None => Ok(run.target.send(&request).await),
             };
-            Dispatched { request, outcome }
+            Dispatched {
+                operation,
+                request,
+                outcome,
+            }
         }
     }
 
@@ -242,8 +288,7 @@ impl CaseCx {
     /// case is cut short (a transport error, the run stopping) are abandoned.
     pub async fn send_each<T: Send + 'static>(
         &mut self,
-        operation: OperationId,
-        mut items: impl Iterator<Item = (T, Request)>,
+        mut items: impl Iterator<Item = (T, Outgoing)>,
         mut judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
     ) -> Outcome {
         // Polled in the case's own task: no task spawned per request.
@@ -260,7 +305,7 @@ impl CaseCx {
             let Some((item, dispatched)) = in_flight.next().await else {
                 return Ok(());
             };
-            self.record_judged(operation, dispatched, |cx, request, response| {
+            self.record_judged(dispatched, |cx, request, response| {
                 if judging {
                     judging = judge(cx, item, request, response);
                 }
@@ -268,13 +313,9 @@ impl CaseCx {
         }
     }
 
-    /// Records a dispatched request of `operation` and applies the generic checks.
-    pub fn record(
-        &mut self,
-        operation: OperationId,
-        dispatched: Dispatched,
-    ) -> Result<Response, Abort> {
-        self.record_judged(operation, dispatched, |_, _, _| {})
+    /// Records a dispatched request and applies the generic checks of its operation.
+    pub fn record(&mut self, dispatched: Dispatched) -> Result<Response, Abort> {
+        self.record_judged(dispatched, |_, _, _| {})
     }
 
     /// Sends a request like [`CaseCx::send`], letting `judge` look at the response before it
@@ -284,22 +325,8 @@ impl CaseCx {
         request: impl Into<Outgoing>,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
-        let Outgoing { operation, request } = request.into();
         let dispatched = self.dispatch(request).await;
-        self.record_judged(operation, dispatched, judge)
-    }
-
-    /// Records a dispatched request like [`CaseCx::record`], letting `judge` look at the
-    /// request and its response first. The exchange is kept (built, redacted, its `curl` command rendered) only
-    /// when a finding refers to it, a transport error ended it, or the case keeps all; most
-    /// generated bodies need none of that.
-    pub fn record_judged(
-        &mut self,
-        operation: OperationId,
-        dispatched: Dispatched,
-        judge: impl FnOnce(&mut CaseCx, &Request, &Response),
-    ) -> Result<Response, Abort> {
-        self.record_of(Some(operation), dispatched, judge)
+        self.record_judged(dispatched, judge)
     }
 
     /// Sends a request that is no operation of the spec (a method the spec does not list on a
@@ -310,24 +337,32 @@ impl CaseCx {
         request: Request,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
-        let dispatched = self.dispatch(request).await;
-        self.record_of(None, dispatched, judge)
+        let dispatched = self.dispatch_of(None, request).await;
+        self.record_judged(dispatched, judge)
     }
 
-    fn record_of(
+    /// Records a dispatched request like [`CaseCx::record`], letting `judge` look at the
+    /// request and its response first. The exchange is kept (built, redacted, its `curl`
+    /// command rendered) only when a finding refers to it, a transport error ended it, or the
+    /// case keeps all; most generated bodies need none of that. Every exchange of a case is
+    /// recorded here.
+    pub fn record_judged(
         &mut self,
-        operation: Option<OperationId>,
         dispatched: Dispatched,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
-        let Dispatched { request, outcome } = dispatched;
+        let Dispatched {
+            operation,
+            request,
+            outcome,
+        } = dispatched;
         let (sent, outcome) = outcome.map_err(Abort::Defect)?;
         self.sent.fetch_add(sent.tries as usize, Ordering::Relaxed);
         let first = self.findings.len();
         if let (Ok(response), Some(operation)) = (&outcome, operation) {
             self.watch_fixtures(&request, response);
             self.tally.response(operation, response.status);
-            self.behaviour.response(operation, &request, response);
+            self.shapes.response(operation, &request, response);
             let accepted = response.is_success();
             if let Some(body) = request.body.as_ref().and_then(crate::client::Body::json) {
                 self.run.exercise.answered(operation, body, accepted);
@@ -349,7 +384,7 @@ impl CaseCx {
         // The first answer of each operation, status and kind is kept as the example the spec
         // owners' section shows.
         let listed = operation.is_some() && outcome.is_ok();
-        let example = listed && self.behaviour.wants_example();
+        let example = listed && self.shapes.wants_example();
         // A request the budget, `--read-only` or a stop held back never left: no exchange.
         let held = sent.tries == 0 && outcome.is_err();
         if !held && (self.keep_all || self.findings.len() > first || outcome.is_err() || example) {
@@ -357,7 +392,7 @@ impl CaseCx {
             let exchange = self.run.target.exchange(request, &sent, &outcome);
             self.exchanges.push(exchange);
             if listed {
-                self.behaviour.kept(index);
+                self.shapes.kept(index);
             }
             for f in &mut self.findings[first..] {
                 f.exchange = Some(index);
@@ -469,7 +504,7 @@ impl CaseCx {
     /// request was made to break): the spec owners' section shows which status and error code
     /// the target gives for each condition. The `expect_refused*` helpers record it themselves.
     pub fn refused_under(&mut self, rule: &str) {
-        self.behaviour.refused_under(rule);
+        self.shapes.refused_under(rule);
     }
 
     fn push(&mut self, mut f: Finding) {

@@ -23,10 +23,13 @@ use super::request::Outgoing;
 use crate::client::{snippet, Body, Request, Response};
 use crate::schema::OperationId;
 
-/// The request the variants of a group are judged beside.
+/// The request the variants of a group are judged beside. Its operation is theirs: a variant
+/// is its request changed in the part under test, and its alternatives are other requests of
+/// the same operation.
 pub struct Control {
     /// For people: `the minimal quote body`.
     pub what: String,
+    pub operation: OperationId,
     pub request: Request,
     /// Other baselines to try, in order, when this one is refused (a target may refuse the
     /// smallest body for a reason the spec does not show, such as no line items or a zero
@@ -35,9 +38,11 @@ pub struct Control {
 }
 
 impl Control {
-    pub fn new(what: impl Into<String>, request: Request) -> Control {
+    pub fn new(what: impl Into<String>, request: impl Into<Outgoing>) -> Control {
+        let Outgoing { operation, request } = request.into();
         Control {
             what: what.into(),
+            operation,
             request,
             alternatives: Vec::new(),
         }
@@ -110,7 +115,7 @@ impl Variant {
 }
 
 /// How a request of the group was answered: accepted, or refused with this answer.
-type Answer = Result<(), String>;
+type Answered = Result<(), String>;
 
 impl Control {
     /// Sends `baseline`, then (when it was accepted) every variant, several at once, and judges
@@ -120,14 +125,10 @@ impl Control {
     /// variants are moved onto that one; when all are refused, every variant of the group is
     /// blocked and not sent. A 404 on a baseline that a fixture of the profile explains blocks
     /// the case instead.
-    pub async fn judge(
-        self,
-        cx: &mut CaseCx,
-        operation: OperationId,
-        mut variants: Vec<Variant>,
-    ) -> Outcome {
+    pub async fn judge(self, cx: &mut CaseCx, mut variants: Vec<Variant>) -> Outcome {
         let Control {
             what,
+            operation,
             request,
             alternatives,
         } = self;
@@ -171,7 +172,7 @@ impl Control {
             }
             return Ok(());
         };
-        let mut answers: Vec<Answer> = Vec::with_capacity(variants.len());
+        let mut answers: Vec<Answered> = Vec::with_capacity(variants.len());
         let mut shapes = Vec::with_capacity(variants.len());
         let mut requests = Vec::with_capacity(variants.len());
         for (index, variant) in variants.into_iter().enumerate() {
@@ -187,9 +188,9 @@ impl Control {
             };
             let allowed = (variant.refusal_allowed, variant.echo);
             shapes.push((variant.what, variant.rule, variant.beside, allowed));
-            requests.push((index, request));
+            requests.push((index, Outgoing { operation, request }));
         }
-        cx.send_each(operation, requests.into_iter(), |cx, index, _, response| {
+        cx.send_each(requests.into_iter(), |cx, index, _, response| {
             let (variant, rule, beside, (refusal_allowed, echo)) = &shapes[index];
             if let Some(echo) = echo.as_ref().filter(|_| response.is_success()) {
                 judge_echo(cx, variant, echo, response);
@@ -296,10 +297,10 @@ fn judge_echo(cx: &mut CaseCx, variant: &str, echo: &Echo, response: &Response) 
 fn judge_variant(
     cx: &mut CaseCx,
     (variant, rule): (&str, &str),
-    beside: Option<(&String, &Answer)>,
+    beside: Option<(&String, &Answered)>,
     baseline: &str,
     response: &Response,
-) -> Answer {
+) -> Answered {
     cx.tally.expected("2xx");
     if response.is_success() {
         cx.judged(rule);

@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::sync::Mutex;
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Counts {
+struct ConstraintCounts {
     broken: u32,
     breaches_accepted: u32,
     held: u32,
@@ -26,13 +26,16 @@ struct Counts {
 /// The run's counts, one per constraint of the embedded inventory.
 #[derive(Debug)]
 pub struct Exercise {
-    counts: Mutex<Vec<Counts>>,
+    counts: Mutex<Vec<ConstraintCounts>>,
 }
 
 impl Default for Exercise {
     fn default() -> Exercise {
         Exercise {
-            counts: Mutex::new(vec![Counts::default(); Inventory::embedded().len()]),
+            counts: Mutex::new(vec![
+                ConstraintCounts::default();
+                Inventory::embedded().len()
+            ]),
         }
     }
 }
@@ -49,7 +52,7 @@ pub struct Lacking {
 }
 
 impl Exercise {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Counts>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<ConstraintCounts>> {
         // Counting never panics half-way: a poisoned lock still holds whole counts.
         self.counts.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -34,7 +34,7 @@ impl Given {
 /// Authorization from the table, each of which a case may override.
 #[derive(Clone)]
 pub struct Call<'r> {
-    run: Run<'r>,
+    run: RunRef<'r>,
     op: OperationId,
     /// The values of path parameters no fixture fills (ids the case made, deletable fixtures
     /// the ledger handed out), in order.
@@ -50,17 +50,17 @@ pub struct Call<'r> {
 /// The run a request is built for: shared, so that a case can send the request it builds
 /// without a borrow of itself, or borrowed (the preflight).
 #[derive(Clone)]
-enum Run<'r> {
+enum RunRef<'r> {
     Shared(Arc<RunCx>),
     Borrowed(&'r RunCx),
 }
 
-impl std::ops::Deref for Run<'_> {
+impl std::ops::Deref for RunRef<'_> {
     type Target = RunCx;
     fn deref(&self) -> &RunCx {
         match self {
-            Run::Shared(run) => run,
-            Run::Borrowed(run) => run,
+            RunRef::Shared(run) => run,
+            RunRef::Borrowed(run) => run,
         }
     }
 }
@@ -68,17 +68,17 @@ impl std::ops::Deref for Run<'_> {
 impl Call<'static> {
     /// A request of `op` of the run `run`, with the profile's fixtures and credentials.
     pub fn new(run: Arc<RunCx>, op: OperationId) -> Call<'static> {
-        Call::of(Run::Shared(run), op)
+        Call::of(RunRef::Shared(run), op)
     }
 }
 
 impl<'r> Call<'r> {
     /// [`Call::new`] on a borrowed run.
     pub fn borrowed(run: &'r RunCx, op: OperationId) -> Call<'r> {
-        Call::of(Run::Borrowed(run), op)
+        Call::of(RunRef::Borrowed(run), op)
     }
 
-    fn of(run: Run<'r>, op: OperationId) -> Call<'r> {
+    fn of(run: RunRef<'r>, op: OperationId) -> Call<'r> {
         Call {
             run,
             op,

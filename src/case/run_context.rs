@@ -6,7 +6,6 @@
 
 use super::stash::TokenStash;
 use super::watch::FixtureWatch;
-use super::Generation;
 use crate::catalogue::Catalogue;
 use crate::client::Target;
 use crate::digest::fnv1a;
@@ -14,6 +13,19 @@ use crate::ledger::Consumable;
 use crate::profile::{BankingProfile, FinopsProfile, Fixture, Profile, Secret};
 use crate::schema::{OperationId, ParamLocation, Security};
 use std::sync::{Arc, OnceLock};
+
+/// What the generator draws from: the same seed gives the same payloads in the same order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Generation {
+    pub seed: u64,
+    /// Random bodies drawn per operation (`--cases`).
+    pub cases_per_operation: u32,
+    /// Random command sequences the explorer draws (`--explore`).
+    pub explore: u32,
+    /// How long and how heavy each sequence is (`--explore-depth`): the random commands drawn
+    /// beside the bag, the writes before the closing reads, and the depth of the walks.
+    pub explore_depth: u32,
+}
 
 /// Shared by all cases of a run.
 pub struct RunCx {

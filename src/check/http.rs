@@ -4,7 +4,7 @@
 //! and a 405 names the methods the resource supports (RFC 9110 §15.5.6). Header names and
 //! scheme names are matched case-insensitively, as HTTP has them; nothing here sends a request.
 
-use super::{finding, Checked};
+use super::finding::{finding, Checked};
 use crate::catalogue::Catalogue;
 use crate::client::{Request, Response};
 use crate::schema::Area;

@@ -12,7 +12,7 @@
 //! Only the quote body is judged: the response shapes of invoices and credit notes are not
 //! shown, so their `issue_date` and `discounted_subtotal`, if any, mean nothing stated.
 
-use super::{finding, Checked};
+use super::finding::{finding, Checked};
 use crate::catalogue::Catalogue;
 use serde_json::Value;
 

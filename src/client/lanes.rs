@@ -13,14 +13,14 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, Mutex};
 
 /// What a lane hands back: the answer, unparsed.
-type Outcome = Result<Response, SendError>;
+type Sent = Result<Response, SendError>;
 
 /// A built request waiting for a lane.
 struct Job<R> {
     request: R,
     /// Its endpoint, for the pace.
     endpoint: String,
-    reply: oneshot::Sender<Outcome>,
+    reply: oneshot::Sender<Sent>,
 }
 
 /// The queue in front of the lanes; the lanes end when every handle to it is dropped.
@@ -47,7 +47,7 @@ impl<R: Send + 'static> Lanes<R> {
     pub(super) fn start<E, F>(n: usize, execute: E) -> Option<Lanes<R>>
     where
         E: Fn(R, String) -> F + Send + Sync + 'static,
-        F: Future<Output = Outcome> + Send + 'static,
+        F: Future<Output = Sent> + Send + 'static,
     {
         let handle = tokio::runtime::Handle::try_current().ok()?;
         let (jobs, queue) = mpsc::channel(QUEUE);
@@ -60,7 +60,7 @@ impl<R: Send + 'static> Lanes<R> {
     }
 
     /// Sends `request` on the next free lane and reads its answer.
-    pub(super) async fn execute(&self, request: R, endpoint: &str) -> Outcome {
+    pub(super) async fn execute(&self, request: R, endpoint: &str) -> Sent {
         let (reply, answer) = oneshot::channel();
         let gone = || {
             SendError::Transport(
@@ -82,7 +82,7 @@ impl<R: Send + 'static> Lanes<R> {
 async fn lane<R, E, F>(execute: Arc<E>, queue: Arc<Mutex<mpsc::Receiver<Job<R>>>>)
 where
     E: Fn(R, String) -> F,
-    F: Future<Output = Outcome>,
+    F: Future<Output = Sent>,
 {
     loop {
         let job = queue.lock().await.recv().await;

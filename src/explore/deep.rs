@@ -15,7 +15,7 @@ use super::{
 };
 use crate::case::{Abort, Bodies, CaseCx, Given};
 use crate::ledger::Consumable;
-use crate::pagination::{item_key, List, Page, Query};
+use crate::pagination::{item_key, List, ListPage, Query};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -42,14 +42,14 @@ async fn page(
     list: &List,
     query: &Query,
     token: Option<&str>,
-) -> Result<Option<Page>, Abort> {
+) -> Result<Option<ListPage>, Abort> {
     let q = list.with_token(query, token);
     let response = send(cx, model, list.request(cx, &q)).await?;
     let page = response.json.as_ref().and_then(|j| list.parse_page(j));
     Ok(page.filter(|_| response.is_success()))
 }
 
-fn keys(page: &Page) -> Vec<String> {
+fn keys(page: &ListPage) -> Vec<String> {
     page.items.iter().map(item_key).collect()
 }
 
@@ -58,7 +58,7 @@ fn keys(page: &Page) -> Vec<String> {
 pub async fn walk_back(cx: &mut CaseCx, model: &mut Model, limit: u8, depth: u8) -> Idle {
     let list = transactions(cx);
     let query = limit_query(limit);
-    let mut forward: Vec<Page> = Vec::new();
+    let mut forward: Vec<ListPage> = Vec::new();
     let mut token: Option<String> = None;
     while forward.len() <= usize::from(depth) {
         let Some(got) = page(cx, model, &list, &query, token.as_deref()).await? else {
@@ -130,8 +130,8 @@ async fn forth(
     model: &mut Model,
     list: &List,
     query: &Query,
-    back: &Page,
-    forward: &[Page],
+    back: &ListPage,
+    forward: &[ListPage],
     limit: u8,
 ) -> Result<bool, Abort> {
     let last = forward.len() - 1;

@@ -190,13 +190,13 @@ fn engine() -> Engine<BTreeMap<String, Value>> {
 }
 
 /// An independent judge: the real validator over the same documents.
-pub(super) struct Judge {
+pub(super) struct IndependentJudge {
     docs: BTreeMap<String, Value>,
 }
 
-impl Judge {
-    pub fn new(docs: BTreeMap<String, Value>) -> Judge {
-        Judge { docs }
+impl IndependentJudge {
+    pub fn new(docs: BTreeMap<String, Value>) -> IndependentJudge {
+        IndependentJudge { docs }
     }
 
     fn validator(&self, stem: &str) -> jsonschema::Validator {
@@ -323,8 +323,8 @@ fn runner(cases: u32) -> TestRunner {
     TestRunner::new_with_rng(config, rng_for(20_260_924, "generate-tests"))
 }
 
-fn judge() -> Judge {
-    Judge::new(schemas())
+fn judge() -> IndependentJudge {
+    IndependentJudge::new(schemas())
 }
 
 #[test]
@@ -487,7 +487,7 @@ fn random_invalid_instances_fail_for_exactly_their_labelled_reason() {
 /// Runs `cases` random invalid instances of `stem` past the judge.
 fn check_random_invalid<S: SchemaSource>(
     engine: &Engine<S>,
-    judge: &Judge,
+    judge: &IndependentJudge,
     stem: &str,
     cases: u32,
 ) {
@@ -836,7 +836,7 @@ mod real {
     #[test]
     fn valid_instances_of_every_body_schema_validate() {
         let engine = engine();
-        let judge = Judge::new(docs());
+        let judge = IndependentJudge::new(docs());
         for stem in BODIES {
             let compiled = engine.compiled(stem).expect("compiles");
             let strategy = valid::strategy(&compiled.shape, &[]);
@@ -858,7 +858,7 @@ mod real {
     #[test]
     fn invalid_instances_of_every_body_schema_fail_for_their_labelled_reason() {
         let engine = engine();
-        let judge = Judge::new(docs());
+        let judge = IndependentJudge::new(docs());
         for stem in BODIES {
             let boundary = engine.boundary_invalid(stem).expect("compiles");
             assert!(

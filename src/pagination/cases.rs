@@ -1,13 +1,13 @@
 //! The cases both lists share: full read, page sizes, out-of-range limits, token reuse and
-//! tampered tokens. Each reports under its list's [`Rules`](super::Rules); the catalogue gives
-//! the level.
+//! tampered tokens. Each reports under its list's [`Rules`](super::kind::Rules); the catalogue
+//! gives the level.
 
+use super::kind::ListKind;
 use super::list::{
     expect_same_items, expect_same_keys, fetch, fetch_first, first_with_next, follow, keys, query,
     Fetched,
 };
-use super::read::{compare_reads, read, End, Read, ReadSpec};
-use super::ListKind;
+use super::read::{compare_reads, read, End, ListRead, ReadSpec};
 use crate::case::{Abort, CaseCx, Outcome, StoredPage};
 use futures_util::future::join_all;
 use std::time::Instant;
@@ -41,7 +41,7 @@ pub(super) async fn full_read(cx: &mut CaseCx, kind: ListKind) -> Outcome {
             rules.prev_first,
             format!(
                 "the first page has a previous token ({}) where null was expected; {}",
-                super::short_hash(prev),
+                super::list::short_hash(prev),
                 read.counts()
             ),
         );
@@ -57,7 +57,7 @@ pub(super) async fn full_read(cx: &mut CaseCx, kind: ListKind) -> Outcome {
 
 /// Records how a read ended when that breaks `rule` (a cycle, a refused token); returns why
 /// the read is inconclusive when it hit its page bound.
-pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<String> {
+pub(super) fn report_end(cx: &mut CaseCx, read: &ListRead, rule: &str) -> Option<String> {
     match &read.end {
         End::Last => {
             cx.judged(rule);
@@ -101,7 +101,7 @@ pub(super) fn report_end(cx: &mut CaseCx, read: &Read, rule: &str) -> Option<Str
 }
 
 /// One finding for the items a read saw twice.
-pub(super) fn report_repeats(cx: &mut CaseCx, read: &Read, rule: &str) {
+pub(super) fn report_repeats(cx: &mut CaseCx, read: &ListRead, rule: &str) {
     if read.steps.len() > 1 {
         cx.judged(rule);
     }
@@ -143,7 +143,7 @@ pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
             (part, read)
         }
     });
-    let mut baseline: Option<(u32, Read)> = None;
+    let mut baseline: Option<(u32, ListRead)> = None;
     for (limit, (part, read)) in PAGE_SIZES.into_iter().zip(join_all(reads).await) {
         let offset = cx.exchanges.len();
         cx.join(part);
@@ -167,7 +167,7 @@ pub(super) async fn page_sizes(cx: &mut CaseCx, kind: ListKind) -> Outcome {
 }
 
 /// A finding for the first page of a read that holds more items than `limit`.
-fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
+fn report_oversize(cx: &mut CaseCx, read: &ListRead, limit: u32, rule: &str) {
     let max = limit.min(100) as usize;
     if !read.steps.is_empty() {
         cx.judged(rule);
@@ -189,7 +189,7 @@ fn report_oversize(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
 
 /// A finding for the first page of a read that has a next page but holds fewer items than
 /// `limit`: only the last or only page may be short.
-fn report_short(cx: &mut CaseCx, read: &Read, limit: u32, rule: &str) {
+fn report_short(cx: &mut CaseCx, read: &ListRead, limit: u32, rule: &str) {
     let full = limit.min(100) as usize;
     let short = read
         .steps
@@ -278,7 +278,7 @@ pub(super) async fn token_reuse(cx: &mut CaseCx, kind: ListKind) -> Outcome {
     expect_same_items(cx, rules.reuse, &second, &later, || {
         format!(
             "the token {} gave other items when used again ({} then {} items)",
-            super::short_hash(&token),
+            super::list::short_hash(&token),
             second.items.len(),
             later.items.len()
         )
@@ -300,7 +300,7 @@ pub(super) async fn stored_tokens(cx: &mut CaseCx, kind: ListKind) -> Outcome {
         )));
     };
     let age = stored.at.elapsed().as_secs_f64();
-    let hash = super::short_hash(&stored.token);
+    let hash = super::list::short_hash(&stored.token);
     let what = format!(
         "page 2, fetched again at the end of the run with the first page's token, {age:.1} s \
          after it was issued"

@@ -2,9 +2,9 @@
 //! parameters.
 
 use super::cases::{report_end, report_repeats};
-use super::list::{expect_same_items, first_with_next, follow, query, List, Page, Query};
-use super::read::{read, End, Read, ReadSpec};
-use super::{case, ListKind};
+use super::kind::{case, ListKind};
+use super::list::{expect_same_items, first_with_next, follow, query, List, ListPage, Query};
+use super::read::{read, End, ListRead, ReadSpec};
 use crate::case::{case_fn, Abort, Case, CaseCx, Outcome};
 use std::collections::HashSet;
 
@@ -68,7 +68,7 @@ const ORDER_READS: [OrderRead; 3] = [
 async fn order(cx: &mut CaseCx) -> Outcome {
     let list = ListKind::Events.list(cx);
     let rules = ListKind::Events.rules();
-    let mut unsorted: Option<Read> = None;
+    let mut unsorted: Option<ListRead> = None;
     for OrderRead { pairs, rule } in ORDER_READS {
         let q = query(pairs);
         let read = read(cx, &list, &ReadSpec::prefix(q.clone(), ORDER_ITEMS), rule).await?;
@@ -85,7 +85,7 @@ async fn order(cx: &mut CaseCx) -> Outcome {
 /// A finding for the events a whole read without sort saw that a whole sorted read after it
 /// did not: the sort orders the same events, it does not drop any. Reads cut short by their
 /// item cap are not compared.
-fn report_missing(cx: &mut CaseCx, rule: &str, base: &Read, sorted: &Read, q: &Query) {
+fn report_missing(cx: &mut CaseCx, rule: &str, base: &ListRead, sorted: &ListRead, q: &Query) {
     if !matches!(base.end, End::Last) || !matches!(sorted.end, End::Last) {
         return;
     }
@@ -162,7 +162,7 @@ async fn second_page(
     list: &List,
     pairs: &[(&str, &str)],
     what: &str,
-) -> Result<Option<Page>, Abort> {
+) -> Result<Option<ListPage>, Abort> {
     let rule = "EVT-TOKEN-IGNORES-PARAMS";
     let first = query(&[("limit", "10"), ("sort", "created_at")]);
     let (_, token) = first_with_next(cx, list, &first, rule).await?;

@@ -12,6 +12,15 @@ use crate::client::Response;
 use crate::schema::{OperationId, PageFields};
 use serde_json::Value;
 
+/// The first 8 hex digits of the FNV-1a hash of a token: enough to tell tokens apart in a
+/// message without printing them.
+pub fn short_hash(token: &str) -> String {
+    format!(
+        "{:08x}",
+        (crate::digest::fnv1a(token.as_bytes()) >> 32) as u32
+    )
+}
+
 /// Query parameters, in the order they are sent.
 pub type Query = Vec<(String, String)>;
 
@@ -73,9 +82,9 @@ impl List {
 
     /// The page a JSON body holds, or `None` when it is not a page (no `data` array, a token
     /// field missing or neither a string nor null).
-    pub fn parse_page(&self, body: &Value) -> Option<Page> {
+    pub fn parse_page(&self, body: &Value) -> Option<ListPage> {
         let items = body.get("data")?.as_array()?.clone();
-        Some(Page {
+        Some(ListPage {
             items,
             next: token_field(body, &self.fields.next)?,
             prev: token_field(body, &self.fields.prev)?,
@@ -94,7 +103,7 @@ fn token_field(body: &Value, field: &str) -> Option<Option<String>> {
 
 /// One page of a list.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Page {
+pub struct ListPage {
     pub items: Vec<Value>,
     pub next: Option<String>,
     pub prev: Option<String>,
@@ -103,7 +112,7 @@ pub struct Page {
 /// What the target answered to a page request.
 #[derive(Debug, Clone)]
 pub enum Fetched {
-    Page(Page),
+    Page(ListPage),
     /// Any answer other than a 2xx (a 5xx is already a finding of the generic checks).
     Refused(Response),
 }
@@ -146,7 +155,7 @@ pub async fn fetch_first(
     list: &List,
     query: &[(String, String)],
     rule: &str,
-) -> Result<Page, Abort> {
+) -> Result<ListPage, Abort> {
     match fetch(cx, list, query).await? {
         Fetched::Page(page) => {
             cx.judged(rule);
@@ -193,7 +202,7 @@ pub fn describe_query(query: &[(String, String)]) -> String {
         .iter()
         .map(|(k, v)| {
             if k == "pagination_token" {
-                format!("{k}={}", super::short_hash(v))
+                format!("{k}={}", short_hash(v))
             } else {
                 format!("{k}={v}")
             }
@@ -217,7 +226,7 @@ pub(super) async fn first_with_next(
     list: &List,
     first: &Query,
     rule: &str,
-) -> Result<(Page, String), Abort> {
+) -> Result<(ListPage, String), Abort> {
     let page = fetch_first(cx, list, first, rule).await?;
     match page.next.clone() {
         Some(next) => Ok((page, next)),
@@ -236,7 +245,7 @@ pub(super) async fn follow(
     token: &str,
     rule: &str,
     what: &str,
-) -> Result<Option<Page>, Abort> {
+) -> Result<Option<ListPage>, Abort> {
     match fetch(cx, list, &list.with_token(first, Some(token))).await? {
         Fetched::Page(page) => {
             cx.judged(rule);
@@ -248,7 +257,7 @@ pub(super) async fn follow(
                     rule,
                     format!(
                         "{what} (token {}) was refused with {}: {}",
-                        super::short_hash(token),
+                        short_hash(token),
                         response.status,
                         snippet(&response)
                     ),
@@ -260,7 +269,7 @@ pub(super) async fn follow(
 }
 
 /// The keys of a page, one a line.
-pub(super) fn keys(page: &Page) -> Vec<String> {
+pub(super) fn keys(page: &ListPage) -> Vec<String> {
     page.items.iter().map(item_key).collect()
 }
 
@@ -268,8 +277,8 @@ pub(super) fn keys(page: &Page) -> Vec<String> {
 pub(super) fn expect_same_items(
     cx: &mut CaseCx,
     rule: &str,
-    expected: &Page,
-    actual: &Page,
+    expected: &ListPage,
+    actual: &ListPage,
     message: impl FnOnce() -> String,
 ) {
     expect_same_keys(cx, rule, &keys(expected), &keys(actual), message);

@@ -5,9 +5,9 @@
 //! than `limit` with a next token is followed and is never a finding). It stops early only at a
 //! token seen before (a cycle), at a bound on pages or items, or at a refusal.
 
+use super::list::short_hash;
 use super::list::{fetch, item_key, refused_first, Fetched, List, Query};
 use super::order;
-use super::short_hash;
 use crate::case::{Abort, CaseCx};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -46,7 +46,7 @@ impl ReadSpec {
 
 /// One page of a read, as shown in messages.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub struct PageStep {
     /// The token the page was fetched with (none for the first page).
     pub token: Option<String>,
     pub items: usize,
@@ -87,18 +87,18 @@ pub struct Repeat {
 
 /// A read of a list.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Read {
-    pub steps: Vec<Step>,
+pub struct ListRead {
+    pub steps: Vec<PageStep>,
     pub items: Vec<Value>,
     pub keys: Vec<String>,
     pub repeats: Vec<Repeat>,
     pub end: End,
 }
 
-impl Read {
+impl ListRead {
     /// The read as the case it was made in records it after being joined to another at
     /// `offset` (a read made in a forked part, [`CaseCx::join`]ed).
-    pub fn rebased(mut self, offset: usize) -> Read {
+    pub fn rebased(mut self, offset: usize) -> ListRead {
         for step in &mut self.steps {
             step.exchange = step.exchange.map(|i| i + offset);
         }
@@ -129,8 +129,8 @@ pub async fn read(
     list: &List,
     spec: &ReadSpec,
     rule: &str,
-) -> Result<Read, Abort> {
-    let mut read = Read {
+) -> Result<ListRead, Abort> {
+    let mut read = ListRead {
         steps: Vec::new(),
         items: Vec::new(),
         keys: Vec::new(),
@@ -174,7 +174,7 @@ pub async fn read(
             read.keys.push(key);
         }
         read.items.extend(page.items.iter().cloned());
-        read.steps.push(Step {
+        read.steps.push(PageStep {
             token: token.take(),
             items: page.items.len(),
             next: page.next.clone(),
@@ -204,7 +204,12 @@ pub async fn read(
 
 /// Judges the order of a whole read of `operation` made with first query `query`: a finding
 /// on the page where the first item out of order is, under the rule that states the order.
-fn judge_order(cx: &mut CaseCx, operation: crate::schema::OperationId, query: &Query, read: &Read) {
+fn judge_order(
+    cx: &mut CaseCx,
+    operation: crate::schema::OperationId,
+    query: &Query,
+    read: &ListRead,
+) {
     let Some((direction, rule)) = order::stated(operation, query) else {
         return;
     };
@@ -239,7 +244,7 @@ fn judge_order(cx: &mut CaseCx, operation: crate::schema::OperationId, query: &Q
 }
 
 /// The index of the page of a read that holds its item `at`.
-fn page_of(read: &Read, at: usize) -> usize {
+fn page_of(read: &ListRead, at: usize) -> usize {
     let mut seen = 0;
     for (i, step) in read.steps.iter().enumerate() {
         seen += step.items;
@@ -294,8 +299,8 @@ fn hash_or_null(token: Option<&str>) -> String {
 
 /// `page 1 (first): 7 items, next 1a2b3c4d; page 2 (1a2b3c4d): ...`, the middle elided past
 /// twelve pages.
-pub fn trail(steps: &[Step]) -> String {
-    let show = |(i, s): (usize, &Step)| {
+pub fn trail(steps: &[PageStep]) -> String {
+    let show = |(i, s): (usize, &PageStep)| {
         format!(
             "page {} ({}): {} items, next {}",
             i + 1,
@@ -361,9 +366,9 @@ pub fn diff_window(expected: &[String], actual: &[String], at: usize) -> (String
 /// common prefix; each read is named by its query (`limit=100`, `no limit`).
 pub(super) fn compare_reads(
     cx: &mut CaseCx,
-    rules: &super::Rules,
-    base: (&str, &Read),
-    other: (&str, &Read),
+    rules: &super::kind::Rules,
+    base: (&str, &ListRead),
+    other: (&str, &ListRead),
 ) {
     let ((bl, b), (ol, o)) = (base, other);
     let later = skip_new_front(&b.keys, &o.keys);
@@ -470,8 +475,8 @@ mod tests {
 
     #[test]
     fn a_long_trail_keeps_its_ends_and_never_shows_a_token() {
-        let steps: Vec<Step> = (0..20)
-            .map(|i| Step {
+        let steps: Vec<PageStep> = (0..20)
+            .map(|i| PageStep {
                 token: (i > 0).then(|| format!("secret-token-{i}")),
                 items: 7,
                 next: (i < 19).then(|| format!("secret-token-{}", i + 1)),

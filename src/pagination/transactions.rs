@@ -1,11 +1,11 @@
 //! Cases of list bank account transactions alone: the default limit, the previous token, no
 //! global order, and the profile's empty account.
 
+use super::kind::{case, ListKind};
 use super::list::{
     expect_same_items, fetch, first_with_next, follow, keys, query, Fetched, List, Query,
 };
 use super::read::{compare_reads, diff_window, prefix_mismatch, read, ReadSpec};
-use super::{case, ListKind};
 use crate::case::{case_fn, Case, CaseCx, Outcome};
 use crate::schema::OperationId;
 
@@ -150,7 +150,7 @@ async fn prev_token(cx: &mut CaseCx) -> Outcome {
     expect_same_items(cx, rule, &page1, &back, || {
         format!(
             "the previous token of page 2 ({}) gave other items than page 1 ({} against {} items)",
-            super::short_hash(&prev),
+            super::list::short_hash(&prev),
             back.items.len(),
             page1.items.len()
         )
@@ -163,7 +163,7 @@ async fn prev_token(cx: &mut CaseCx) -> Outcome {
                 PREV_FIRST,
                 format!(
                     "page 1, reached through the previous token of page 2, has a previous token                      ({}) where null was expected",
-                    super::short_hash(t)
+                    super::list::short_hash(t)
                 ),
             );
         }
@@ -197,7 +197,7 @@ pub(super) async fn empty_account(cx: &mut CaseCx) -> Outcome {
                 "the first page of the empty account ({} items) has a previous token ({}) where \
                  null was expected",
                 page.items.len(),
-                super::short_hash(t)
+                super::list::short_hash(t)
             ),
         );
     }
@@ -213,7 +213,7 @@ pub(super) async fn empty_account(cx: &mut CaseCx) -> Outcome {
                 format!(
                     "a full read of the empty account did not end: page {read} still has a next \
                      token ({})",
-                    super::short_hash(&next)
+                    super::list::short_hash(&next)
                 ),
             );
             return Ok(());

@@ -29,11 +29,11 @@ mod bodies;
 mod compare;
 mod coverage;
 mod diff;
-mod fold;
 mod gaps;
 mod latency;
 mod merge;
 mod redact;
+mod traffic_diff;
 mod words;
 
 pub mod trace;
@@ -57,7 +57,6 @@ pub use diff::{
     behaviour_diff, Alike, Aspect, BehaviourDiff, Difference, GapDifference, NotCompared,
     OperationDifferences, Side,
 };
-pub use fold::traffic_diff;
 pub use gaps::{
     field_list, fill_under, gap_observations, merged_types, stated_limit, Example, GapObservations,
     Observation, Subject,
@@ -68,6 +67,7 @@ pub use junit::Junit;
 pub use latency::{latency_by_operation, Latency};
 pub use markdown::Markdown;
 pub use merge::merge;
+pub use traffic_diff::traffic_diff;
 pub use view::{
     broken_rules, case_rules, count_sentence, errors_apart, lead_rule, BrokenRule, CaseRule,
     RunView,

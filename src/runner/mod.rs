@@ -13,14 +13,14 @@ mod fixtures;
 mod late;
 mod phase;
 mod plan;
-mod planned;
 mod preflight;
 mod progress;
 mod record;
 mod results;
 mod schedule;
+mod select;
 mod setup;
 mod stop;
 
-pub use planned::{plan, Audience, Planned, Ran, Sites};
+pub use plan::{plan, Audience, Planned, Ran, Sites};
 pub use record::now_rfc3339;

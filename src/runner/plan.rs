@@ -1,265 +1,312 @@
-//! The plan: the cases of the run, in the suite's stable order, after filters, `--read-only`
-//! and shards; the order they start in; and what `--dry-run` prints of them.
+//! Running a plan, for one target or two side by side: the one way `covenant run`, the
+//! differential run, the self-test and the tests run the suite.
+//!
+//! [`plan`] checks that the reports can be written, prepares each target (the preflight
+//! included) and selects the cases; [`Planned::run`] runs them through the scheduler and gives
+//! each target's record. The command line builds the settings and prints; it decides nothing of
+//! how a plan runs.
 
-use crate::case::{Case, RunCx};
-use crate::schema::{OperationId, Registry};
-use crate::settings::Selection;
-use std::fmt::Write;
+use super::execute::{show, Line};
+use super::progress::{Progress, Size};
+use super::record::{record, Timing};
+use super::results::output_closed;
+use super::schedule::{schedule, Observer};
+use super::select::{describe, execution_order, select};
+pub use super::setup::Sites;
+use super::setup::{prepare, Prepared};
+use crate::baseline::{Baseline, Gate};
+use crate::case::Case;
+use crate::exit::Fatal;
+use crate::settings::RunSettings;
+use crate::verdict::{CaseResult, RunRecord};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
-/// The cases of the suite that this run keeps, in the suite's order: filters, `--read-only` and
-/// the shard applied.
-pub fn select(mut cases: Vec<Case>, selection: &Selection) -> Vec<Case> {
-    cases.retain(|c| keep(c, selection));
-    cases
+/// Who watches a run as it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// A person at a terminal: the first target's per-case lines and progress line, and SIGINT
+    /// or SIGTERM stop the run.
+    Console,
+    /// A program that runs many plans at once (the self-test): nothing shown, signals left to
+    /// the process.
+    Program,
 }
 
-/// The order cases start in (indices into the plan); reports keep the plan's order. Cases
-/// that need the data to stand still come first, so that they run together before any writer
-/// starts rather than each waiting for a moment without writers; then the cases that only read,
-/// which can run beside them; then the writers; last the late cases, which start only once all
-/// the others have finished (`runner::phase::Pending`). Within each group the long chains of
-/// requests ([`Case::chain`], [`LONG_CHAIN`] or more) start first, longest first, so that against
-/// a remote target they run beside the short cases instead of after them, alone on the critical
-/// path; the short cases, and chains of equal length, keep the plan's order. The order is the
-/// plan's alone: shards, seeds and payloads do not depend on it.
-pub fn execution_order(plan: &[Case]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..plan.len()).collect();
-    order.sort_by_key(|&i| {
-        let case = &plan[i];
-        let long = if case.chain >= LONG_CHAIN {
-            case.chain
-        } else {
-            0
-        };
-        (case.late, !case.still, case.writes, std::cmp::Reverse(long))
-    });
-    order
+/// The targets of a run, prepared, and the cases they will be given.
+pub struct Planned {
+    targets: Vec<Prepared>,
+    /// The settings of each target (`RunSettings::per_target`).
+    sides: Vec<RunSettings>,
+    /// The cases of the run, in the suite's order; every target gets them all.
+    pub cases: Vec<Case>,
+    /// The baseline of known failures, when the run has one (`--baseline`).
+    gate: Option<Arc<Gate>>,
 }
 
-/// Round trips one after another from which a case's chain counts as long: shorter ones take
-/// no longer than the cases around them, and start in the plan's order.
-pub const LONG_CHAIN: usize = 5;
+/// What a run gave.
+pub struct Ran {
+    /// One record per target, in the order of the settings' targets.
+    pub records: Vec<RunRecord>,
+    /// Every target's secrets, to keep out of every report and line.
+    pub secrets: Vec<String>,
+    /// The embedded reference's faults, each with the routes of the requests during which it
+    /// was asked about (the first target's; none for a target of the user's): the self-test's
+    /// coverage.
+    pub sites: Sites,
+}
 
-/// Why a case of `plan` cannot run, if it cannot: a need the profile does not meet, or an
-/// earlier case whose results it uses that the plan does not hold.
-pub fn unmet(case: &Case, plan: &[Case], run: &RunCx) -> Option<String> {
-    if let Some(why) = case.needs.iter().find_map(|n| run.unmet(*n)) {
-        return Some(why);
+/// Checks that the reports can be written, prepares the target (both targets of a differential
+/// run, at once) and selects the suite's cases.
+pub async fn plan(settings: &RunSettings) -> Result<Planned, Fatal> {
+    if let (true, Some(dir)) = (settings.mode.sends(), &settings.report_dir) {
+        super::preflight::report_dir(dir)?;
     }
-    let missing = case
-        .after
-        .iter()
-        .find(|id| !plan.iter().any(|c| c.id == **id && !c.late))?;
-    Some(format!(
-        "it uses what {missing} leaves behind, and this run does not include {missing} \
-         (left out by --filter, --skip, --shard or --read-only)"
-    ))
-}
-
-fn keep(case: &Case, s: &Selection) -> bool {
-    let id = case.id.as_str();
-    // A late case goes to the shard of the earlier case it uses, so that shards keep the two
-    // together; every case is still in exactly one shard.
-    let shard_key = case.after.first().map_or(id, String::as_str);
-    (s.filter.is_empty() || s.filter.iter().any(|p| matches(case, p)))
-        && !s.skip.iter().any(|p| names(case, p))
-        && !(s.read_only && case.writes)
-        && s.shard.is_none_or(|shard| shard.contains(shard_key))
-        && s.ids.as_ref().is_none_or(|ids| ids.contains(id))
-}
-
-/// Whether `pattern` of `--skip` names `case`: a part of its id, or a rule the case names (its
-/// id as every report shows it, in any case). Narrower than [`matches`]: the generic checks
-/// judge every answer, so skipping each case that judges GEN-NO-5XX would skip the suite.
-pub fn names(case: &Case, pattern: &str) -> bool {
-    case.id.contains(pattern) || case.rules.iter().any(|r| r.eq_ignore_ascii_case(pattern))
-}
-
-/// Whether `pattern` of `--filter` selects `case`: it [`names`] it, or names a rule the case
-/// judges: one the generic checks or a schema judge on the answers of its operation, or one of
-/// the schema of the bodies it sends.
-pub fn matches(case: &Case, pattern: &str) -> bool {
-    let rule = |r: &&str| r.eq_ignore_ascii_case(pattern);
-    names(case, pattern)
-        || case.operation.is_some_and(|op| {
-            crate::check::answer_rules(op).iter().any(rule) || body_rules(op).any(|r| rule(&r))
-        })
-}
-
-/// The rules the schema of `op`'s request body holds: the answers to the bodies drawn from it,
-/// valid and invalid, judge them.
-fn body_rules(op: OperationId) -> impl Iterator<Item = &'static str> {
-    let stem = op.operation().request_body.as_deref();
-    stem.into_iter()
-        .flat_map(|stem| Registry::embedded().rules_of(stem))
-        .map(String::as_str)
-}
-
-/// What `--dry-run` prints: each case, whether it runs, the requests it sends and the fixtures
-/// it consumes.
-pub fn describe(plan: &[Case], run: &RunCx) -> String {
-    let mut out = String::new();
-    let mut requests = 0;
-    for case in plan {
-        let skip = unmet(case, plan, run);
-        let fixtures: Vec<String> = case.needs.iter().map(|n| run.uses(*n)).collect();
-        // A case that is not a write may still send a write's method: requests the target
-        // must refuse (without a token, say), which change nothing where it keeps the contract.
-        let method = case.operation.map(|op| op.operation().method);
-        let refused = match method {
-            Some(m) if m != crate::schema::Method::Get => {
-                format!("sends {} requests the target must refuse", m.as_str())
+    let sides = settings.per_target();
+    let targets = prepare_all(&sides).await?;
+    let first = &targets[0];
+    let generated_only = settings.selection.generated_only;
+    let cases = crate::suite::cases(&first.run, generated_only, first.user_cases.clone());
+    let gate = match gate(settings, &cases) {
+        Ok(gate) => gate,
+        Err(fatal) => {
+            for target in targets {
+                target.shutdown().await;
             }
-            _ => "reads".to_owned(),
-        };
-        let what = match (case.writes, case.late) {
-            (true, _) => "writes".to_owned(),
-            (false, true) => format!("{refused}, last (after every other case)"),
-            (false, false) => refused,
-        };
-        match skip {
-            Some(why) => {
-                let _ = writeln!(out, "skip  {:<55} {why}", case.id);
+            return Err(fatal);
+        }
+    };
+    let cases = select(cases, &settings.selection);
+    if settings.mode.sends() {
+        let missing = targets
+            .iter()
+            .find_map(|t| super::preflight::required_keys(&t.run, &cases).err());
+        if let Some(fatal) = missing {
+            for target in targets {
+                target.shutdown().await;
             }
-            None => {
-                requests += case.requests;
-                let _ = writeln!(
-                    out,
-                    "run   {:<55} ~{}, {what}; uses {}",
-                    case.id,
-                    crate::terminal::plural(case.requests, "request"),
-                    if fixtures.is_empty() {
-                        "no fixture".to_owned()
-                    } else {
-                        fixtures.join(", ")
-                    }
-                );
-            }
+            return Err(fatal);
         }
     }
-    let _ = writeln!(
-        out,
-        "\n{} cases, about {requests} requests; nothing was sent (--dry-run)",
-        plan.len()
-    );
-    out
+    Ok(Planned {
+        targets,
+        sides,
+        cases,
+        gate,
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::settings::Shard;
+/// The baseline of known failures the run is judged with, read and checked against the
+/// catalogue and every case of the suite (a misspelt id is the user's mistake, before anything
+/// is sent).
+fn gate(settings: &RunSettings, cases: &[Case]) -> Result<Option<Arc<Gate>>, Fatal> {
+    let Some(path) = &settings.baseline else {
+        return Ok(None);
+    };
+    let usage = |e: crate::baseline::BaselineError| Fatal::Usage(e.to_string());
+    let baseline = Baseline::read(path, crate::catalogue::Catalogue::embedded()).map_err(usage)?;
+    baseline
+        .check_cases(cases.iter().map(|c| c.id.as_str()))
+        .map_err(usage)?;
+    let today = time::OffsetDateTime::now_utc().date();
+    Ok(Some(Arc::new(baseline.gate(today, settings.accept_stale))))
+}
 
-    fn case(id: &str) -> Case {
-        Case::idle(id)
+/// Each target of the run, prepared; two targets at one URL are refused.
+async fn prepare_all(sides: &[RunSettings]) -> Result<Vec<Prepared>, Fatal> {
+    let [a, b] = sides else {
+        return Ok(vec![prepare(&sides[0]).await?]);
+    };
+    let (a, b) = tokio::try_join!(prepare(a), prepare(b))?;
+    if a.run.target.base_url() == b.run.target.base_url() {
+        let url = a.run.target.base_url().to_string();
+        a.shutdown().await;
+        b.shutdown().await;
+        return Err(Fatal::Usage(format!(
+            "both profiles name the target {url}: a differential run compares two targets; give \
+             each profile the base_url of its own"
+        )));
+    }
+    Ok(vec![a, b])
+}
+
+impl Planned {
+    /// What `--list` prints: each case's id.
+    pub fn list(&self) -> String {
+        self.cases.iter().map(|c| format!("{}\n", c.id)).collect()
     }
 
-    #[test]
-    fn a_late_case_is_in_the_shard_of_the_earlier_case_it_uses() {
-        let plan: Vec<Case> = (0..40)
-            .flat_map(|i| {
-                let early = format!("area.early-{i}");
-                let late = case(&format!("area.late-{i}")).late(&[&early]);
-                [case(&early), late]
-            })
+    /// What `--dry-run` prints: the plan as each target would run it.
+    pub fn describe(&self) -> String {
+        if let [target] = self.targets.as_slice() {
+            return describe(&self.cases, &target.run);
+        }
+        let mut text = String::new();
+        for (name, target) in ["A", "B"].iter().zip(&self.targets) {
+            text.push_str(&format!("{name}: {}\n", target.target_label));
+            text.push_str(&describe(&self.cases, &target.run));
+        }
+        text
+    }
+
+    /// The line that opens a run: the cases, the targets, the seed.
+    pub fn headline(&self) -> String {
+        let generation = &self.sides[0].generation;
+        let against = match self.targets.as_slice() {
+            [a, b] => format!(
+                "A at {} and B at {}, side by side",
+                a.run.target.base_url(),
+                b.run.target.base_url()
+            ),
+            // A profile's target is named by its URL: said once. The embedded reference's URL
+            // is added.
+            targets => {
+                let url = targets[0].run.target.base_url().to_string();
+                match &targets[0].target_label {
+                    label if *label == url => url,
+                    label => format!("{label} at {url}"),
+                }
+            }
+        };
+        format!(
+            "covenant {}: {} cases against {against} (seed {}, {} generated per operation)",
+            env!("CARGO_PKG_VERSION"),
+            self.cases.len(),
+            generation.seed,
+            generation.cases_per_operation
+        )
+    }
+
+    /// Runs the cases against every target at once, each target with its own scheduler (lanes,
+    /// phases, late start) and one interrupt or deadline for all; the first target's lines go to
+    /// the console when `audience` is one. Ends with the targets shut down.
+    pub async fn run(self, audience: Audience) -> Ran {
+        let Planned {
+            targets,
+            sides,
+            cases,
+            gate,
+        } = self;
+        if let [first, second] = targets.as_slice() {
+            // One plan, one set of payloads: the second generates what the first does.
+            let _ = second.run.leader.set(first.run.clone());
+        }
+        let settings = &sides[0];
+        let concurrency = settings.concurrency;
+        let timing = Timing::now();
+        let runs = targets.iter().map(|t| t.run.clone()).collect();
+        let watcher = super::stop::watch(runs, settings.deadline, audience == Audience::Console);
+        let first = async {
+            let results =
+                run_first(&targets[0], cases.clone(), settings, audience, gate.clone()).await;
+            let closed = output_closed(&results);
+            record(&targets[0], settings, results, &timing, closed)
+        };
+        let second = async {
+            match targets.get(1) {
+                Some(target) => {
+                    let (run, finished) = (target.run.clone(), Arc::default());
+                    let results = schedule(
+                        run,
+                        cases.clone(),
+                        concurrency,
+                        finished,
+                        None,
+                        gate.clone(),
+                        settings.keep_exchanges,
+                    )
+                    .await;
+                    Some(record(target, settings, results, &timing, None))
+                }
+                None => None,
+            }
+        };
+        let (first, second) = tokio::join!(first, second);
+        let mut records = vec![first];
+        records.extend(second);
+        if let Some(gate) = &gate {
+            records.iter_mut().for_each(|record| gate.judge(record));
+        }
+        if let Some(watcher) = watcher {
+            watcher.abort();
+        }
+        let mut secrets: Vec<String> = targets
+            .iter()
+            .flat_map(|t| t.run.target.secrets().to_vec())
             .collect();
-        let count = 3;
-        let mut seen = 0;
-        for index in 1..=count {
-            let selection = Selection {
-                shard: Some(Shard { index, count }),
-                ..Selection::default()
-            };
-            let kept = select(plan.clone(), &selection);
-            seen += kept.len();
-            for late in kept.iter().filter(|c| c.late) {
-                assert!(
-                    kept.iter().any(|c| c.id == late.after[0]),
-                    "{} without {}",
-                    late.id,
-                    late.after[0]
-                );
-            }
+        // Two references of one seed share their secrets: each is looked for once.
+        secrets.sort();
+        secrets.dedup();
+        let mut sites = Vec::new();
+        for target in targets {
+            sites.push(target.shutdown().await);
         }
-        assert_eq!(seen, plan.len(), "every case in exactly one shard");
+        let sites = sites.into_iter().next().unwrap_or_default();
+        Ran {
+            records,
+            secrets,
+            sites,
+        }
     }
+}
 
-    #[test]
-    fn a_generic_rule_filters_in_every_case_of_an_operation_and_skips_only_the_cases_naming_it() {
-        let mut judged = case("quotes.some-case");
-        judged.operation = Some(OperationId::ALL[0]);
-        let mut named = case("generic.no-5xx");
-        named.rules = vec!["GEN-NO-5XX"];
-        let plan = vec![judged, named];
-        let ids = |s: &Selection| -> Vec<String> {
-            select(plan.clone(), s).into_iter().map(|c| c.id).collect()
-        };
-        let rule = vec!["gen-no-5xx".to_owned()];
-        let filtered = Selection {
-            filter: rule.clone(),
-            ..Selection::default()
-        };
-        assert_eq!(ids(&filtered), ["quotes.some-case", "generic.no-5xx"]);
-        let skipped = Selection {
-            skip: rule,
-            ..Selection::default()
-        };
-        assert_eq!(ids(&skipped), ["quotes.some-case"]);
+/// The first target's run: on the console, its lines as its cases finish and its progress line,
+/// when `audience` is one.
+async fn run_first(
+    target: &Prepared,
+    cases: Vec<Case>,
+    settings: &RunSettings,
+    audience: Audience,
+    gate: Option<Arc<Gate>>,
+) -> Vec<CaseResult> {
+    let (run, concurrency) = (target.run.clone(), settings.concurrency);
+    let keep = settings.keep_exchanges;
+    let finished = Arc::new(AtomicUsize::new(0));
+    if audience == Audience::Program {
+        return schedule(run, cases, concurrency, finished, None, gate, keep).await;
     }
-
-    fn started(plan: &[Case]) -> Vec<&str> {
-        execution_order(plan)
-            .into_iter()
-            .map(|i| plan[i].id.as_str())
-            .collect()
-    }
-
-    #[test]
-    fn still_cases_start_first_then_readers_then_writers_then_late_cases_each_in_plan_order() {
-        let plan = vec![
-            case("w1").writes(),
-            case("r1"),
-            case("s1").still(),
-            case("w2").writes(),
-            case("l1").still().late(&["s1"]),
-            case("s2").still(),
-            case("l2").late(&[]),
-            case("r2"),
-        ];
-        assert_eq!(
-            started(&plan),
-            ["s1", "s2", "r1", "r2", "w1", "w2", "l1", "l2"]
-        );
-    }
-
-    #[test]
-    fn within_each_group_long_chains_start_first_and_short_cases_keep_plan_order() {
-        let plan = vec![
-            case("w-short").writes().requests(3),
-            case("w-windowed").writes().requests(400).chain(50),
-            case("s-short").still().requests(4),
-            case("s-long").still().requests(99).chain(50),
-            case("r-one"),
-            case("r-a").requests(2),
-            case("r-long").requests(12),
-            case("r-b").requests(2),
-            case("l-long").late(&[]).requests(9),
-            case("l-short").late(&[]),
-        ];
-        assert_eq!(
-            started(&plan),
-            [
-                "s-long",
-                "s-short",
-                "r-long",
-                "r-one",
-                "r-a",
-                "r-b",
-                "w-windowed",
-                "w-short",
-                "l-long",
-                "l-short"
-            ]
-        );
-    }
+    let progress = {
+        let (target, finished) = (run.target.clone(), finished.clone());
+        Progress::start(settings.progress, Size::of(&cases, &run), move || {
+            (target.requests_sent(), finished.load(Ordering::SeqCst))
+        })
+    };
+    let (tell, mut results): (Vec<_>, Vec<_>) = cases
+        .iter()
+        .map(|_| tokio::sync::oneshot::channel())
+        .map(|(tx, rx)| (tx, Some(rx)))
+        .unzip();
+    let lines: Vec<Line> = execution_order(&cases)
+        .into_iter()
+        .map(|i| Line {
+            id: cases[i].id.clone(),
+            kind: cases[i].suite.clone(),
+            result: results[i].take().expect("each case is started once"),
+        })
+        .collect();
+    let halted = Arc::new(AtomicBool::new(false));
+    let observer = Observer {
+        tell,
+        halted: halted.clone(),
+    };
+    let scheduled = schedule(
+        run,
+        cases,
+        concurrency,
+        finished,
+        Some(observer),
+        gate,
+        keep,
+    );
+    let console = {
+        let settings = settings.clone();
+        tokio::task::spawn_blocking(move || {
+            let shown = show(lines, &settings, progress);
+            if !shown {
+                halted.store(true, Ordering::SeqCst);
+            }
+        })
+    };
+    let (results, _) = tokio::join!(scheduled, console);
+    results
 }

@@ -19,7 +19,7 @@ use crate::schema::OperationId;
 use crate::settings::{RunSettings, TargetChoice};
 
 /// A problem of the profile: the keys to look at, and what the target answered.
-struct Problem {
+struct ProfileProblem {
     keys: String,
     answer: String,
 }
@@ -47,7 +47,7 @@ pub async fn preflight(run: &RunCx, settings: &RunSettings) -> Result<(), Fatal>
     let mut seen = Vec::new();
     recognise(run, settings, &mut seen).await?;
     if no_credentials(run) {
-        problems.push(Problem {
+        problems.push(ProfileProblem {
             keys: "finops.token, banking.token, [banking.oauth]".into(),
             answer: "the profile gives no credentials, so only the unauthenticated cases could \
                      run; see cases/profile.example.toml"
@@ -123,7 +123,11 @@ fn redact(run: &RunCx, message: String) -> String {
 /// The target answers like this API: without credentials, at least one of two reads gets a
 /// JSON body, a 401 or 403, or a 5xx (a broken implementation is still this API, and its
 /// cases will say how). A static site or another service answers HTML or plain 404s.
-async fn recognise(run: &RunCx, settings: &RunSettings, seen: &mut Vec<Read>) -> Result<(), Fatal> {
+async fn recognise(
+    run: &RunCx,
+    settings: &RunSettings,
+    seen: &mut Vec<ProbeRead>,
+) -> Result<(), Fatal> {
     let absent = crate::case::absent_uuid("covenant-preflight");
     let events = Call::borrowed(run, OperationId::ListEvents).query("limit=1");
     let transactions = Call::borrowed(run, OperationId::ListTransactions).path(&[&absent]);
@@ -133,7 +137,7 @@ async fn recognise(run: &RunCx, settings: &RunSettings, seen: &mut Vec<Read>) ->
         let Some(response) = answer(run, request).await else {
             return Ok(());
         };
-        seen.push(Read::of(request, &response));
+        seen.push(ProbeRead::of(request, &response));
         if response.json.is_some() || matches!(response.status, 401 | 403) || response.status >= 500
         {
             return Ok(());
@@ -165,12 +169,12 @@ async fn recognise(run: &RunCx, settings: &RunSettings, seen: &mut Vec<Read>) ->
 /// Identifiers of the profile that are not UUIDs: the spec states identifiers are UUIDs unless
 /// stated otherwise, so a target may refuse such a value in any request (400 or 422), and the
 /// cases that send it would blame the target for the profile's mistake. Found without a request.
-fn malformed_ids(run: &RunCx) -> Vec<Problem> {
+fn malformed_ids(run: &RunCx) -> Vec<ProfileProblem> {
     run.profile
         .ids()
         .into_iter()
         .filter(|(_, value)| !crate::profile::is_uuid(value))
-        .map(|(key, value)| Problem {
+        .map(|(key, value)| ProfileProblem {
             keys: key,
             answer: format!(
                 "{value:?} is not a UUID (8-4-4-4-12 hex digits), which the spec states \
@@ -188,13 +192,13 @@ fn no_credentials(run: &RunCx) -> bool {
 }
 
 /// The finance token on list events (`limit=1`).
-async fn finance_token(run: &RunCx, seen: &mut Vec<Read>) -> Option<Problem> {
+async fn finance_token(run: &RunCx, seen: &mut Vec<ProbeRead>) -> Option<ProfileProblem> {
     run.finops_token()?;
     let request = Call::borrowed(run, OperationId::ListEvents)
         .query("limit=1")
         .request();
     let response = answer(run, &request).await?;
-    seen.push(Read::of(&request, &response));
+    seen.push(ProbeRead::of(&request, &response));
     let keys = match response.status {
         401 => "finops.token",
         403 => "finops.token or finops.organization_id",
@@ -205,12 +209,12 @@ async fn finance_token(run: &RunCx, seen: &mut Vec<Read>) -> Option<Problem> {
 
 /// The banking token (given, or fetched with the client-credentials flow) on list transactions
 /// of each bank account the profile names.
-async fn banking(run: &RunCx, seen: &mut Vec<Read>) -> Vec<Problem> {
+async fn banking(run: &RunCx, seen: &mut Vec<ProbeRead>) -> Vec<ProfileProblem> {
     let Some(b) = run.banking() else {
         return Vec::new();
     };
     if let (Some(why), Some(oauth)) = (&run.banking_token_error, &b.oauth) {
-        return vec![Problem {
+        return vec![ProfileProblem {
             keys: "banking.oauth (token_url, client_id, client_secret, scope)".into(),
             answer: format!("no token from {}: {why}", oauth.token_url),
         }];
@@ -235,7 +239,7 @@ async fn banking(run: &RunCx, seen: &mut Vec<Read>) -> Vec<Problem> {
         let Some(response) = answer(run, &request).await else {
             continue;
         };
-        seen.push(Read::of(&request, &response));
+        seen.push(ProbeRead::of(&request, &response));
         let keys = match response.status {
             401 => token_key.to_owned(),
             403 => format!("{token_key} or banking.organization_id"),
@@ -257,7 +261,7 @@ async fn banking(run: &RunCx, seen: &mut Vec<Read>) -> Vec<Problem> {
 /// (the 403 case proves a missing scope, not an invalid token), so a 401 is the profile's
 /// mistake. A 403 is no problem: the spec shows no scope for reads, and a token without one
 /// scope may lack others.
-async fn token_without_scope(run: &RunCx) -> Option<Problem> {
+async fn token_without_scope(run: &RunCx) -> Option<ProfileProblem> {
     let b = run.banking()?;
     let token = b.token_without_scope.as_ref()?;
     let account = b.bank_account_id.as_ref()?;
@@ -276,7 +280,7 @@ async fn token_without_scope(run: &RunCx) -> Option<Problem> {
 
 /// A preflight read and what it showed: its request line, status, whether its path names an
 /// identifier (a fixture), and whether its body is its area's error body.
-struct Read {
+struct ProbeRead {
     line: String,
     method: String,
     /// The path and query, as sent under the base URL.
@@ -286,15 +290,15 @@ struct Read {
     area_body: bool,
 }
 
-impl Read {
-    fn of(request: &Request, response: &Response) -> Read {
+impl ProbeRead {
+    fn of(request: &Request, response: &Response) -> ProbeRead {
         let path = request.path.split('?').next().unwrap_or_default();
         let banking = path.contains("/embedded-banking/");
         let text = |pointer: &str| {
             let value = response.json.as_ref().and_then(|j| j.pointer(pointer));
             value.is_some_and(serde_json::Value::is_string)
         };
-        Read {
+        ProbeRead {
             line: format!(
                 "{} {} answered {}",
                 request.method, request.path, response.status
@@ -323,7 +327,11 @@ fn base_url_key(settings: &RunSettings) -> Option<&'static str> {
 /// preflight read, with credentials and without, answered 404, and either one of them names
 /// no identifier (a list no fixture can be missing from) or none carries its area's error
 /// body. The accounts' 404s then say nothing of their ids.
-fn nothing_answers(run: &RunCx, settings: &RunSettings, seen: &[Read]) -> Option<Problem> {
+fn nothing_answers(
+    run: &RunCx,
+    settings: &RunSettings,
+    seen: &[ProbeRead],
+) -> Option<ProfileProblem> {
     let all_404 = !seen.is_empty() && seen.iter().all(|r| r.status == 404);
     let no_fixture = seen.iter().any(|r| !r.names_id);
     let foreign = seen.iter().all(|r| !r.area_body);
@@ -341,7 +349,7 @@ fn nothing_answers(run: &RunCx, settings: &RunSettings, seen: &[Read]) -> Option
             lines.push(line);
         }
     }
-    Some(Problem {
+    Some(ProfileProblem {
         keys: base_url_key(settings).unwrap_or("--target").to_owned(),
         answer: format!(
             "nothing of this API answers under {}: every preflight read answered 404 ({}), \
@@ -364,7 +372,7 @@ fn nothing_answers(run: &RunCx, settings: &RunSettings, seen: &[Read]) -> Option
 /// answer so too): a profile problem naming the key. When the answers are the same but hold no
 /// item, a target breaking the malformed rule cannot be told from a wrong name: the cases name
 /// the key as a possible cause of each failure it could explain.
-async fn ignored_org_header(run: &RunCx) -> Option<Problem> {
+async fn ignored_org_header(run: &RunCx) -> Option<ProfileProblem> {
     let name = run.org_header()?;
     let b = run.banking()?;
     let account = b
@@ -400,7 +408,7 @@ async fn ignored_org_header(run: &RunCx) -> Option<Problem> {
     if !same || items.is_none_or(Vec::is_empty) || b.other_organization_id.is_none() {
         return None;
     }
-    Some(Problem {
+    Some(ProfileProblem {
         keys: "banking.org_header".into(),
         answer: format!(
             "the target does not read the organization from {name:?}: {} {} answered {} with \
@@ -414,8 +422,8 @@ async fn ignored_org_header(run: &RunCx) -> Option<Problem> {
     })
 }
 
-fn refused(keys: &str, request: &Request, response: &Response) -> Problem {
-    Problem {
+fn refused(keys: &str, request: &Request, response: &Response) -> ProfileProblem {
+    ProfileProblem {
         keys: keys.to_owned(),
         answer: format!(
             "{} {} answered {}: {}",

@@ -36,7 +36,7 @@ impl Size {
     pub fn of(plan: &[Case], run: &RunCx) -> Size {
         let requests = plan
             .iter()
-            .filter(|c| super::plan::unmet(c, plan, run).is_none())
+            .filter(|c| super::select::unmet(c, plan, run).is_none())
             .map(|c| c.requests)
             .sum();
         Size {

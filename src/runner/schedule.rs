@@ -2,7 +2,7 @@
 //! self-test running many plans at once, the second target of a differential run).
 //!
 //! Each case is a task on the shared tokio runtime, spawned in the plan's execution order
-//! (`plan::execution_order`: still cases, readers, writers, then the late cases, long chains
+//! (`select::execution_order`: still cases, readers, writers, then the late cases, long chains
 //! first in each group); at most `concurrency` of them run at once, and the semaphore is fair, so
 //! they start in that order too. A late case waits for its start ([`LateStart`]) before it takes
 //! a place, so that it never holds one an early case needs; a case that waits part way through
@@ -12,8 +12,8 @@
 
 use super::late::LateStart;
 use super::phase::{Pending, Phase, PhaseGuard, Phases};
-use super::plan::{execution_order, unmet};
 use super::results::{panicked, skipped, unreported};
+use super::select::{execution_order, unmet};
 use super::stop::budget_note;
 use crate::baseline::Gate;
 use crate::case::{Abort, BoxFuture, Case, CaseCx, RunCx, Seat};
@@ -158,6 +158,7 @@ async fn run_case(
         return skipped(case, why);
     }
     let mut cx = CaseCx::new(run);
+    cx.declare(&case.id, case.declared());
     // Held by the case until it ends, or by its seat until it waits for the others.
     let held = Held {
         permit,
@@ -199,7 +200,7 @@ async fn run_case(
     }
     result.statuses = statuses;
     // Nor do its answers show the target's choices: they show the wrong fixture.
-    let shapes = cx.behaviour.into_shapes();
+    let shapes = cx.shapes.into_shapes();
     if !blocked {
         result.shapes = shapes;
     }

@@ -281,11 +281,11 @@ async fn tampered(
 ) -> Outcome {
     let sending = Tamper::EVERY_OPERATION.map(|tamper| {
         let bearer = format!("Bearer {}", tamper.apply(token));
-        cx.dispatch(request.request.clone().header("authorization", bearer))
+        cx.dispatch(request.clone().header("authorization", bearer))
     });
     let dispatched = futures_util::future::join_all(sending).await;
     for (tamper, sent) in Tamper::EVERY_OPERATION.into_iter().zip(dispatched) {
-        let response = cx.record(request.operation, sent)?;
+        let response = cx.record(sent)?;
         judge(
             cx,
             &response,
@@ -335,15 +335,15 @@ enum Expect {
 /// A spelling of the Authorization header: what it is, its value (`<token>` stands for the
 /// profile's token in the form `form` makes of it; the token itself for `None`), and what it
 /// must get.
-struct Spelling {
+struct AuthSpelling {
     what: &'static str,
     value: &'static str,
     form: Option<Tamper>,
     expect: Expect,
 }
 
-const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> Spelling {
-    Spelling {
+const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> AuthSpelling {
+    AuthSpelling {
         what,
         value,
         form: None,
@@ -355,7 +355,7 @@ const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> Sp
 /// `Bearer <token>`. The token appended to, truncated or with its last character changed, and
 /// the other area's token, are sent on every operation (the tampered-token and cross-area
 /// cases).
-const SPELLINGS: [Spelling; 10] = [
+const SPELLINGS: [AuthSpelling; 10] = [
     spelling(
         "the real token under the Basic scheme",
         "Basic <token>",
@@ -392,7 +392,7 @@ const SPELLINGS: [Spelling; 10] = [
         "BEARER <token>",
         Expect::Taken,
     ),
-    Spelling {
+    AuthSpelling {
         form: Some(Tamper::MiddleChanged),
         ..spelling(
             Tamper::MiddleChanged.describe(),
@@ -400,7 +400,7 @@ const SPELLINGS: [Spelling; 10] = [
             Expect::Invalid,
         )
     },
-    Spelling {
+    AuthSpelling {
         form: Some(Tamper::CaseSwapped),
         ..spelling(
             Tamper::CaseSwapped.describe(),
@@ -641,12 +641,15 @@ async fn beside_control(
         }
         return Ok(());
     }
-    let requests: Vec<(usize, Request)> = variants
+    let requests: Vec<(usize, Outgoing)> = variants
         .iter()
         .enumerate()
-        .map(|(n, v)| (n, v.request.clone()))
+        .map(|(n, v)| {
+            let request = v.request.clone();
+            (n, Outgoing { operation, request })
+        })
         .collect();
-    cx.send_each(operation, requests.into_iter(), |cx, n, _, response| {
+    cx.send_each(requests.into_iter(), |cx, n, _, response| {
         judge(cx, &variants[n], response);
         true
     })

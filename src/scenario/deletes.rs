@@ -25,6 +25,7 @@ pub fn cases() -> Vec<Case> {
             &["TAG-DELETE", "TAG-DELETE-GONE", DETACH, tenant::WRITE],
             case_fn(|cx| Box::pin(tag_delete_twice(cx))),
         )
+        .sends(&[OperationId::CreateReceivable])
         .writes()
         .requests(7),
         Case::new(

@@ -23,6 +23,7 @@ pub fn cases() -> Vec<Case> {
             &[FIELDS, ATTACHMENTS, "EVT-ITEM", "EVT-OBJECT-TYPE-ENUM"],
             case_fn(|cx| Box::pin(quote_fields(cx))),
         )
+        .sends(&[OperationId::ListEvents])
         .writes()
         .requests(2)
         .chain(2),

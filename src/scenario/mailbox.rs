@@ -79,8 +79,7 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
     let with_org = cx
         .call(operation)
         .organization(Given::value(org))
-        .json(body("org"))
-        .request;
+        .json(body("org"));
     let without = cx.call(operation).json(body("noorg")).request;
     let baseline = Control::new("a mailbox domain created with x-organization-id", with_org);
     let variant = Variant::new(
@@ -88,7 +87,7 @@ async fn mailbox_without_org(cx: &mut CaseCx) -> Outcome {
         "FIN-MAILBOX-NO-ORG-HEADER",
         without,
     );
-    baseline.judge(cx, operation, vec![variant]).await
+    baseline.judge(cx, vec![variant]).await
 }
 
 /// Each breaks the pattern once; a bad segment is tried first and after a dot, since every

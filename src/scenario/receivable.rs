@@ -2,7 +2,7 @@
 //! unknown and foreign-shape properties, and nulls.
 
 use super::{absent_uuid, Bodies};
-use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Outcome, Outgoing, Variant};
 use crate::client::Response;
 use crate::generate::{Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
@@ -327,13 +327,20 @@ async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
         body["deductions"] = json!(vec![json!({}); n]);
         cx.call(OP).json(body).request
     };
-    let baseline = Control::new("a minimal quote with one deduction", with(1));
+    let request = with(1);
+    let baseline = Control::new(
+        "a minimal quote with one deduction",
+        Outgoing {
+            operation: OP,
+            request,
+        },
+    );
     let variant = Variant::new(
         "a minimal quote with 10 deductions (max 10) [RCV-DEDUCTIONS-MAX]".to_owned(),
         "GEN-LIMIT-INCLUSIVE",
         with(10),
     );
-    baseline.judge(cx, OP, vec![variant]).await
+    baseline.judge(cx, vec![variant]).await
 }
 
 /// Checks a refusal for a `must` rule and the conventional 422 of a validation failure.
@@ -422,17 +429,14 @@ async fn nulls_accepted(cx: &mut CaseCx) -> Outcome {
             cx.call(OP).json(nulls).request,
         );
         let baseline = minimal_baseline(cx, minimal, what);
-        baseline.judge(cx, OP, vec![variant]).await?;
+        baseline.judge(cx, vec![variant]).await?;
     }
     Ok(())
 }
 
 /// The minimal body of a shape as the baseline its variants are judged beside.
 fn minimal_baseline(cx: &CaseCx, body: Value, what: &str) -> Control {
-    Control::new(
-        format!("the minimal {what}"),
-        cx.call(OP).json(body).request,
-    )
+    Control::new(format!("the minimal {what}"), cx.call(OP).json(body))
 }
 
 /// fulfillment_date may be in the past, present or future: each beside the minimal invoice.
@@ -451,7 +455,7 @@ async fn fulfillment_any_time(cx: &mut CaseCx) -> Outcome {
         })
         .collect();
     let baseline = minimal_baseline(cx, minimal, "invoice");
-    baseline.judge(cx, OP, variants).await
+    baseline.judge(cx, variants).await
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! reason, and only a refusal of the variant alone fails.
 
 use super::Bodies;
-use crate::case::{case_fn, Abort, Case, CaseCx, Control, Given, Outcome, Variant};
+use crate::case::{case_fn, Abort, Case, CaseCx, Control, Given, Outcome, Outgoing, Variant};
 use crate::generate::{rng_for, Draws, Engine, GenOptions};
 use crate::schema::{OperationId, Registry};
 use serde_json::{json, Value};
@@ -50,14 +50,17 @@ async fn header_upper_case(cx: &mut CaseCx) -> Outcome {
     let (lower, upper) = (org.to_lowercase(), org.to_uppercase());
     let baseline = Control::new(
         format!("the transactions read with the organization header {lower}"),
-        read(&lower),
+        Outgoing {
+            operation: op,
+            request: read(&lower),
+        },
     );
     let variant = Variant::new(
         format!("the transactions read with the organization header {upper}"),
         HEADER_CASE,
         read(&upper),
     );
-    baseline.judge(cx, op, vec![variant]).await
+    baseline.judge(cx, vec![variant]).await
 }
 
 /// Domains drawn from the schema's pattern (the generator's seeded stream), each put in front of
@@ -97,7 +100,14 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
     }
     let create = |domain: String| cx.call(op).json(json!({ "domain": domain })).request;
     let base = bodies.domain("spelling");
-    let baseline = Control::new(format!("the mailbox domain {base}"), create(base.clone()));
+    let request = create(base.clone());
+    let baseline = Control::new(
+        format!("the mailbox domain {base}"),
+        Outgoing {
+            operation: op,
+            request,
+        },
+    );
     let variants = prefixes
         .into_iter()
         .enumerate()
@@ -110,5 +120,5 @@ async fn valid_domains(cx: &mut CaseCx) -> Outcome {
             )
         })
         .collect();
-    baseline.judge(cx, op, variants).await
+    baseline.judge(cx, variants).await
 }

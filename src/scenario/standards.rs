@@ -8,7 +8,7 @@
 //! alone fails.
 
 use super::Bodies;
-use crate::case::{case_fn, Case, CaseCx, Control, Given, Outcome, Variant};
+use crate::case::{case_fn, Case, CaseCx, Control, Given, Outcome, Outgoing, Variant};
 use crate::schema::{Area, OperationId};
 
 const NAME_CASE: &str = "HTTP-HEADER-NAME-CASE";
@@ -74,9 +74,12 @@ async fn header_name_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
     );
     let control = Control::new(
         format!("the read with the header names {names} in lower case"),
-        control,
+        Outgoing {
+            operation: op,
+            request: control,
+        },
     );
-    control.judge(cx, op, vec![variant]).await
+    control.judge(cx, vec![variant]).await
 }
 
 /// A minimal quote sent as `application/json` (the control) and in each spelling of
@@ -92,7 +95,10 @@ async fn media_type_case(cx: &mut CaseCx) -> Outcome {
     };
     let control = Control::new(
         "the minimal quote sent as application/json",
-        sent("application/json"),
+        Outgoing {
+            operation: op,
+            request: sent("application/json"),
+        },
     );
     let variants = MEDIA_TYPE_SPELLINGS
         .iter()
@@ -104,5 +110,5 @@ async fn media_type_case(cx: &mut CaseCx) -> Outcome {
             )
         })
         .collect();
-    control.judge(cx, op, variants).await
+    control.judge(cx, variants).await
 }

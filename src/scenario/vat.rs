@@ -19,6 +19,7 @@ pub fn cases() -> Vec<Case> {
             ],
             case_fn(|cx| Box::pin(vat_create_then_get(cx))),
         )
+        .sends(&[OperationId::GetVatId])
         .writes()
         .requests(2),
         Case::new(
@@ -27,6 +28,7 @@ pub fn cases() -> Vec<Case> {
             &["FIN-ORG-ISOLATION"],
             case_fn(|cx| Box::pin(vat_isolation(cx))),
         )
+        .sends(&[OperationId::CreateVatId])
         .other_organization()
         .writes()
         .requests(2),

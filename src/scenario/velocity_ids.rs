@@ -50,11 +50,11 @@ async fn concurrent(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("race");
     let request = |n| {
         let body = super::velocity::renamed(body.clone(), n);
-        cx.call(OP).json(body).request
+        cx.call(OP).json(body)
     };
     let pair = [(1, request("first")), (2, request("second"))];
     let mut created = Vec::new();
-    cx.send_each(OP, pair.into_iter(), |cx, n, _, response| {
+    cx.send_each(pair.into_iter(), |cx, n, _, response| {
         cx.judged(UNIQUE);
         if response.is_success() {
             created.push(n);

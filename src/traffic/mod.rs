@@ -24,16 +24,16 @@
 pub mod har;
 mod operation;
 pub mod proxy;
-mod request;
 mod sequence;
+mod slips;
 mod tally;
 
 /// What the spec allows for a request that breaks several stated rules at once: the explorer
 /// judges its own such requests with the same judgement.
-pub use request::{also_allowed, answer_to, slips, Expected, Slip};
+pub use slips::{also_allowed, answer_to, slips, Expected, Slip};
 
 use crate::catalogue::Catalogue;
-use crate::check::Behaviour;
+use crate::check::AnswerShapes;
 use crate::client::{Body, Request, Response, ShellVars};
 use crate::schema::OperationId;
 use crate::verdict::{CaseResult, Counts, Finding, RunMeta, RunRecord, CLIENT_TOKEN_VAR};
@@ -208,18 +208,18 @@ pub struct Judge {
     org_header: Option<String>,
     /// The target's base URL, as the records name it.
     base_url: String,
-    cases: BTreeMap<OperationId, tally::Tally>,
+    cases: BTreeMap<OperationId, tally::OperationTally>,
     /// What the target chose, per operation: the shapes of its answers, as a run's cases keep
     /// them, for the spec owners' section and the behaviour diff.
-    shapes: BTreeMap<OperationId, Behaviour>,
-    slips: BTreeMap<OperationId, tally::Tally>,
+    shapes: BTreeMap<OperationId, AnswerShapes>,
+    slips: BTreeMap<OperationId, tally::OperationTally>,
     pages: sequence::Pages,
     /// Requests to paths the spec does not list, by method and path.
     unlisted: BTreeMap<String, u64>,
     /// Requests to another origin than the target's, by method, origin and path.
     elsewhere: BTreeMap<String, u64>,
     /// Exchanges without an answer, by method, path and what happened; the first of each kept.
-    unanswered: tally::Unanswered,
+    unanswered: tally::NoAnswers,
     /// Answers judged on their status alone because the file holds no body, by method and path.
     bodiless: BTreeMap<String, u64>,
     /// Answers whose body was judged.
@@ -259,7 +259,7 @@ impl Judge {
             pages: sequence::Pages::default(),
             unlisted: BTreeMap::new(),
             elsewhere: BTreeMap::new(),
-            unanswered: tally::Unanswered::default(),
+            unanswered: tally::NoAnswers::default(),
             bodiless: BTreeMap::new(),
             bodies: 0,
             accepted: Default::default(),
@@ -310,7 +310,7 @@ impl Judge {
         let trusted = credential
             .as_ref()
             .is_some_and(|t| self.accepted[area].contains(t));
-        let slips = request::slips(self.catalogue, operation, seen, self.org_header.as_deref());
+        let slips = slips::slips(self.catalogue, operation, seen, self.org_header.as_deref());
         let token_slips = self.pages.slips(self.catalogue, operation, seen);
         let mut findings = Vec::new();
         let mut judged = Vec::new();
@@ -331,7 +331,7 @@ impl Judge {
                 self.accepted[area].insert(token);
             }
             let checked = if answer.status_only() {
-                request::status_only(self.catalogue, operation, answer.status)
+                slips::status_only(self.catalogue, operation, answer.status)
             } else {
                 let request = seen.request();
                 shapes.response(operation, &request, response);
@@ -340,7 +340,7 @@ impl Judge {
             };
             judged.extend(checked.judged);
             findings.extend(checked.findings);
-            let stated = request::stated_success(self.catalogue, operation, answer.status);
+            let stated = slips::stated_success(self.catalogue, operation, answer.status);
             judged.extend(stated.judged);
             findings.extend(stated.findings);
             for slip in &slips {
@@ -348,8 +348,8 @@ impl Judge {
                     refused_under(shapes, slip, answer.status);
                 }
                 let others = slips.iter().filter(|s| !std::ptr::eq(*s, slip));
-                let allowed = request::also_allowed(others, trusted);
-                let answered = request::answer_to(self.catalogue, slip, answer.status, &allowed);
+                let allowed = slips::also_allowed(others, trusted);
+                let answered = slips::answer_to(self.catalogue, slip, answer.status, &allowed);
                 judged.extend(answered.judged);
                 findings.extend(answered.findings);
             }
@@ -606,10 +606,10 @@ fn answered_refusal(status: Option<u16>) -> bool {
 /// Marks the answer to a slip as a refusal under the rule the spec states it by (or, where it
 /// states none, the slip's own rule), as a run's case marks the refusals it provokes: where the
 /// spec names no status, which one the target chose is shown where the spec is silent.
-fn refused_under(shapes: &mut Behaviour, slip: &request::Slip, status: u16) {
+fn refused_under(shapes: &mut AnswerShapes, slip: &slips::Slip, status: u16) {
     match slip.answer {
-        request::Expected::Refused(rule) => shapes.refused_under(rule),
-        request::Expected::Status(want, rule) if want >= 400 => shapes.refused_under(rule),
+        slips::Expected::Refused(rule) => shapes.refused_under(rule),
+        slips::Expected::Status(want, rule) if want >= 400 => shapes.refused_under(rule),
         _ if answered_refusal(Some(status)) => shapes.refused_under(&slip.finding.rule),
         _ => {}
     }

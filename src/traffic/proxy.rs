@@ -56,13 +56,13 @@ pub struct RunningProxy {
 
 /// What reaches the judge: an exchange, or the word that the proxy has stopped.
 enum Passed {
-    Exchange(Box<Seen>),
+    Exchange(Box<Forwarded>),
     Stopped,
 }
 
 /// An exchange as forwarding saw it, in the types it had at hand (moved or shared, never
 /// copied on the client's path); the judge's thread turns it into an [`Observed`].
-struct Seen {
+struct Forwarded {
     method: Method,
     target: String,
     headers: HeaderMap,
@@ -98,7 +98,7 @@ struct Shared {
 
 impl Shared {
     /// Hands an exchange to the judge, or counts it when the judge is too far behind.
-    fn judge(&self, seen: Seen) {
+    fn judge(&self, seen: Forwarded) {
         if self
             .exchanges
             .try_send(Passed::Exchange(Box::new(seen)))
@@ -304,7 +304,7 @@ fn yield_to_forwarding() {
 
 /// The exchange as the judge reads it, built on the judge's thread: the headers as text, the
 /// bodies as bytes of their own, the answer's decoded.
-fn observed(seen: Seen) -> Observed {
+fn observed(seen: Forwarded) -> Observed {
     Observed {
         method: seen.method.as_str().to_owned(),
         target: seen.target,
@@ -364,7 +364,7 @@ async fn forward(
     let mut headers = end_to_end(&parts.headers);
     headers.remove(header::HOST);
     headers.remove(header::CONTENT_LENGTH);
-    let seen = Seen {
+    let seen = Forwarded {
         method: parts.method.clone(),
         target: target.as_str().to_owned(),
         headers: parts.headers,
@@ -414,7 +414,7 @@ async fn forward(
 /// No answer came: the exchange is judged as one (an error of the run), and the client hears
 /// from the proxy what happened.
 fn unanswered(
-    mut seen: Seen,
+    mut seen: Forwarded,
     started: Instant,
     shared: &Shared,
     status: StatusCode,
@@ -448,7 +448,7 @@ fn cause(error: &(dyn std::error::Error + 'static)) -> String {
 /// deadline) and judged, a long one streamed.
 async fn passed_on(
     answer: axum::http::Response<Incoming>,
-    mut seen: Seen,
+    mut seen: Forwarded,
     started: Instant,
     deadline: tokio::time::Instant,
     shared: Arc<Shared>,
@@ -501,7 +501,7 @@ async fn passed_on(
 /// bytes kept, and the exchange judged once it has ended.
 fn stream(
     mut answer: Incoming,
-    mut seen: Seen,
+    mut seen: Forwarded,
     mut heard: Heard,
     started: Instant,
     shared: Arc<Shared>,

@@ -20,12 +20,12 @@ const REMEMBERED: usize = 100_000;
 /// The page tokens the target issued, each with the query of the read it continues.
 #[derive(Default)]
 pub struct Pages {
-    issued: HashMap<String, Issued>,
+    issued: HashMap<String, IssuedToken>,
     order: VecDeque<String>,
 }
 
 #[derive(Debug, Clone)]
-struct Issued {
+struct IssuedToken {
     operation: OperationId,
     path: String,
     /// The query of the read, the token aside: what a banking client passes back with it.
@@ -36,7 +36,7 @@ struct Issued {
 
 /// The rules one list operation's pages are judged under, and the fields its tokens travel
 /// in: the operations table's `x-page`.
-struct Rules {
+struct PageRules {
     /// The query parameter that carries a token.
     token: &'static str,
     next: &'static str,
@@ -49,9 +49,9 @@ struct Rules {
     ends: &'static str,
 }
 
-fn rules(operation: OperationId) -> Option<Rules> {
+fn rules(operation: OperationId) -> Option<PageRules> {
     let page = operation.operation().page.as_ref()?;
-    Some(Rules {
+    Some(PageRules {
         token: &page.token_param,
         next: &page.next,
         prev: &page.prev,
@@ -237,7 +237,7 @@ impl Pages {
             (OperationId::ListEvents, Some(i)) => i.limit,
             _ => limit_of(&query).flatten(),
         };
-        let remembered = Issued {
+        let remembered = IssuedToken {
             operation,
             path: seen.path().to_owned(),
             query: rest(&query, rules.token),
@@ -249,7 +249,7 @@ impl Pages {
         out
     }
 
-    fn remember(&mut self, token: String, issued: Issued) {
+    fn remember(&mut self, token: String, issued: IssuedToken) {
         if self.issued.insert(token.clone(), issued).is_none() {
             self.order.push_back(token);
         }

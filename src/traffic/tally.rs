@@ -19,7 +19,7 @@ const RECORDED_BODY: usize = 4096;
 
 /// The traffic of one operation so far.
 #[derive(Debug, Default)]
-pub struct Tally {
+pub struct OperationTally {
     pub requests: usize,
     exchanges: Vec<Exchange>,
     findings: Vec<Finding>,
@@ -28,14 +28,14 @@ pub struct Tally {
     duration_ms: f64,
 }
 
-impl Tally {
+impl OperationTally {
     /// Whether an exchange with `findings` would be kept: the first, and those with findings.
     pub fn keeps(&self, findings: bool) -> bool {
         (self.exchanges.is_empty() || findings) && self.exchanges.len() < KEPT_EXCHANGES
     }
 
-    /// Adds one exchange (its record where [`Tally::keeps`] it); returns the record's index
-    /// among the case's exchanges.
+    /// Adds one exchange (its record where [`OperationTally::keeps`] it); returns the record's
+    /// index among the case's exchanges.
     pub fn add(
         &mut self,
         record: Option<Exchange>,
@@ -180,12 +180,12 @@ fn named(counts: &BTreeMap<String, u64>) -> String {
 /// Exchanges that got no answer (the target refused or never answered, or the client's file
 /// recorded none): an error of the run, each named by method, path and what happened.
 #[derive(Debug, Default)]
-pub struct Unanswered {
+pub struct NoAnswers {
     counts: BTreeMap<String, u64>,
     exchanges: Vec<Exchange>,
 }
 
-impl Unanswered {
+impl NoAnswers {
     pub fn has(&self, key: &str) -> bool {
         self.counts.contains_key(key)
     }

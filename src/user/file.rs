@@ -71,14 +71,14 @@ enum StatusToml {
 pub struct Spec {
     /// `user.FILE.NAME`: the file's stem and the case's name.
     pub id: String,
-    pub steps: Vec<Step>,
+    pub steps: Vec<CaseStep>,
     /// The fixtures its `${profile.KEY}` references name.
     pub fixtures: Vec<Fixture>,
 }
 
 /// One request of a case, and what its answer must show.
 #[derive(Debug, Clone)]
-pub struct Step {
+pub struct CaseStep {
     pub operation: OperationId,
     /// The whole path, references unfilled, in place of the table's.
     pub path: Option<String>,
@@ -98,16 +98,16 @@ pub struct Step {
 
 /// A mistake in a case file, where it stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub struct FileProblem {
     pub file: PathBuf,
     pub line: usize,
     pub column: usize,
     pub message: String,
 }
 
-impl std::fmt::Display for Problem {
+impl std::fmt::Display for FileProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Problem {
+        let FileProblem {
             file, line, column, ..
         } = self;
         write!(f, "{}:{line}:{column}: {}", file.display(), self.message)
@@ -116,10 +116,10 @@ impl std::fmt::Display for Problem {
 
 /// Reads the cases of `text` (the file `file`), checking every name against the operations
 /// table, the catalogue and `profile`; every mistake found, in the order of the file.
-pub fn parse(text: &str, file: &Path, profile: &Profile) -> Result<Vec<Spec>, Vec<Problem>> {
+pub fn parse(text: &str, file: &Path, profile: &Profile) -> Result<Vec<Spec>, Vec<FileProblem>> {
     let at = |span: Range<usize>, message: String| {
         let (line, column) = position(text, span.start);
-        Problem {
+        FileProblem {
             file: file.to_owned(),
             line,
             column,
@@ -174,8 +174,8 @@ fn position(text: &str, offset: usize) -> (usize, usize) {
 struct Reader<'a> {
     text: &'a str,
     profile: &'a Profile,
-    problems: Vec<Problem>,
-    at: &'a dyn Fn(Range<usize>, String) -> Problem,
+    problems: Vec<FileProblem>,
+    at: &'a dyn Fn(Range<usize>, String) -> FileProblem,
     /// The fixtures the case being read names.
     fixtures: Vec<Fixture>,
 }
@@ -208,7 +208,7 @@ impl Reader<'_> {
             let message = format!("case {name:?} has no [[case.step]]");
             self.problem(case.name.span(), message);
         }
-        let steps: Vec<Option<Step>> = case
+        let steps: Vec<Option<CaseStep>> = case
             .steps
             .into_iter()
             .enumerate()
@@ -228,7 +228,7 @@ impl Reader<'_> {
         step: StepToml,
         default_rule: Option<&'static str>,
         case: &Spanned<String>,
-    ) -> Option<Step> {
+    ) -> Option<CaseStep> {
         let operation = self.operation(number, &step, case);
         let rule = match &step.rule {
             Some(rule) => self.rule(rule),
@@ -262,7 +262,7 @@ impl Reader<'_> {
         let write = step
             .write
             .unwrap_or(operation.operation().method != crate::schema::Method::Get);
-        Some(Step {
+        Some(CaseStep {
             operation,
             path: step.path.map(Spanned::into_inner),
             ids: step.ids.into_iter().map(Spanned::into_inner).collect(),

@@ -11,7 +11,7 @@ mod file;
 mod steps;
 mod template;
 
-pub use file::{Problem, Spec, Step};
+pub use file::{CaseStep, FileProblem, Spec};
 
 use crate::case::{case_fn, Case};
 use crate::exit::Fatal;
@@ -47,7 +47,7 @@ pub fn load(dirs: &[PathBuf], profile: &Profile) -> Result<Vec<Case>, Fatal> {
                         specs.push(spec);
                     }
                 }
-                Err(found) => problems.extend(found.iter().map(Problem::to_string)),
+                Err(found) => problems.extend(found.iter().map(FileProblem::to_string)),
             }
         }
     }

@@ -3,7 +3,7 @@
 //! judge every answer, as they judge the built-in cases'), and its answer held to what the step
 //! expects, each failure under the step's rule.
 
-use super::file::{Spec, Step};
+use super::file::{CaseStep, Spec};
 use super::template::{self, Source};
 use crate::case::{Abort, CaseCx, Outcome, Outgoing};
 use crate::client::Response;
@@ -49,7 +49,7 @@ pub async fn run(cx: &mut CaseCx, spec: &Spec) -> Outcome {
 }
 
 /// The request of `step`, its references filled in.
-fn build(cx: &CaseCx, step: &Step, answers: &[Option<Value>]) -> Result<Outgoing, String> {
+fn build(cx: &CaseCx, step: &CaseStep, answers: &[Option<Value>]) -> Result<Outgoing, String> {
     let source = Filled { cx, answers };
     let text = |t: &String| template::fill_text(t, &source);
     let ids: Vec<String> = step.ids.iter().map(text).collect::<Result<_, _>>()?;
@@ -79,7 +79,7 @@ fn build(cx: &CaseCx, step: &Step, answers: &[Option<Value>]) -> Result<Outgoing
 fn judge(
     cx: &mut CaseCx,
     number: usize,
-    step: &Step,
+    step: &CaseStep,
     response: &Response,
     answers: &[Option<Value>],
 ) -> bool {

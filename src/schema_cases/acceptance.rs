@@ -17,7 +17,9 @@
 
 use super::body::{body_operations, engine, make_unique, options, template, BodyOperation};
 use crate::case::Bodies;
-use crate::case::{case_fn, Abort, Case, CaseCx, Control, Echo, Outcome, RunCx, Spelling, Variant};
+use crate::case::{
+    case_fn, Abort, Case, CaseCx, Control, Echo, Outcome, Outgoing, RunCx, Spelling, Variant,
+};
 use crate::catalogue::{Catalogue, Level};
 use crate::generate::{Accept, AcceptKind, Engine, GenOptions, Inventory};
 use crate::schema::{OperationId, ParamLocation, Registry};
@@ -258,6 +260,8 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
     };
     let (engine, open) = (engine(&run, options), engine(&run, open));
     let request = template(&run, &target).request;
+    let operation = target.operation;
+    let outgoing = |request| Outgoing { operation, request };
     let mut n = 0;
     let mut unique = |body: Value| {
         n += 1;
@@ -314,21 +318,20 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
             }
             let smallest = Control::new(
                 format!("the smallest {stem} body"),
-                request.clone().json(unique(baseline.clone())),
+                outgoing(request.clone().json(unique(baseline.clone()))),
             );
             let baseline = alternatives(&run, target.operation, &baseline)
                 .into_iter()
                 .fold(smallest, |b, (what, body)| {
                     b.or(what, request.clone().json(unique(body)))
                 });
-            baseline.judge(cx, target.operation, group).await?;
+            baseline.judge(cx, group).await?;
         }
         let holds = unheld(&open, target.operation, stem, &sent).map_err(generator)?;
         let requests = holds
             .into_iter()
-            .map(|body| ((), request.clone().json(unique(body))));
-        cx.send_each(target.operation, requests, |_, _, _, _| true)
-            .await?;
+            .map(|body| ((), outgoing(request.clone().json(unique(body)))));
+        cx.send_each(requests, |_, _, _, _| true).await?;
     }
     // Shapes no baseline is drawn from (a based-on body needs a source of the right kind, from
     // the profile): their holds alone, unjudged as above.
@@ -338,9 +341,8 @@ async fn body_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {
         let holds = unheld(&open, target.operation, stem, &[]).map_err(generator)?;
         let requests = holds
             .into_iter()
-            .map(|body| ((), request.clone().json(unique(body))));
-        cx.send_each(target.operation, requests, |_, _, _, _| true)
-            .await?;
+            .map(|body| ((), outgoing(request.clone().json(unique(body)))));
+        cx.send_each(requests, |_, _, _, _| true).await?;
     }
     Ok(())
 }
@@ -489,6 +491,10 @@ async fn read_case(cx: &mut CaseCx, op: OperationId) -> Outcome {
         let what = "the read with the ids of its path in upper case (RFC 4122)";
         variants.push(Variant::new(what, UUID_CASE_RULE, upper));
     }
+    let plain = Outgoing {
+        operation: op,
+        request: plain,
+    };
     let baseline = Control::new("the read with no query parameter", plain);
-    baseline.judge(cx, op, variants).await
+    baseline.judge(cx, variants).await
 }

@@ -261,8 +261,8 @@ async fn send_window<T: Send + 'static>(
     judge: impl FnMut(&mut CaseCx, T, &Request, &Response) -> bool,
 ) -> Outcome {
     let template = template(&cx.run, target);
-    let requests = items.map(move |(item, body)| (item, template.clone().json(body).request));
-    cx.send_each(target.operation, requests, judge).await
+    let requests = items.map(move |(item, body)| (item, template.clone().json(body)));
+    cx.send_each(requests, judge).await
 }
 
 async fn valid_case(cx: &mut CaseCx, target: BodyOperation) -> Outcome {

@@ -100,14 +100,14 @@ struct Pending {
 
 /// The shapes of one case, kept by its `CaseCx` (or by the traffic judge, per operation).
 #[derive(Debug, Default, Clone)]
-pub struct Behaviour {
+pub struct AnswerShapes {
     shapes: Vec<Building>,
     pending: Option<Pending>,
     /// (operation, status, kind) whose example exchange is kept.
     exemplified: Vec<(OperationId, u16, Option<&'static str>)>,
 }
 
-impl Behaviour {
+impl AnswerShapes {
     /// An answer of `operation` to `request` arrived: what is recorded next is about it.
     pub fn response(&mut self, operation: OperationId, request: &Request, response: &Response) {
         self.flush();
@@ -176,7 +176,7 @@ impl Behaviour {
 
     /// Adds what a part of the case recorded (see `CaseCx::fork`), its example exchanges moved
     /// by `offset`, the index its exchanges start at in the whole case.
-    pub fn absorb(&mut self, mut part: Behaviour, offset: usize) {
+    pub fn absorb(&mut self, mut part: AnswerShapes, offset: usize) {
         self.flush();
         part.flush();
         for mut shape in part.shapes {
@@ -644,7 +644,7 @@ mod tests {
 
     #[test]
     fn answers_of_one_status_merge_into_one_shape_marking_fields_some_lacked() {
-        let mut b = Behaviour::default();
+        let mut b = AnswerShapes::default();
         let get = Request::get("/finops/v1/counterparts/c/vat-ids/v");
         b.response(
             OperationId::GetVatId,
@@ -667,7 +667,7 @@ mod tests {
 
     #[test]
     fn a_refusal_judged_under_a_rule_is_its_own_shape_and_keeps_its_error_code() {
-        let mut b = Behaviour::default();
+        let mut b = AnswerShapes::default();
         let post = Request::post(
             "/embedded-banking/v1/authorization-controls/velocity-controls",
             json!({}),
@@ -697,7 +697,7 @@ mod tests {
 
     #[test]
     fn an_answer_like_the_last_judged_a_refusal_keeps_its_own_fields() {
-        let mut b = Behaviour::default();
+        let mut b = AnswerShapes::default();
         let post = Request::post("/finops/v1/counterparts/c/vat-ids", json!({}));
         let body = json!({"error": {"message": "m"}});
         b.response(
@@ -722,7 +722,7 @@ mod tests {
 
     #[test]
     fn pages_are_sized_against_the_limit_asked_and_never_keep_a_value() {
-        let mut b = Behaviour::default();
+        let mut b = AnswerShapes::default();
         let list = |q: &str| {
             Request::get(format!(
                 "/embedded-banking/v1/bank-accounts/a/transactions{q}"
@@ -769,7 +769,7 @@ mod tests {
 
     #[test]
     fn the_first_answer_of_each_status_is_an_example_and_bodies_are_told_apart() {
-        let mut b = Behaviour::default();
+        let mut b = AnswerShapes::default();
         let delete = Request::delete("/finops/v1/tags/t");
         b.response(OperationId::DeleteTag, &delete, &empty(204));
         assert!(b.wants_example());
@@ -794,7 +794,7 @@ mod tests {
         for i in 0..500 {
             object.insert(format!("{i}{}", "f".repeat(200)), json!(i));
         }
-        let mut b = Behaviour::default();
+        let mut b = AnswerShapes::default();
         let get = Request::get("/finops/v1/events");
         b.response(
             OperationId::GetVatId,

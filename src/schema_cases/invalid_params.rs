@@ -105,12 +105,15 @@ async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         }
     }
     let base = harmless(cx, operation, Given::Profile, Given::Profile);
-    let requests: Vec<(usize, Request)> = breaches
+    let requests: Vec<(usize, Outgoing)> = breaches
         .iter()
         .enumerate()
-        .map(|(n, b)| (n, with_value(&base, operation, b)))
+        .map(|(n, b)| {
+            let request = with_value(&base, operation, b);
+            (n, Outgoing { operation, request })
+        })
         .collect();
-    cx.send_each(operation, requests.into_iter(), |cx, n, _, response| {
+    cx.send_each(requests.into_iter(), |cx, n, _, response| {
         let breach = &breaches[n];
         let rule = breach.param.reject_rule.as_deref().unwrap_or_default();
         if let Some(id) = &breach.label.constraint {
