@@ -196,3 +196,44 @@ fn one_record_reads_the_same_in_every_format_with_and_without_strict() {
         assert!(json.to_string().contains(SKIPPED));
     }
 }
+
+#[test]
+fn an_incomplete_record_says_why_in_the_verdict_line_of_every_format_in_the_same_words() {
+    let catalogue = Catalogue::embedded();
+    let mut run = RunRecord::of_cases(vec![case("agree.pass", Verdict::Pass, &[])]);
+    run.meta.interrupted = Some("the request budget (--max-requests 1) was reached".to_owned());
+    run.settle();
+    let view = RunView::new(&run, catalogue);
+    assert_eq!(view.verdict, RunVerdict::Incomplete);
+    let why = "the run stopped early: the request budget (--max-requests 1) was reached";
+    let line = format!("INCOMPLETE: {why}");
+    let console = console::summary(&view);
+    let verdict_line = console
+        .lines()
+        .find(|l| l.starts_with("covenant: "))
+        .expect("the verdict line");
+    assert!(
+        verdict_line.starts_with(&format!("covenant: {line}. ")),
+        "{console}"
+    );
+    assert_eq!(console.matches(why).count(), 1, "said once:\n{console}");
+    let md = Markdown.render(&view).expect("summary.md");
+    assert!(md.starts_with(&format!("## Covenant: ⚪ {line}\n")), "{md}");
+    assert_eq!(md.matches(why).count(), 1, "said once:\n{md}");
+    let html = Html.render(&view).expect("summary.html");
+    assert!(
+        html.contains(&format!("data-verdict=\"incomplete\">{line}</div>")),
+        "{html}"
+    );
+    assert_eq!(html.matches(why).count(), 1, "said once:\n{html}");
+    let xml = Junit.render(&view).expect("junit.xml");
+    assert!(xml.contains(&format!("message=\"{line}\"")), "{xml}");
+    let json: serde_json::Value =
+        serde_json::from_str(&Json.render(&view).expect("report.json")).expect("JSON");
+    assert_eq!(json["incomplete"], why);
+    let annotations = github::annotations(&view, &[]);
+    assert!(
+        annotations.contains(&format!("::error title=covenant%3A INCOMPLETE::{why}")),
+        "{annotations}"
+    );
+}

@@ -8,7 +8,7 @@ use super::compare::Comparison;
 use super::diff::BehaviourDiff;
 use super::view::BrokenRule;
 use super::view::{
-    count_sentence, gap_line, headline, inconclusive_sentence, known_tally, pace_sentence,
+    count_sentence, gap_line, inconclusive_sentence, known_tally, pace_sentence,
     unanswered_sentence, what, CompareView, DiffView, RunView,
 };
 use crate::terminal::{paint, Tone};
@@ -285,7 +285,7 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     let _ = writeln!(
         out,
         "\ncovenant: {}. {}; {}, {} in {:.2} s ({})",
-        paint(verdict_tone(view.verdict), headline(view.verdict)),
+        paint(verdict_tone(view.verdict), &view.headline),
         tally.parts.join(", "),
         tally.cases,
         tally.requests,
@@ -321,7 +321,7 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     for short in &record.meta.coverage_short {
         let _ = writeln!(out, "coverage short of --require-coverage: {short}");
     }
-    if let Some(why) = record.incomplete() {
+    if let Some(why) = view.incomplete_apart() {
         let _ = writeln!(out, "the run is incomplete: {why}");
     }
     if let Some(pace) = &record.meta.pace {

@@ -29,7 +29,7 @@ impl Reporter for Junit {
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
         report.add_test_suites(suites(run, &view.broken));
-        report.add_test_suites(verdict_suite(run));
+        report.add_test_suites(verdict_suite(view));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
             message: e.to_string(),
@@ -75,9 +75,9 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
 /// short; under `--strict` a warned case is itself a `<failure>`, as the settled run has it),
 /// so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
-fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
-    let verdict = run.verdict();
-    let why = run.verdict_reason()?;
+fn verdict_suite(view: &RunView<'_>) -> Option<TestSuite> {
+    let (run, verdict) = (view.record, view.verdict);
+    let why = view.reason.as_deref()?;
     // A run stopped before its first case tested nothing: an error of covenant's setup, not
     // a failure of the target.
     let kind = match run.stopped_before_cases() {

@@ -48,6 +48,18 @@ pub fn verdict_sentence(verdict: RunVerdict) -> &'static str {
     }
 }
 
+/// The verdict as the head of a report says it, `short` as a word (the console's and JUnit's
+/// verdict line) or else as a sentence (summary.md's and summary.html's heading): an incomplete
+/// run gives its word and why (`INCOMPLETE: the file holds no body …`) either way, so that its
+/// verdict line alone says what is missing.
+pub fn verdict_line(verdict: RunVerdict, incomplete: Option<&str>, short: bool) -> String {
+    match (verdict, incomplete) {
+        (RunVerdict::Incomplete, Some(why)) => format!("{}: {why}", headline(verdict)),
+        _ if short => headline(verdict).to_owned(),
+        _ => verdict_sentence(verdict).to_owned(),
+    }
+}
+
 /// How rate limits paced the run, in one line for the summary and the reports.
 pub fn pace_sentence(pace: &Pace) -> String {
     let answers = match (pace.answers_429, pace.answers_503) {

@@ -128,7 +128,7 @@ impl Page {
         self.line(format!(
             "<div class=\"banner {class}\" id=\"verdict\" data-verdict=\"{}\">{}</div>",
             verdict.as_str(),
-            crate::report::view::verdict_sentence(verdict)
+            escape(&view.sentence)
         ));
         if view.failed_by_strict() {
             self.line(
@@ -150,10 +150,10 @@ impl Page {
             }
             self.line("</ul>");
         }
-        if let Some(why) = run.incomplete() {
+        if let Some(why) = view.incomplete_apart() {
             self.line(format!(
                 "<p class=\"warn\"><strong>Incomplete:</strong> {}</p>",
-                escape(&why)
+                escape(why)
             ));
         }
         if let Some(exports) = run.curl_exports() {

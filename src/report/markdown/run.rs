@@ -163,18 +163,14 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
         RunVerdict::Error | RunVerdict::ProfileProblem | RunVerdict::Unreachable => "⚠️",
         RunVerdict::Incomplete | RunVerdict::CoverageShort | RunVerdict::StaleBaseline => "⚪",
     };
-    let _ = writeln!(
-        out,
-        "## Covenant: {mark} {}\n",
-        crate::report::view::verdict_sentence(verdict)
-    );
+    let _ = writeln!(out, "## Covenant: {mark} {}\n", view.sentence);
     if view.failed_by_strict() {
         let _ = writeln!(
             out,
             "Run with `--strict`: warned cases are failing cases, under their rules.\n"
         );
     }
-    if let Some(why) = run.incomplete() {
+    if let Some(why) = view.incomplete_apart() {
         let _ = writeln!(out, "**Incomplete:** {why}.\n");
     }
     if let Some(why) = &run.meta.unreachable {
