@@ -28,7 +28,7 @@ impl Reporter for Junit {
         let run = view.record;
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
-        report.add_test_suites(suites(run, &view.broken));
+        report.add_test_suites(suites(view));
         report.add_test_suites(verdict_suite(view));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
@@ -39,8 +39,9 @@ impl Reporter for Junit {
 }
 
 /// One testsuite per suite name, in the order suites first appear in the run.
-fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
-    let exports = run.curl_exports();
+fn suites(view: &RunView<'_>) -> Vec<TestSuite> {
+    let (run, broken) = (view.record, view.broken.as_slice());
+    let exports = &view.curl_exports;
     let mut names: Vec<&str> = Vec::new();
     for case in &run.cases {
         if !names.contains(&case.suite.as_str()) {

@@ -9,7 +9,7 @@ use crate::report::coverage::{
     RuleCoverage, RuleStatus,
 };
 use crate::report::gaps::{gap_observations, GapObservations};
-use crate::report::words::verdict_line;
+use crate::report::words::{self, verdict_line};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict};
 
 /// A run's summary, as every format says it.
@@ -29,6 +29,9 @@ pub struct RunView<'a> {
     /// The verdict in a sentence (its word and why, for an incomplete run): the heading of
     /// summary.md and summary.html.
     pub sentence: String,
+    /// The line before the curls: the variables they name in place of secrets, and what each
+    /// must hold (none when no curl names one).
+    pub curl_exports: Option<String>,
     /// The counts sentence.
     pub tally: Tally,
     /// Each broken rule once, with its first example and the other cases folded.
@@ -69,14 +72,15 @@ impl<'a> RunView<'a> {
             .filter_map(|s| counts.get(s).map(|n| (*s, *n)))
             .collect();
         let verdict = record.verdict();
-        let incomplete = record.incomplete();
+        let incomplete = words::incomplete(record);
         RunView {
             record,
             catalogue,
             verdict,
             headline: verdict_line(verdict, incomplete.as_deref(), true),
             sentence: verdict_line(verdict, incomplete.as_deref(), false),
-            reason: record.verdict_reason(),
+            reason: words::verdict_reason(record),
+            curl_exports: words::curl_exports(record, &|plain| plain.to_owned()),
             incomplete,
             tally: Tally::of(&record.counts),
             broken: broken_rules(record, catalogue),
