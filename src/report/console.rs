@@ -368,6 +368,8 @@ pub fn compare(comparison: &Comparison) -> String {
             );
         }
     }
+    // The exit decision last, in compare.md's words: what newly fails, what coverage was lost.
+    let _ = writeln!(out, "\ncovenant compare: {}", view.headline);
     out
 }
 
