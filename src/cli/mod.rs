@@ -96,7 +96,7 @@ fn version() -> &'static str {
         format!(
             "{} ({})",
             env!("CARGO_PKG_VERSION"),
-            schema::judged_against().sentence()
+            crate::report::view::judged_against_sentence(&schema::judged_against())
         )
     })
 }

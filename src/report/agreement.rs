@@ -196,3 +196,160 @@ fn one_record_reads_the_same_in_every_format_with_and_without_strict() {
         assert!(json.to_string().contains(SKIPPED));
     }
 }
+
+#[test]
+fn an_incomplete_record_says_why_in_the_verdict_line_of_every_format_in_the_same_words() {
+    let catalogue = Catalogue::embedded();
+    let mut run = RunRecord::of_cases(vec![case("agree.pass", Verdict::Pass, &[])]);
+    run.meta.interrupted = Some("the request budget (--max-requests 1) was reached".to_owned());
+    run.settle();
+    let view = RunView::new(&run, catalogue);
+    assert_eq!(view.verdict, RunVerdict::Incomplete);
+    let why = "the run stopped early: the request budget (--max-requests 1) was reached";
+    let line = format!("INCOMPLETE: {why}");
+    let console = console::summary(&view);
+    let verdict_line = console
+        .lines()
+        .find(|l| l.starts_with("covenant: "))
+        .expect("the verdict line");
+    assert!(
+        verdict_line.starts_with(&format!("covenant: {line}. ")),
+        "{console}"
+    );
+    assert_eq!(console.matches(why).count(), 1, "said once:\n{console}");
+    let md = Markdown.render(&view).expect("summary.md");
+    assert!(md.starts_with(&format!("## Covenant: ⚪ {line}\n")), "{md}");
+    assert_eq!(md.matches(why).count(), 1, "said once:\n{md}");
+    let html = Html.render(&view).expect("summary.html");
+    assert!(
+        html.contains(&format!("data-verdict=\"incomplete\">{line}</div>")),
+        "{html}"
+    );
+    assert_eq!(html.matches(why).count(), 1, "said once:\n{html}");
+    let xml = Junit.render(&view).expect("junit.xml");
+    assert!(xml.contains(&format!("message=\"{line}\"")), "{xml}");
+    let json: serde_json::Value =
+        serde_json::from_str(&Json.render(&view).expect("report.json")).expect("JSON");
+    assert_eq!(json["incomplete"], why);
+    let annotations = github::annotations(&view, &[]);
+    assert!(
+        annotations.contains(&format!("::error title=covenant%3A INCOMPLETE::{why}")),
+        "{annotations}"
+    );
+}
+
+/// A case of `compare`'s records that judged `rules`, with `findings` among them.
+fn judged(id: &str, verdict: Verdict, rules: &[&str], findings: &[(&str, Level)]) -> CaseResult {
+    let mut judged = case(id, verdict, findings);
+    judged.rules = rules.iter().map(|r| (*r).to_owned()).collect();
+    judged
+}
+
+#[test]
+fn one_comparison_reads_the_same_in_every_compare_format_lists_and_exit_decision() {
+    use super::compare::{compare, CaseChange};
+    use super::view::CompareView;
+    let catalogue = Catalogue::embedded();
+    let mut old = RunRecord::of_cases(vec![
+        judged("agree.broken", Verdict::Pass, &[MUST], &[]),
+        judged(
+            "agree.fixed",
+            Verdict::Fail,
+            &[KNOWN],
+            &[(KNOWN, Level::Must)],
+        ),
+        judged("agree.warned", Verdict::Pass, &[SHOULD], &[]),
+    ]);
+    let mut new = RunRecord::of_cases(vec![
+        judged(
+            "agree.broken",
+            Verdict::Fail,
+            &[MUST],
+            &[(MUST, Level::Must)],
+        ),
+        judged("agree.fixed", Verdict::Pass, &[KNOWN], &[]),
+        judged(
+            "agree.warned",
+            Verdict::Warn,
+            &[SHOULD],
+            &[(SHOULD, Level::Should)],
+        ),
+    ]);
+    old.settle();
+    new.settle();
+    let comparison = compare(&old, &new, catalogue, false);
+    let view = CompareView::new(&comparison);
+    let console = console::compare(&comparison);
+    let md = super::markdown::compare(&comparison);
+    let json: serde_json::Value =
+        serde_json::from_str(&super::json::compare(&comparison)).expect("compare.json");
+
+    // The case lists: the same cases under the same titles in every format.
+    for (title, key, id) in [
+        ("newly failing", "newly_failing", "agree.broken"),
+        ("fixed", "fixed", "agree.fixed"),
+        ("newly warning", "newly_warning", "agree.warned"),
+    ] {
+        let listed: &[CaseChange] = comparison
+            .case_lists()
+            .into_iter()
+            .find(|(t, _)| *t == title)
+            .expect("the list")
+            .1;
+        let ids: Vec<&str> = listed.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, [id], "{title}");
+        let line = listed[0].to_string();
+        assert!(
+            console.contains(&format!("{title} (1):\n  {line}\n")),
+            "{title}:\n{console}"
+        );
+        assert!(
+            md.contains(&format!("### {title} (1)\n\n- {line}\n")),
+            "{title}:\n{md}"
+        );
+        let in_json: Vec<&str> = json[key]
+            .as_array()
+            .expect("the list")
+            .iter()
+            .filter_map(|c| c["id"].as_str())
+            .collect();
+        assert_eq!(in_json, [id], "compare.json's {key}");
+    }
+    // The rules: the fixed rule, the one newly broken and the one newly warned of, each with
+    // its old and new status, in every format.
+    for (rule, was, is) in [
+        (KNOWN, "fail", "pass"),
+        (MUST, "pass", "fail"),
+        (SHOULD, "pass", "warn"),
+    ] {
+        assert!(
+            console.contains(&format!("  {rule}: {was} -> {is}\n")),
+            "{rule}:\n{console}"
+        );
+        assert!(
+            md.contains(&format!("| `{rule}` | {was} | {is} |")),
+            "{rule}:\n{md}"
+        );
+        assert!(
+            json["rules"]
+                .as_array()
+                .expect("the rules")
+                .iter()
+                .any(|r| r["rule"] == rule && r["old"] == was && r["new"] == is),
+            "{rule} in compare.json"
+        );
+    }
+    // The exit decision: a new failure, said alike, and exit 1.
+    assert!(view.regressed);
+    assert_eq!(comparison.exit_code(), crate::exit::FAILURES);
+    assert_eq!(view.headline, "1 newly failing");
+    assert!(
+        md.starts_with("## Covenant compare: ❌ 1 newly failing\n"),
+        "{md}"
+    );
+    assert!(
+        console.ends_with("\ncovenant compare: 1 newly failing\n"),
+        "{console}"
+    );
+    assert_eq!(json["newly_failing"].as_array().map(Vec::len), Some(1));
+}

@@ -296,7 +296,7 @@ fn notes(old: &RunRecord, new: &RunRecord, as_targets: bool) -> Vec<String> {
         ));
     }
     for (which, run) in [("old", old), ("new", new)] {
-        if let Some(why) = run.incomplete() {
+        if let Some(why) = super::words::incomplete(run) {
             notes.push(format!(
                 "the {which} run is INCOMPLETE ({why}): what it did not run is not compared"
             ));

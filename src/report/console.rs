@@ -8,8 +8,8 @@ use super::compare::Comparison;
 use super::diff::BehaviourDiff;
 use super::view::BrokenRule;
 use super::view::{
-    count_sentence, gap_line, headline, inconclusive_sentence, known_tally, pace_sentence,
-    unanswered_sentence, what, CompareView, DiffView, RunView,
+    baseline_lines, count_sentence, gap_line, inconclusive_sentence, known_tally, pace_sentence,
+    provenance, unanswered_sentence, what, CompareView, DiffView, RunView,
 };
 use crate::terminal::{paint, Tone};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, CLIENT_TITLE};
@@ -72,7 +72,7 @@ fn broken(view: &RunView<'_>) -> String {
     // A section with nothing in it is not printed (a traffic run with only errors).
     if !groups.is_empty() {
         let _ = writeln!(out, "\nbroken rules ({}):", groups.len());
-        if let Some(exports) = view.record.curl_exports() {
+        if let Some(exports) = &view.curl_exports {
             let _ = writeln!(out, "{exports}.");
         }
     }
@@ -285,12 +285,12 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     let _ = writeln!(
         out,
         "\ncovenant: {}. {}; {}, {} in {:.2} s ({})",
-        paint(verdict_tone(view.verdict), headline(view.verdict)),
+        paint(verdict_tone(view.verdict), &view.headline),
         tally.parts.join(", "),
         tally.cases,
         tally.requests,
         record.meta.duration_ms / 1000.0,
-        record.meta.provenance()
+        provenance(&record.meta)
     );
     if !record.meta.profile_problems.is_empty() {
         let beside = match view.verdict {
@@ -313,7 +313,7 @@ fn closing(out: &mut String, view: &RunView<'_>) {
         );
     }
     if let Some(baseline) = &record.meta.baseline {
-        for line in baseline.lines() {
+        for line in baseline_lines(baseline) {
             let _ = writeln!(out, "{line}");
         }
     }
@@ -321,7 +321,7 @@ fn closing(out: &mut String, view: &RunView<'_>) {
     for short in &record.meta.coverage_short {
         let _ = writeln!(out, "coverage short of --require-coverage: {short}");
     }
-    if let Some(why) = record.incomplete() {
+    if let Some(why) = view.incomplete_apart() {
         let _ = writeln!(out, "the run is incomplete: {why}");
     }
     if let Some(pace) = &record.meta.pace {
@@ -368,6 +368,8 @@ pub fn compare(comparison: &Comparison) -> String {
             );
         }
     }
+    // The exit decision last, in compare.md's words: what newly fails, what coverage was lost.
+    let _ = writeln!(out, "\ncovenant compare: {}", view.headline);
     out
 }
 

@@ -28,7 +28,6 @@ pub struct Job {
 /// rule's statement, the counts and the first case; for each rule warned of, a `::warning`;
 /// one `::error` for the cases that errored without breaking a rule. Secrets are masked.
 pub fn annotations(view: &RunView<'_>, secrets: &[String]) -> String {
-    let record = view.record;
     let mut commands: Vec<(&str, String, String)> = Vec::new();
     for group in &view.broken {
         let (case, finding, _) = group.example;
@@ -81,7 +80,7 @@ pub fn annotations(view: &RunView<'_>, secrets: &[String]) -> String {
             ),
         ));
     }
-    if let Some(why) = record.verdict_reason() {
+    if let Some(why) = view.reason.clone() {
         // What makes the verdict that no rule above says: the job's red needs its reason.
         commands.push((
             "error",

@@ -103,7 +103,7 @@ impl Reporter for Json {
             .collect();
         let document = Document {
             verdict: view.verdict,
-            incomplete: run.incomplete(),
+            incomplete: view.incomplete.clone(),
             record: Reported::of(run),
             coverage,
             silent,

@@ -28,8 +28,8 @@ impl Reporter for Junit {
         let run = view.record;
         let mut report = Report::new("covenant");
         report.set_time(duration(run.meta.duration_ms));
-        report.add_test_suites(suites(run, &view.broken));
-        report.add_test_suites(verdict_suite(run));
+        report.add_test_suites(suites(view));
+        report.add_test_suites(verdict_suite(view));
         let xml = report.to_string().map_err(|e| ReportError::Render {
             format: "junit.xml",
             message: e.to_string(),
@@ -39,8 +39,9 @@ impl Reporter for Junit {
 }
 
 /// One testsuite per suite name, in the order suites first appear in the run.
-fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
-    let exports = run.curl_exports();
+fn suites(view: &RunView<'_>) -> Vec<TestSuite> {
+    let (run, broken) = (view.record, view.broken.as_slice());
+    let exports = &view.curl_exports;
     let mut names: Vec<&str> = Vec::new();
     for case in &run.cases {
         if !names.contains(&case.suite.as_str()) {
@@ -75,9 +76,9 @@ fn suites(run: &RunRecord, broken: &[BrokenRule<'_>]) -> Vec<TestSuite> {
 /// short; under `--strict` a warned case is itself a `<failure>`, as the settled run has it),
 /// so that
 /// a CI tool reading only this file shows red exactly when covenant's exit code does.
-fn verdict_suite(run: &RunRecord) -> Option<TestSuite> {
-    let verdict = run.verdict();
-    let why = run.verdict_reason()?;
+fn verdict_suite(view: &RunView<'_>) -> Option<TestSuite> {
+    let (run, verdict) = (view.record, view.verdict);
+    let why = view.reason.as_deref()?;
     // A run stopped before its first case tested nothing: an error of covenant's setup, not
     // a failure of the target.
     let kind = match run.stopped_before_cases() {

@@ -57,7 +57,12 @@ fn check_same_run(records: &[RunRecord]) -> Result<(), ReportError> {
         }
         if let (Some(a), Some(b)) = (&first.judged_against, &meta.judged_against) {
             if a != b {
-                return Err(mismatch(i, "a contract of", a.sentence(), b.sentence()));
+                return Err(mismatch(
+                    i,
+                    "a contract of",
+                    super::words::judged_against_sentence(a),
+                    super::words::judged_against_sentence(b),
+                ));
             }
         }
     }

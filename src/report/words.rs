@@ -1,9 +1,15 @@
-//! The words of what the contract keeps as data: a run's verdict, how rate limits paced it, the
-//! variants a refused baseline blocked. The contract holds the enums and numbers; what every
-//! format says of them is here, once, and [`view`](super::view) gives it to the formats (a file
-//! of its own, so that the coverage, which the views read, can say a blocked case too).
+//! The words of what the contract keeps as data: a run's verdict and why, how rate limits
+//! paced it, the variants a refused baseline blocked, the baseline's outcome, the traffic a
+//! record judged, the variables its curls name, the contract it was judged against. The contract
+//! holds the enums and numbers; what every format says of them is here, once, and
+//! [`view`](super::view) gives it to the formats (a file of its own, so that the coverage, which
+//! the views read, can say a blocked case too).
 
-use crate::verdict::{Inconclusive, Pace, RunVerdict};
+use crate::schema::JudgedAgainst;
+use crate::verdict::{
+    BaselineOutcome, CurlVar, Incomplete, Inconclusive, Pace, RunMeta, RunRecord, RunVerdict,
+    TrafficMeta,
+};
 
 /// The word every surface uses for a verdict.
 pub fn headline(verdict: RunVerdict) -> &'static str {
@@ -46,6 +52,169 @@ pub fn verdict_sentence(verdict: RunVerdict) -> &'static str {
              rules the target no longer breaks; remove those entries"
         }
     }
+}
+
+/// The verdict as the head of a report says it, `short` as a word (the console's and JUnit's
+/// verdict line) or else as a sentence (summary.md's and summary.html's heading): an incomplete
+/// run gives its word and why (`INCOMPLETE: the file holds no body …`) either way, so that its
+/// verdict line alone says what is missing.
+pub fn verdict_line(verdict: RunVerdict, incomplete: Option<&str>, short: bool) -> String {
+    match (verdict, incomplete) {
+        (RunVerdict::Incomplete, Some(why)) => format!("{}: {why}", headline(verdict)),
+        _ if short => headline(verdict).to_owned(),
+        _ => verdict_sentence(verdict).to_owned(),
+    }
+}
+
+/// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
+pub fn incomplete(record: &RunRecord) -> Option<String> {
+    let why = match record.incomplete()? {
+        Incomplete::Stopped(why) => format!("the run stopped early: {why}"),
+        Incomplete::Traffic(why) => why,
+        Incomplete::NothingPlanned => {
+            "no case was planned: check --filter, --skip, --shard and --read-only".to_owned()
+        }
+        Incomplete::NothingRan => {
+            "no case ran: every planned case was skipped (see the reasons)".to_owned()
+        }
+        Incomplete::NothingJudged => {
+            "nothing was judged: every case was skipped or blocked by its baseline".to_owned()
+        }
+    };
+    Some(why)
+}
+
+/// Why the verdict is what it is, where the cases' statuses alone do not say it: an incomplete
+/// run, the profile's problems, an unreachable target, coverage short of what was required.
+pub fn verdict_reason(record: &RunRecord) -> Option<String> {
+    let meta = &record.meta;
+    match record.verdict() {
+        RunVerdict::Incomplete => incomplete(record),
+        RunVerdict::ProfileProblem => Some(meta.profile_problems.join("; ")),
+        RunVerdict::Unreachable => meta.unreachable.clone(),
+        RunVerdict::CoverageShort => Some(meta.coverage_short.join("; ")),
+        _ => None,
+    }
+}
+
+/// What produced the record, in words: `seed 7` for a run; for real traffic, what the traffic
+/// was (a run's seed and cases per operation mean nothing there).
+pub fn provenance(meta: &RunMeta) -> String {
+    match &meta.traffic {
+        Some(traffic) => traffic_seen(traffic),
+        None => format!("seed {}", meta.seed),
+    }
+}
+
+/// What real traffic a record judges: `traffic seen by covenant proxy on ADDR, from A to B`.
+pub fn traffic_seen(traffic: &TrafficMeta) -> String {
+    let what = match traffic.source.as_str() {
+        "proxy" => format!("traffic seen by covenant proxy on {}", traffic.name),
+        _ => format!("traffic recorded in {}", traffic.name),
+    };
+    match (&traffic.from, &traffic.to) {
+        (Some(from), Some(to)) if from != to => format!("{what}, from {from} to {to}"),
+        (Some(at), _) | (None, Some(at)) => format!("{what}, at {at}"),
+        (None, None) => what,
+    }
+}
+
+/// `spec 2026-09-24, 212 rules, catalogue 0123456789ab`: what `--version` and the reports say.
+pub fn judged_against_sentence(judged: &JudgedAgainst) -> String {
+    format!(
+        "spec {}, {} rules, catalogue {}",
+        judged.spec_version, judged.rules, judged.catalogue_hash
+    )
+}
+
+/// The one line each report gives before its curls: the shell variables they name in place of
+/// secrets, each with the profile key whose value it must hold, each variable and key rendered
+/// by `code` (as a Markdown code span, say); `None` when no curl of the run names one.
+pub fn curl_exports(record: &RunRecord, code: &dyn Fn(&str) -> String) -> Option<String> {
+    let named: Vec<String> = record
+        .curl_vars()
+        .into_iter()
+        .map(|var| match var {
+            CurlVar::Profile { var, key } => {
+                format!("{} (the profile's {})", code(&var), code(key))
+            }
+            CurlVar::Fetched { var } => format!(
+                "{} (a banking access token {} gives)",
+                code(&var),
+                code("[banking.oauth]")
+            ),
+            CurlVar::Client { var, nth } => format!(
+                "{} (the {} credential the clients sent)",
+                code(&var),
+                ordinal(nth)
+            ),
+        })
+        .collect();
+    (!named.is_empty()).then(|| {
+        format!(
+            "To run a curl as printed, export {} first; covenant never writes a secret",
+            named.join(", ")
+        )
+    })
+}
+
+/// `1` as "first", `2` as "2nd", `3` as "3rd", `11` as "11th".
+fn ordinal(n: usize) -> String {
+    if n == 1 {
+        return "first".to_owned();
+    }
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The stale entries of a baseline in one sentence each, saying what to do.
+pub fn stale_sentences(baseline: &BaselineOutcome) -> Vec<String> {
+    baseline
+        .stale
+        .iter()
+        .map(|s| {
+            let what = if s.whole {
+                format!("remove the entry {} from {}", s.rule, baseline.file)
+            } else {
+                format!(
+                    "remove these cases from the entry {} of {}",
+                    s.rule, baseline.file
+                )
+            };
+            format!(
+                "{} ran without breaking {}: {what}",
+                s.cases.join(", "),
+                s.rule
+            )
+        })
+        .collect()
+}
+
+/// The baseline in a few lines, after the verdict line: what it held, what went stale, what
+/// expired.
+pub fn baseline_lines(baseline: &BaselineOutcome) -> Vec<String> {
+    let mut lines = vec![format!(
+        "baseline {}: the known failures it holds do not fail the run",
+        baseline.file
+    )];
+    let stale = if baseline.accept_stale {
+        "stale (accepted by --accept-stale)"
+    } else {
+        "stale"
+    };
+    lines.extend(
+        stale_sentences(baseline)
+            .into_iter()
+            .map(|s| format!("{stale}: {s}")),
+    );
+    lines.extend(baseline.expired.iter().map(|e| format!("expired: {e}")));
+    lines
 }
 
 /// How rate limits paced the run, in one line for the summary and the reports.
@@ -103,6 +272,50 @@ pub fn inconclusive_sentence(blocked: &Inconclusive) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ordinals_read_as_words_say_them() {
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal),
+            ["first", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
+        );
+    }
+
+    #[test]
+    fn the_contract_judged_against_names_its_spec_rules_and_catalogue_hash() {
+        let judged = crate::schema::judged_against();
+        let said = judged_against_sentence(&judged);
+        assert!(
+            said.contains(&judged.catalogue_hash) && said.contains(&judged.spec_version),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_stale_entry_says_whether_the_entry_or_some_of_its_cases_go() {
+        let mut baseline = BaselineOutcome {
+            file: "baseline.toml".into(),
+            known: 0,
+            stale: vec![crate::verdict::StaleEntry {
+                rule: "RCV-CREATE-201".into(),
+                cases: vec!["a.one".into()],
+                whole: false,
+            }],
+            expired: Vec::new(),
+            accept_stale: false,
+        };
+        let lines = baseline_lines(&baseline);
+        assert_eq!(
+            lines[1],
+            "stale: a.one ran without breaking RCV-CREATE-201: remove these cases from the \
+             entry RCV-CREATE-201 of baseline.toml"
+        );
+        baseline.stale[0].whole = true;
+        baseline.accept_stale = true;
+        assert!(baseline_lines(&baseline)[1].starts_with("stale (accepted by --accept-stale): "));
+        assert!(stale_sentences(&baseline)[0]
+            .ends_with("remove the entry RCV-CREATE-201 from baseline.toml"));
+    }
 
     #[test]
     fn the_pace_names_its_refusals_and_the_rate_to_use_next_time() {

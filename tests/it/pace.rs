@@ -134,5 +134,5 @@ fn a_run_held_back_by_a_rate_limit_past_its_deadline_is_incomplete_not_failed() 
         record.meta.pace.is_some(),
         "the run says the target paced it"
     );
-    assert!(stdout(&output).contains("covenant: INCOMPLETE."));
+    assert!(stdout(&output).contains("covenant: INCOMPLETE: "));
 }

@@ -1396,6 +1396,74 @@ fn a_har_without_bodies_or_without_entries_is_incomplete_and_says_why_in_its_own
     assert!(help.contains("by check once the file is judged"), "{help}");
 }
 
+/// A HAR entry of a client that keeps the contract (its credentials and headers), answered
+/// `status` with `mime`, whose body the file does not hold (no `text`).
+fn bodiless_entry(method: &str, url: &str, status: u16, mime: &str) -> Value {
+    let mut entry = entry(method, url, status, mime, "");
+    entry["request"]["headers"] = json!([
+        {"name": "Authorization", "value": "Bearer a-token"},
+        {"name": "x-finops-version", "value": "2026-09-24"},
+        {"name": "x-organization-id", "value": "5b1f3c2e-8d4a-4f6b-9c7e-2a1d0e9f8b7c"},
+        {"name": "Accept", "value": "application/json"},
+    ]);
+    let content = entry["response"]["content"]
+        .as_object_mut()
+        .expect("content");
+    content.remove("text");
+    // A size above 0: the answer had a body, which the exporter left out.
+    content.insert("size".to_owned(), json!(420));
+    entry
+}
+
+#[test]
+fn a_har_without_bodies_says_so_in_its_verdict_line_and_every_report_in_the_same_words() {
+    let dir = standin::scratch("traffic-har-verdict-line");
+    let base = "https://api.example";
+    let har = json!({"log": {"version": "1.2", "entries": [
+        bodiless_entry(
+            "GET",
+            &format!("{base}/finops/v1/counterparts/cp-1/vat-ids/vat-1"),
+            200,
+            "application/json",
+        ),
+        bodiless_entry("GET", &format!("{base}/finops/v1/events?limit=2"), 200, "application/json"),
+    ]}});
+    let path = write_har(&dir, "bodiless.har", &har);
+    let reports = dir.join("reports");
+
+    let said = check_bare(&path, &reports);
+
+    assert_eq!(said.code, Some(4), "INCOMPLETE:\n{}", said.all());
+    let why = "the file holds no body of the 2 answer(s) judged: their body checks were not \
+               judged, only their statuses";
+    let line = said
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("covenant: INCOMPLETE"))
+        .unwrap_or_else(|| panic!("a verdict line:\n{}", said.all()));
+    assert!(
+        line.starts_with(&format!("covenant: INCOMPLETE: {why}. ")),
+        "{line}"
+    );
+    // Said once: no line after it repeats the reason.
+    assert_eq!(said.stdout.matches(why).count(), 1, "{}", said.all());
+    let sentence = format!("INCOMPLETE: {why}");
+    let md = std::fs::read_to_string(reports.join("summary.md")).expect("summary.md");
+    assert!(md.contains(&format!("## Covenant: ⚪ {sentence}")), "{md}");
+    let html = std::fs::read_to_string(reports.join("summary.html")).expect("summary.html");
+    assert!(
+        html.contains(&format!("data-verdict=\"incomplete\">{sentence}</div>")),
+        "{html}"
+    );
+    let xml = std::fs::read_to_string(reports.join("junit.xml")).expect("junit.xml");
+    assert!(xml.contains(&format!("message=\"{sentence}\"")), "{xml}");
+    let report = read_json(&reports.join("report.json"));
+    assert_eq!(
+        (&report["verdict"], &report["incomplete"]),
+        (&json!("incomplete"), &json!(why))
+    );
+}
+
 #[test]
 fn a_request_breaking_two_rules_passes_any_answer_the_spec_allows_for_one_of_them() {
     let rt = runtime();

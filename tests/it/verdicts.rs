@@ -346,7 +346,7 @@ fn a_filter_that_matches_nothing_is_incomplete() {
     let (code, stdout, report, dir) = embedded_run("nothing", &["--filter", "no-such-case"]);
     assert_eq!(code, Some(4), "{stdout}");
     assert!(
-        stdout.contains("covenant: INCOMPLETE.") && stdout.contains("no case was planned"),
+        stdout.contains("covenant: INCOMPLETE: ") && stdout.contains("no case was planned"),
         "{stdout}"
     );
     assert_eq!(report["verdict"], "incomplete");

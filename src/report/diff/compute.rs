@@ -83,7 +83,7 @@ pub(in crate::report) fn notes(a: &RunRecord, b: &RunRecord) -> Vec<String> {
         ));
     }
     for (name, run) in [("A", a), ("B", b)] {
-        if let Some(why) = run.incomplete() {
+        if let Some(why) = crate::report::words::incomplete(run) {
             notes.push(format!(
                 "the run against {name} is INCOMPLETE ({why}): what it did not run is not compared"
             ));

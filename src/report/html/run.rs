@@ -128,7 +128,7 @@ impl Page {
         self.line(format!(
             "<div class=\"banner {class}\" id=\"verdict\" data-verdict=\"{}\">{}</div>",
             verdict.as_str(),
-            crate::report::view::verdict_sentence(verdict)
+            escape(&view.sentence)
         ));
         if view.failed_by_strict() {
             self.line(
@@ -137,7 +137,7 @@ impl Page {
         }
         if let Some(baseline) = &run.meta.baseline {
             self.line("<ul id=\"baseline\">");
-            for line in baseline.lines() {
+            for line in crate::report::view::baseline_lines(baseline) {
                 self.line(format!("<li>{}</li>", escape(&line)));
             }
             for k in run.known_by_rule() {
@@ -150,14 +150,14 @@ impl Page {
             }
             self.line("</ul>");
         }
-        if let Some(why) = run.incomplete() {
+        if let Some(why) = view.incomplete_apart() {
             self.line(format!(
                 "<p class=\"warn\"><strong>Incomplete:</strong> {}</p>",
-                escape(&why)
+                escape(why)
             ));
         }
-        if let Some(exports) = run.curl_exports() {
-            self.line(format!("<p id=\"curl-exports\">{}.</p>", escape(&exports)));
+        if let Some(exports) = &view.curl_exports {
+            self.line(format!("<p id=\"curl-exports\">{}.</p>", escape(exports)));
         }
         let setup = super::counts::setup(view);
         if !setup.is_empty() {
@@ -183,7 +183,7 @@ impl Page {
         if let Some(traffic) = &m.traffic {
             // A run's seed and cases per operation mean nothing for real traffic.
             rows.retain(|(name, _)| !matches!(*name, "seed" | "cases per operation"));
-            rows.insert(1, ("traffic", traffic.describe()));
+            rows.insert(1, ("traffic", crate::report::view::traffic_seen(traffic)));
         }
         if let Some(shard) = &m.shard {
             rows.push(("shard", shard.clone()));

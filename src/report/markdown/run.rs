@@ -104,7 +104,7 @@ fn broken(view: &RunView<'_>) -> Vec<String> {
         return Vec::new();
     }
     let mut head = format!("\n### Broken rules ({})\n", groups.len());
-    if let Some(exports) = view.record.curl_exports_with(&inline_code) {
+    if let Some(exports) = crate::report::view::curl_exports(view.record, &inline_code) {
         let _ = writeln!(head, "\n{exports}.");
     }
     let mut parts = vec![head];
@@ -163,18 +163,14 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
         RunVerdict::Error | RunVerdict::ProfileProblem | RunVerdict::Unreachable => "⚠️",
         RunVerdict::Incomplete | RunVerdict::CoverageShort | RunVerdict::StaleBaseline => "⚪",
     };
-    let _ = writeln!(
-        out,
-        "## Covenant: {mark} {}\n",
-        crate::report::view::verdict_sentence(verdict)
-    );
+    let _ = writeln!(out, "## Covenant: {mark} {}\n", view.sentence);
     if view.failed_by_strict() {
         let _ = writeln!(
             out,
             "Run with `--strict`: warned cases are failing cases, under their rules.\n"
         );
     }
-    if let Some(why) = run.incomplete() {
+    if let Some(why) = view.incomplete_apart() {
         let _ = writeln!(out, "**Incomplete:** {why}.\n");
     }
     if let Some(why) = &run.meta.unreachable {
@@ -209,7 +205,7 @@ fn verdict(out: &mut String, view: &RunView<'_>) {
             .map(|name| format!(" ({})", text(name)))
             .unwrap_or_default(),
         match &m.traffic {
-            Some(traffic) => text(&traffic.describe()),
+            Some(traffic) => text(&crate::report::view::traffic_seen(traffic)),
             None => format!("seed `{}`", m.seed),
         },
         inline_code(&m.covenant_version),
@@ -231,7 +227,7 @@ fn known(out: &mut String, run: &RunRecord) {
         return;
     };
     let _ = writeln!(out);
-    for line in baseline.lines() {
+    for line in crate::report::view::baseline_lines(baseline) {
         let _ = writeln!(out, "- {}", text(&line));
     }
 }

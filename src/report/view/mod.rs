@@ -14,7 +14,9 @@ mod diff;
 mod run;
 
 pub use crate::report::words::{
-    headline, inconclusive_sentence, pace_sentence, unanswered_sentence, verdict_sentence,
+    baseline_lines, curl_exports, headline, incomplete, inconclusive_sentence,
+    judged_against_sentence, pace_sentence, provenance, traffic_seen, unanswered_sentence,
+    verdict_sentence,
 };
 pub use broken::{
     broken_rules, case_rules, count_sentence, errors_apart, known_tally, lead_rule, request_of,

@@ -9,6 +9,7 @@ use crate::report::coverage::{
     RuleCoverage, RuleStatus,
 };
 use crate::report::gaps::{gap_observations, GapObservations};
+use crate::report::words::{self, verdict_line};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, Verdict};
 
 /// A run's summary, as every format says it.
@@ -17,6 +18,20 @@ pub struct RunView<'a> {
     /// The rules and gaps the run is told against.
     pub catalogue: &'a Catalogue,
     pub verdict: RunVerdict,
+    /// Why the run is incomplete, where it is (a run may be incomplete and have failed too).
+    pub incomplete: Option<String>,
+    /// Why the verdict is what it is, where the cases' statuses alone do not say it (an
+    /// incomplete run, the profile's problems, an unreachable target, coverage short): JUnit's
+    /// `run.verdict` case and the CI annotation give it.
+    pub reason: Option<String>,
+    /// The verdict's word (with why, for an incomplete run): the console's verdict line.
+    pub headline: String,
+    /// The verdict in a sentence (its word and why, for an incomplete run): the heading of
+    /// summary.md and summary.html.
+    pub sentence: String,
+    /// The line before the curls: the variables they name in place of secrets, and what each
+    /// must hold (none when no curl names one).
+    pub curl_exports: Option<String>,
     /// The counts sentence.
     pub tally: Tally,
     /// Each broken rule once, with its first example and the other cases folded.
@@ -56,10 +71,17 @@ impl<'a> RunView<'a> {
             .iter()
             .filter_map(|s| counts.get(s).map(|n| (*s, *n)))
             .collect();
+        let verdict = record.verdict();
+        let incomplete = words::incomplete(record);
         RunView {
             record,
             catalogue,
-            verdict: record.verdict(),
+            verdict,
+            headline: verdict_line(verdict, incomplete.as_deref(), true),
+            sentence: verdict_line(verdict, incomplete.as_deref(), false),
+            reason: words::verdict_reason(record),
+            curl_exports: words::curl_exports(record, &|plain| plain.to_owned()),
+            incomplete,
             tally: Tally::of(&record.counts),
             broken: broken_rules(record, catalogue),
             errors: errors_apart(record),
@@ -81,6 +103,15 @@ impl<'a> RunView<'a> {
             "found before the first case, so no case ran"
         } else {
             "the cases that needed these were blocked, not judged"
+        }
+    }
+
+    /// Why the run is incomplete where its verdict line does not say it already (a run that
+    /// failed, and stopped early too): each cause said once.
+    pub fn incomplete_apart(&self) -> Option<&str> {
+        match self.verdict {
+            RunVerdict::Incomplete => None,
+            _ => self.incomplete.as_deref(),
         }
     }
 

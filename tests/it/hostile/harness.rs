@@ -66,7 +66,7 @@ impl Run {
     pub fn assert_incomplete(&self) {
         assert_eq!(self.code, 4, "exit code; stdout:\n{}", self.stdout);
         assert!(
-            self.stdout.contains("covenant: INCOMPLETE."),
+            self.stdout.contains("covenant: INCOMPLETE: "),
             "console: {}",
             self.stdout
         );

@@ -321,28 +321,6 @@ impl CaseResult {
             Verdict::Pass
         }
     }
-
-    /// Why a known case is not a failure: the rules the baseline holds, and its reasons.
-    pub fn known_sentence(&self) -> String {
-        let mut known: Vec<(&str, &str, usize)> = Vec::new();
-        for f in &self.findings {
-            let Some(reason) = f.known.as_deref() else {
-                continue;
-            };
-            match known.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
-                Some(seen) => seen.2 += 1,
-                None => known.push((&f.rule, reason, 1)),
-            }
-        }
-        let named: Vec<String> = known
-            .iter()
-            .map(|(rule, reason, n)| match n {
-                1 => format!("{rule} ({reason})"),
-                n => format!("{rule} in {n} responses ({reason})"),
-            })
-            .collect();
-        format!("known failure, held by the baseline: {}", named.join("; "))
-    }
 }
 
 /// Counts of verdicts in a run.

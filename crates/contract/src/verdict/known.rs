@@ -38,28 +38,6 @@ impl BaselineOutcome {
     pub fn stale_fails(&self) -> bool {
         !self.stale.is_empty() && !self.accept_stale
     }
-
-    /// The stale entries in one sentence each, saying what to do.
-    pub fn stale_sentences(&self) -> Vec<String> {
-        self.stale
-            .iter()
-            .map(|s| {
-                let what = if s.whole {
-                    format!("remove the entry {} from {}", s.rule, self.file)
-                } else {
-                    format!(
-                        "remove these cases from the entry {} of {}",
-                        s.rule, self.file
-                    )
-                };
-                format!(
-                    "{} ran without breaking {}: {what}",
-                    s.cases.join(", "),
-                    s.rule
-                )
-            })
-            .collect()
-    }
 }
 
 /// The failures a baseline held in one run, for one rule.
@@ -70,27 +48,4 @@ pub struct KnownRule {
     pub reason: String,
     /// The cases whose failure of the rule it held.
     pub cases: Vec<String>,
-}
-
-impl BaselineOutcome {
-    /// The baseline in a few lines, after the verdict line: what it held, what went stale,
-    /// what expired.
-    pub fn lines(&self) -> Vec<String> {
-        let mut lines = vec![format!(
-            "baseline {}: the known failures it holds do not fail the run",
-            self.file
-        )];
-        let stale = if self.accept_stale {
-            "stale (accepted by --accept-stale)"
-        } else {
-            "stale"
-        };
-        lines.extend(
-            self.stale_sentences()
-                .into_iter()
-                .map(|s| format!("{stale}: {s}")),
-        );
-        lines.extend(self.expired.iter().map(|e| format!("expired: {e}")));
-        lines
-    }
 }

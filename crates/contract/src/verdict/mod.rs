@@ -25,6 +25,6 @@ pub use coverage::{CoverageMeasure, CoverageRequirement};
 pub use exchange::{Exchange, RequestRecord, ResponseRecord};
 pub use known::{BaselineOutcome, KnownRule, StaleEntry};
 pub use pace::{Pace, Unanswered};
-pub use record::{parse_shard, RunMeta, RunRecord, RunVerdict, TrafficMeta};
+pub use record::{parse_shard, CurlVar, Incomplete, RunMeta, RunRecord, RunVerdict, TrafficMeta};
 pub use settle::settled;
 pub use shape::{Fill, PageFill, Shape};

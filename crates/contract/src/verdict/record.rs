@@ -135,15 +135,32 @@ impl RunMeta {
         let (mine, theirs) = (without_port(&self.target), without_port(&other.target));
         self.same_target(other) || (mine.is_some() && mine == theirs)
     }
+}
 
-    /// What produced the record, in words: `seed 7` for a run; for real traffic, what the
-    /// traffic was (a run's seed and cases per operation mean nothing there).
-    pub fn provenance(&self) -> String {
-        match &self.traffic {
-            Some(traffic) => traffic.describe(),
-            None => format!("seed {}", self.seed),
-        }
-    }
+/// Why a run is incomplete, as data: the reports word it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Incomplete {
+    /// The run stopped early (an interrupt, its deadline, its request budget), for this reason.
+    Stopped(String),
+    /// Real traffic of which nothing, or only the statuses, could be judged, for this reason.
+    Traffic(String),
+    /// No case was planned.
+    NothingPlanned,
+    /// Every planned case was skipped.
+    NothingRan,
+    /// Every case was skipped or blocked by its baseline.
+    NothingJudged,
+}
+
+/// A shell variable the curls of a report name in place of a secret, and what it must hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CurlVar {
+    /// A secret the profile holds under `key`.
+    Profile { var: String, key: &'static str },
+    /// The banking access token that `[banking.oauth]` gives.
+    Fetched { var: String },
+    /// The `nth` credential the clients sent (real traffic), counted from 1.
+    Client { var: String, nth: usize },
 }
 
 /// A base URL without its port and trailing slash (`http://127.0.0.1:8080/v1` ->
@@ -153,21 +170,6 @@ fn without_port(target: &str) -> Option<String> {
     url.host_str()?;
     url.set_port(None).ok()?;
     Some(url.as_str().trim_end_matches('/').to_owned())
-}
-
-impl TrafficMeta {
-    /// What the record is, in words: `traffic seen by covenant proxy on ADDR, from A to B`.
-    pub fn describe(&self) -> String {
-        let what = match self.source.as_str() {
-            "proxy" => format!("traffic seen by covenant proxy on {}", self.name),
-            _ => format!("traffic recorded in {}", self.name),
-        };
-        match (&self.from, &self.to) {
-            (Some(from), Some(to)) if from != to => format!("{what}, from {from} to {to}"),
-            (Some(at), _) | (None, Some(at)) => format!("{what}, at {at}"),
-            (None, None) => what,
-        }
-    }
 }
 
 /// The verdict of a whole run, as every surface (console, reports, `compare`, exit code) states
@@ -281,19 +283,6 @@ impl RunRecord {
         }
     }
 
-    /// Why the verdict is what it is, where the cases' statuses alone do not say it: an
-    /// incomplete run, the profile's problems, an unreachable target, coverage short of what was
-    /// required. JUnit's `run.verdict` test case and the CI annotation give it.
-    pub fn verdict_reason(&self) -> Option<String> {
-        match self.verdict() {
-            RunVerdict::Incomplete => self.incomplete(),
-            RunVerdict::ProfileProblem => Some(self.meta.profile_problems.join("; ")),
-            RunVerdict::Unreachable => self.meta.unreachable.clone(),
-            RunVerdict::CoverageShort => Some(self.meta.coverage_short.join("; ")),
-            _ => None,
-        }
-    }
-
     /// Whether the run stopped before its first case, for the profile or an unreachable target:
     /// its reports say why, and judge nothing.
     pub fn stopped_before_cases(&self) -> bool {
@@ -302,46 +291,33 @@ impl RunRecord {
     }
 
     /// Why the run is incomplete, if it is: it stopped early, or it planned or ran no case.
-    pub fn incomplete(&self) -> Option<String> {
+    pub fn incomplete(&self) -> Option<Incomplete> {
         if let Some(why) = &self.meta.interrupted {
-            return Some(format!("the run stopped early: {why}"));
+            return Some(Incomplete::Stopped(why.clone()));
         }
         if let Some(traffic) = &self.meta.traffic {
-            return traffic.nothing_judged.clone();
+            return traffic.nothing_judged.clone().map(Incomplete::Traffic);
         }
         if self.stopped_before_cases() {
             // Its verdict names why: the profile, or the target that never answered.
             return None;
         }
         if self.cases.is_empty() {
-            return Some(
-                "no case was planned: check --filter, --skip, --shard and --read-only".to_owned(),
-            );
+            return Some(Incomplete::NothingPlanned);
         }
         let c = &self.counts;
         if c.skip == self.cases.len() {
-            return Some(
-                "no case ran: every planned case was skipped (see the reasons)".to_owned(),
-            );
+            return Some(Incomplete::NothingRan);
         }
-        (c.skip + c.inconclusive == self.cases.len()).then(|| {
-            "nothing was judged: every case was skipped or blocked by its baseline".to_owned()
-        })
+        (c.skip + c.inconclusive == self.cases.len()).then_some(Incomplete::NothingJudged)
     }
 
-    /// The one line each report gives before its curls: the shell variables they name in
-    /// place of secrets, each with the profile key whose value it must hold; `None` when no
-    /// curl of the run names one.
-    pub fn curl_exports(&self) -> Option<String> {
-        self.curl_exports_with(&|name| name.to_owned())
-    }
-
-    /// [`RunRecord::curl_exports`] with each variable and profile key rendered by `code` (as
-    /// a Markdown code span, say); the rest of the sentence is plain words.
-    pub fn curl_exports_with(&self, code: &dyn Fn(&str) -> String) -> Option<String> {
+    /// The shell variables the curls reports print name in place of secrets (those of the
+    /// exchanges that show a finding), each with what it must hold: the profile's secrets
+    /// first, then the clients' credentials in the order of their number.
+    pub fn curl_vars(&self) -> Vec<CurlVar> {
         let profile: crate::profile::Profile =
             serde_json::from_value(self.meta.profile.clone()).unwrap_or_default();
-        // The curls reports print: those of the exchanges that show a finding.
         let curls: Vec<&str> = self
             .cases
             .iter()
@@ -352,7 +328,7 @@ impl RunRecord {
             })
             .map(|e| e.request.curl.as_str())
             .collect();
-        let mut named: Vec<String> = profile
+        let mut vars: Vec<CurlVar> = profile
             .secret_vars()
             .into_iter()
             .filter(|(v, _)| {
@@ -369,26 +345,20 @@ impl RunRecord {
                         .as_ref()
                         .is_some_and(|b| b.token.is_none() && b.oauth.is_some());
                 match fetched {
-                    true => format!(
-                        "{} (a banking access token {} gives)",
-                        code(&v.var),
-                        code("[banking.oauth]")
-                    ),
-                    false => format!("{} (the profile's {})", code(&v.var), code(v.key)),
+                    true => CurlVar::Fetched { var: v.var },
+                    false => CurlVar::Profile {
+                        var: v.var,
+                        key: v.key,
+                    },
                 }
             })
             .collect();
-        named.extend(
-            client_vars(&curls).into_iter().map(|(var, nth)| {
-                format!("{} (the {nth} credential the clients sent)", code(&var))
-            }),
+        vars.extend(
+            client_vars(&curls)
+                .into_iter()
+                .map(|(var, nth)| CurlVar::Client { var, nth }),
         );
-        (!named.is_empty()).then(|| {
-            format!(
-                "To run a curl as printed, export {} first; covenant never writes a secret",
-                named.join(", ")
-            )
-        })
+        vars
     }
 
     /// The verdict of the run (see [`RunVerdict`] for the precedence), read from its settled
@@ -465,8 +435,8 @@ impl RunRecord {
 }
 
 /// The variables of clients' credentials that `curls` name (`$COVENANT_CLIENT_TOKEN`,
-/// `$COVENANT_CLIENT_TOKEN_2`, ...), each once in the order of their number, with its ordinal.
-fn client_vars(curls: &[&str]) -> Vec<(String, String)> {
+/// `$COVENANT_CLIENT_TOKEN_2`, ...), each once in the order of their number, with its number.
+fn client_vars(curls: &[&str]) -> Vec<(String, usize)> {
     let pattern = format!("${CLIENT_TOKEN_VAR}");
     // `${VAR}` read as `$VAR}`: the brace ends the name as any other character would.
     let curls: Vec<String> = curls.iter().map(|c| c.replace("${", "$")).collect();
@@ -495,22 +465,10 @@ fn client_vars(curls: &[&str]) -> Vec<(String, String)> {
     numbers
         .into_iter()
         .map(|n| match n {
-            1 => (CLIENT_TOKEN_VAR.to_owned(), "first".to_owned()),
-            n => (format!("{CLIENT_TOKEN_VAR}_{n}"), ordinal(n)),
+            1 => (CLIENT_TOKEN_VAR.to_owned(), n),
+            n => (format!("{CLIENT_TOKEN_VAR}_{n}"), n),
         })
         .collect()
-}
-
-/// `2` as "2nd", `3` as "3rd", `11` as "11th".
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// Whether `curl` holds `$VAR` as a whole variable name (not the start of a longer one).
@@ -543,7 +501,7 @@ mod tests {
     use crate::verdict::Finding;
 
     #[test]
-    fn client_variables_are_read_from_curls_once_each_in_order_with_their_ordinal() {
+    fn client_variables_are_read_from_curls_once_each_in_order_with_their_number() {
         let curls = [
             "curl -H \"authorization: Bearer $COVENANT_CLIENT_TOKEN_2\"",
             "curl -H 'x: a'\"${COVENANT_CLIENT_TOKEN}\"'b' -H \"a: $COVENANT_CLIENT_TOKEN\"",
@@ -552,13 +510,9 @@ mod tests {
         assert_eq!(
             client_vars(&curls),
             [
-                ("COVENANT_CLIENT_TOKEN".to_owned(), "first".to_owned()),
-                ("COVENANT_CLIENT_TOKEN_2".to_owned(), "2nd".to_owned())
+                ("COVENANT_CLIENT_TOKEN".to_owned(), 1),
+                ("COVENANT_CLIENT_TOKEN_2".to_owned(), 2)
             ]
-        );
-        assert_eq!(
-            [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal),
-            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
         );
     }
 
