@@ -8,39 +8,32 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     no_transparent_huge_pages();
-    tune_arenas();
+    purge_arenas_sooner();
     covenant::cli::main()
 }
 
 /// mimalloc gives freed memory back to the system once it has been free for its purge delay
 /// (10 ms), but the memory of its arenas only after ten times that: within a run of a second or
 /// so, most freed memory was never given back, and the default run peaked near 57 MiB where
-/// arenas purging as soon as pages do peaks near 47, in the same time. Its arenas are also
-/// committed as they are reserved: committing them as they are used took the peak of
-/// `--cases 500` from 50.0-50.8 MiB to 48.4-49.8, in the same time. A user's
-/// `MIMALLOC_ARENA_PURGE_MULT` or `MIMALLOC_ARENA_EAGER_COMMIT` is left to choose otherwise.
-fn tune_arenas() {
+/// arenas purging as soon as pages do peaks near 47, in the same time. A user's
+/// `MIMALLOC_ARENA_PURGE_MULT` is left to choose otherwise.
+fn purge_arenas_sooner() {
     use std::ffi::{c_int, c_long};
     extern "C" {
         // mimalloc's own API, from the library the `mimalloc` crate links in.
         fn mi_version() -> c_int;
         fn mi_option_set(option: c_int, value: c_long);
     }
-    /// `mi_option_arena_eager_commit` and `mi_option_arena_purge_mult` of `mi_option_t` in
-    /// mimalloc 2 and 3 (`mimalloc.h`), each with the value set and the variable that keeps it.
-    const OPTIONS: [(c_int, c_long, &str); 2] = [
-        (4, 0, "MIMALLOC_ARENA_EAGER_COMMIT"),
-        (24, 0, "MIMALLOC_ARENA_PURGE_MULT"),
-    ];
-    // SAFETY: mi_version and mi_option_set take plain integers and touch no memory of ours;
-    // an option is set only in a major version whose option table has it at this place.
-    if !matches!(unsafe { mi_version() } / 10_000, 2 | 3) {
+    /// `mi_option_arena_purge_mult` of `mi_option_t` in mimalloc 2 and 3 (`mimalloc.h`).
+    const ARENA_PURGE_MULT: c_int = 24;
+    if std::env::var_os("MIMALLOC_ARENA_PURGE_MULT").is_some() {
         return;
     }
-    for (option, value, variable) in OPTIONS {
-        if std::env::var_os(variable).is_none() {
-            // SAFETY: as above.
-            unsafe { mi_option_set(option, value) };
+    // SAFETY: both take plain integers and touch no memory of ours; the option is set only in
+    // a major version whose option table has it at this place.
+    unsafe {
+        if matches!(mi_version() / 10_000, 2 | 3) {
+            mi_option_set(ARENA_PURGE_MULT, 0);
         }
     }
 }
