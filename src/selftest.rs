@@ -205,8 +205,9 @@ async fn fault_run(
 /// that judged it in the clean run, then the explorer's sequences. Detection is what the
 /// self-test asks, and the rounds after the first cost most: the sequences are the heaviest
 /// cases (a fifth of the self-test's time when they played in every run that chose them), and a
-/// rule of the generic checks is judged by nearly every case. Each round holds the earlier cases
-/// its own cases use, and no case of a round before it; none is empty.
+/// rule of the generic checks is judged by nearly every case. A case of its own is in one round
+/// only; each round holds the earlier cases whose results its cases use (played again on its
+/// fresh reference when a round before played them too); no round is empty.
 pub fn rounds(fault: Fault, plan: &[Case], chosen: BTreeSet<String>) -> Vec<BTreeSet<String>> {
     let declares = |id: &String| {
         plan.iter()
@@ -219,11 +220,12 @@ pub fn rounds(fault: Fault, plan: &[Case], chosen: BTreeSet<String>) -> Vec<BTre
     let mut played = BTreeSet::new();
     let mut out = Vec::new();
     for round in [declared, others, sequences] {
-        let round: BTreeSet<String> = with_earlier(round, plan)
+        let own: BTreeSet<String> = round
             .into_iter()
             .filter(|id| !played.contains(id))
             .collect();
-        if !round.is_empty() {
+        if !own.is_empty() {
+            let round = with_earlier(own, plan);
             played.extend(round.iter().cloned());
             out.push(round);
         }
@@ -615,6 +617,29 @@ mod tests {
         let chosen = judging(fault, &plan, &clean, &sites);
         let want = ["vat.read-back", "vat.early", "vat.late"];
         assert_eq!(chosen, want.iter().map(|s| s.to_string()).collect());
+    }
+
+    #[test]
+    fn rounds_play_the_declaring_cases_then_the_others_then_the_sequences_with_earlier_ones() {
+        let mut plan = vec![
+            case("vat.early"),
+            case("vat.late").late(&["vat.early"]),
+            case("vat.read-back"),
+            case("vat.later").late(&["vat.early"]),
+            case("explore.sequence.1"),
+        ];
+        plan[1].rules = vec!["VAT-ROUNDTRIP"];
+        let chosen: BTreeSet<String> = plan.iter().map(|c| c.id.clone()).collect();
+        let rounds = rounds(Fault::VatCreateValueTruncated, &plan, chosen);
+        let want: Vec<BTreeSet<String>> = [
+            &["vat.early", "vat.late"][..],
+            &["vat.early", "vat.later", "vat.read-back"],
+            &["explore.sequence.1"],
+        ]
+        .iter()
+        .map(|ids| ids.iter().map(|s| s.to_string()).collect())
+        .collect();
+        assert_eq!(rounds, want);
     }
 
     #[test]
