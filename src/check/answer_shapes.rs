@@ -420,7 +420,10 @@ fn fields_of(object: &serde_json::Map<String, Value>) -> Fields {
             fields.insert(MORE.to_owned(), 0);
             break;
         }
-        *fields.entry(cut(name, MAX_NAME)).or_insert(0) |= type_bit(value);
+        match fields.get_mut(name.as_str()) {
+            Some(types) if name.len() <= MAX_NAME => *types |= type_bit(value),
+            _ => *fields.entry(cut(name, MAX_NAME)).or_insert(0) |= type_bit(value),
+        }
     }
     fields
 }
@@ -431,50 +434,85 @@ fn fields_of(object: &serde_json::Map<String, Value>) -> Fields {
 fn nested_of(operation: OperationId, object: &serde_json::Map<String, Value>) -> Fields {
     let mut nested = Fields::new();
     let page = next_field(operation).map(|_| "data");
+    // One path, grown and cut back as the walk goes: a page of a hundred items would otherwise
+    // build a string per field of every item.
+    let mut path = String::new();
     for (name, value) in object {
-        let path = cut(name, MAX_NAME);
+        path.clear();
+        push_cut(&mut path, name, MAX_NAME);
         match value {
             Value::Array(items) if page == Some(name.as_str()) => {
+                path.push_str("[].");
+                let base = path.len();
                 for item in items.iter().filter_map(Value::as_object) {
                     for (field, value) in item {
-                        let path = format!("{path}[].{}", cut(field, MAX_NAME));
-                        descend(&path, value, 2, &mut nested);
+                        path.truncate(base);
+                        push_cut(&mut path, field, MAX_NAME);
+                        descend(&mut path, value, 2, &mut nested);
                     }
                 }
             }
-            _ => descend(&path, value, 1, &mut nested),
+            _ => descend(&mut path, value, 1, &mut nested),
         }
     }
     nested
 }
 
-/// Records the fields below `value`, at `path`, `depth` levels below the top.
-fn descend(path: &str, value: &Value, depth: usize, into: &mut Fields) {
+/// Records the fields below `value`, at `path`, `depth` levels below the top; `path` is as it
+/// was when it returns.
+fn descend(path: &mut String, value: &Value, depth: usize, into: &mut Fields) {
     if depth > MAX_DEPTH {
         return;
     }
-    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
-        Value::Object(object) => Box::new(
-            object
-                .iter()
-                .map(|(name, v)| (format!("{path}.{}", cut(name, MAX_NAME)), v)),
-        ),
-        Value::Array(items) => Box::new(items.iter().map(|v| (format!("{path}[]"), v))),
-        _ => return,
-    };
-    for (child, value) in children {
-        let full = into.len() >= MAX_FIELDS;
-        match into.get_mut(&child) {
-            Some(types) => *types |= type_bit(value),
-            None if !full => {
-                into.insert(child.clone(), type_bit(value));
-            }
-            None => {
-                into.insert(MORE.to_owned(), 0);
-                return;
+    let base = path.len();
+    match value {
+        Value::Object(object) => {
+            for (name, value) in object {
+                path.truncate(base);
+                path.push('.');
+                push_cut(path, name, MAX_NAME);
+                if !child(path, value, depth, into) {
+                    break;
+                }
             }
         }
-        descend(&child, value, depth + 1, into);
+        Value::Array(items) => {
+            path.push_str("[]");
+            for value in items {
+                if !child(path, value, depth, into) {
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
+    path.truncate(base);
+}
+
+/// Records `value` at `path` and what is below it; `false` when the map is full (its other
+/// siblings are then not looked at).
+fn child(path: &mut String, value: &Value, depth: usize, into: &mut Fields) -> bool {
+    let full = into.len() >= MAX_FIELDS;
+    match into.get_mut(path.as_str()) {
+        Some(types) => *types |= type_bit(value),
+        None if !full => {
+            into.insert(path.clone(), type_bit(value));
+        }
+        None => {
+            into.insert(MORE.to_owned(), 0);
+            return false;
+        }
+    }
+    descend(path, value, depth + 1, into);
+    true
+}
+
+/// Appends `text` cut as [`cut`] cuts it.
+fn push_cut(into: &mut String, text: &str, max: usize) {
+    if text.len() <= max {
+        into.push_str(text);
+    } else {
+        into.push_str(&cut(text, max));
     }
 }
 

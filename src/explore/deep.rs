@@ -44,8 +44,8 @@ async fn page(
     token: Option<&str>,
 ) -> Result<Option<ListPage>, Abort> {
     let q = list.with_token(query, token);
-    let response = send(cx, model, list.request(cx, &q)).await?;
-    let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+    let mut response = send(cx, model, list.request(cx, &q)).await?;
+    let page = list.take_page(&mut response.json);
     Ok(page.filter(|_| response.is_success()))
 }
 

@@ -91,8 +91,8 @@ pub async fn full_read(
     while read.pages < MAX_PAGES {
         let q = list.with_token(query, token.as_deref());
         let call = list.request(cx, &q).organization(org.clone());
-        let response = send(cx, model, call).await?;
-        let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+        let mut response = send(cx, model, call).await?;
+        let page = list.take_page(&mut response.json);
         let (true, Some(page)) = (response.is_success(), page) else {
             return Ok(None);
         };

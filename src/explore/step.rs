@@ -383,8 +383,8 @@ async fn issue_token(
 ) -> Result<Option<&'static str>, Abort> {
     let list = events_list();
     let query = crate::pagination::query(&[("sort", "created_at"), ("limit", &limit.to_string())]);
-    let response = send(cx, model, list.request(cx, &query)).await?;
-    let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+    let mut response = send(cx, model, list.request(cx, &query)).await?;
+    let page = list.take_page(&mut response.json);
     match page.and_then(|p| p.next).filter(|_| response.is_success()) {
         Some(next) => {
             model.ascending.push((next.clone(), limit));
@@ -414,8 +414,8 @@ async fn token_with_params(
     let mut pages = Vec::new();
     for query in [Vec::new(), crate::pagination::query(pairs)] {
         let query = list.with_token(&query, Some(&token));
-        let response = send(cx, model, list.request(cx, &query)).await?;
-        let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+        let mut response = send(cx, model, list.request(cx, &query)).await?;
+        let page = list.take_page(&mut response.json);
         match page.filter(|_| response.is_success()) {
             Some(page) => pages.push(page.items.iter().map(item_key).collect::<Vec<_>>()),
             // A refusal is judged by the generic checks and the pagination cases.
@@ -464,9 +464,9 @@ async fn carry_token(
     let call = list
         .request(cx, &query)
         .organization(given(cx, Org::Other, false));
-    let response = send(cx, model, call).await?;
+    let mut response = send(cx, model, call).await?;
     cx.judged(TOKEN_WHERE_ISSUED);
-    let page = response.json.as_ref().and_then(|j| list.parse_page(j));
+    let page = list.take_page(&mut response.json);
     let (true, Some(page)) = (response.is_success(), page) else {
         return Ok(None);
     };

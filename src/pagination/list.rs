@@ -83,11 +83,22 @@ impl List {
     /// The page a JSON body holds, or `None` when it is not a page (no `data` array, a token
     /// field missing or neither a string nor null).
     pub fn parse_page(&self, body: &Value) -> Option<ListPage> {
-        let items = body.get("data")?.as_array()?.clone();
+        self.take_page(&mut Some(body.clone()))
+    }
+
+    /// [`List::parse_page`] of an answer's body, its items moved out of it rather than copied
+    /// (a page may hold a hundred); the body is left as it was when it is no page.
+    pub fn take_page(&self, json: &mut Option<Value>) -> Option<ListPage> {
+        let body = json.as_mut()?;
+        let next = token_field(body, &self.fields.next)?;
+        let prev = token_field(body, &self.fields.prev)?;
+        let Value::Array(items) = body.get_mut("data")? else {
+            return None;
+        };
         Some(ListPage {
-            items,
-            next: token_field(body, &self.fields.next)?,
-            prev: token_field(body, &self.fields.prev)?,
+            items: std::mem::take(items),
+            next,
+            prev,
         })
     }
 }
@@ -125,12 +136,12 @@ pub async fn fetch(
     query: &[(String, String)],
 ) -> Result<Fetched, Abort> {
     let before = cx.findings.len();
-    let response = cx.send(list.request(cx, query)).await?;
+    let mut response = cx.send(list.request(cx, query)).await?;
     if !response.is_success() {
         return Ok(Fetched::Refused(response));
     }
     cx.judged(list.shape_rule);
-    match response.json.as_ref().and_then(|j| list.parse_page(j)) {
+    match list.take_page(&mut response.json) {
         Some(page) => Ok(Fetched::Page(page)),
         None => {
             if cx.findings.len() == before {
