@@ -2,11 +2,12 @@
 //! findings), and how its requests are sent and recorded.
 //!
 //! Every request a case sends is an [`Outgoing`] that carries its operation, one the case
-//! declared ([`CaseCx::declare`]); [`CaseCx::send`], [`CaseCx::send_each`] and
+//! declared ([`CaseCx::declare`]: a request of another is refused, unsent, as covenant's
+//! defect); [`CaseCx::send`], [`CaseCx::send_each`] and
 //! [`CaseCx::dispatch`] all end in [`CaseCx::record_judged`], the one place an exchange is
 //! recorded and the generic checks (no 5xx, JSON bodies, error body shapes, declared statuses)
-//! applied, so that no case can forget them. A case never decides a rule's level: it names the rule, and the
-//! catalogue says whether a breach fails or warns.
+//! applied, so that no case can forget them. A case never decides a rule's level: it names the
+//! rule, and the catalogue says whether a breach fails or warns.
 
 use super::request::{Call, Outgoing};
 use super::run_context::RunCx;
@@ -14,7 +15,7 @@ use super::safety::forbidden_delete;
 use super::tally::Tally;
 use crate::check;
 use crate::check::AnswerShapes;
-use crate::client::{Request, Response, SendError, Sent};
+use crate::client::{Request, Response, SendError, Sent, Urgency};
 use crate::ledger::{Consumable, TakeError, Taken};
 use crate::schema::OperationId;
 use crate::verdict::{Exchange, Finding, Inconclusive};
@@ -134,18 +135,13 @@ impl CaseCx {
         self.declared = Some(Arc::new((case.to_owned(), operations)));
     }
 
-    /// Whether `operation` is one the case declared. A request of another is a defect of
-    /// covenant's bookkeeping (the case's needs, and so its skips, follow from its declared
-    /// operations), never of the target: debug builds stop on it, a release run sends it.
-    fn check_declared(&self, operation: OperationId) {
-        if let Some(declared) = &self.declared {
-            let (case, operations) = declared.as_ref();
-            debug_assert!(
-                operations.contains(&operation),
-                "case {case} sends {operation:?}, which it does not declare (Case::also or \
-                 Case::sends)"
-            );
-        }
+    /// Why a request of `operation` is refused: it is none the case declared. That is a defect
+    /// of covenant's bookkeeping (the case's needs, and so its skips, follow from its declared
+    /// operations), never of the target: the request is not sent, and the case ends as an error
+    /// that names the case and the operation.
+    fn undeclared(&self, operation: OperationId) -> Option<String> {
+        let (case, operations) = self.declared.as_deref()?;
+        undeclared(case, operations, operation)
     }
 
     /// A fresh record for part of this case that runs beside its other parts (independent
@@ -256,22 +252,33 @@ impl CaseCx {
         &self,
         request: impl Into<Outgoing>,
     ) -> impl Future<Output = Dispatched> + Send + 'static {
+        self.dispatch_as(request, Urgency::Batch)
+    }
+
+    /// [`CaseCx::dispatch`], waiting for a lane in the queue `urgency` names.
+    fn dispatch_as(
+        &self,
+        request: impl Into<Outgoing>,
+        urgency: Urgency,
+    ) -> impl Future<Output = Dispatched> + Send + 'static {
         let Outgoing { operation, request } = request.into();
-        self.check_declared(operation);
-        self.dispatch_of(Some(operation), request)
+        self.dispatch_of(Some(operation), request, urgency)
     }
 
     fn dispatch_of(
         &self,
         operation: Option<OperationId>,
         request: Request,
+        urgency: Urgency,
     ) -> impl Future<Output = Dispatched> + Send + 'static {
-        let refused = forbidden_delete(&self.run, &request);
+        let refused = operation
+            .and_then(|op| self.undeclared(op))
+            .or_else(|| forbidden_delete(&self.run, &request));
         let run = self.run.clone();
         async move {
             let outcome = match refused {
                 Some(why) => Err(why),
-                None => Ok(run.target.send(&request).await),
+                None => Ok(run.target.send(&request, urgency).await),
             };
             Dispatched {
                 operation,
@@ -325,7 +332,8 @@ impl CaseCx {
         request: impl Into<Outgoing>,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
-        let dispatched = self.dispatch(request).await;
+        // The case waits on this one alone: it goes before the batches (`client::Urgency`).
+        let dispatched = self.dispatch_as(request, Urgency::Chain).await;
         self.record_judged(dispatched, judge)
     }
 
@@ -337,7 +345,7 @@ impl CaseCx {
         request: Request,
         judge: impl FnOnce(&mut CaseCx, &Request, &Response),
     ) -> Result<Response, Abort> {
-        let dispatched = self.dispatch_of(None, request).await;
+        let dispatched = self.dispatch_of(None, request, Urgency::Chain).await;
         self.record_judged(dispatched, judge)
     }
 
@@ -707,5 +715,40 @@ impl CaseCx {
             self.push(f);
         }
         ok
+    }
+}
+
+/// The refusal of a request of `operation` by `case`, which declares `operations`: `None` when
+/// it declares it.
+fn undeclared(case: &str, operations: &[OperationId], operation: OperationId) -> Option<String> {
+    (!operations.contains(&operation)).then(|| {
+        format!(
+            "covenant defect: case {case} tried to send a request of {}, which it does not \
+             declare (Case::also or Case::sends), and it was not sent: a case's needs and skips \
+             follow from what it declares; please report it",
+            operation.as_str()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_of_an_operation_the_case_does_not_declare_is_refused_as_covenants_defect() {
+        let declared = [OperationId::ListEvents, OperationId::GetVatId];
+        assert_eq!(
+            undeclared("events.x", &declared, OperationId::GetVatId),
+            None
+        );
+        let why =
+            undeclared("events.x", &declared, OperationId::CreateReceivable).expect("refused");
+        assert!(why.starts_with("covenant defect: case events.x"), "{why}");
+        assert!(
+            why.contains(OperationId::CreateReceivable.as_str()),
+            "{why}"
+        );
+        assert!(why.contains("it was not sent"), "{why}");
     }
 }

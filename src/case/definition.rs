@@ -19,8 +19,8 @@ pub struct Case {
     /// The operation it exercises, where it exercises one.
     pub operation: Option<OperationId>,
     /// The other operations it sends requests of ([`Case::also`], [`Case::sends`]): a request
-    /// of an operation the case does not declare is a defect of covenant (see
-    /// [`CaseCx::dispatch`](super::CaseCx::dispatch)).
+    /// of an operation the case does not declare is a defect of covenant, refused unsent (the
+    /// case ends as an error naming it).
     pub sends: Vec<OperationId>,
     pub rules: Vec<&'static str>,
     pub needs: Vec<Need>,

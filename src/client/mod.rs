@@ -30,6 +30,7 @@ pub use bare::{hyper_client, HyperClient, Trust};
 pub use coding::{decoded, CodingError};
 pub use config::{TargetConfig, TargetError};
 pub use curl::{curl_command, redact, SecretFinder, ShellVars};
+pub use lanes::Urgency;
 pub use limit::{Budget, Halt};
 pub use pace::{DEFAULT_MAX_REFUSAL, MAX_PAUSE};
 pub use send::{Sent, Target};

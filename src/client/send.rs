@@ -5,11 +5,12 @@ use super::bare::Bare;
 use super::coding::{self, CodingError};
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
+use super::lanes::{self, Urgency};
 use super::pace::{Admission, Pacer, Refusal};
 use super::record::{record_request, record_response};
 use super::retry_after::{rate_limit, rate_limit_of};
 use super::wire::head_and_body;
-use super::{curl, lanes, Budget, Halt, Request, Response, SendError, TargetConfig, TargetError};
+use super::{curl, Budget, Halt, Request, Response, SendError, TargetConfig, TargetError};
 use crate::verdict::Exchange;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -299,7 +300,12 @@ impl Target {
     /// Sends a request. Never panics, whatever the target does. The exchange is recorded only
     /// on demand ([`Target::exchange`]): redacting and rendering a `curl` command for every
     /// request would cost more than sending it, and most exchanges are never kept.
-    pub async fn send(&self, request: &Request) -> (Sent, Result<Response, SendError>) {
+    /// `urgency` says which queue it waits in before a lane takes it.
+    pub async fn send(
+        &self,
+        request: &Request,
+        urgency: Urgency,
+    ) -> (Sent, Result<Response, SendError>) {
         let started = Instant::now();
         let key = endpoint(request.method.as_str(), &request.path);
         let mut retries = 0;
@@ -315,7 +321,7 @@ impl Target {
                     break Err(SendError::Stopped);
                 }
             }
-            let outcome = self.send_once(request, &key, &mut tries).await;
+            let outcome = self.send_once(request, &key, &mut tries, urgency).await;
             // A rate-limit answer was not processed: the pacer has paused every lane (or this
             // endpoint's requests), and the request goes again once the pause is over, until an
             // answer comes through, the run stops (the deadline, an interrupt, covenant giving
@@ -443,6 +449,7 @@ impl Target {
         request: &Request,
         key: &str,
         tries: &mut u32,
+        urgency: Urgency,
     ) -> Result<Response, SendError> {
         if self.config.read_only && !request.is_safe() {
             return Err(SendError::ReadOnly(request.method.to_string()));
@@ -464,7 +471,7 @@ impl Target {
             false => Built::Client(self.build(request, url)?),
         };
         let response = match &self.lanes {
-            Some(lanes) => lanes.execute(builder, key).await,
+            Some(lanes) => lanes.execute(builder, key, urgency).await,
             None => self.execute(builder, key).await,
         };
         response.map(Response::parsed)
