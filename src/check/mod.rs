@@ -16,7 +16,9 @@ mod finding;
 mod generic;
 pub mod http;
 mod json;
+mod observed;
 mod receivable;
+mod slips;
 
 pub use answer_shapes::AnswerShapes;
 pub use finding::{finding, Checked};
@@ -24,3 +26,7 @@ pub use generic::{
     answer_rules, declared_status, generic, is_json_media_type, json_body, no_5xx, schema_findings,
     schema_rules,
 };
+pub use observed::{Answer, Observed, KEPT_BODY};
+/// What the spec asks of a client's request, and what the answer to a request that breaks it
+/// must be: real traffic's requests and the explorer's deliberate ones are judged alike.
+pub use slips::{also_allowed, answer_to, slips, stated_success, status_only, Expected, Slip};

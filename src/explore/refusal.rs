@@ -5,7 +5,7 @@
 //! None of them changes the model. Their answers are judged by the rules the spec states for
 //! them (the same ids as elsewhere) and by the generic checks: a refusal carries its area's error
 //! body. Two breaches at once are judged as the traffic judge judges a client's slips
-//! ([`crate::traffic::slips`]): where the spec names one outcome for a cause (401 for a missing
+//! ([`crate::check::slips`]): where the spec names one outcome for a cause (401 for a missing
 //! or invalid finance token, 400 for a malformed banking organization header) the answer must be
 //! it, unless another stated cause of the same request names another; any other cause only asks
 //! for a refusal. It must never fail an answer the spec allows for one of the causes.
@@ -13,9 +13,9 @@
 use super::shape::send;
 use super::{Model, BREACHES, UNKNOWN_PROPS};
 use crate::case::{absent_uuid, Abort, Bodies, CaseCx, Given, Outgoing};
+use crate::check::{also_allowed, answer_to, slips, Answer, Expected, Observed, Slip};
 use crate::client::{Body, Request, Response};
 use crate::schema::OperationId;
-use crate::traffic::{also_allowed, answer_to, slips, Answer, Expected, Observed, Slip};
 use serde_json::{json, Value};
 
 /// The length of the large body's name: a mebibyte.

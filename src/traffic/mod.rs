@@ -25,126 +25,16 @@ pub mod har;
 mod operation;
 pub mod proxy;
 mod sequence;
-mod slips;
 mod tally;
 
-/// What the spec allows for a request that breaks several stated rules at once: the explorer
-/// judges its own such requests with the same judgement.
-pub use slips::{also_allowed, answer_to, slips, Expected, Slip};
+pub use crate::check::{Answer, Observed, KEPT_BODY};
 
 use crate::catalogue::Catalogue;
-use crate::check::AnswerShapes;
-use crate::client::{Body, Request, Response, ShellVars};
+use crate::check::{self, AnswerShapes};
+use crate::client::ShellVars;
 use crate::schema::OperationId;
 use crate::verdict::{CaseResult, Counts, Finding, RunMeta, RunRecord, CLIENT_TOKEN_VAR};
 use std::collections::BTreeMap;
-
-/// The most bytes of one body covenant keeps to judge; the client gets every byte whatever the
-/// size, and a longer answer is judged on its status alone.
-pub const KEPT_BODY: usize = 1 << 20;
-
-/// One exchange as a client had it: what it sent, and what came back.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Observed {
-    pub method: String,
-    /// The path and query as the client sent them (`/finops/v1/events?limit=2`).
-    pub target: String,
-    pub request_headers: Vec<(String, String)>,
-    pub request_body: Vec<u8>,
-    /// `None`: no answer came (the target was unreachable or the connection broke).
-    pub answer: Option<Answer>,
-    /// Where no answer came: what happened, in words (`the target refused the connection`).
-    pub failure: Option<String>,
-    /// Where the request went (`https://api.example/base`), where it is not the judge's base
-    /// URL: a HAR entry keeps its own, so that its record and curl point where it went.
-    pub origin: Option<String>,
-    /// The request went to another origin than the target's: counted, never judged.
-    pub outside: bool,
-    pub duration_ms: f64,
-}
-
-/// The target's answer, its body kept up to [`KEPT_BODY`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-    /// The body was longer than what was kept: only the status is judged.
-    pub cut: bool,
-    /// The file holds no body of this answer (not recorded, or in an encoding covenant cannot
-    /// read): only the status is judged, and its body checks are named as not judged.
-    pub unrecorded: bool,
-}
-
-impl Observed {
-    /// The path without the query.
-    pub fn path(&self) -> &str {
-        self.target.split(['?', '#']).next().unwrap_or("")
-    }
-
-    /// The query's pairs, decoded, in order.
-    pub fn query(&self) -> Vec<(String, String)> {
-        match self.target.split_once('?') {
-            Some((_, query)) => url::form_urlencoded::parse(query.as_bytes())
-                .into_owned()
-                .collect(),
-            None => Vec::new(),
-        }
-    }
-
-    /// A request header's value (names are case-insensitive).
-    pub fn request_header(&self, name: &str) -> Option<&str> {
-        header(&self.request_headers, name)
-    }
-
-    /// The request as the checks read it.
-    fn request(&self) -> Request {
-        let method =
-            reqwest::Method::from_bytes(self.method.as_bytes()).unwrap_or(reqwest::Method::GET);
-        let mut request = Request::new(method, self.target.clone());
-        request.headers = self.request_headers.clone();
-        if !self.request_body.is_empty() {
-            request.body = Some(match serde_json::from_slice(&self.request_body) {
-                Ok(json) => Body::Json(json),
-                Err(_) => Body::Raw {
-                    bytes: self.request_body.clone(),
-                    content_type: self.request_header("content-type").map(str::to_owned),
-                },
-            });
-        }
-        request
-    }
-}
-
-fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
-    headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
-}
-
-impl Answer {
-    /// Whether only the status can be judged: the body was cut or not recorded.
-    fn status_only(&self) -> bool {
-        self.cut || self.unrecorded
-    }
-
-    /// The answer as the checks read it (a cut body is read as none).
-    fn response(&self) -> Response {
-        let body = if self.status_only() {
-            Vec::new()
-        } else {
-            self.body.clone()
-        };
-        let json = serde_json::from_slice(&body).ok();
-        Response {
-            status: self.status,
-            headers: self.headers.clone(),
-            body,
-            json,
-        }
-    }
-}
 
 /// What the judge said of one exchange, for the console: each finding, the target's or the
 /// client's, in one line.
@@ -310,7 +200,7 @@ impl Judge {
         let trusted = credential
             .as_ref()
             .is_some_and(|t| self.accepted[area].contains(t));
-        let slips = slips::slips(self.catalogue, operation, seen, self.org_header.as_deref());
+        let slips = check::slips(self.catalogue, operation, seen, self.org_header.as_deref());
         let token_slips = self.pages.slips(self.catalogue, operation, seen);
         let mut findings = Vec::new();
         let mut judged = Vec::new();
@@ -331,7 +221,7 @@ impl Judge {
                 self.accepted[area].insert(token);
             }
             let checked = if answer.status_only() {
-                slips::status_only(self.catalogue, operation, answer.status)
+                check::status_only(self.catalogue, operation, answer.status)
             } else {
                 let request = seen.request();
                 shapes.response(operation, &request, response);
@@ -340,7 +230,7 @@ impl Judge {
             };
             judged.extend(checked.judged);
             findings.extend(checked.findings);
-            let stated = slips::stated_success(self.catalogue, operation, answer.status);
+            let stated = check::stated_success(self.catalogue, operation, answer.status);
             judged.extend(stated.judged);
             findings.extend(stated.findings);
             for slip in &slips {
@@ -348,8 +238,8 @@ impl Judge {
                     refused_under(shapes, slip, answer.status);
                 }
                 let others = slips.iter().filter(|s| !std::ptr::eq(*s, slip));
-                let allowed = slips::also_allowed(others, trusted);
-                let answered = slips::answer_to(self.catalogue, slip, answer.status, &allowed);
+                let allowed = check::also_allowed(others, trusted);
+                let answered = check::answer_to(self.catalogue, slip, answer.status, &allowed);
                 judged.extend(answered.judged);
                 findings.extend(answered.findings);
             }
@@ -606,10 +496,10 @@ fn answered_refusal(status: Option<u16>) -> bool {
 /// Marks the answer to a slip as a refusal under the rule the spec states it by (or, where it
 /// states none, the slip's own rule), as a run's case marks the refusals it provokes: where the
 /// spec names no status, which one the target chose is shown where the spec is silent.
-fn refused_under(shapes: &mut AnswerShapes, slip: &slips::Slip, status: u16) {
+fn refused_under(shapes: &mut AnswerShapes, slip: &check::Slip, status: u16) {
     match slip.answer {
-        slips::Expected::Refused(rule) => shapes.refused_under(rule),
-        slips::Expected::Status(want, rule) if want >= 400 => shapes.refused_under(rule),
+        check::Expected::Refused(rule) => shapes.refused_under(rule),
+        check::Expected::Status(want, rule) if want >= 400 => shapes.refused_under(rule),
         _ if answered_refusal(Some(status)) => shapes.refused_under(&slip.finding.rule),
         _ => {}
     }

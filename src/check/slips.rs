@@ -2,9 +2,9 @@
 //! what the target's answer to such a request must be where the spec says so. Also the status
 //! checks an answer too long to keep still gets, and the stated success statuses.
 
-use super::Observed;
+use super::observed::Observed;
+use super::{finding, Checked};
 use crate::catalogue::Catalogue;
-use crate::check::{finding, Checked};
 use crate::schema::{Area, OperationId, ParamLocation, Registry};
 use crate::verdict::Finding;
 use serde_json::Value;
