@@ -22,8 +22,6 @@ pub mod client;
 /// The explorer: random command sequences over both organizations, judged by a model of the
 /// spec's state, shrunk to a replayable script.
 pub mod explore;
-/// Valid and invalid payloads generated from the schemas with proptest.
-pub mod generate;
 /// The suite as a libtest harness: each case a trial of `cargo test` and `cargo nextest`.
 pub mod harness;
 /// SIGINT and SIGTERM, as a stream of reasons.
@@ -57,8 +55,9 @@ pub mod traffic;
 /// The user's case files (TOML), run beside the suite as cases of suite `user`.
 pub mod user;
 
-// The contract and the reference are crates of their own (the compiler holds that seam: the
-// reference needs only the contract); they keep their paths here so that `crate::schema` and
-// `covenant::reference` read as before.
+// The contract, the generator and the reference are crates of their own (the compiler holds
+// those seams: the generator and the reference need only the contract); they keep their paths
+// here so that `crate::schema`, `crate::generate` and `covenant::reference` read as before.
 pub use covenant_contract::{catalogue, digest, exit, profile, schema, trace, verdict};
+pub use covenant_generate as generate;
 pub use covenant_reference as reference;
