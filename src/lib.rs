@@ -9,8 +9,6 @@
 
 /// Known failures: a baseline of the failures a team accepts, so a gate fails on what is new.
 pub mod baseline;
-/// Long bodies written beside the reports and shown by reference.
-pub mod body_file;
 /// The case layer: the case type, its needs, what it sees while it runs, how it ends.
 pub mod case;
 /// Checks: exchanges in, findings with rule ids out.
@@ -40,8 +38,6 @@ pub mod runner;
 pub mod scenario;
 /// The cases drawn from the schemas: bodies and parameters the generator draws, sent to the target.
 pub mod schema_cases;
-/// Secrets found and masked, for the target client and the reports alike.
-pub mod secret;
 /// The self-test: every fault detected, every check proven able to fail.
 pub mod selftest;
 /// The settings of a run, as plain validated values.
@@ -58,6 +54,8 @@ pub mod user;
 // The contract, the generator and the reference are crates of their own (the compiler holds
 // those seams: the generator and the reference need only the contract); they keep their paths
 // here so that `crate::schema`, `crate::generate` and `covenant::reference` read as before.
-pub use covenant_contract::{catalogue, digest, exit, profile, schema, trace, verdict};
+pub use covenant_contract::{
+    body_file, catalogue, digest, exit, profile, schema, secret, trace, verdict,
+};
 pub use covenant_generate as generate;
 pub use covenant_reference as reference;
