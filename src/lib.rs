@@ -7,8 +7,6 @@
 //! client (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each
 //! other: `ARCHITECTURE.md` says which may import which, and `.ci/layers` checks it.
 
-/// Known failures: a baseline of the failures a team accepts, so a gate fails on what is new.
-pub mod baseline;
 /// The case layer: the case type, its needs, what it sees while it runs, how it ends.
 pub mod case;
 /// Checks: exchanges in, findings with rule ids out.
@@ -26,12 +24,8 @@ pub mod harness;
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.
 pub mod ledger;
-/// The conformance matrix: several implementations' reports side by side, for a spec owner.
-pub mod matrix;
 /// Cursor pagination invariants, for any paginated list.
 pub mod pagination;
-/// Reports: JUnit XML, JSON, HTML, Markdown; compare and merge.
-pub mod report;
 /// The runner: selects and orders the cases it is given, runs them, collects verdicts.
 pub mod runner;
 /// Hand-written scenarios: the stateful cases, one file per area.
@@ -51,11 +45,13 @@ pub mod traffic;
 /// The user's case files (TOML), run beside the suite as cases of suite `user`.
 pub mod user;
 
-// The contract, the generator and the reference are crates of their own (the compiler holds
-// those seams: the generator and the reference need only the contract); they keep their paths
-// here so that `crate::schema`, `crate::generate` and `covenant::reference` read as before.
+// The contract, the generator, the reports and the reference are crates of their own (the
+// compiler holds those seams: each of them needs only the contract); they keep their paths here
+// so that `crate::schema`, `crate::generate`, `crate::report` and `covenant::reference` read as
+// before.
 pub use covenant_contract::{
     body_file, catalogue, digest, exit, profile, schema, secret, trace, verdict,
 };
 pub use covenant_generate as generate;
 pub use covenant_reference as reference;
+pub use covenant_report::{baseline, matrix, report, style};
