@@ -7,10 +7,6 @@
 //! client (rate limit, timeouts) -> checks -> verdicts -> reporters. No two modules import each
 //! other: `ARCHITECTURE.md` says which may import which, and `.ci/layers` checks it.
 
-/// Known failures: a baseline of the failures a team accepts, so a gate fails on what is new.
-pub mod baseline;
-/// Long bodies written beside the reports and shown by reference.
-pub mod body_file;
 /// The case layer: the case type, its needs, what it sees while it runs, how it ends.
 pub mod case;
 /// Checks: exchanges in, findings with rule ids out.
@@ -22,28 +18,20 @@ pub mod client;
 /// The explorer: random command sequences over both organizations, judged by a model of the
 /// spec's state, shrunk to a replayable script.
 pub mod explore;
-/// Valid and invalid payloads generated from the schemas with proptest.
-pub mod generate;
 /// The suite as a libtest harness: each case a trial of `cargo test` and `cargo nextest`.
 pub mod harness;
 /// SIGINT and SIGTERM, as a stream of reasons.
 pub mod interrupt;
 /// The fixture ledger: which deletable fixtures earlier runs used up, per target.
 pub mod ledger;
-/// The conformance matrix: several implementations' reports side by side, for a spec owner.
-pub mod matrix;
 /// Cursor pagination invariants, for any paginated list.
 pub mod pagination;
-/// Reports: JUnit XML, JSON, HTML, Markdown; compare and merge.
-pub mod report;
 /// The runner: selects and orders the cases it is given, runs them, collects verdicts.
 pub mod runner;
 /// Hand-written scenarios: the stateful cases, one file per area.
 pub mod scenario;
 /// The cases drawn from the schemas: bodies and parameters the generator draws, sent to the target.
 pub mod schema_cases;
-/// Secrets found and masked, for the target client and the reports alike.
-pub mod secret;
 /// The self-test: every fault detected, every check proven able to fail.
 pub mod selftest;
 /// The settings of a run, as plain validated values.
@@ -57,8 +45,13 @@ pub mod traffic;
 /// The user's case files (TOML), run beside the suite as cases of suite `user`.
 pub mod user;
 
-// The contract and the reference are crates of their own (the compiler holds that seam: the
-// reference needs only the contract); they keep their paths here so that `crate::schema` and
-// `covenant::reference` read as before.
-pub use covenant_contract::{catalogue, digest, exit, profile, schema, trace, verdict};
+// The contract, the generator, the reports and the reference are crates of their own (the
+// compiler holds those seams: each of them needs only the contract); they keep their paths here
+// so that `crate::schema`, `crate::generate`, `crate::report` and `covenant::reference` read as
+// before.
+pub use covenant_contract::{
+    body_file, catalogue, digest, exit, profile, schema, secret, trace, verdict,
+};
+pub use covenant_generate as generate;
 pub use covenant_reference as reference;
+pub use covenant_report::{baseline, matrix, report, style};

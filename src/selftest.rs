@@ -20,7 +20,7 @@ use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
 use crate::runner::{Audience, Sites};
 use crate::schema::OperationId;
 use crate::settings::RunSettings;
-use crate::terminal::{paint, Tone};
+use crate::style::{paint, Tone};
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

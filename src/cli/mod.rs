@@ -26,7 +26,8 @@ pub use serve::ServeArgs;
 use crate::catalogue::Catalogue;
 use crate::exit::{self, Fatal};
 use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
-use crate::terminal::{note, out, ColourChoice};
+use crate::style::ColourChoice;
+use crate::terminal::{note, out};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
@@ -215,8 +216,8 @@ pub fn main() -> ExitCode {
     // and the environment as the rest of the output does.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let colour = colour_choice(&args);
-    crate::terminal::set_colour(colour);
-    let command = Cli::command().color(if crate::terminal::colours() {
+    crate::style::set_colour(colour);
+    let command = Cli::command().color(if crate::style::colours() {
         clap::ColorChoice::Always
     } else {
         clap::ColorChoice::Never

@@ -5,8 +5,8 @@
 use super::progress::Progress;
 use crate::catalogue::Level;
 use crate::settings::RunSettings;
-use crate::terminal::plural;
-use crate::terminal::{paint, Tone};
+use crate::style::plural;
+use crate::style::{paint, Tone};
 use crate::verdict::{settled, CaseResult, Verdict};
 use std::io::Write;
 use tokio::sync::oneshot;

@@ -127,7 +127,7 @@ pub fn describe(plan: &[Case], run: &RunCx) -> String {
                     out,
                     "run   {:<55} ~{}, {what}; uses {}",
                     case.id,
-                    crate::terminal::plural(case.requests, "request"),
+                    crate::style::plural(case.requests, "request"),
                     if fixtures.is_empty() {
                         "no fixture".to_owned()
                     } else {

@@ -8,7 +8,7 @@
 //! of `$ref`s deeper than [`MAX_DEPTH`] is taken as recursion and refused.
 
 use super::{is_annotation, STEM_MARK};
-use crate::generate::{GenerateError, SchemaSource};
+use crate::{GenerateError, SchemaSource};
 use serde_json::{Map, Value};
 
 /// `$ref` chains deeper than this are taken as recursion and refused.

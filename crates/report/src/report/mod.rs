@@ -47,7 +47,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 
-use crate::terminal::plural;
+use crate::style::plural;
 pub use compare::{compare, two_targets, CaseChange, Comparison, RuleChange};
 pub use coverage::{
     judge_requirements, measure, rule_coverage, status_coverage, Measured, OperationStatuses,

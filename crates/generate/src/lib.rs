@@ -36,7 +36,7 @@ pub use inventory::{param_name, Constraint, Inventory, ParamAt};
 pub use params::{invalid_param_values, param_breaches};
 pub use path::{spell, with_first_key_twice};
 pub use seed::{redraw, rng_for, sample, Draws};
-pub(crate) use text::plain as plain_text;
+pub use text::plain as plain_text;
 
 use memo::Memo;
 use oracle::Oracle;
@@ -162,7 +162,7 @@ pub enum GenerateError {
     BadRef { stem: String, reference: String },
     #[error("schema `{stem}`: `$ref`s nest too deep (recursive schema?)")]
     Recursive { stem: String },
-    #[error("schema `{stem}` at `{pointer}`: the generator does not support {what}; simplify the schema or extend src/generate/tree")]
+    #[error("schema `{stem}` at `{pointer}`: the generator does not support {what}; simplify the schema or extend crates/generate/src/tree")]
     Unsupported {
         stem: String,
         pointer: String,
@@ -647,12 +647,12 @@ fn site_strategy(
         .sboxed()
 }
 
-impl SchemaSource for crate::schema::Registry {
+impl SchemaSource for covenant_contract::schema::Registry {
     fn resolve(&self, stem: &str) -> Option<&Value> {
         self.schema(stem)
     }
     fn is_embedded(&self) -> bool {
-        std::ptr::eq(self, crate::schema::Registry::embedded())
+        std::ptr::eq(self, covenant_contract::schema::Registry::embedded())
     }
 }
 

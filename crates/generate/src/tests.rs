@@ -792,7 +792,7 @@ fn unknown_stems_and_unsupported_keywords_are_errors_not_panics() {
 /// The same properties over the real request-body schemas of `schemas/`.
 mod real {
     use super::*;
-    use crate::schema::Registry;
+    use covenant_contract::schema::Registry;
 
     const BODIES: &[&str] = &[
         "quote-create",
@@ -1017,8 +1017,7 @@ mod real {
             .boundary_invalid("velocity-control-create")
             .expect("compiles");
         transaction_with_usage(&velocity);
-        let catalogue: Vec<String> = std::fs::read_to_string("cases/rules.toml")
-            .expect("rules.toml")
+        let catalogue: Vec<String> = covenant_contract::catalogue::RULES_TOML
             .lines()
             .filter_map(|line| line.strip_prefix("id = \""))
             .map(|rest| rest.trim_end_matches('"').to_string())
@@ -1037,8 +1036,8 @@ mod real {
 
 #[test]
 fn engines_over_the_embedded_schemas_with_the_same_options_compile_a_schema_once() {
-    let registry = crate::schema::Registry::embedded();
-    let compiled = |engine: &Engine<&crate::schema::Registry>| {
+    let registry = covenant_contract::schema::Registry::embedded();
+    let compiled = |engine: &Engine<&covenant_contract::schema::Registry>| {
         engine
             .compiled("vat-id-create")
             .expect("the schema compiles")
@@ -1175,7 +1174,7 @@ fn every_parameter_constraint_is_broken_by_a_labelled_value_and_held_by_its_edge
         });
         assert!(named, "no value breaks {}", c.id);
     }
-    let op = crate::schema::OperationId::ListEvents;
+    let op = covenant_contract::schema::OperationId::ListEvents;
     let query = |q: &'static str| move |at: &ParamAt| (at.name == "limit").then(|| q.to_owned());
     let max = Inventory::embedded().index_of(op, "list-events query limit maximum 100");
     let held = Inventory::embedded().held_by_params(op, &query("100"));
@@ -1186,9 +1185,10 @@ fn every_parameter_constraint_is_broken_by_a_labelled_value_and_held_by_its_edge
     // The area's header is held under any operation that carries it.
     let header = |at: &ParamAt| (at.name == "x-organization-id").then(|| "x".to_owned());
     let id = "finance header x-organization-id format uuid";
-    let index = Inventory::embedded().index_of(crate::schema::OperationId::DeleteTag, id);
+    let index =
+        Inventory::embedded().index_of(covenant_contract::schema::OperationId::DeleteTag, id);
     assert!(Inventory::embedded()
-        .held_by_params(crate::schema::OperationId::DeleteTag, &header)
+        .held_by_params(covenant_contract::schema::OperationId::DeleteTag, &header)
         .contains(&index.expect("listed under delete-tag too")));
 }
 
@@ -1198,8 +1198,8 @@ fn every_parameter_constraint_is_broken_by_a_labelled_value_and_held_by_its_edge
 /// constraint glob of the trace names a constraint that exists.
 #[test]
 fn every_constraint_rests_on_the_trace_and_a_must_one_on_a_stated_entry() {
-    use crate::catalogue::{Catalogue, Level};
-    use crate::trace::{glob, Strength, Trace};
+    use covenant_contract::catalogue::{Catalogue, Level};
+    use covenant_contract::trace::{glob, Strength, Trace};
     let (trace, catalogue) = (Trace::embedded(), Catalogue::embedded());
     let constraints = Inventory::embedded().constraints();
     let mut problems = Vec::new();

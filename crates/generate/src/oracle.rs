@@ -28,7 +28,7 @@ enum Validator {
 impl Oracle {
     /// The embedded registry's validator of `stem`, when the registry compiled one.
     pub fn embedded(stem: &str) -> Option<Oracle> {
-        let validator = crate::schema::Registry::embedded().validator(stem)?;
+        let validator = covenant_contract::schema::Registry::embedded().validator(stem)?;
         Some(Oracle {
             validator: Validator::Embedded(validator),
         })

@@ -2,8 +2,8 @@
 //! over the real request-body schemas. A measurement, never a test: run with
 //! `cargo bench --bench generate`.
 
-use covenant::generate::{rng_for, sample, Engine, GenOptions};
-use covenant::schema::Registry;
+use covenant_contract::schema::Registry;
+use covenant_generate::{rng_for, sample, Engine, GenOptions};
 use std::time::Instant;
 
 const PAYLOADS: usize = 10_000;

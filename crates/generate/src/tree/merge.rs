@@ -13,7 +13,7 @@
 
 use super::place::{unsupported, Context, Place};
 use super::CONDITIONALS;
-use crate::generate::GenerateError;
+use crate::GenerateError;
 use serde_json::{Map, Value};
 
 /// Folds `allOf` members and `if`/`then` into one keyword map.

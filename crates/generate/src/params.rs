@@ -11,7 +11,7 @@ use super::parameter::{compile, param_sites, types_of};
 use super::path::Edit;
 use super::tree::{JsonType, Shape};
 use super::{ConstraintKind, Label, DEFAULT_RULE};
-use crate::schema::{OperationId, Param, ParamLocation};
+use covenant_contract::schema::{OperationId, Param, ParamLocation};
 use serde_json::Value;
 
 /// Raw strings to send that break a parameter schema (`{"type": "integer", "minimum": 1,

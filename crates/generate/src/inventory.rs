@@ -22,7 +22,7 @@ use super::path::{apply, pointer, Edit};
 use super::tree::{Shape, ShapeKind, Step};
 use super::{text, valid};
 use super::{Compiled, ConstraintKind, Engine, GenerateError, SchemaSource};
-use crate::schema::{Method, OperationId, Param, ParamLocation, Registry};
+use covenant_contract::schema::{Method, OperationId, Param, ParamLocation, Registry};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -614,8 +614,8 @@ pub(crate) fn param_stem(operation: OperationId, param: &Param) -> String {
     match param.location {
         ParamLocation::Header => {
             let area = match operation.area() {
-                crate::schema::Area::Finance => "finance",
-                crate::schema::Area::Banking => "banking",
+                covenant_contract::schema::Area::Finance => "finance",
+                covenant_contract::schema::Area::Banking => "banking",
             };
             format!("{area} header {name}")
         }
@@ -801,7 +801,7 @@ fn range(shape: &Shape, object: String, first: &Mutation) -> Option<(String, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::GenOptions;
+    use crate::GenOptions;
 
     fn inventory() -> &'static Inventory {
         Inventory::embedded()

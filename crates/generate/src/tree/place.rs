@@ -1,7 +1,7 @@
 //! Where compiling a schema is ([`Context`], [`Place`]), and the error it gives where a keyword
 //! is not supported: shared by compiling and the `allOf` merge it starts with.
 
-use crate::generate::{GenOptions, GenerateError};
+use crate::{GenOptions, GenerateError};
 
 /// What compiling needs besides the schema: the options and where we are.
 pub(crate) struct Context<'a> {

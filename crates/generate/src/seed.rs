@@ -1,7 +1,7 @@
 //! Seeds: one deterministic random stream per (seed, stream name), so that payloads do not
 //! depend on concurrency or on the order cases run in.
 
-use crate::digest::fnv1a;
+use covenant_contract::digest::fnv1a;
 use proptest::strategy::{SBoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::VecDeque;

@@ -11,7 +11,7 @@ use super::view::{
     baseline_lines, count_sentence, gap_line, inconclusive_sentence, known_tally, pace_sentence,
     provenance, unanswered_sentence, what, CompareView, DiffView, RunView,
 };
-use crate::terminal::{paint, Tone};
+use crate::style::{paint, Tone};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, CLIENT_TITLE};
 use std::fmt::Write;
 

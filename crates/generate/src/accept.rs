@@ -507,8 +507,8 @@ fn class_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
 #[cfg(test)]
 mod tests {
     use super::AcceptKind;
-    use crate::generate::{Engine, GenOptions};
-    use crate::schema::Registry;
+    use crate::{Engine, GenOptions};
+    use covenant_contract::schema::Registry;
     use serde_json::json;
 
     fn engine() -> Engine<&'static Registry> {

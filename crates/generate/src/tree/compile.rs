@@ -15,7 +15,7 @@ use super::{
     is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, ObjectSpec, Prop, Shape,
     ShapeKind, StringSpec, CONDITIONALS, STEM_MARK,
 };
-use crate::generate::GenerateError;
+use crate::GenerateError;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 

@@ -18,7 +18,7 @@ const CHARS: &[char] = &[
 pub(crate) const SPREAD: usize = 40;
 
 /// A plain string of exactly `len` characters.
-pub(crate) fn plain(len: usize) -> String {
+pub fn plain(len: usize) -> String {
     "covenant ".chars().cycle().take(len).collect()
 }
 
