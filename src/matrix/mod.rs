@@ -6,17 +6,21 @@
 //! It reads reports as data and nothing else: it needs no target, sends nothing, and judges
 //! nothing again; a report of another covenant version is read as far as it goes (a rule that
 //! version did not have is "not in that version"). [`read`] turns one file into a [`Run`],
-//! [`build`] lines runs up into a [`Matrix`], and one module per output lays it out: [`json`]
+//! [`build`] lines runs up into a [`Matrix`], [`view`] works out once every list, count and
+//! order the outputs show, and one module per output lays that view out: [`json`]
 //! (`matrix.json`, its schema `schemas/matrix.json`), [`md`] (`matrix.md`, sized for a pull
-//! request comment) and [`html`] (`matrix.html`).
+//! request comment), [`html`] (`matrix.html`) and [`console`] (the command's lines).
 
 mod choices;
+pub mod console;
 pub mod html;
 pub mod json;
 pub mod md;
 mod read;
+pub mod view;
 
 pub use read::read;
+pub use view::MatrixView;
 
 use crate::catalogue::{Catalogue, Level};
 use crate::report::Subject;
@@ -202,15 +206,6 @@ pub struct RuleRow {
     pub results: Vec<(String, Cell)>,
 }
 
-impl RuleRow {
-    /// Whether some implementation fails or warns on it.
-    pub fn broken(&self) -> bool {
-        self.results
-            .iter()
-            .any(|(_, c)| matches!(c.result, Outcome::Fail | Outcome::Warn))
-    }
-}
-
 /// One place where the spec is silent (a gap, and what was looked at there), and what each
 /// implementation chose.
 #[derive(Debug, Clone, Serialize)]
@@ -225,59 +220,6 @@ pub struct Choice {
     /// Per implementation that showed something, the values it showed.
     #[serde(serialize_with = "by_name")]
     pub choices: Vec<(String, Vec<String>)>,
-}
-
-impl Choice {
-    /// `create-vat-id: success status` (with the kind and condition when there are).
-    pub fn subject(&self) -> String {
-        let s = &self.subject;
-        let mut parts: Vec<&str> = Vec::new();
-        parts.extend(s.operation.as_deref());
-        parts.extend(s.kind.as_deref());
-        parts.extend(s.condition.as_deref());
-        let mut text = parts.join(" ");
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&self.what);
-        text
-    }
-
-    /// What the implementation `name` chose, `-` when it showed nothing.
-    pub fn of(&self, name: &str) -> String {
-        self.choices
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, values)| values.join(", "))
-            .unwrap_or_else(|| "-".to_owned())
-    }
-
-    /// Each value shown once, with the implementations that showed it: values shown by the
-    /// same implementations together, the most shown first, then in the order first shown.
-    /// Where each showed one value, these are the choices made and who made them.
-    pub fn picks(&self) -> Vec<(String, Vec<&str>)> {
-        let mut by_value: Vec<(&str, Vec<&str>)> = Vec::new();
-        for (name, values) in &self.choices {
-            for value in values {
-                match by_value.iter_mut().find(|(v, _)| v == value) {
-                    Some((_, names)) => names.push(name),
-                    None => by_value.push((value, vec![name.as_str()])),
-                }
-            }
-        }
-        let mut picks: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
-        for (value, names) in by_value {
-            match picks.iter_mut().find(|(_, n)| *n == names) {
-                Some((values, _)) => values.push(value),
-                None => picks.push((vec![value], names)),
-            }
-        }
-        picks.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
-        picks
-            .into_iter()
-            .map(|(values, names)| (values.join(", "), names))
-            .collect()
-    }
 }
 
 /// `items` joined with `, ` as far as `chars` characters hold them, the rest counted: `a, b
@@ -506,13 +448,13 @@ fn summary_link(report: &Path, dir: &Path) -> Option<String> {
     Some(link.join("/"))
 }
 
-/// Writes `matrix.json`, `matrix.md` and `matrix.html` into `dir` (created if missing).
-/// Returns the paths written.
-pub fn write(matrix: &Matrix, dir: &Path) -> Result<Vec<PathBuf>, MatrixError> {
+/// Writes `matrix.json`, `matrix.md` and `matrix.html` of one view into `dir` (created if
+/// missing). Returns the paths written.
+pub fn write(view: &MatrixView<'_>, dir: &Path) -> Result<Vec<PathBuf>, MatrixError> {
     [
-        ("matrix.json", json::render(matrix)),
-        ("matrix.md", md::render(matrix)),
-        ("matrix.html", html::render(matrix)),
+        ("matrix.json", json::render(view)),
+        ("matrix.md", md::render(view)),
+        ("matrix.html", html::render(view)),
     ]
     .into_iter()
     .map(|(name, text)| Ok(crate::report::write_file(dir, name, &text, &[])?))
