@@ -11,6 +11,8 @@
 //! (`matrix.json`, its schema `schemas/matrix.json`), [`md`] (`matrix.md`, sized for a pull
 //! request comment), [`html`] (`matrix.html`) and [`console`] (the command's lines).
 
+#[cfg(test)]
+mod agreement;
 mod choices;
 pub mod console;
 pub mod html;
