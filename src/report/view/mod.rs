@@ -14,7 +14,7 @@ mod diff;
 mod run;
 
 pub use crate::report::words::{
-    baseline_lines, curl_exports, headline, incomplete, inconclusive_sentence,
+    baseline_lines, blocked_variants, curl_exports, headline, incomplete, inconclusive_sentence,
     judged_against_sentence, pace_sentence, provenance, traffic_seen, unanswered_sentence,
     verdict_sentence,
 };
