@@ -8,7 +8,7 @@
 //! format, read back as the matrix reads any report, then built into one view.
 
 use super::view::MatrixView;
-use super::{build, console, html, json, md, read_all, Outcome, Seen};
+use super::{build, console, html, json, md, read_all, Observed, Outcome};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::{Json, Reporter, RunView, Subject};
 use crate::verdict::{CaseResult, Evidence, Finding, Inconclusive, RunRecord, Verdict};
@@ -91,8 +91,8 @@ fn records() -> Vec<RunRecord> {
 }
 
 /// A place where the spec is silent, as a report says it.
-fn seen(operation: &str, value: &str) -> Seen {
-    Seen {
+fn seen(operation: &str, value: &str) -> Observed {
+    Observed {
         gap: "GAP-SUCCESS-STATUS".to_owned(),
         subject: Subject {
             operation: Some(operation.to_owned()),
@@ -305,7 +305,10 @@ fn three_implementations_read_the_same_in_every_matrix_output() {
         rows
     };
     assert!(sorted(&md) == sorted(&json_rows), "md and json differ");
-    assert!(sorted(&html_rows) == sorted(&json_rows), "html and json differ");
+    assert!(
+        sorted(&html_rows) == sorted(&json_rows),
+        "html and json differ"
+    );
 
     // The rules some implementation broke, and the places where they chose differently.
     let rules: Vec<&str> = view

@@ -36,13 +36,13 @@ const NAME_CHARS: usize = 120;
 const PICKS: usize = 3;
 
 /// Lines added while they fit.
-struct Page {
+struct Comment {
     text: String,
     /// Rows that did not fit, to say so once.
     left_out: usize,
 }
 
-impl Page {
+impl Comment {
     fn line(&mut self, line: &str) {
         self.text.push_str(line);
         self.text.push('\n');
@@ -83,7 +83,7 @@ fn by_column(view: &MatrixView<'_>) -> bool {
 
 /// The whole matrix.md.
 pub fn render(view: &MatrixView<'_>) -> String {
-    let mut page = Page {
+    let mut page = Comment {
         text: String::new(),
         left_out: 0,
     };
@@ -141,7 +141,7 @@ fn capped(text: String) -> String {
     cut
 }
 
-fn folded(page: &mut Page, title: &str, body: impl FnOnce(&mut Page)) {
+fn folded(page: &mut Comment, title: &str, body: impl FnOnce(&mut Comment)) {
     page.line(&format!("\n<details><summary>{title}</summary>\n"));
     body(page);
     page.line("\n</details>");
@@ -156,7 +156,7 @@ fn short(raw: &str, chars: usize) -> String {
     cut
 }
 
-fn implementations(page: &mut Page, view: &MatrixView<'_>) {
+fn implementations(page: &mut Comment, view: &MatrixView<'_>) {
     page.line("| implementation | verdict | must kept | must broken | should warned | target | covenant | date |");
     page.line("|---|---|---:|---:|---:|---|---|---|");
     for column in &view.columns {
@@ -176,7 +176,7 @@ fn implementations(page: &mut Page, view: &MatrixView<'_>) {
     page.end_table();
 }
 
-fn header(page: &mut Page, view: &MatrixView<'_>, first: &str) {
+fn header(page: &mut Comment, view: &MatrixView<'_>, first: &str) {
     let names: Vec<String> = view
         .columns
         .iter()
@@ -186,7 +186,7 @@ fn header(page: &mut Page, view: &MatrixView<'_>, first: &str) {
     page.line(&format!("|---|{}", "---|".repeat(names.len())));
 }
 
-fn rules(page: &mut Page, view: &MatrixView<'_>, rows: &[usize]) {
+fn rules(page: &mut Comment, view: &MatrixView<'_>, rows: &[usize]) {
     let columns = by_column(view);
     if columns {
         header(page, view, "rule");
@@ -243,7 +243,7 @@ fn by_result(row: &Row<'_>) -> String {
     groups.join("; ")
 }
 
-fn choices(page: &mut Page, view: &MatrixView<'_>, rows: &[usize]) {
+fn choices(page: &mut Comment, view: &MatrixView<'_>, rows: &[usize]) {
     let columns = by_column(view);
     if columns {
         header(page, view, "where the spec is silent");
@@ -298,7 +298,7 @@ fn picks(row: &ChoiceRow<'_>) -> String {
 
 /// The places where every implementation that showed something chose alike: the choice once,
 /// and how many showed it.
-fn alike(page: &mut Page, view: &MatrixView<'_>) {
+fn alike(page: &mut Comment, view: &MatrixView<'_>) {
     let all = view.columns.len();
     page.line("| where the spec is silent | chosen | by |\n|---|---|---:|");
     for row in view.choices_at(&view.alike) {

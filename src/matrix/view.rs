@@ -213,6 +213,23 @@ pub fn broken_in(cell: &Cell) -> Option<&str> {
     }
 }
 
+/// `items` joined with `, ` as far as `chars` characters hold them, the rest counted: `a, b
+/// and 3 more`. The first item is always shown whole.
+pub fn listed<S: AsRef<str>>(items: &[S], chars: usize) -> String {
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let item = item.as_ref();
+        if i > 0 && out.len() + 2 + item.len() > chars {
+            return format!("{out} and {} more", items.len() - i);
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(item);
+    }
+    out
+}
+
 /// The levels a rule can have, as the filters offer them.
 pub const LEVELS: [Level; 2] = [Level::Must, Level::Should];
 

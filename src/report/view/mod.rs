@@ -23,7 +23,7 @@ pub use broken::{
     spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
 };
 pub use compare::CompareView;
-pub use counts::{SideRow, Sides, Tally, SIDE_COLUMNS};
+pub use counts::{CountWords, SideRow, Sides, SIDE_COLUMNS};
 pub use diff::{alike_line, gap_line, listed, what, DiffView, OperationView, COMPARED};
 pub use run::{RunView, Skipped};
 
