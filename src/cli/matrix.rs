@@ -2,9 +2,8 @@
 //! alone (no target).
 
 use crate::catalogue::Catalogue;
-use crate::exit::{self, Fatal};
-use crate::matrix::{self, MatrixError};
-use crate::terminal::out;
+use crate::exit::Fatal;
+use crate::matrix::{self, MatrixError, MatrixView};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -24,33 +23,14 @@ pub struct MatrixArgs {
     pub report_dir: PathBuf,
 }
 
-/// `covenant matrix REPORT.json... [--name LABEL=REPORT.json]... [--report-dir DIR]`: one line
-/// per implementation, then the files written. Exit 0: the matrix states verdicts, it is none.
+/// `covenant matrix REPORT.json... [--name LABEL=REPORT.json]... [--report-dir DIR]`: the
+/// matrix's view built once and published as every command publishes its product (one line per
+/// implementation, then the files written). Exit 0: the matrix states verdicts, it is none.
 pub fn matrix_command(args: MatrixArgs) -> Result<u8, Fatal> {
     let inputs = inputs(&args).map_err(|e| Fatal::Usage(e.to_string()))?;
     let runs = matrix::read_all(&inputs).map_err(files)?;
     let built = matrix::build(&runs, Catalogue::embedded(), &args.report_dir);
-    let mut text = String::new();
-    for i in &built.implementations {
-        text.push_str(&format!(
-            "{}: {}, {} must rules kept, {} broken ({}, covenant {})\n",
-            i.name,
-            i.verdict.replace('_', " "),
-            i.must_kept,
-            i.must_broken,
-            i.target,
-            i.covenant_version
-        ));
-    }
-    let differ = built.choices.iter().filter(|c| c.distinct > 1).count();
-    let broken = built.rules.iter().filter(|r| r.broken()).count();
-    text.push_str(&format!(
-        "rules broken by some implementation: {broken}; places where the spec is silent and they chose differently: {differ}\n"
-    ));
-    let written = matrix::write(&built, &args.report_dir).map_err(files)?;
-    out(&text);
-    super::publish::tell_written(written);
-    Ok(exit::SUCCESS)
+    super::publish::publish_matrix(&MatrixView::new(&built), &args.report_dir)
 }
 
 fn files(e: MatrixError) -> Fatal {

@@ -2,11 +2,12 @@
 //! before its first case, `proxy`, `check`, `merge`): its reports written, its summary printed,
 //! its GitHub annotations and step summary where the job is on GitHub, the paths written named,
 //! and the exit code of its verdict. Each record's view is built once here and laid out by every
-//! format, so no command can print what another leaves out. The matrix writes its own files and
-//! names them with [`tell_written`].
+//! format, so no command can print what another leaves out. The matrix, whose product is no
+//! record, is published by [`publish_matrix`] through the same steps.
 
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
+use crate::matrix::MatrixView;
 use crate::report::github::{self, Job};
 use crate::report::{BehaviourDiff, ReportError, RunView};
 use crate::terminal::{note, out};
@@ -131,6 +132,16 @@ fn write(
         written.extend(paths?);
     }
     Ok(written)
+}
+
+/// Publishes a matrix as a record is published: its files (`matrix.json`, `matrix.md`,
+/// `matrix.html`) written into `dir` from its one view, its lines printed, the paths written
+/// named; exit 0, since a matrix states the verdicts of its reports and is none itself.
+pub(super) fn publish_matrix(view: &MatrixView<'_>, dir: &Path) -> Result<u8, Fatal> {
+    let written = crate::matrix::write(view, dir).map_err(|e| Fatal::Files(e.to_string()))?;
+    out(&crate::matrix::console::summary(view));
+    tell_written(written);
+    Ok(crate::exit::SUCCESS)
 }
 
 /// Names each file written, one a line on stderr, as every command that writes reports does.

@@ -111,14 +111,9 @@ pub struct Inconclusive {
 }
 
 impl Inconclusive {
-    /// The variants it names, and how many more it blocked.
-    pub fn named(&self) -> String {
-        let more = self.count.saturating_sub(self.variants.len());
-        let mut named = self.variants.join("; ");
-        if more > 0 {
-            named.push_str(&format!("; and {more} more"));
-        }
-        named
+    /// How many variants it blocked beyond those it names.
+    pub fn unnamed(&self) -> usize {
+        self.count.saturating_sub(self.variants.len())
     }
 }
 

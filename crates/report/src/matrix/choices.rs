@@ -8,7 +8,7 @@
 //! choice: a page size under the default `limit` the operations table states is the page size
 //! under that limit.
 
-use super::{Choice, Run, Seen};
+use super::{Choice, Run, SilentChoice};
 use crate::catalogue::Catalogue;
 use crate::report::{field_list, fill_under, merged_types, stated_limit, Subject};
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,7 +19,7 @@ type Place = (String, Subject, String);
 /// Where `seen` belongs and the value it shows, with what the spec states put back: the page
 /// fill under no `limit` of an operation whose `limit` has a stated default is the fill under
 /// that default (a report now says so itself; one written before did not).
-fn place(seen: &Seen) -> (Place, String) {
+fn place(seen: &SilentChoice) -> (Place, String) {
     let stated = seen
         .subject
         .operation
@@ -166,7 +166,7 @@ mod tests {
     fn the_page_fill_under_a_stated_default_limit_is_the_fill_under_that_limit() {
         assert_eq!(stated_limit("list-transactions"), Some(25));
         assert_eq!(stated_limit("list-events"), None, "the spec gives none");
-        let seen = |operation: &str, value: &str| Seen {
+        let seen = |operation: &str, value: &str| SilentChoice {
             gap: "GAP-PAGE-SIZES".to_owned(),
             subject: Subject {
                 operation: Some(operation.to_owned()),

@@ -8,9 +8,9 @@
 //! folded. The page fits 1280 px: wide tables scroll in their own box, and long text wraps. It
 //! is well-formed XML as well as HTML, and every text from a report or the catalogue is escaped.
 
-use super::{listed, Cell, Choice, Matrix, Outcome, RuleRow};
+use super::view::{broken_in, ChoiceRow, MatrixView, Row, LEVELS};
+use super::{listed, Cell, Outcome};
 use crate::report::html::{case_anchor, escape};
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 const CSS: &str = include_str!("matrix.css");
@@ -22,26 +22,21 @@ const FOLD_CHARS: usize = 160;
 const FOLD_NAMES: usize = 8;
 
 /// The whole page.
-pub fn render(matrix: &Matrix) -> String {
+pub fn render(view: &MatrixView<'_>) -> String {
     let mut out = String::with_capacity(64 * 1024);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n");
-    let title = format!(
-        "Conformance matrix: {} implementations, {} rules",
-        matrix.implementations.len(),
-        matrix.rules.len()
-    );
-    let _ = writeln!(out, "<title>{}</title>", escape(&title));
+    let _ = writeln!(out, "<title>{}</title>", escape(&view.title));
     let _ = writeln!(out, "<style>\n{CSS}</style>\n</head>\n<body>");
-    let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
-    implementations(&mut out, matrix);
-    filters(&mut out, matrix);
-    rules(&mut out, matrix);
-    choices(&mut out, matrix);
+    let _ = writeln!(out, "<h1>{}</h1>", escape(&view.title));
+    implementations(&mut out, view);
+    filters(&mut out, view);
+    rules(&mut out, view);
+    choices(&mut out, view);
     let _ = writeln!(
         out,
         "<p>Written by covenant {} (<code>covenant matrix</code>); the data: matrix.json.</p>",
-        escape(&matrix.covenant_version)
+        escape(&view.matrix.covenant_version)
     );
     let _ = writeln!(
         out,
@@ -51,20 +46,9 @@ pub fn render(matrix: &Matrix) -> String {
 }
 
 /// The filters of the rules: by area, level and result, each "all" unless the address asks.
-fn filters(out: &mut String, matrix: &Matrix) {
-    let mut areas: Vec<&str> = Vec::new();
-    for row in &matrix.rules {
-        if !areas.contains(&row.area.as_str()) {
-            areas.push(&row.area);
-        }
-    }
-    let results: BTreeSet<Outcome> = matrix
-        .rules
-        .iter()
-        .flat_map(|r| r.results.iter().map(|(_, c)| c.result))
-        .collect();
+fn filters(out: &mut String, view: &MatrixView<'_>) {
     out.push_str("<form id=\"filters\" class=\"filters\">\n");
-    let select = |out: &mut String, id: &str, label: &str, options: Vec<(String, String)>| {
+    let select = |out: &mut String, id: &str, label: &str, options: Vec<(&str, &str)>| {
         let _ = write!(
             out,
             "<label>{label} <select id=\"filter-{id}\" data-filter=\"{id}\"><option value=\"\">all</option>"
@@ -73,8 +57,8 @@ fn filters(out: &mut String, matrix: &Matrix) {
             let _ = write!(
                 out,
                 "<option value=\"{}\">{}</option>",
-                escape(&value),
-                escape(&text)
+                escape(value),
+                escape(text)
             );
         }
         out.push_str("</select></label>\n");
@@ -83,39 +67,35 @@ fn filters(out: &mut String, matrix: &Matrix) {
         out,
         "area",
         "area",
-        areas
-            .iter()
-            .map(|a| (a.to_string(), a.to_string()))
-            .collect(),
+        view.area_names().map(|a| (a, a)).collect(),
     );
+    let levels: Vec<String> = LEVELS.iter().map(ToString::to_string).collect();
     select(
         out,
         "level",
         "level",
-        ["must", "should"]
-            .iter()
-            .map(|l| (l.to_string(), l.to_string()))
-            .collect(),
+        levels.iter().map(|l| (l.as_str(), l.as_str())).collect(),
     );
     select(
         out,
         "result",
         "some implementation's result",
-        results
+        view.results
             .iter()
-            .map(|r| (r.class().to_owned(), r.as_str().to_owned()))
+            .map(|r| (r.class(), r.as_str()))
             .collect(),
     );
     let _ = writeln!(
         out,
         "<output id=\"shown\">{n} of {n} rules</output>\n</form>",
-        n = matrix.rules.len()
+        n = view.rows.len()
     );
 }
 
-fn implementations(out: &mut String, matrix: &Matrix) {
+fn implementations(out: &mut String, view: &MatrixView<'_>) {
     out.push_str("<table id=\"implementations\">\n<tr><th>implementation</th><th>verdict</th><th>must kept</th><th>must broken</th><th>should warned</th><th>target</th><th>covenant</th><th>seed</th><th>date</th></tr>\n");
-    for i in &matrix.implementations {
+    for column in &view.columns {
+        let i = column.implementation;
         let name = match &i.summary {
             Some(link) => format!("<a href=\"{}\">{}</a>", escape(link), escape(&i.name)),
             None => escape(&i.name),
@@ -123,92 +103,72 @@ fn implementations(out: &mut String, matrix: &Matrix) {
         let _ = writeln!(
             out,
             "<tr><th>{name}</th><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&i.verdict.replace('_', " ")),
+            escape(&column.verdict),
             i.must_kept,
             i.must_broken,
             i.should_warned,
             escape(&i.target),
             escape(&i.covenant_version),
             i.seed.map(|s| s.to_string()).unwrap_or_default(),
-            escape(&i.date.as_deref().map(super::short_date).unwrap_or_default()),
+            escape(&column.date),
         );
     }
     out.push_str("</table>\n");
 }
 
-fn rules(out: &mut String, matrix: &Matrix) {
-    let columns = matrix.implementations.len() + 2;
+fn rules(out: &mut String, view: &MatrixView<'_>) {
+    let columns = view.columns.len() + 2;
     let _ = writeln!(
         out,
         "<section id=\"rules-section\">\n<h2>Rules ({})</h2>",
-        matrix.rules.len()
+        view.rows.len()
     );
     out.push_str("<div class=\"scroll\">\n<table id=\"rules\">\n<thead><tr><th><button type=\"button\" id=\"by-area\" aria-pressed=\"true\" title=\"group the rules by area\">rule (by area)</button></th><th>level</th>");
-    for (column, i) in matrix.implementations.iter().enumerate() {
+    for (at, column) in view.columns.iter().enumerate() {
         let _ = write!(
             out,
-            "<th><button type=\"button\" data-column=\"{column}\" aria-pressed=\"false\" title=\"sort the rules by this implementation's result\">{}</button></th>",
-            escape(&i.name)
+            "<th><button type=\"button\" data-column=\"{at}\" aria-pressed=\"false\" title=\"sort the rules by this implementation's result\">{}</button></th>",
+            escape(&column.implementation.name)
         );
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    let mut grouped: Vec<(usize, &RuleRow)> = matrix.rules.iter().enumerate().collect();
-    // Areas and their sections in the catalogue's order: where each first appears.
-    let first_of = |area: &str| matrix.rules.iter().position(|r| r.area == area);
-    let first_in = |row: &RuleRow| {
-        matrix
-            .rules
-            .iter()
-            .position(|r| r.area == row.area && r.section == row.section)
-    };
-    grouped.sort_by(|(a_at, a), (b_at, b)| {
-        first_of(&a.area)
-            .cmp(&first_of(&b.area))
-            .then_with(|| first_in(a).cmp(&first_in(b)))
-            .then(a_at.cmp(b_at))
-    });
-    let (mut area, mut section) = ("", "");
-    for (order, row) in grouped {
-        if row.area != area {
-            area = &row.area;
-            section = "";
-            let _ = writeln!(
-                out,
-                "<tr class=\"area\" id=\"area-{}\"><th colspan=\"{columns}\">{}</th></tr>",
-                escape(area),
-                escape(area)
-            );
-        }
-        if row.section != section {
-            section = &row.section;
+    for area in &view.areas {
+        let _ = writeln!(
+            out,
+            "<tr class=\"area\" id=\"area-{}\"><th colspan=\"{columns}\">{}</th></tr>",
+            escape(area.area),
+            escape(area.area)
+        );
+        for (section, rows) in &area.sections {
             let _ = writeln!(
                 out,
                 "<tr class=\"section\"><th colspan=\"{columns}\">{}</th></tr>",
                 escape(section)
             );
+            for row in view.rows_at(rows) {
+                rule(out, view, row);
+            }
         }
-        rule(out, matrix, row, order);
     }
     out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
 }
 
-fn rule(out: &mut String, matrix: &Matrix, row: &RuleRow, order: usize) {
-    let level = row.level;
-    let mut results: Vec<&str> = row.results.iter().map(|(_, c)| c.result.class()).collect();
-    results.sort_unstable();
-    results.dedup();
+fn rule(out: &mut String, view: &MatrixView<'_>, row: &Row<'_>) {
+    let rule = row.rule;
+    let level = rule.level;
+    let results: Vec<&str> = row.results().map(Outcome::class).collect();
     let _ = write!(
         out,
-        "<tr class=\"rule\" id=\"rule-{}\" data-order=\"{order}\" data-area=\"{}\" data-level=\"{level}\" data-results=\"{}\"><td class=\"statement\"><code>{}</code><br/><span>{}</span></td><td>{level}</td>",
-        escape(&row.id),
-        escape(&row.area),
+        "<tr class=\"rule\" id=\"rule-{}\" data-order=\"{}\" data-area=\"{}\" data-level=\"{level}\" data-results=\"{}\"><td class=\"statement\"><code>{}</code><br/><span>{}</span></td><td>{level}</td>",
+        escape(&rule.id),
+        row.order,
+        escape(&rule.area),
         results.join(" "),
-        escape(&row.id),
-        escape(&row.statement)
+        escape(&rule.id),
+        escape(&rule.statement)
     );
-    for (column, (_, c)) in row.results.iter().enumerate() {
-        let summary = matrix.implementations[column].summary.as_deref();
-        out.push_str(&cell(c, summary));
+    for ((_, c), column) in rule.results.iter().zip(&view.columns) {
+        out.push_str(&cell(c, column.implementation.summary.as_deref()));
     }
     out.push_str("</tr>\n");
 }
@@ -229,8 +189,8 @@ fn cell(cell: &Cell, summary: Option<&str>) -> String {
     } else {
         format!(" title=\"{}\"", escape(&title))
     };
-    let text = match (cell.result, &cell.case, summary) {
-        (Outcome::Fail | Outcome::Warn | Outcome::Known, Some(case), Some(summary)) => format!(
+    let text = match (broken_in(cell), summary) {
+        (Some(case), Some(summary)) => format!(
             "<a href=\"{}#{}\">{word}</a>",
             escape(summary),
             escape(&case_anchor(case))
@@ -243,16 +203,17 @@ fn cell(cell: &Cell, summary: Option<&str>) -> String {
     )
 }
 
-fn choices(out: &mut String, matrix: &Matrix) {
-    let differ = matrix.choices.iter().filter(|c| c.distinct > 1).count();
+fn choices(out: &mut String, view: &MatrixView<'_>) {
     let _ = writeln!(
         out,
-        "<section id=\"choices-section\">\n<h2>Where the spec is silent ({} places, {differ} where they chose differently)</h2>",
-        matrix.choices.len(),
+        "<section id=\"choices-section\">\n<h2>Where the spec is silent ({} places, {} where they chose differently)</h2>",
+        view.choices.len(),
+        view.differ.len(),
     );
     out.push_str("<p><label><input type=\"checkbox\" id=\"differ-only\"/> only where they chose differently</label></p>\n");
     out.push_str("<div class=\"scroll\">\n<table id=\"choices\">\n<thead><tr><th>gap</th><th>where</th><th>choices</th><th>what each chose (and who)</th></tr></thead>\n<tbody>\n");
-    for choice in &matrix.choices {
+    for row in &view.choices {
+        let choice = row.choice;
         let class = if choice.distinct > 1 {
             "differ"
         } else {
@@ -263,52 +224,52 @@ fn choices(out: &mut String, matrix: &Matrix) {
             "<tr class=\"{class}\"><td><code title=\"{}\">{}</code></td><td>{}</td><td class=\"num\">{}</td><td>",
             escape(&choice.text),
             escape(&choice.gap),
-            escape(&choice.subject()),
+            escape(&row.subject),
             choice.distinct
         );
-        picks(out, matrix, choice);
+        picks(out, view, row);
         out.push_str("</td></tr>\n");
     }
     out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
 }
 
 /// Each value once, with who showed it; long values and long lists of names folded.
-fn picks(out: &mut String, matrix: &Matrix, choice: &Choice) {
-    let all = matrix.implementations.len();
+fn picks(out: &mut String, view: &MatrixView<'_>, row: &ChoiceRow<'_>) {
+    let all = view.columns.len();
     out.push_str("<ul class=\"picks\">");
-    for (values, names) in choice.picks() {
+    for pick in &row.picks {
         out.push_str("<li><span class=\"value\">");
-        let items: Vec<&str> = values.split(", ").collect();
-        fold(out, &values, &items, FOLD_CHARS);
+        fold(out, &pick.values, FOLD_CHARS);
         out.push_str("</span> <span class=\"who\">");
-        if names.len() == all && all > 1 {
+        if pick.everyone {
             let _ = write!(out, "all {all}");
-        } else if names.len() > FOLD_NAMES {
-            let who = names.join(", ");
+        } else if pick.names.len() > FOLD_NAMES {
+            let who = pick.names.join(", ");
             let _ = write!(
                 out,
                 "<details><summary>{} implementations</summary>{}</details>",
-                names.len(),
+                pick.names.len(),
                 escape(&who)
             );
         } else {
-            out.push_str(&escape(&names.join(", ")));
+            out.push_str(&escape(&pick.names.join(", ")));
         }
         out.push_str("</span></li>");
     }
     out.push_str("</ul>");
 }
 
-/// `whole` as is when short, else folded: its first `items` as the summary, all of it inside.
-fn fold(out: &mut String, whole: &str, items: &[&str], chars: usize) {
+/// `items` as is when short, else folded: their first items as the summary, all inside.
+fn fold(out: &mut String, items: &[&str], chars: usize) {
+    let whole = items.join(", ");
     if whole.chars().count() <= chars {
-        out.push_str(&escape(whole));
+        out.push_str(&escape(&whole));
         return;
     }
     let _ = write!(
         out,
         "<details><summary>{}</summary>{}</details>",
         escape(&listed(items, chars / 2)),
-        escape(whole)
+        escape(&whole)
     );
 }

@@ -7,7 +7,8 @@
 //! beyond, a cell groups them by result or by choice. Either way no line passes [`MAX_LINE`]:
 //! long lists in a cell show their first items and `and N more`.
 
-use super::{listed, Cell, Choice, Matrix, Outcome, RuleRow};
+use super::view::{broken_in, ChoiceRow, MatrixView, Row};
+use super::{listed, Cell, Outcome};
 use crate::report::markdown::text;
 
 /// The largest matrix.md written, in bytes: GitHub's cap on a comment, less room for a line
@@ -35,13 +36,13 @@ const NAME_CHARS: usize = 120;
 const PICKS: usize = 3;
 
 /// Lines added while they fit.
-struct Page {
+struct Comment {
     text: String,
     /// Rows that did not fit, to say so once.
     left_out: usize,
 }
 
-impl Page {
+impl Comment {
     fn line(&mut self, line: &str) {
         self.text.push_str(line);
         self.text.push('\n');
@@ -71,57 +72,49 @@ impl Page {
 }
 
 /// Whether tables hold a column per implementation: few of them, with names that fit a line.
-fn by_column(matrix: &Matrix) -> bool {
-    let names: usize = matrix
-        .implementations
+fn by_column(view: &MatrixView<'_>) -> bool {
+    let names: usize = view
+        .columns
         .iter()
-        .map(|i| i.name.len() + 3)
+        .map(|c| c.implementation.name.len() + 3)
         .sum();
-    matrix.implementations.len() <= COLUMNS && names <= MAX_LINE / 4
+    view.columns.len() <= COLUMNS && names <= MAX_LINE / 4
 }
 
 /// The whole matrix.md.
-pub fn render(matrix: &Matrix) -> String {
-    let mut page = Page {
+pub fn render(view: &MatrixView<'_>) -> String {
+    let mut page = Comment {
         text: String::new(),
         left_out: 0,
     };
-    page.line(&format!(
-        "## Conformance matrix: {} implementations, {} rules\n",
-        matrix.implementations.len(),
-        matrix.rules.len()
-    ));
-    implementations(&mut page, matrix);
-    let (broken, kept): (Vec<&RuleRow>, Vec<&RuleRow>) =
-        matrix.rules.iter().partition(|r| r.broken());
-    let (differ, agree): (Vec<&Choice>, Vec<&Choice>) =
-        matrix.choices.iter().partition(|c| c.distinct > 1);
+    page.line(&format!("## {}\n", view.title));
+    implementations(&mut page, view);
     page.line(&format!(
         "\n### Rules broken by any implementation ({})\n",
-        broken.len()
+        view.broken.len()
     ));
-    if broken.is_empty() {
+    if view.broken.is_empty() {
         page.line("Every implementation keeps every rule it was judged on.");
     } else {
-        rules(&mut page, matrix, &broken);
+        rules(&mut page, view, &view.broken);
     }
     page.line(&format!(
         "\n### Where the spec is silent and they chose differently ({})\n",
-        differ.len()
+        view.differ.len()
     ));
-    if differ.is_empty() {
+    if view.differ.is_empty() {
         page.line("Wherever the spec is silent, the implementations chose alike.");
     } else {
-        choices(&mut page, matrix, &differ);
+        choices(&mut page, view, &view.differ);
     }
     folded(
         &mut page,
-        &format!("The other {} rules", kept.len()),
-        |page| rules(page, matrix, &kept),
+        &format!("The other {} rules", view.kept.len()),
+        |page| rules(page, view, &view.kept),
     );
-    if !agree.is_empty() {
-        let title = format!("Silent areas where they chose alike ({})", agree.len());
-        folded(&mut page, &title, |page| alike(page, matrix, &agree));
+    if !view.alike.is_empty() {
+        let title = format!("Silent areas where they chose alike ({})", view.alike.len());
+        folded(&mut page, &title, |page| alike(page, view));
     }
     page.line(
         "\nThe full table, by area and by implementation: matrix.html; the data: matrix.json.",
@@ -148,7 +141,7 @@ fn capped(text: String) -> String {
     cut
 }
 
-fn folded(page: &mut Page, title: &str, body: impl FnOnce(&mut Page)) {
+fn folded(page: &mut Comment, title: &str, body: impl FnOnce(&mut Comment)) {
     page.line(&format!("\n<details><summary>{title}</summary>\n"));
     body(page);
     page.line("\n</details>");
@@ -163,51 +156,52 @@ fn short(raw: &str, chars: usize) -> String {
     cut
 }
 
-fn implementations(page: &mut Page, matrix: &Matrix) {
+fn implementations(page: &mut Comment, view: &MatrixView<'_>) {
     page.line("| implementation | verdict | must kept | must broken | should warned | target | covenant | date |");
     page.line("|---|---|---:|---:|---:|---|---|---|");
-    for i in &matrix.implementations {
+    for column in &view.columns {
+        let i = column.implementation;
         page.row(&format!(
             "| **{}** | {} | {} | {} | {} | {} | {} | {} |",
             text(&short(&i.name, 200)),
-            text(&i.verdict.replace('_', " ")),
+            text(&column.verdict),
             i.must_kept,
             i.must_broken,
             i.should_warned,
             text(&short(&i.target, 200)),
             text(&short(&i.covenant_version, 40)),
-            text(&i.date.as_deref().map(super::short_date).unwrap_or_default()),
+            text(&column.date),
         ));
     }
     page.end_table();
 }
 
-fn header(page: &mut Page, matrix: &Matrix, first: &str) {
-    let names: Vec<String> = matrix
-        .implementations
+fn header(page: &mut Comment, view: &MatrixView<'_>, first: &str) {
+    let names: Vec<String> = view
+        .columns
         .iter()
-        .map(|i| text(&i.name))
+        .map(|c| text(&c.implementation.name))
         .collect();
     page.line(&format!("| {first} | {} |", names.join(" | ")));
     page.line(&format!("|---|{}", "---|".repeat(names.len())));
 }
 
-fn rules(page: &mut Page, matrix: &Matrix, rows: &[&RuleRow]) {
-    let columns = by_column(matrix);
+fn rules(page: &mut Comment, view: &MatrixView<'_>, rows: &[usize]) {
+    let columns = by_column(view);
     if columns {
-        header(page, matrix, "rule");
+        header(page, view, "rule");
     } else {
         page.line("| rule | results |\n|---|---|");
     }
-    for row in rows {
-        let level = row.level;
+    for row in view.rows_at(rows) {
+        let level = row.rule.level;
         let cells = if columns {
-            let cells: Vec<String> = row.results.iter().map(|(_, c)| cell(c)).collect();
+            let cells: Vec<String> = row.rule.results.iter().map(|(_, c)| cell(c)).collect();
             cells.join(" | ")
         } else {
             by_result(row)
         };
-        page.row(&format!("| `{}` ({level}) | {cells} |", row.id));
+        page.row(&format!("| `{}` ({level}) | {cells} |", row.rule.id));
     }
     page.end_table();
 }
@@ -215,40 +209,32 @@ fn rules(page: &mut Page, matrix: &Matrix, rows: &[&RuleRow]) {
 /// A result, with the failing case and its message where it failed or warned.
 fn cell(cell: &Cell) -> String {
     let word = cell.result.as_str();
-    match (cell.result, &cell.case, &cell.message) {
-        (Outcome::Fail | Outcome::Warn | Outcome::Known, Some(case), Some(message)) => {
+    match (broken_in(cell), &cell.message) {
+        (Some(case), Some(message)) => {
             format!(
                 "**{word}** in `{}`: {}",
                 short(&case.replace('`', "'"), MESSAGE_CHARS),
                 text(&short(message, MESSAGE_CHARS))
             )
         }
-        (Outcome::Fail | Outcome::Warn, _, _) => format!("**{word}**"),
+        _ if matches!(cell.result, Outcome::Fail | Outcome::Warn) => format!("**{word}**"),
         _ => word.to_owned(),
     }
 }
 
 /// A rule's results grouped: each result once, with how many had it and, where it failed,
 /// warned or is known, which.
-fn by_result(row: &RuleRow) -> String {
-    let mut results: Vec<Outcome> = row.results.iter().map(|(_, c)| c.result).collect();
-    results.sort();
-    results.dedup();
-    let groups: Vec<String> = results
-        .into_iter()
-        .map(|result| {
-            let names: Vec<&str> = row
-                .results
-                .iter()
-                .filter(|(_, c)| c.result == result)
-                .map(|(n, _)| n.as_str())
-                .collect();
+fn by_result(row: &Row<'_>) -> String {
+    let groups: Vec<String> = row
+        .groups
+        .iter()
+        .map(|(result, names)| {
             let word = result.as_str();
             match result {
                 Outcome::Fail | Outcome::Warn | Outcome::Known => format!(
                     "**{word}** ({}): {}",
                     names.len(),
-                    text(&listed(&names, NAME_CHARS))
+                    text(&listed(names, NAME_CHARS))
                 ),
                 _ => format!("{word} ({})", names.len()),
             }
@@ -257,77 +243,78 @@ fn by_result(row: &RuleRow) -> String {
     groups.join("; ")
 }
 
-fn choices(page: &mut Page, matrix: &Matrix, rows: &[&Choice]) {
-    let columns = by_column(matrix);
+fn choices(page: &mut Comment, view: &MatrixView<'_>, rows: &[usize]) {
+    let columns = by_column(view);
     if columns {
-        header(page, matrix, "where the spec is silent");
+        header(page, view, "where the spec is silent");
     } else {
         page.line("| where the spec is silent | choices | what each chose |\n|---|---:|---|");
     }
-    for choice in rows {
+    for row in view.choices_at(rows) {
         let cells = if columns {
-            let cells: Vec<String> = matrix
-                .implementations
+            let cells: Vec<String> = row
+                .by_column
                 .iter()
-                .map(|i| value(&choice.of(&i.name)))
+                .map(|values| values.map_or_else(|| "-".to_owned(), value))
                 .collect();
             cells.join(" | ")
         } else {
-            format!("{} | {}", choice.distinct, picks(choice))
+            format!("{} | {}", row.choice.distinct, picks(row))
         };
         page.row(&format!(
             "| `{}` {} | {cells} |",
-            choice.gap,
-            text(&choice.subject())
+            row.choice.gap,
+            text(&row.subject)
         ));
     }
     page.end_table();
 }
 
 /// A choice's values as a cell: its first items, the rest counted.
-fn value(values: &str) -> String {
-    let items: Vec<&str> = values.split(", ").collect();
-    text(&listed(&items, VALUE_CHARS))
+fn value<S: AsRef<str>>(values: &[S]) -> String {
+    text(&listed(values, VALUE_CHARS))
 }
 
 /// Each value once with the implementations that showed it, the first [`PICKS`] groups.
-fn picks(choice: &Choice) -> String {
-    let picks = choice.picks();
-    let mut said: Vec<String> = picks
+fn picks(row: &ChoiceRow<'_>) -> String {
+    let mut said: Vec<String> = row
+        .picks
         .iter()
         .take(PICKS)
-        .map(|(values, names)| {
+        .map(|pick| {
             format!(
                 "{} ({}: {})",
-                value(values),
-                names.len(),
-                text(&listed(names, NAME_CHARS))
+                value(&pick.values),
+                pick.names.len(),
+                text(&listed(&pick.names, NAME_CHARS))
             )
         })
         .collect();
-    if picks.len() > PICKS {
-        said.push(format!("and {} more choices", picks.len() - PICKS));
+    if row.picks.len() > PICKS {
+        said.push(format!("and {} more choices", row.picks.len() - PICKS));
     }
     said.join("; ")
 }
 
 /// The places where every implementation that showed something chose alike: the choice once,
 /// and how many showed it.
-fn alike(page: &mut Page, matrix: &Matrix, rows: &[&Choice]) {
-    let all = matrix.implementations.len();
+fn alike(page: &mut Comment, view: &MatrixView<'_>) {
+    let all = view.columns.len();
     page.line("| where the spec is silent | chosen | by |\n|---|---|---:|");
-    for choice in rows {
-        let (values, names) = choice.picks().into_iter().next().unwrap_or_default();
-        let by = if names.len() == all {
+    for row in view.choices_at(&view.alike) {
+        let Some(pick) = row.picks.first() else {
+            continue;
+        };
+        let by = if pick.everyone {
             format!("all {all}")
         } else {
-            format!("{} of {all}", names.len())
+            format!("{} of {all}", pick.names.len())
         };
         page.row(&format!(
             "| `{}` {} | {} | {by} |",
-            choice.gap,
-            text(&choice.subject()),
-            value(&values)
+            row.choice.gap,
+            text(&row.subject),
+            value(&pick.values)
         ));
     }
     page.end_table();
@@ -335,7 +322,7 @@ fn alike(page: &mut Page, matrix: &Matrix, rows: &[&Choice]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Implementation, Matrix};
+    use super::super::{Implementation, Matrix, RuleRow};
     use super::*;
     use crate::catalogue::Level;
 
@@ -380,7 +367,7 @@ mod tests {
                 .collect(),
             choices: Vec::new(),
         };
-        let md = render(&matrix);
+        let md = render(&MatrixView::new(&matrix));
         assert!(md.len() <= MAX_BYTES, "{} bytes", md.len());
         assert!(
             md.lines().all(|line| line.len() <= MAX_LINE),

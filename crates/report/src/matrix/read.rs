@@ -3,11 +3,11 @@
 //! the bulk of a report, are skipped unread), and a rule status this version does not know is
 //! not run. What is not a covenant report at all is refused, naming the file.
 
-use super::{Cell, MatrixError, Outcome, Run, Seen};
+use super::{Cell, MatrixError, Outcome, Run, SilentChoice};
 use crate::report::Subject;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
 struct Document {
@@ -144,7 +144,7 @@ fn run_of(document: Document, path: &Path, label: Option<String>) -> Run {
     let mut gap_texts = BTreeMap::new();
     for (gap, observed) in document.silent {
         for o in observed.observations {
-            seen.push(Seen {
+            seen.push(SilentChoice {
                 gap: gap.clone(),
                 subject: Subject {
                     operation: o.operation,
@@ -258,6 +258,37 @@ fn derived(
         results.insert(rule.clone(), from_findings(outcome, findings));
     }
     results
+}
+
+/// Reads every report, in order: `(label, path)`, the label `None` where `--name` gave none.
+/// Reports are read on every core, since a report of a run holds every exchange (megabytes).
+pub fn read_all(inputs: &[(Option<String>, PathBuf)]) -> Result<Vec<Run>, MatrixError> {
+    if inputs.is_empty() {
+        return Err(MatrixError::Nothing);
+    }
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(inputs.len());
+    let per = inputs.len().div_ceil(workers);
+    let parts: Vec<Vec<Result<Run, MatrixError>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = inputs
+            .chunks(per)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(label, path)| read(path, label.clone()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("reading a report never panics"))
+            .collect()
+    });
+    parts.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -265,8 +265,19 @@ pub fn inconclusive_sentence(blocked: &Inconclusive) -> String {
         blocked.rule,
         blocked.baseline,
         blocked.answer,
-        blocked.named()
+        blocked_variants(blocked)
     )
+}
+
+/// The variants a refused baseline blocked that it names, and how many more: `a; b; and 3
+/// more`.
+pub fn blocked_variants(blocked: &Inconclusive) -> String {
+    let mut named = blocked.variants.join("; ");
+    let more = blocked.unnamed();
+    if more > 0 {
+        named.push_str(&format!("; and {more} more"));
+    }
+    named
 }
 
 #[cfg(test)]

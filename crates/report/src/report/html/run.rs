@@ -12,7 +12,7 @@ use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::Level;
 use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
-use crate::report::view::{case_rules, count_sentence, known_tally, request_of};
+use crate::report::view::{blocked_variants, case_rules, count_sentence, known_tally, request_of};
 use crate::report::view::{BrokenRule, RunView, MORE_NAMED};
 use crate::report::{capitalised, plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
 use crate::verdict::{
@@ -696,7 +696,7 @@ impl Page {
                 escape(&i.baseline),
                 escape(&i.answer),
                 i.count,
-                escape(&i.named())
+                escape(&blocked_variants(i))
             ));
         }
         self.line("</table>");

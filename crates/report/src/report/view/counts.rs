@@ -7,7 +7,7 @@ use crate::verdict::{Counts, RunVerdict};
 /// A run's counts as one sentence: what failed first, then errors, warnings, passes, skips and
 /// the cases not judged; then how many cases and requests in all.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tally {
+pub struct CountWords {
     /// `1 failed`, `2 errors`, `1 warning`, `3 passed`, …: the counts, each said once.
     pub parts: Vec<String>,
     /// `6 cases`.
@@ -16,10 +16,10 @@ pub struct Tally {
     pub requests: String,
 }
 
-impl Tally {
+impl CountWords {
     /// The counts of a settled run; under `--strict` its warned cases are among the failures (a
     /// run never reads FAILED with 0 failed), and the sentence says how many.
-    pub fn of(c: &Counts) -> Tally {
+    pub fn of(c: &Counts) -> CountWords {
         let warned = c.warnings_failed;
         let mut parts = vec![match warned {
             0 => format!("{} failed", c.fail),
@@ -41,7 +41,7 @@ impl Tally {
         if c.client > 0 {
             parts.push(format!("{} with the client's slips", c.client));
         }
-        Tally {
+        CountWords {
             parts,
             cases: plural(c.total(), "case"),
             requests: plural(c.requests, "request"),
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_counts_sentence_says_failures_first_and_errors_in_the_plural() {
-        let tally = Tally::of(&counts(1, 1));
+        let tally = CountWords::of(&counts(1, 1));
         assert_eq!(
             tally.parts.join(", "),
             "1 failed, 0 errors, 1 warning, 2 passed, 0 skipped, 0 inconclusive"
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn under_strict_the_warnings_are_said_among_the_failures() {
-        let tally = Tally::of(&Counts {
+        let tally = CountWords::of(&Counts {
             warnings_failed: 2,
             ..counts(2, 0)
         });

@@ -14,7 +14,7 @@ mod diff;
 mod run;
 
 pub use crate::report::words::{
-    baseline_lines, curl_exports, headline, incomplete, inconclusive_sentence,
+    baseline_lines, blocked_variants, curl_exports, headline, incomplete, inconclusive_sentence,
     judged_against_sentence, pace_sentence, provenance, traffic_seen, unanswered_sentence,
     verdict_sentence,
 };
@@ -23,7 +23,7 @@ pub use broken::{
     spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
 };
 pub use compare::CompareView;
-pub use counts::{SideRow, Sides, Tally, SIDE_COLUMNS};
+pub use counts::{CountWords, SideRow, Sides, SIDE_COLUMNS};
 pub use diff::{alike_line, gap_line, listed, what, DiffView, OperationView, COMPARED};
 pub use run::{RunView, Skipped};
 

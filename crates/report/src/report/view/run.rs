@@ -2,7 +2,7 @@
 //! lines, `summary.md`, `summary.html`), worked out once from the record and the catalogue.
 
 use super::broken::{broken_rules, errors_apart, warned_rules, BrokenRule, WarnedRule};
-use super::counts::Tally;
+use super::counts::CountWords;
 use crate::catalogue::{Catalogue, Gap};
 use crate::report::coverage::{
     measure, rule_coverage, status_counts, status_coverage, Measured, OperationStatuses,
@@ -33,7 +33,7 @@ pub struct RunView<'a> {
     /// must hold (none when no curl names one).
     pub curl_exports: Option<String>,
     /// The counts sentence.
-    pub tally: Tally,
+    pub tally: CountWords,
     /// Each broken rule once, with its first example and the other cases folded.
     pub broken: Vec<BrokenRule<'a>>,
     /// The failed cases no broken rule shows: errors without a `must` finding.
@@ -82,7 +82,7 @@ impl<'a> RunView<'a> {
             reason: words::verdict_reason(record),
             curl_exports: words::curl_exports(record, &|plain| plain.to_owned()),
             incomplete,
-            tally: Tally::of(&record.counts),
+            tally: CountWords::of(&record.counts),
             broken: broken_rules(record, catalogue),
             errors: errors_apart(record),
             warned: warned_rules(record, catalogue),
