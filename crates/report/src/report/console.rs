@@ -3,7 +3,6 @@
 //! what changed; for two targets, the behaviour diff. It lays out the views of
 //! [`super::view`] and never prints: the command line decides where the text goes.
 
-use super::case_list;
 use super::compare::Comparison;
 use super::diff::BehaviourDiff;
 use super::view::BrokenRule;
@@ -11,6 +10,7 @@ use super::view::{
     baseline_lines, count_sentence, gap_line, inconclusive_sentence, known_tally, pace_sentence,
     provenance, unanswered_sentence, what, CompareView, DiffView, RunView,
 };
+use super::words::case_list;
 use crate::style::{paint, Tone};
 use crate::verdict::{CaseResult, CoverageMeasure, RunRecord, RunVerdict, CLIENT_TITLE};
 use std::fmt::Write;

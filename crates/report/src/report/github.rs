@@ -8,7 +8,8 @@
 //! escaped, so that no secret reaches the job's log.
 
 use super::view::{count_sentence, RunView};
-use super::{masked, ReportError};
+use super::write::masked;
+use super::ReportError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -74,7 +75,7 @@ pub fn annotations(view: &RunView<'_>, secrets: &[String]) -> String {
             ),
             format!(
                 "{}\nfirst: {}: {}",
-                super::case_list(&ids, 6),
+                super::words::case_list(&ids, 6),
                 first.id,
                 first.error.as_deref().unwrap_or("see summary.md")
             ),

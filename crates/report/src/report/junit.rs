@@ -6,11 +6,12 @@
 //! `client`), their findings in system-out: never a failure of the target. The output validates against Jenkins' `junit-10.xsd`
 //! (`tests/data/junit.xsd`).
 
+use super::view::shown_exchange;
 use super::view::{
     case_rules, inconclusive_sentence, lead_rule, request_of, spec_citation, BrokenRule, RunView,
     MORE_NAMED,
 };
-use super::{plural, shown_exchange, ReportError, Reporter};
+use super::{plural, ReportError, Reporter};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;

@@ -81,13 +81,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escaped_forms_of_a_secret_are_masked() {
-        let secrets = vec!["a<b\"c".to_owned()];
-        let out = super::super::masked(r#"raw a<b"c json a<b\"c html a&lt;b&quot;c"#, &secrets);
-        assert_eq!(out, "raw *** json *** html ***");
-    }
-
-    #[test]
     fn a_plain_secret_anywhere_in_a_record_is_found_and_a_clean_record_is_not_copied() {
         let run: RunRecord = serde_json::from_value(serde_json::json!({
             "meta": {
@@ -111,10 +104,5 @@ mod tests {
             Some("refused: Bearer *** is unknown")
         );
         assert!(matches!(record(&masked, &secrets), Cow::Borrowed(_)));
-    }
-
-    #[test]
-    fn empty_secret_masks_nothing() {
-        assert_eq!(super::super::masked("abc", &[String::new()]), "abc");
     }
 }

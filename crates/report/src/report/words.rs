@@ -280,6 +280,32 @@ pub fn blocked_variants(blocked: &Inconclusive) -> String {
     named
 }
 
+/// The heading of the cases whose every failure the baseline holds.
+pub(crate) const KNOWN_TITLE: &str = "Known: held by the baseline (they do not fail the run)";
+
+/// `a, b, c and 4 more`.
+pub(crate) fn case_list(cases: &[String], named: usize) -> String {
+    let mut text = cases
+        .iter()
+        .take(named)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if cases.len() > named {
+        text.push_str(&format!(" and {} more", cases.len() - named));
+    }
+    text
+}
+
+/// The text with its first letter in upper case.
+pub(crate) fn capitalised(title: &str) -> String {
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

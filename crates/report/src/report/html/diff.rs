@@ -2,9 +2,9 @@
 //! from the diff's view in the skeleton `diff.html` beside this file.
 
 use super::{escape, fill};
-use crate::report::case_list;
 use crate::report::diff::BehaviourDiff;
 use crate::report::view::{listed, what, DiffView, Sides, COMPARED, SIDE_COLUMNS};
+use crate::report::words::case_list;
 use std::fmt::Write;
 
 /// The page's skeleton.

@@ -12,9 +12,11 @@ use super::{case_anchor, diff_html, escape, fill};
 use crate::catalogue::Level;
 use crate::report::coverage::{RuleCoverage, RuleEvidence};
 use crate::report::latency::latency_by_operation;
+use crate::report::view::shown_exchange;
 use crate::report::view::{blocked_variants, case_rules, count_sentence, known_tally, request_of};
 use crate::report::view::{BrokenRule, RunView, MORE_NAMED};
-use crate::report::{capitalised, plural, shown_exchange, ReportError, Reporter, KNOWN_TITLE};
+use crate::report::words::{capitalised, KNOWN_TITLE};
+use crate::report::{plural, ReportError, Reporter};
 use crate::verdict::{
     CaseResult, CoverageMeasure, Exchange, Finding, Inconclusive, RunRecord, RunVerdict, Verdict,
     CLIENT_TITLE,
@@ -312,7 +314,7 @@ impl Page {
         }
         self.line(format!(
             "<p>{}.</p>",
-            escape(&crate::report::capitalised(&count_sentence(group)))
+            escape(&capitalised(&count_sentence(group)))
         ));
         let (case, finding, exchange) = group.example;
         self.line(format!(

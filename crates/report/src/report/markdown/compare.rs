@@ -1,9 +1,9 @@
 //! `compare.md`: what changed between two runs, for a pull-request comment.
 
 use super::{sides, text};
-use crate::report::capitalised;
 use crate::report::compare::Comparison;
 use crate::report::view::CompareView;
+use crate::report::words::capitalised;
 use std::fmt::Write;
 
 /// `compare.md`, for a pull-request comment.

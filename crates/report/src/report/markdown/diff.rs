@@ -1,9 +1,9 @@
 //! `diff.md`: the behaviour diff of two targets, for a pull-request comment.
 
 use super::{inline_code, sides, text};
-use crate::report::case_list;
 use crate::report::diff::BehaviourDiff;
 use crate::report::view::{alike_line, gap_line, DiffView, COMPARED};
+use crate::report::words::case_list;
 use std::fmt::Write;
 
 /// `diff.md`: both runs side by side, then the differences by operation, the gaps chosen

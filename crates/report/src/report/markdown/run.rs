@@ -7,7 +7,8 @@ use crate::catalogue::Level;
 use crate::report::coverage::{OperationStatuses, RuleCoverage, RuleStatus};
 use crate::report::gaps::choices;
 use crate::report::view::{count_sentence, known_tally, request_of, RunView};
-use crate::report::{case_list, plural, ReportError, Reporter};
+use crate::report::words::case_list;
+use crate::report::{plural, ReportError, Reporter};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, RunVerdict, Verdict, CLIENT_TITLE};
 use std::fmt::Write;
 

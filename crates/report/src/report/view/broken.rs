@@ -5,7 +5,6 @@
 //! under that rule, not shown again. `report.json` keeps every finding: this view renders none.
 
 use crate::catalogue::{Catalogue, Level};
-use crate::report::shown_exchange;
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -354,6 +353,18 @@ pub fn count_sentence(broken: &BrokenRule<'_>) -> String {
         ));
     }
     text
+}
+
+/// The exchange that shows a finding: the one it points at, or the case's only exchange.
+pub fn shown_exchange<'a>(
+    case: &'a crate::verdict::CaseResult,
+    finding: &crate::verdict::Finding,
+) -> Option<&'a crate::verdict::Exchange> {
+    match finding.exchange {
+        Some(index) => case.exchanges.get(index),
+        None if case.exchanges.len() == 1 => case.exchanges.first(),
+        None => None,
+    }
 }
 
 #[cfg(test)]

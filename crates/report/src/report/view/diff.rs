@@ -4,7 +4,8 @@
 
 use super::counts::Sides;
 use crate::report::diff::{Alike, BehaviourDiff, GapDifference, NotCompared};
-use crate::report::{case_list, plural};
+use crate::report::plural;
+use crate::report::words::case_list;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 

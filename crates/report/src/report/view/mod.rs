@@ -20,7 +20,7 @@ pub use crate::report::words::{
 };
 pub use broken::{
     broken_rules, case_rules, count_sentence, errors_apart, known_tally, lead_rule, request_of,
-    spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
+    shown_exchange, spec_citation, warned_rules, BrokenRule, CaseRule, WarnedRule, MORE_NAMED,
 };
 pub use compare::CompareView;
 pub use counts::{CountWords, SideRow, Sides, SIDE_COLUMNS};
