@@ -20,7 +20,7 @@ use crate::schema::OperationId;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
-/// Pages of events at limit=1 a [`Command::FirstPagesOfOne`](super::Command) reads at most.
+/// Pages of events at limit=1 a [`Action::FirstPagesOfOne`](super::Action) reads at most.
 const PAGES_OF_ONE: usize = 5;
 
 /// What a command that sent nothing to judge says of it.

@@ -11,7 +11,7 @@
 //! The same seed and sequence number give the same commands, whatever the target answers: what
 //! a command acts on follows from the model when it runs, never from the draw.
 
-use super::{Command, Org};
+use super::{Action, Org};
 use proptest::prelude::Rng;
 
 /// Requests a sequence sends, roughly (for `--dry-run` and the plan's order).
@@ -30,29 +30,29 @@ const REFUSED_SLOT: u8 = 6;
 const OTHER_FRESH_SLOT: u8 = 7;
 
 /// One command of each kind a sequence may draw: what its case needs of the profile.
-pub fn shape(read_only: bool) -> Vec<Command> {
+pub fn shape(read_only: bool) -> Vec<Action> {
     let reads = [
-        Command::ReadEvents {
+        Action::ReadEvents {
             org: Org::Other,
             limit: 50,
             desc: false,
         },
-        Command::ReadTransactions { limit: 50 },
-        Command::CarryToken { nth: 0 },
-        Command::IssueToken { limit: 10 },
-        Command::TokenWithParams { nth: 0, kind: 0 },
-        Command::WalkBack {
+        Action::ReadTransactions { limit: 50 },
+        Action::CarryToken { nth: 0 },
+        Action::IssueToken { limit: 10 },
+        Action::TokenWithParams { nth: 0, kind: 0 },
+        Action::WalkBack {
             limit: 10,
             depth: 1,
         },
-        Command::FirstPagesOfOne,
-        Command::ReadTransactionsWith { limit: 50, kind: 0 },
+        Action::FirstPagesOfOne,
+        Action::ReadTransactionsWith { limit: 50, kind: 0 },
     ];
     let mut all = reads.to_vec();
     if !read_only {
-        all.push(Command::DetachTag);
+        all.push(Action::DetachTag);
         all.extend(bag(Org::First, 1, 1));
-        all.push(Command::ReadVat {
+        all.push(Action::ReadVat {
             org: Org::Other,
             nth: 0,
         });
@@ -64,50 +64,50 @@ pub fn shape(read_only: bool) -> Vec<Command> {
 /// an unknown property of each JSON type (in a body shape that turns with the sequence), each
 /// pair of breaches, and in one sequence of four (the first among them) a large body: a mebibyte
 /// each way is the dearest request of a sequence.
-fn bag(org: Org, k: u32, depth: u32) -> Vec<Command> {
-    let mut bag: Vec<Command> = (0..4)
-        .map(|slot| Command::CreateVelocity { org, slot })
+fn bag(org: Org, k: u32, depth: u32) -> Vec<Action> {
+    let mut bag: Vec<Action> = (0..4)
+        .map(|slot| Action::CreateVelocity { org, slot })
         .collect();
-    bag.push(Command::CreateVelocity {
+    bag.push(Action::CreateVelocity {
         org: Org::Other,
         slot: 0,
     });
-    bag.push(Command::CreateVelocity {
+    bag.push(Action::CreateVelocity {
         org: Org::Other,
         slot: OTHER_FRESH_SLOT,
     });
-    bag.push(Command::RefusedVelocity {
+    bag.push(Action::RefusedVelocity {
         org,
         slot: REFUSED_SLOT,
     });
-    bag.extend([Command::CreateVat; 3]);
+    bag.extend([Action::CreateVat; 3]);
     bag.extend([
-        Command::CreateQuote,
-        Command::InvoiceFromQuote,
-        Command::CreditNoteFromInvoice,
-        Command::CreateMailbox,
-        Command::UpdateComment,
+        Action::CreateQuote,
+        Action::InvoiceFromQuote,
+        Action::CreditNoteFromInvoice,
+        Action::CreateMailbox,
+        Action::UpdateComment,
     ]);
     // Volume: writes enough that a breach which comes only with it is met before the reads.
-    bag.extend((0..2 * depth).map(|_| Command::CreateQuote));
+    bag.extend((0..2 * depth).map(|_| Action::CreateQuote));
     // A deeper run's sequences also delete a tag (a default run deletes one tag of the profile,
     // in its delete cases, and no more).
     if depth >= 2 && k % 4 == 2 {
-        bag.push(Command::DetachTag);
+        bag.push(Action::DetachTag);
     }
     for kind in 0..6u8 {
         let shape = ((u32::from(kind) + k) % 3) as u8;
-        bag.push(Command::UnknownProperty { shape, kind });
+        bag.push(Action::UnknownProperty { shape, kind });
     }
-    bag.extend((0..super::BREACHES.len() as u8).map(|kind| Command::TwoBreaches { kind }));
+    bag.extend((0..super::BREACHES.len() as u8).map(|kind| Action::TwoBreaches { kind }));
     if k % 4 == 1 {
-        bag.push(Command::LargeBody);
+        bag.push(Action::LargeBody);
     }
     bag
 }
 
 /// Sequence `k` of a run seeded with `seed`, at `--explore-depth` `depth`.
-pub fn draw(seed: u64, k: u32, read_only: bool, depth: u32) -> Vec<Command> {
+pub fn draw(seed: u64, k: u32, read_only: bool, depth: u32) -> Vec<Action> {
     let mut rng = crate::generate::rng_for(seed, &format!("explore-{k}"));
     let mut pick = |n: u32| rng.next_u32() % n;
     let mut body = if read_only {
@@ -125,10 +125,10 @@ pub fn draw(seed: u64, k: u32, read_only: bool, depth: u32) -> Vec<Command> {
     }
     // A token kept before every write of the sequence, used with other parameters after them.
     let limit = 10 + pick(51) as u8;
-    body.insert(0, Command::IssueToken { limit });
+    body.insert(0, Action::IssueToken { limit });
     let mut tail = Vec::new();
     let first_slot = body.iter().find_map(|c| match c {
-        Command::CreateVelocity {
+        Action::CreateVelocity {
             org: Org::First,
             slot,
         } => Some(*slot),
@@ -136,65 +136,65 @@ pub fn draw(seed: u64, k: u32, read_only: bool, depth: u32) -> Vec<Command> {
     });
     if let Some(slot) = first_slot {
         // The first id taken, after every other create: refused again.
-        tail.push(Command::CreateVelocity {
+        tail.push(Action::CreateVelocity {
             org: Org::First,
             slot,
         });
     }
     if !read_only {
         // An id only a refused create named, and one only the first organization took.
-        tail.push(Command::CreateVelocity {
+        tail.push(Action::CreateVelocity {
             org: Org::First,
             slot: REFUSED_SLOT,
         });
-        tail.push(Command::CreateVelocity {
+        tail.push(Action::CreateVelocity {
             org: Org::Other,
             slot: 1,
         });
         // Every VAT ID the bag created, read back once another was created after all of them.
-        tail.push(Command::CreateVat);
-        tail.extend((0..3).map(|nth| Command::ReadVat {
+        tail.push(Action::CreateVat);
+        tail.extend((0..3).map(|nth| Action::ReadVat {
             org: Org::First,
             nth,
         }));
-        tail.push(Command::ReadVat {
+        tail.push(Action::ReadVat {
             org: Org::Other,
             nth: 0,
         });
-        tail.push(Command::QuoteWithCreatedVat);
+        tail.push(Action::QuoteWithCreatedVat);
     }
     // Large pages: the events of a whole run are read twice under the first organization, with
     // a read of the other's between (an event in both is a tenancy breach), and the sequence is
     // one chain of requests beside the other cases.
-    tail.push(Command::ReadEvents {
+    tail.push(Action::ReadEvents {
         org: Org::First,
         limit: 100,
         desc: false,
     });
-    tail.push(Command::ReadEvents {
+    tail.push(Action::ReadEvents {
         org: Org::Other,
         limit: 100,
         desc: false,
     });
-    tail.push(Command::ReadEvents {
+    tail.push(Action::ReadEvents {
         org: Org::First,
         limit: 100,
         desc: true,
     });
-    tail.push(Command::FirstPagesOfOne);
-    tail.push(Command::CarryToken { nth: 0 });
-    tail.push(Command::TokenWithParams {
+    tail.push(Action::FirstPagesOfOne);
+    tail.push(Action::CarryToken { nth: 0 });
+    tail.push(Action::TokenWithParams {
         nth: 0,
         kind: (k % super::OTHER_PARAMS.len() as u32) as u8,
     });
     // A read deep enough at a small page size: nine pages and more.
-    tail.push(Command::ReadTransactions { limit: 10 });
+    tail.push(Action::ReadTransactions { limit: 10 });
     let walk = 1 + pick(2 + depth) as u8;
-    tail.push(Command::WalkBack {
+    tail.push(Action::WalkBack {
         limit: 5 + pick(36) as u8,
         depth: walk,
     });
-    tail.push(Command::ReadTransactionsWith {
+    tail.push(Action::ReadTransactionsWith {
         limit: 20 + pick(81) as u8,
         kind: (k % super::UNSTATED_PARAMS.len() as u32) as u8,
     });
@@ -208,24 +208,24 @@ fn page_size(drawn: u32) -> u8 {
 }
 
 /// One random command.
-fn extra(pick: &mut impl FnMut(u32) -> u32, read_only: bool) -> Command {
+fn extra(pick: &mut impl FnMut(u32) -> u32, read_only: bool) -> Action {
     let org = |n: u32| if n == 0 { Org::First } else { Org::Other };
     let kinds = if read_only { 3 } else { 5 };
     match pick(kinds) {
-        0 => Command::ReadEvents {
+        0 => Action::ReadEvents {
             org: org(pick(2)),
             limit: page_size(pick(MAX_LIMIT)),
             desc: pick(2) == 1,
         },
-        1 => Command::ReadTransactions {
+        1 => Action::ReadTransactions {
             limit: page_size(pick(MAX_LIMIT)),
         },
-        2 => Command::CarryToken { nth: pick(3) as u8 },
-        3 => Command::ReadVat {
+        2 => Action::CarryToken { nth: pick(3) as u8 },
+        3 => Action::ReadVat {
             org: org(pick(2)),
             nth: pick(3) as u8,
         },
-        _ => Command::CreateVelocity {
+        _ => Action::CreateVelocity {
             org: org(pick(3).min(1)),
             slot: pick(6) as u8,
         },
@@ -248,7 +248,7 @@ mod tests {
         let limits: std::collections::BTreeSet<u8> = (1..200)
             .flat_map(|k| draw(5, k, false, 1))
             .filter_map(|c| match c {
-                Command::ReadEvents { limit, .. } | Command::ReadTransactions { limit } => {
+                Action::ReadEvents { limit, .. } | Action::ReadTransactions { limit } => {
                     Some(limit)
                 }
                 _ => None,
@@ -267,8 +267,8 @@ mod tests {
 
     #[test]
     fn every_sequence_takes_an_id_again_after_three_other_creates() {
-        let first = |c: &Command| match c {
-            Command::CreateVelocity {
+        let first = |c: &Action| match c {
+            Action::CreateVelocity {
                 org: Org::First,
                 slot,
             } => Some(*slot),
@@ -294,18 +294,18 @@ mod tests {
                 one.len()
             );
             for seq in [one, three] {
-                assert!(seq.iter().any(|c| matches!(c, Command::WalkBack { .. })));
+                assert!(seq.iter().any(|c| matches!(c, Action::WalkBack { .. })));
                 assert!(seq
                     .iter()
-                    .any(|c| matches!(c, Command::ReadTransactionsWith { .. })));
+                    .any(|c| matches!(c, Action::ReadTransactionsWith { .. })));
                 let refused = seq
                     .iter()
-                    .position(|c| matches!(c, Command::RefusedVelocity { .. }))
+                    .position(|c| matches!(c, Action::RefusedVelocity { .. }))
                     .expect("a refused create");
                 let valid = seq
                     .iter()
                     .rposition(|c| {
-                        *c == Command::CreateVelocity {
+                        *c == Action::CreateVelocity {
                             org: Org::First,
                             slot: REFUSED_SLOT,
                         }

@@ -21,7 +21,7 @@
 //!
 //! A delete is modelled as the spec states it: deleting a tag detaches it from every resource
 //! and deletes nothing else, so what was made from a document that carried the tag stays usable
-//! ([`Command::DetachTag`]). Nothing else of a delete is: there is no read of tags or of
+//! ([`Action::DetachTag`]). Nothing else of a delete is: there is no read of tags or of
 //! counterpart bank accounts, a delete's success status and body are not shown, and which
 //! operation emits which event is not shown; "a deleted thing stays gone" would be a rule of
 //! ours. A delete uses up a fixture of the profile, so only sequences of `--explore-depth` 2
@@ -149,7 +149,7 @@ impl Org {
 /// One command of a sequence: what it does follows from the model when it runs (a read of the
 /// n-th VAT ID created, a token issued earlier), so that any subsequence is a sequence too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub enum Action {
     /// Creates a velocity control whose id is the sequence's `slot`-th: again when the slot was
     /// taken in that organization, and then it must be refused.
     CreateVelocity {
@@ -185,7 +185,7 @@ pub enum Command {
         nth: u8,
     },
     /// The first page of the first organization's events at `limit`, sorted by `created_at`
-    /// ascending: its next token is kept for a later [`Command::TokenWithParams`].
+    /// ascending: its next token is kept for a later [`Action::TokenWithParams`].
     IssueToken {
         limit: u8,
     },
@@ -241,14 +241,14 @@ pub enum Command {
     DetachTag,
 }
 
-/// The query parameters [`Command::ReadTransactionsWith`] sends, by kind: the area has no
+/// The query parameters [`Action::ReadTransactionsWith`] sends, by kind: the area has no
 /// global sort or order parameters and list transactions states none of its own.
 pub const UNSTATED_PARAMS: [&[(&str, &str)]; 2] = [
     &[("order", "desc")],
     &[("sort", "createdAt"), ("order", "desc")],
 ];
 
-/// The pairs of breaches [`Command::TwoBreaches`] sends, by kind.
+/// The pairs of breaches [`Action::TwoBreaches`] sends, by kind.
 pub const BREACHES: [&str; 4] = [
     "no token and an invalid receivable body",
     "an invalid token and an invalid receivable body",
@@ -256,7 +256,7 @@ pub const BREACHES: [&str; 4] = [
     "no token and a malformed banking organization header",
 ];
 
-/// The other query parameters [`Command::TokenWithParams`] sends beside a token, by kind: each
+/// The other query parameters [`Action::TokenWithParams`] sends beside a token, by kind: each
 /// differs from every first query a kept token came from (`sort=created_at`, ascending).
 pub const OTHER_PARAMS: [&[(&str, &str)]; 3] = [
     &[("limit", "3")],
@@ -264,20 +264,20 @@ pub const OTHER_PARAMS: [&[(&str, &str)]; 3] = [
     &[("order", "desc"), ("limit", "7")],
 ];
 
-impl Command {
+impl Action {
     /// Whether it creates or updates something.
     pub fn writes(self) -> bool {
         !matches!(
             self,
-            Command::ReadVat { .. }
-                | Command::ReadEvents { .. }
-                | Command::ReadTransactions { .. }
-                | Command::CarryToken { .. }
-                | Command::IssueToken { .. }
-                | Command::TokenWithParams { .. }
-                | Command::WalkBack { .. }
-                | Command::FirstPagesOfOne
-                | Command::ReadTransactionsWith { .. }
+            Action::ReadVat { .. }
+                | Action::ReadEvents { .. }
+                | Action::ReadTransactions { .. }
+                | Action::CarryToken { .. }
+                | Action::IssueToken { .. }
+                | Action::TokenWithParams { .. }
+                | Action::WalkBack { .. }
+                | Action::FirstPagesOfOne
+                | Action::ReadTransactionsWith { .. }
         )
     }
 
@@ -285,62 +285,62 @@ impl Command {
     fn operations(self) -> &'static [OperationId] {
         use OperationId::*;
         match self {
-            Command::CreateVelocity { .. } => &[CreateVelocityControl],
-            Command::CreateVat => &[CreateVatId],
-            Command::ReadVat { .. } => &[GetVatId],
-            Command::CreateQuote | Command::InvoiceFromQuote | Command::CreditNoteFromInvoice => {
+            Action::CreateVelocity { .. } => &[CreateVelocityControl],
+            Action::CreateVat => &[CreateVatId],
+            Action::ReadVat { .. } => &[GetVatId],
+            Action::CreateQuote | Action::InvoiceFromQuote | Action::CreditNoteFromInvoice => {
                 &[CreateReceivable]
             }
-            Command::CreateMailbox => &[CreateMailboxDomain],
-            Command::UpdateComment => &[UpdateComment],
-            Command::ReadEvents { .. }
-            | Command::CarryToken { .. }
-            | Command::IssueToken { .. }
-            | Command::TokenWithParams { .. } => &[ListEvents],
-            Command::ReadTransactions { .. } => &[ListTransactions],
-            Command::UnknownProperty { .. } => &[CreateReceivable],
-            Command::TwoBreaches { .. } => &[CreateReceivable, CreateVelocityControl],
-            Command::LargeBody | Command::RefusedVelocity { .. } => &[CreateVelocityControl],
-            Command::WalkBack { .. } | Command::ReadTransactionsWith { .. } => &[ListTransactions],
-            Command::FirstPagesOfOne => &[ListEvents],
-            Command::QuoteWithCreatedVat => &[CreateReceivable],
-            Command::DetachTag => &[CreateReceivable, DeleteTag],
+            Action::CreateMailbox => &[CreateMailboxDomain],
+            Action::UpdateComment => &[UpdateComment],
+            Action::ReadEvents { .. }
+            | Action::CarryToken { .. }
+            | Action::IssueToken { .. }
+            | Action::TokenWithParams { .. } => &[ListEvents],
+            Action::ReadTransactions { .. } => &[ListTransactions],
+            Action::UnknownProperty { .. } => &[CreateReceivable],
+            Action::TwoBreaches { .. } => &[CreateReceivable, CreateVelocityControl],
+            Action::LargeBody | Action::RefusedVelocity { .. } => &[CreateVelocityControl],
+            Action::WalkBack { .. } | Action::ReadTransactionsWith { .. } => &[ListTransactions],
+            Action::FirstPagesOfOne => &[ListEvents],
+            Action::QuoteWithCreatedVat => &[CreateReceivable],
+            Action::DetachTag => &[CreateReceivable, DeleteTag],
         }
     }
 
     /// What it does, in a few words, for the script.
     pub fn describe(self) -> String {
         match self {
-            Command::CreateVelocity { org, slot } => {
+            Action::CreateVelocity { org, slot } => {
                 format!("create velocity control #{slot} under {}", org.name())
             }
-            Command::CreateVat => "create a VAT ID for the counterpart".to_owned(),
-            Command::ReadVat { org, nth } => {
+            Action::CreateVat => "create a VAT ID for the counterpart".to_owned(),
+            Action::ReadVat { org, nth } => {
                 format!("read VAT ID #{nth} (of those created) under {}", org.name())
             }
-            Command::CreateQuote => "create a quote".to_owned(),
-            Command::InvoiceFromQuote => "create an invoice based on the last quote".to_owned(),
-            Command::CreditNoteFromInvoice => {
+            Action::CreateQuote => "create a quote".to_owned(),
+            Action::InvoiceFromQuote => "create an invoice based on the last quote".to_owned(),
+            Action::CreditNoteFromInvoice => {
                 "create a credit note based on the last invoice".to_owned()
             }
-            Command::CreateMailbox => "create a mailbox domain".to_owned(),
-            Command::UpdateComment => "update the profile's comment".to_owned(),
-            Command::ReadEvents { org, limit, desc } => format!(
+            Action::CreateMailbox => "create a mailbox domain".to_owned(),
+            Action::UpdateComment => "update the profile's comment".to_owned(),
+            Action::ReadEvents { org, limit, desc } => format!(
                 "read every event of {} at limit={limit}, {}",
                 org.name(),
                 if desc { "descending" } else { "ascending" }
             ),
-            Command::ReadTransactions { limit } => {
+            Action::ReadTransactions { limit } => {
                 format!("read every transaction of the account at limit={limit}")
             }
-            Command::CarryToken { nth } => format!(
+            Action::CarryToken { nth } => format!(
                 "send events token #{nth} of the first organization under the other organization"
             ),
-            Command::IssueToken { limit } => format!(
+            Action::IssueToken { limit } => format!(
                 "read the first page of the first organization's events at limit={limit} and \
                  keep its next token"
             ),
-            Command::TokenWithParams { nth, kind } => {
+            Action::TokenWithParams { nth, kind } => {
                 let pairs = OTHER_PARAMS[kind as usize % OTHER_PARAMS.len()];
                 let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 format!(
@@ -349,7 +349,7 @@ impl Command {
                     query.join("&")
                 )
             }
-            Command::UnknownProperty { shape, kind } => format!(
+            Action::UnknownProperty { shape, kind } => format!(
                 "create {} with an unknown property whose value is {}",
                 ["a quote", "an invoice", "a receivable based on a quote"][shape as usize % 3],
                 [
@@ -361,28 +361,28 @@ impl Command {
                     "an object"
                 ][kind as usize % 6]
             ),
-            Command::TwoBreaches { kind } => {
+            Action::TwoBreaches { kind } => {
                 format!("send {}", BREACHES[kind as usize % BREACHES.len()])
             }
-            Command::LargeBody => "create a velocity control whose name is 1 MiB long".to_owned(),
-            Command::WalkBack { limit, depth } => format!(
+            Action::LargeBody => "create a velocity control whose name is 1 MiB long".to_owned(),
+            Action::WalkBack { limit, depth } => format!(
                 "read the transactions at limit={limit} to page {}, walk back to the first page \
                  by previous tokens and forward again by next tokens",
                 u32::from(depth) + 1
             ),
-            Command::FirstPagesOfOne => "read the first organization's events at limit=1, \
+            Action::FirstPagesOfOne => "read the first organization's events at limit=1, \
                  ascending, up to five pages"
                 .to_owned(),
-            Command::RefusedVelocity { org, slot } => format!(
+            Action::RefusedVelocity { org, slot } => format!(
                 "create velocity control #{slot} under {} with a usageLimit and the TRANSACTION \
                  window (refused)",
                 org.name()
             ),
-            Command::QuoteWithCreatedVat => {
+            Action::QuoteWithCreatedVat => {
                 "create a quote naming the last VAT ID created as its counterpart_vat_id_id"
                     .to_owned()
             }
-            Command::ReadTransactionsWith { limit, kind } => {
+            Action::ReadTransactionsWith { limit, kind } => {
                 let pairs = UNSTATED_PARAMS[kind as usize % UNSTATED_PARAMS.len()];
                 let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 format!(
@@ -390,7 +390,7 @@ impl Command {
                     query.join("&")
                 )
             }
-            Command::DetachTag => "take a deletable tag; create a quote carrying it, one \
+            Action::DetachTag => "take a deletable tag; create a quote carrying it, one \
                  without it and an invoice based on each; delete the tag; create a credit note \
                  based on each invoice"
                 .to_owned(),
@@ -461,9 +461,9 @@ impl Model {
     }
 
     /// The shape of the step's next request.
-    pub fn shape(&mut self) -> shape::Shape {
+    pub fn shape(&mut self) -> shape::RequestForm {
         self.sent += 1;
-        shape::Shape::draw(self.seed, self.k, self.origin, self.sent - 1)
+        shape::RequestForm::draw(self.seed, self.k, self.origin, self.sent - 1)
     }
 
     /// Names `id` as a variable of the script, made by step `step` (from 1).
@@ -478,7 +478,7 @@ impl Model {
 /// it broke.
 #[derive(Debug, Clone)]
 pub struct StepRecord {
-    pub command: Command,
+    pub command: Action,
     /// The exchanges of the step, as indices into the play's record.
     pub exchanges: std::ops::Range<usize>,
     /// Why it sent nothing (the model gave it nothing to act on).
@@ -538,7 +538,7 @@ async fn sequence(cx: &mut CaseCx, k: u32, read_only: bool) -> Outcome {
     let seed = cx.run.generation.seed;
     let run = cx.run.clone();
     let depth = run.generation.explore_depth;
-    let commands: Vec<(usize, Command)> = draw::draw(seed, k, read_only, depth)
+    let commands: Vec<(usize, Action)> = draw::draw(seed, k, read_only, depth)
         .into_iter()
         .enumerate()
         .collect();
@@ -654,11 +654,11 @@ fn replay_command(cx: &CaseCx, k: u32, read_only: bool) -> String {
 /// the target, each with fresh ids, still breaks `rule`. Returns them and the replays made.
 async fn shrink_sequence(
     cx: &mut CaseCx,
-    commands: &[(usize, Command)],
+    commands: &[(usize, Action)],
     rule: &str,
     k: u32,
     upto: Option<usize>,
-) -> (Vec<(usize, Command)>, usize) {
+) -> (Vec<(usize, Action)>, usize) {
     let mut search = shrink::Ddmin::new(commands.len());
     if let Some(upto) = upto.filter(|n| *n < commands.len()) {
         search.prefer((0..upto).collect());
@@ -669,7 +669,7 @@ async fn shrink_sequence(
             break;
         }
         replays += 1;
-        let candidate: Vec<(usize, Command)> = keep.iter().map(|i| commands[*i]).collect();
+        let candidate: Vec<(usize, Action)> = keep.iter().map(|i| commands[*i]).collect();
         let mut part = cx.fork();
         part.keep_all = false;
         let seed = cx.run.generation.seed;

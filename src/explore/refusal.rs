@@ -55,7 +55,7 @@ pub async fn unknown_property(
     body["covenant_unknown_property"] = unknown_value(kind);
     let call = cx.call(OperationId::CreateReceivable).json(body);
     let response = send(cx, model, call).await?;
-    let what = super::Command::UnknownProperty { shape, kind }.describe();
+    let what = super::Action::UnknownProperty { shape, kind }.describe();
     cx.expect_refused(&response, UNKNOWN_PROPS, &what);
     Ok(None)
 }

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 /// The `Accept` header a request carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Accept {
+pub enum AcceptHeader {
     Json,
     Any,
     /// No `Accept` header at all.
@@ -27,8 +27,8 @@ pub enum Accept {
 
 /// How one request is spelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
-    pub accept: Accept,
+pub struct RequestForm {
+    pub accept: AcceptHeader,
     /// `Accept-Encoding: identity`.
     pub identity: bool,
     /// `application/json; charset=utf-8` on a body.
@@ -41,18 +41,18 @@ pub struct Shape {
     pub spaced: bool,
 }
 
-impl Shape {
+impl RequestForm {
     /// The shape of request `n` of the step drawn `step`-th in sequence `k` of a run seeded
     /// `seed`: the same whichever steps a shrink keeps around it.
-    pub fn draw(seed: u64, k: u32, step: usize, n: usize) -> Shape {
+    pub fn draw(seed: u64, k: u32, step: usize, n: usize) -> RequestForm {
         let mut rng = crate::generate::rng_for(seed, &format!("explore-{k}-shape-{step}-{n}"));
         let bits = rng.next_u32();
         let bit = |i: u32| (bits >> i) & 1 == 1;
-        Shape {
+        RequestForm {
             accept: match bits % 3 {
-                0 => Accept::Json,
-                1 => Accept::Any,
-                _ => Accept::Unset,
+                0 => AcceptHeader::Json,
+                1 => AcceptHeader::Any,
+                _ => AcceptHeader::Unset,
             },
             identity: bit(2),
             charset: bit(3),
@@ -65,9 +65,9 @@ impl Shape {
     /// `out` spelled in this shape.
     pub fn apply(self, mut out: Outgoing) -> Outgoing {
         out = match self.accept {
-            Accept::Json => out.with_header("accept", "application/json"),
-            Accept::Any => out.with_header("accept", "*/*"),
-            Accept::Unset => {
+            AcceptHeader::Json => out.with_header("accept", "application/json"),
+            AcceptHeader::Any => out.with_header("accept", "*/*"),
+            AcceptHeader::Unset => {
                 out.request = out.request.without_accept();
                 out
             }
@@ -118,7 +118,7 @@ fn reverse_query(path: &str) -> String {
 }
 
 /// `value` as JSON text in `shape`'s key order and whitespace, at nesting `depth`.
-fn render(value: &Value, shape: Shape, depth: usize, out: &mut String) {
+fn render(value: &Value, shape: RequestForm, depth: usize, out: &mut String) {
     let (open, close, items): (char, char, Vec<(Option<&String>, &Value)>) = match value {
         Value::Object(map) => ('{', '}', map.iter().map(|(k, v)| (Some(k), v)).collect()),
         Value::Array(items) => ('[', ']', items.iter().map(|v| (None, v)).collect()),
@@ -159,8 +159,10 @@ fn render(value: &Value, shape: Shape, depth: usize, out: &mut String) {
 mod tests {
     use super::*;
 
-    fn every_shape() -> Vec<Shape> {
-        (0..32).map(|k| Shape::draw(5, k, 1, 0)).collect::<Vec<_>>()
+    fn every_shape() -> Vec<RequestForm> {
+        (0..32)
+            .map(|k| RequestForm::draw(5, k, 1, 0))
+            .collect::<Vec<_>>()
     }
 
     #[test]
@@ -174,7 +176,7 @@ mod tests {
             assert_eq!(back, body, "{shape:?}: {text}");
         }
         let mut text = String::new();
-        let reversed = Shape {
+        let reversed = RequestForm {
             reverse_keys: true,
             spaced: false,
             ..every_shape()[0]
@@ -186,11 +188,11 @@ mod tests {
     #[test]
     fn draws_spread_over_every_choice_and_repeat_for_one_seed() {
         let shapes = every_shape();
-        for accept in [Accept::Json, Accept::Any, Accept::Unset] {
+        for accept in [AcceptHeader::Json, AcceptHeader::Any, AcceptHeader::Unset] {
             assert!(shapes.iter().any(|s| s.accept == accept));
         }
         assert!(shapes.iter().any(|s| s.charset) && shapes.iter().any(|s| !s.charset));
-        assert_eq!(Shape::draw(5, 3, 1, 0), shapes[3]);
+        assert_eq!(RequestForm::draw(5, 3, 1, 0), shapes[3]);
         assert_eq!(
             reverse_query("/e?limit=2&order=desc"),
             "/e?order=desc&limit=2"

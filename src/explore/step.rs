@@ -9,7 +9,7 @@ use super::limit;
 use super::reach::{assigned, events_list, full_read, given};
 use super::shape::send;
 use super::{
-    deep, Command, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_FREE_AFTER_REFUSAL,
+    deep, Action, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_FREE_AFTER_REFUSAL,
     ID_PER_ORGANIZATION, ID_UNIQUE, ISOLATION, MODEL_RULES, OTHER_PARAMS, READ_SHOWS_WRITE,
     TENANT_EVENTS, TOKEN_LATER, TOKEN_WHERE_ISSUED,
 };
@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 /// Plays `commands` in order: each step's exchanges and the first rule of the model it broke.
 pub async fn play_steps(
     cx: &mut CaseCx,
-    commands: &[(usize, Command)],
+    commands: &[(usize, Action)],
     model: &mut Model,
 ) -> Result<Vec<StepRecord>, Abort> {
     let mut steps = Vec::new();
@@ -50,17 +50,17 @@ pub async fn play_steps(
 /// Carries out one command; `Some(why)` when the model gave it nothing to act on.
 async fn one(
     cx: &mut CaseCx,
-    command: Command,
+    command: Action,
     model: &mut Model,
     step: usize,
 ) -> Result<Option<&'static str>, Abort> {
     let bodies = Bodies::new(&cx.run);
     match command {
-        Command::CreateVelocity { org, slot } => {
+        Action::CreateVelocity { org, slot } => {
             create_velocity(cx, model, org, slot, step).await?;
             Ok(None)
         }
-        Command::CreateVat => {
+        Action::CreateVat => {
             model.creates += 1;
             let salt = format!("{}-vat{}", model.salt, model.creates);
             let body = bodies.vat_id(&format!(
@@ -75,8 +75,8 @@ async fn one(
             }
             Ok(None)
         }
-        Command::ReadVat { org, nth } => read_vat(cx, model, org, nth).await,
-        Command::CreateQuote => {
+        Action::ReadVat { org, nth } => read_vat(cx, model, org, nth).await,
+        Action::CreateQuote => {
             let body = limit::drawn(model, OperationId::CreateReceivable, bodies.quote());
             let response = receivable(cx, model, body).await?;
             if let Some(id) = assigned(cx, model, "receivable", &response, step) {
@@ -85,9 +85,9 @@ async fn one(
             }
             Ok(None)
         }
-        Command::InvoiceFromQuote => based_on(cx, model, "invoice", step).await,
-        Command::CreditNoteFromInvoice => based_on(cx, model, "credit_note", step).await,
-        Command::CreateMailbox => {
+        Action::InvoiceFromQuote => based_on(cx, model, "invoice", step).await,
+        Action::CreditNoteFromInvoice => based_on(cx, model, "credit_note", step).await,
+        Action::CreateMailbox => {
             model.creates += 1;
             let domain = bodies.domain(&format!("{}-m{}", model.salt, model.creates));
             let call = cx.call(OperationId::CreateMailboxDomain);
@@ -100,36 +100,36 @@ async fn one(
             assigned(cx, model, "mailbox domain", &response, step);
             Ok(None)
         }
-        Command::UpdateComment => {
+        Action::UpdateComment => {
             let text = format!("covenant explore {}", model.salt);
             let call = cx.call(OperationId::UpdateComment);
             let body = limit::drawn(model, OperationId::UpdateComment, json!({ "text": text }));
             send(cx, model, call.json(body)).await?;
             Ok(None)
         }
-        Command::ReadEvents { org, limit, desc } => {
+        Action::ReadEvents { org, limit, desc } => {
             read_events(cx, model, org, limit, desc).await?;
             Ok(None)
         }
-        Command::ReadTransactions { limit } => read_transactions(cx, model, limit).await,
-        Command::CarryToken { nth } => carry_token(cx, model, nth).await,
-        Command::IssueToken { limit } => issue_token(cx, model, limit).await,
-        Command::TokenWithParams { nth, kind } => token_with_params(cx, model, nth, kind).await,
-        Command::UnknownProperty { shape, kind } => {
+        Action::ReadTransactions { limit } => read_transactions(cx, model, limit).await,
+        Action::CarryToken { nth } => carry_token(cx, model, nth).await,
+        Action::IssueToken { limit } => issue_token(cx, model, limit).await,
+        Action::TokenWithParams { nth, kind } => token_with_params(cx, model, nth, kind).await,
+        Action::UnknownProperty { shape, kind } => {
             super::refusal::unknown_property(cx, model, shape, kind).await
         }
-        Command::TwoBreaches { kind } => super::refusal::two_breaches(cx, model, kind).await,
-        Command::LargeBody => super::refusal::large_body(cx, model).await,
-        Command::WalkBack { limit, depth } => deep::walk_back(cx, model, limit, depth).await,
-        Command::FirstPagesOfOne => deep::first_pages_of_one(cx, model).await,
-        Command::RefusedVelocity { org, slot } => {
+        Action::TwoBreaches { kind } => super::refusal::two_breaches(cx, model, kind).await,
+        Action::LargeBody => super::refusal::large_body(cx, model).await,
+        Action::WalkBack { limit, depth } => deep::walk_back(cx, model, limit, depth).await,
+        Action::FirstPagesOfOne => deep::first_pages_of_one(cx, model).await,
+        Action::RefusedVelocity { org, slot } => {
             deep::refused_velocity(cx, model, org, slot, step).await
         }
-        Command::QuoteWithCreatedVat => deep::quote_with_created_vat(cx, model, step).await,
-        Command::ReadTransactionsWith { limit, kind } => {
+        Action::QuoteWithCreatedVat => deep::quote_with_created_vat(cx, model, step).await,
+        Action::ReadTransactionsWith { limit, kind } => {
             deep::read_transactions_with(cx, model, limit, kind).await
         }
-        Command::DetachTag => deep::detach_tag(cx, model, step).await,
+        Action::DetachTag => deep::detach_tag(cx, model, step).await,
     }
 }
 

@@ -40,16 +40,16 @@ pub fn finance_error(faults: &FaultSet, status: StatusCode, message: &str) -> Re
 
 /// One entry of a finance 422 body.
 #[derive(Debug, Clone)]
-pub struct Problem {
+pub struct FieldError {
     pub loc: Vec<String>,
     pub msg: String,
     pub kind: &'static str,
 }
 
-impl Problem {
+impl FieldError {
     /// A problem with a body member.
-    pub fn body(field: &str, msg: impl Into<String>, kind: &'static str) -> Problem {
-        Problem {
+    pub fn body(field: &str, msg: impl Into<String>, kind: &'static str) -> FieldError {
+        FieldError {
             loc: vec!["body".to_owned(), field.to_owned()],
             msg: msg.into(),
             kind,
@@ -57,8 +57,8 @@ impl Problem {
     }
 
     /// A problem with the body as a whole.
-    pub fn whole_body(msg: impl Into<String>, kind: &'static str) -> Problem {
-        Problem {
+    pub fn whole_body(msg: impl Into<String>, kind: &'static str) -> FieldError {
+        FieldError {
             loc: vec!["body".to_owned()],
             msg: msg.into(),
             kind,
@@ -66,8 +66,8 @@ impl Problem {
     }
 
     /// A problem with a query parameter.
-    pub fn query(name: &str, msg: impl Into<String>, kind: &'static str) -> Problem {
-        Problem {
+    pub fn query(name: &str, msg: impl Into<String>, kind: &'static str) -> FieldError {
+        FieldError {
             loc: vec!["query".to_owned(), name.to_owned()],
             msg: msg.into(),
             kind,
@@ -75,8 +75,8 @@ impl Problem {
     }
 
     /// A problem with a path parameter.
-    pub fn path(name: &str, msg: impl Into<String>) -> Problem {
-        Problem {
+    pub fn path(name: &str, msg: impl Into<String>) -> FieldError {
+        FieldError {
             loc: vec!["path".to_owned(), name.to_owned()],
             msg: msg.into(),
             kind: "uuid_parsing",
@@ -85,7 +85,7 @@ impl Problem {
 }
 
 /// The finance validation body `{ detail: [ { loc, msg, type } ] }` with 422.
-pub fn validation(faults: &FaultSet, problems: &[Problem]) -> Response {
+pub fn validation(faults: &FaultSet, problems: &[FieldError]) -> Response {
     let detail: Vec<Value> = problems
         .iter()
         .map(|p| {

@@ -3,7 +3,7 @@
 use super::{gate_org, merge, not_found, owns, parse_body, path_uuid, Reply};
 use crate::fault::Fault;
 use crate::receivable::parse_uuid;
-use crate::reply::{self, Problem};
+use crate::reply::{self, FieldError};
 use crate::store::{rfc3339, App, Comment};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -43,10 +43,10 @@ fn comment_json(app: &App, id: Uuid, c: &Comment) -> Value {
 fn validate_comment_update(
     app: &App,
     body: &Value,
-) -> Result<(Option<String>, Option<Uuid>), Vec<Problem>> {
+) -> Result<(Option<String>, Option<Uuid>), Vec<FieldError>> {
     let loose = app.faults.has(Fault::CommentTypesUnchecked);
     let Some(map) = body.as_object() else {
-        return Err(vec![Problem::whole_body(
+        return Err(vec![FieldError::whole_body(
             "the body must be a JSON object",
             "model_attributes_type",
         )]);
@@ -57,7 +57,7 @@ fn validate_comment_update(
         Some(Value::String(s)) => Some(s.clone()),
         Some(other) if loose => Some(other.to_string()),
         Some(_) => {
-            problems.push(Problem::body(
+            problems.push(FieldError::body(
                 "text",
                 "Input should be a valid string",
                 "string_type",
@@ -71,7 +71,7 @@ fn validate_comment_update(
             Some(id) => Some(id),
             None if loose => None,
             None => {
-                problems.push(Problem::body(
+                problems.push(FieldError::body(
                     "reply_to_entity_user_id",
                     "Input should be a valid UUID",
                     "uuid_parsing",

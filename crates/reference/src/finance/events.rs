@@ -3,7 +3,7 @@
 use super::{gate_org, merge, not_found, query_map, Reply};
 use crate::fault::Fault;
 use crate::page::{Neighbours, PageFaults, PagePlan, TokenBook, TokenFaults};
-use crate::reply::{self, Problem};
+use crate::reply::{self, FieldError};
 use crate::store::{rfc3339, App, Event, EventCursor};
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -45,7 +45,7 @@ fn first_cursor(
     app: &App,
     org: Uuid,
     q: &HashMap<String, String>,
-) -> Result<EventCursor, Vec<Problem>> {
+) -> Result<EventCursor, Vec<FieldError>> {
     let f = &app.faults;
     let lenient = f.has(Fault::EventsLimitClamped);
     let mut problems = Vec::new();
@@ -55,7 +55,7 @@ fn first_cursor(
         Some(Ok(n)) if lenient => n.clamp(1, 100) as usize,
         Some(Err(_)) if lenient => EVENTS_DEFAULT_LIMIT,
         Some(_) => {
-            problems.push(Problem::query(
+            problems.push(FieldError::query(
                 "limit",
                 "Input should be an integer from 1 to 100",
                 "int_parsing",
@@ -70,7 +70,7 @@ fn first_cursor(
         Some("desc") => !f.has(Fault::EventsDescIgnored),
         Some(_) if unknown_ok => false,
         Some(_) => {
-            problems.push(Problem::query(
+            problems.push(FieldError::query(
                 "order",
                 "Input should be 'asc' or 'desc'",
                 "enum",
@@ -84,7 +84,7 @@ fn first_cursor(
         Some("updated_at") => true,
         Some(_) if unknown_ok => false,
         Some(_) => {
-            problems.push(Problem::query(
+            problems.push(FieldError::query(
                 "sort",
                 "Input should be 'created_at' or 'updated_at'",
                 "enum",

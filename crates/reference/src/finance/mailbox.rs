@@ -2,7 +2,7 @@
 
 use super::{gate, merge, parse_body, OrgHeader, Reply};
 use crate::fault::Fault;
-use crate::reply::{self, Problem};
+use crate::reply::{self, FieldError};
 use crate::store::{rfc3339, App};
 use axum::body::Bytes;
 use axum::extract::State;
@@ -74,7 +74,7 @@ fn create_mailbox_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Reply {
         None => {
             return Err(reply::validation(
                 f,
-                &[Problem::body("domain", "Field required", "missing")],
+                &[FieldError::body("domain", "Field required", "missing")],
             ))
         }
         Some(Value::String(d)) if domain_ok(app, d) => d.clone(),
@@ -82,7 +82,7 @@ fn create_mailbox_inner(app: &App, headers: &HeaderMap, body: &Bytes) -> Reply {
             let msg = "domain must hold letters, digits, dots and hyphens, each segment starting and ending with a letter or digit";
             return Err(reply::validation(
                 f,
-                &[Problem::body("domain", msg, "string_pattern_mismatch")],
+                &[FieldError::body("domain", msg, "string_pattern_mismatch")],
             ));
         }
     };

@@ -22,7 +22,7 @@ pub use vat::{create_vat, get_vat};
 use super::bearer_token;
 use super::fault::Fault;
 use super::receivable::{parse_date, parse_uuid};
-use super::reply::{self, Problem};
+use super::reply::{self, FieldError};
 use super::store::App;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
@@ -162,7 +162,7 @@ pub fn parse_body(app: &App, body: &Bytes) -> Result<Value, Response> {
             reply::internal_error()
         } else {
             let msg = format!("JSON decode error: {e}");
-            reply::validation(&app.faults, &[Problem::whole_body(msg, "json_invalid")])
+            reply::validation(&app.faults, &[FieldError::whole_body(msg, "json_invalid")])
         }
     })
 }
@@ -171,7 +171,7 @@ pub(super) fn path_uuid(app: &App, name: &str, raw: &str) -> Result<Uuid, Respon
     parse_uuid(raw).ok_or_else(|| {
         reply::validation(
             &app.faults,
-            &[Problem::path(name, "Input should be a valid UUID")],
+            &[FieldError::path(name, "Input should be a valid UUID")],
         )
     })
 }

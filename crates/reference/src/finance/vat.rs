@@ -2,7 +2,7 @@
 
 use super::{gate_org, merge, not_found, owns, parse_body, path_uuid, Reply};
 use crate::fault::Fault;
-use crate::reply::{self, Problem};
+use crate::reply::{self, FieldError};
 use crate::store::{App, VatId};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -83,10 +83,10 @@ pub const VAT_TYPES: &[&str] = &[
 ];
 
 /// value, country and type of a VAT ID create body (all three required here).
-fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec<Problem>> {
+fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec<FieldError>> {
     let f = &app.faults;
     let Some(map) = body.as_object() else {
-        return Err(vec![Problem::whole_body(
+        return Err(vec![FieldError::whole_body(
             "the body must be a JSON object",
             "model_attributes_type",
         )]);
@@ -94,12 +94,12 @@ fn validate_vat(app: &App, body: &Value) -> Result<(String, String, String), Vec
     let mut problems = Vec::new();
     let mut text = |name: &str, ok: &dyn Fn(&str) -> bool, msg: &str| match map.get(name) {
         None => {
-            problems.push(Problem::body(name, "Field required", "missing"));
+            problems.push(FieldError::body(name, "Field required", "missing"));
             String::new()
         }
         Some(Value::String(s)) if ok(s) => s.clone(),
         Some(_) => {
-            problems.push(Problem::body(name, msg, "value_error"));
+            problems.push(FieldError::body(name, msg, "value_error"));
             String::new()
         }
     };

@@ -6,12 +6,12 @@
 
 use super::{Field, Ty, BASED_ON_FIELDS, INVOICE_ONLY, QUOTE_ONLY, SHARED};
 use crate::fault::{Fault, FaultSet};
-use crate::reply::Problem;
+use crate::reply::FieldError;
 use serde_json::{Map, Value};
 
 /// The refusal of a valid value under the fault of its class; `None` on the clean server.
-pub(super) fn refused(faults: &FaultSet, f: &Field, value: &Value) -> Option<Problem> {
-    let refuse = |msg: &str, kind| Some(Problem::body(f.name, msg, kind));
+pub(super) fn refused(faults: &FaultSet, f: &Field, value: &Value) -> Option<FieldError> {
+    let refuse = |msg: &str, kind| Some(FieldError::body(f.name, msg, kind));
     if f.name == "footer" && faults.has(Fault::FooterRefused) {
         return refuse("Extra inputs are not permitted", "extra_forbidden");
     }

@@ -9,7 +9,7 @@ mod classes;
 mod samples;
 
 use super::fault::{Fault, FaultSet};
-use super::reply::Problem;
+use super::reply::FieldError;
 use super::store::ReceivableKind;
 use samples::{check_line_item, check_payment_terms};
 use serde_json::{json, Map, Value};
@@ -257,9 +257,9 @@ pub enum Create {
 }
 
 /// Checks a parsed body against the rules of its shape. `today` is for the past-date fault.
-pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, Vec<Problem>> {
+pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, Vec<FieldError>> {
     let Some(map) = body.as_object() else {
-        return Err(vec![Problem::whole_body(
+        return Err(vec![FieldError::whole_body(
             "the body must be a JSON object",
             "model_attributes_type",
         )]);
@@ -275,19 +275,19 @@ pub fn validate(faults: &FaultSet, body: &Value, today: Date) -> Result<Create, 
         }
     }
     let kind = match map.get("type").map(Value::as_str) {
-        None => return Err(vec![Problem::body("type", "Field required", "missing")]),
+        None => return Err(vec![FieldError::body("type", "Field required", "missing")]),
         Some(Some("quote")) => ReceivableKind::Quote,
         Some(Some("invoice")) => ReceivableKind::Invoice,
         Some(_) if faults.has(Fault::TypeUnchecked) => ReceivableKind::Quote,
         Some(Some("credit_note")) => {
-            return Err(vec![Problem::body(
+            return Err(vec![FieldError::body(
                 "based_on",
                 "a credit note is created from an invoice: based_on is required",
                 "missing",
             )])
         }
         Some(_) => {
-            return Err(vec![Problem::body(
+            return Err(vec![FieldError::body(
                 "type",
                 "Input should be 'quote' or 'invoice'",
                 "literal_error",
@@ -302,7 +302,7 @@ fn validate_new(
     kind: ReceivableKind,
     map: &Map<String, Value>,
     today: Date,
-) -> Result<Create, Vec<Problem>> {
+) -> Result<Create, Vec<FieldError>> {
     let (own, foreign, foreign_fault) = match kind {
         ReceivableKind::Invoice => (INVOICE_ONLY, QUOTE_ONLY, Fault::QuoteFieldInInvoiceAccepted),
         _ => (QUOTE_ONLY, INVOICE_ONLY, Fault::InvoiceFieldInQuoteAccepted),
@@ -311,7 +311,7 @@ fn validate_new(
     for name in REQUIRED {
         let optional = *name == "currency" && faults.has(Fault::CurrencyOptional);
         if !map.contains_key(*name) && !optional {
-            problems.push(Problem::body(name, "Field required", "missing"));
+            problems.push(FieldError::body(name, "Field required", "missing"));
         }
     }
     for (name, value) in map {
@@ -323,10 +323,10 @@ fn validate_new(
         } else if foreign.iter().any(|f| f.name == name) {
             if !faults.has(foreign_fault) {
                 let msg = format!("{name} is not allowed in a {} body", kind.as_str());
-                problems.push(Problem::body(name, msg, "extra_forbidden"));
+                problems.push(FieldError::body(name, msg, "extra_forbidden"));
             }
         } else if !(faults.has(Fault::UnknownPropsAccepted) || null_ignored(faults, value)) {
-            problems.push(Problem::body(
+            problems.push(FieldError::body(
                 name,
                 "Extra inputs are not permitted",
                 "extra_forbidden",
@@ -342,7 +342,7 @@ fn validate_new(
         chars("trade_name") == Some(255) && chars("counterpart_business_type") == Some(50);
     if together && faults.has(Fault::LimitsTogetherRefused) {
         let msg = "trade_name and counterpart_business_type hold at most 300 characters together";
-        problems.push(Problem::body("trade_name", msg, "value_error"));
+        problems.push(FieldError::body("trade_name", msg, "value_error"));
     }
     if !problems.is_empty() {
         return Err(problems);
@@ -364,12 +364,15 @@ fn null_ignored(faults: &FaultSet, value: &Value) -> bool {
     value.is_null() && faults.has(Fault::UnknownNullAccepted)
 }
 
-fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Create, Vec<Problem>> {
+fn validate_based_on(
+    faults: &FaultSet,
+    map: &Map<String, Value>,
+) -> Result<Create, Vec<FieldError>> {
     let mut problems = Vec::new();
     for (name, value) in map {
         let ignored = faults.has(Fault::UnknownPropsAcceptedBasedOn) || null_ignored(faults, value);
         if !BASED_ON_FIELDS.contains(&name.as_str()) && !ignored {
-            problems.push(Problem::body(
+            problems.push(FieldError::body(
                 name,
                 "Extra inputs are not permitted",
                 "extra_forbidden",
@@ -379,7 +382,7 @@ fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Crea
     let kind = match map.get("type") {
         None if faults.has(Fault::BasedOnTypeOptional) => None,
         None => {
-            problems.push(Problem::body("type", "Field required", "missing"));
+            problems.push(FieldError::body("type", "Field required", "missing"));
             None
         }
         Some(v) => match v.as_str() {
@@ -387,7 +390,7 @@ fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Crea
             Some("invoice") => Some(ReceivableKind::Invoice),
             Some("credit_note") => Some(ReceivableKind::CreditNote),
             _ => {
-                problems.push(Problem::body(
+                problems.push(FieldError::body(
                     "type",
                     "Input should be 'quote', 'invoice' or 'credit_note'",
                     "enum",
@@ -403,7 +406,7 @@ fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Crea
     {
         Some(id) => Some(id),
         _ => {
-            problems.push(Problem::body(
+            problems.push(FieldError::body(
                 "based_on",
                 "Input should be a valid UUID",
                 "uuid_parsing",
@@ -419,7 +422,7 @@ fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Crea
         Some(v) => match uuid_array(v) {
             Some(ids) => ids,
             None => {
-                problems.push(Problem::body(
+                problems.push(FieldError::body(
                     "tag_ids",
                     "Input should be a list of UUIDs",
                     "list_type",
@@ -439,7 +442,7 @@ fn validate_based_on(faults: &FaultSet, map: &Map<String, Value>) -> Result<Crea
 }
 
 /// The problems of one field's value (none when it is valid or its check is faulted off).
-fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Option<Problem> {
+fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Option<FieldError> {
     if f.relax.is_some_and(|fault| faults.has(fault)) {
         return None;
     }
@@ -452,13 +455,13 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
         }
         let refused = !f.nullable || (f.name == "footer" && faults.has(Fault::NullFooterRejected));
         return refused
-            .then(|| Problem::body(f.name, "Input should not be null", "null_not_allowed"));
+            .then(|| FieldError::body(f.name, "Input should not be null", "null_not_allowed"));
     }
     if f.name == "memo"
         && faults.has(Fault::MemoRejected)
         && value.as_str().is_some_and(|s| !s.is_empty())
     {
-        return Some(Problem::body(
+        return Some(FieldError::body(
             f.name,
             "memo is not supported for this entity",
             "value_error",
@@ -466,7 +469,7 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
     }
     let at_limit = value.as_array().is_some_and(|a| a.len() == 10);
     if f.name == "deductions" && at_limit && faults.has(Fault::DeductionsTenRefused) {
-        return Some(Problem::body(
+        return Some(FieldError::body(
             f.name,
             "List should have at most 9 items",
             "too_long",
@@ -474,7 +477,7 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
     }
     let leap_day = value.as_str().is_some_and(|s| s.ends_with("-02-29"));
     if matches!(f.ty, Ty::Date) && leap_day && faults.has(Fault::DateLeapDayRefused) {
-        return Some(Problem::body(
+        return Some(FieldError::body(
             f.name,
             "Input should be a valid date (day out of range for month)",
             "date_parsing",
@@ -483,7 +486,7 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
     if f.name == "fulfillment_date" && faults.has(Fault::FulfillmentDatePastRejected) {
         if let Some(date) = value.as_str().and_then(parse_date) {
             if date < today {
-                return Some(Problem::body(
+                return Some(FieldError::body(
                     f.name,
                     "fulfillment_date must not be in the past",
                     "value_error",
@@ -518,7 +521,7 @@ fn check_field(faults: &FaultSet, f: &Field, value: &Value, today: Date) -> Opti
     let loosened = loosened(faults, f.ty, integral);
     measured
         .or_else(|| check_type(f.ty, &loosened))
-        .map(|(msg, kind)| Problem::body(f.name, msg, kind))
+        .map(|(msg, kind)| FieldError::body(f.name, msg, kind))
 }
 
 /// A list as the faults that skip its items read it: line items with any vat_rate_id taken as a

@@ -8,7 +8,7 @@
 //! choice: a page size under the default `limit` the operations table states is the page size
 //! under that limit.
 
-use super::{Choice, Run, SilentChoice};
+use super::{Run, SilentChoice, SilentPlace};
 use crate::catalogue::Catalogue;
 use crate::report::{field_list, fill_under, merged_types, stated_limit, Subject};
 use std::collections::{BTreeMap, BTreeSet};
@@ -82,7 +82,7 @@ pub fn merged(values: &BTreeSet<String>) -> Vec<String> {
 }
 
 /// Every place any run showed something of, the most divergent first, then in gap order.
-pub fn rank(runs: &[Run], names: &[String], catalogue: &Catalogue) -> Vec<Choice> {
+pub fn rank(runs: &[Run], names: &[String], catalogue: &Catalogue) -> Vec<SilentPlace> {
     let mut places: BTreeMap<Place, Vec<BTreeSet<String>>> = BTreeMap::new();
     for (column, run) in runs.iter().enumerate() {
         for seen in &run.seen {
@@ -93,7 +93,7 @@ pub fn rank(runs: &[Run], names: &[String], catalogue: &Catalogue) -> Vec<Choice
                 .insert(value);
         }
     }
-    let mut choices: Vec<Choice> = places
+    let mut choices: Vec<SilentPlace> = places
         .into_iter()
         .map(|((gap, subject, what), values)| {
             let made: Vec<(String, Vec<String>)> = names
@@ -103,7 +103,7 @@ pub fn rank(runs: &[Run], names: &[String], catalogue: &Catalogue) -> Vec<Choice
                 .map(|(name, values)| (name.clone(), merged(&values)))
                 .collect();
             let distinct: BTreeSet<&Vec<String>> = made.iter().map(|(_, v)| v).collect();
-            Choice {
+            SilentPlace {
                 text: text(&gap, runs, catalogue),
                 distinct: distinct.len(),
                 gap,

@@ -30,6 +30,6 @@ pub use build::{build, short_date};
 pub use error::MatrixError;
 pub use read::{read, read_all};
 pub use run::{Cell, Outcome, Run, SilentChoice};
-pub use table::{Choice, Implementation, Matrix, RuleRow};
+pub use table::{Implementation, Matrix, RuleRow, SilentPlace};
 pub use view::{listed, MatrixView};
 pub use write::write;

@@ -50,7 +50,7 @@ pub struct RuleRow {
 /// One place where the spec is silent (a gap, and what was looked at there), and what each
 /// implementation chose.
 #[derive(Debug, Clone, Serialize)]
-pub struct Choice {
+pub struct SilentPlace {
     pub gap: String,
     pub text: String,
     #[serde(flatten)]
@@ -70,7 +70,7 @@ pub struct Matrix {
     pub implementations: Vec<Implementation>,
     pub rules: Vec<RuleRow>,
     /// Ranked by how many different choices were made, the most first.
-    pub choices: Vec<Choice>,
+    pub choices: Vec<SilentPlace>,
 }
 
 /// `(name, value)` pairs written as a JSON object, in their order.

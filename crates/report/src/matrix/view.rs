@@ -8,7 +8,7 @@
 //! A view renders nothing and escapes nothing: its text is plain, and each format escapes it as
 //! its syntax needs.
 
-use super::{short_date, Cell, Choice, Implementation, Matrix, Outcome, RuleRow};
+use super::{short_date, Cell, Implementation, Matrix, Outcome, RuleRow, SilentPlace};
 use crate::catalogue::Level;
 use std::collections::BTreeSet;
 
@@ -29,7 +29,7 @@ pub struct MatrixView<'a> {
     pub kept: Vec<usize>,
     /// The rules by area, then by the section of the spec they come from, each in the order
     /// the catalogue first names it.
-    pub areas: Vec<Area<'a>>,
+    pub areas: Vec<RuleArea<'a>>,
     /// Every result some implementation had on some rule, in [`Outcome`]'s order.
     pub results: Vec<Outcome>,
     /// Every place where the spec is silent, ranked as the matrix ranks them.
@@ -83,7 +83,7 @@ impl Row<'_> {
 
 /// An area of rules and its sections.
 #[derive(Debug)]
-pub struct Area<'a> {
+pub struct RuleArea<'a> {
     pub area: &'a str,
     /// Each section, with the indices of its rows in the catalogue's order.
     pub sections: Vec<(&'a str, Vec<usize>)>,
@@ -92,7 +92,7 @@ pub struct Area<'a> {
 /// A place where the spec is silent.
 #[derive(Debug)]
 pub struct ChoiceRow<'a> {
-    pub choice: &'a Choice,
+    pub choice: &'a SilentPlace,
     /// `create-vat-id: success status` (with the kind and condition where there are).
     pub subject: String,
     /// What each implementation chose, in column order; `None` where it showed nothing.
@@ -265,13 +265,13 @@ fn counts(rules: &[RuleRow], at: usize) -> Vec<(Outcome, usize)> {
 }
 
 /// The rules by area and section, each where the catalogue first names it.
-fn areas(rules: &[RuleRow]) -> Vec<Area<'_>> {
-    let mut areas: Vec<Area<'_>> = Vec::new();
+fn areas(rules: &[RuleRow]) -> Vec<RuleArea<'_>> {
+    let mut areas: Vec<RuleArea<'_>> = Vec::new();
     for (at, rule) in rules.iter().enumerate() {
         let area = match areas.iter_mut().position(|a| a.area == rule.area) {
             Some(i) => &mut areas[i],
             None => {
-                areas.push(Area {
+                areas.push(RuleArea {
                     area: &rule.area,
                     sections: Vec::new(),
                 });
@@ -291,7 +291,7 @@ fn areas(rules: &[RuleRow]) -> Vec<Area<'_>> {
 }
 
 /// `create-vat-id: success status` (with the kind and condition when there are).
-fn subject(choice: &Choice) -> String {
+fn subject(choice: &SilentPlace) -> String {
     let s = &choice.subject;
     let mut parts: Vec<&str> = Vec::new();
     parts.extend(s.operation.as_deref());
@@ -308,7 +308,7 @@ fn subject(choice: &Choice) -> String {
 /// Each value shown once, with the implementations that showed it: values shown by the same
 /// implementations together, the most shown first, then in the order first shown. Where each
 /// showed one value, these are the choices made and who made them.
-fn picks(choice: &Choice, all: usize) -> Vec<Pick<'_>> {
+fn picks(choice: &SilentPlace, all: usize) -> Vec<Pick<'_>> {
     let mut by_value: Vec<(&str, Vec<&str>)> = Vec::new();
     for (name, values) in &choice.choices {
         for value in values {
