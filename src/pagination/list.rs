@@ -80,14 +80,9 @@ impl List {
         q
     }
 
-    /// The page a JSON body holds, or `None` when it is not a page (no `data` array, a token
-    /// field missing or neither a string nor null).
-    pub fn parse_page(&self, body: &Value) -> Option<ListPage> {
-        self.take_page(&mut Some(body.clone()))
-    }
-
-    /// [`List::parse_page`] of an answer's body, its items moved out of it rather than copied
-    /// (a page may hold a hundred); the body is left as it was when it is no page.
+    /// The page an answer's body holds, its items moved out of it rather than copied (a page
+    /// may hold a hundred), or `None` when it is no page (no `data` array, a token field missing
+    /// or neither a string nor null): the body is then left as it was.
     pub fn take_page(&self, json: &mut Option<Value>) -> Option<ListPage> {
         let body = json.as_mut()?;
         let next = token_field(body, &self.fields.next)?;
@@ -318,24 +313,31 @@ mod tests {
     fn a_page_is_read_with_the_configured_token_fields() {
         let list = List::of(OperationId::ListTransactions, vec!["a".into()]);
         let page = list
-            .parse_page(
-                &json!({"data": [1], "nextPaginationToken": "n", "prevPaginationToken": null}),
-            )
+            .take_page(&mut Some(json!({
+                "data": [1], "nextPaginationToken": "n", "prevPaginationToken": null
+            })))
             .unwrap();
+        assert_eq!(page.items, [json!(1)]);
         assert_eq!(page.next.as_deref(), Some("n"));
         assert_eq!(page.prev, None);
         assert!(List::of(OperationId::ListEvents, Vec::new())
-            .parse_page(
-                &json!({"data": [1], "nextPaginationToken": "n", "prevPaginationToken": null})
-            )
+            .take_page(&mut Some(json!({
+                "data": [1], "nextPaginationToken": "n", "prevPaginationToken": null
+            })))
             .is_none());
     }
 
     #[test]
     fn a_token_that_is_not_a_string_or_null_is_not_a_page() {
         let list = List::of(OperationId::ListEvents, Vec::new());
-        let body = json!({"data": [], "next_pagination_token": 3, "prev_pagination_token": null});
-        assert!(list.parse_page(&body).is_none());
+        let body = json!({"data": [1], "next_pagination_token": 3, "prev_pagination_token": null});
+        let mut answer = Some(body.clone());
+        assert!(list.take_page(&mut answer).is_none());
+        assert_eq!(
+            answer,
+            Some(body),
+            "a body that is no page is left as it was"
+        );
     }
 
     #[test]
