@@ -1,5 +1,8 @@
-//! The `covenant` binary: parse the command line, call the library, map the outcome to an exit
-//! code (see `covenant::exit`).
+//! The `covenant` binary: parse the command line, call the engine (the `covenant` library of
+//! crates/engine), map the outcome to an exit code (see `covenant::exit`).
+
+/// The command line: flags into settings, commands, exit codes.
+mod cli;
 
 /// mimalloc: a run allocates and frees per request on several threads at once, where glibc's
 /// malloc spent a fifth of the run in its arena locks and consolidation.
@@ -9,7 +12,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> std::process::ExitCode {
     no_transparent_huge_pages();
     purge_arenas_sooner();
-    covenant::cli::main()
+    cli::main()
 }
 
 /// mimalloc gives freed memory back to the system once it has been free for its purge delay

@@ -1,12 +1,12 @@
 //! `covenant baseline REPORT.json`: the failures of a run written as a baseline of known
 //! failures, for a team to check in and gate on (`covenant run --baseline FILE`).
 
-use crate::baseline::Baseline;
-use crate::catalogue::Catalogue;
-use crate::exit::{self, Fatal};
-use crate::report::load;
-use crate::terminal::{note, out};
 use clap::Args;
+use covenant::baseline::Baseline;
+use covenant::catalogue::Catalogue;
+use covenant::exit::{self, Fatal};
+use covenant::report::load;
+use covenant::terminal::{note, out};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]

@@ -2,9 +2,9 @@
 //! definition itself (clap_complete, clap_mangen), so that they never drift from the flags.
 
 use super::Cli;
-use crate::exit::{self, Fatal};
-use crate::terminal::out;
 use clap::CommandFactory;
+use covenant::exit::{self, Fatal};
+use covenant::terminal::out;
 
 /// The completion script of `shell` on stdout.
 pub fn completions_command(shell: clap_complete::Shell) -> Result<u8, Fatal> {

@@ -1,10 +1,10 @@
 //! `covenant matrix`: the conformance matrix of several implementations, from their reports
 //! alone (no target).
 
-use crate::catalogue::Catalogue;
-use crate::exit::Fatal;
-use crate::matrix::{self, MatrixError, MatrixView};
 use clap::Args;
+use covenant::catalogue::Catalogue;
+use covenant::exit::Fatal;
+use covenant::matrix::{self, MatrixError, MatrixView};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
@@ -19,7 +19,7 @@ pub struct MatrixArgs {
     #[arg(long = "name", value_name = "LABEL=REPORT.json")]
     pub names: Vec<String>,
     /// Where matrix.json, matrix.md and matrix.html are written.
-    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
+    #[arg(long, value_name = "DIR", default_value = covenant::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
 }
 

@@ -3,7 +3,7 @@
 //! Each command's flags live beside the command (`run`, `serve`, `selftest`, `report`), which
 //! turns them into plain settings, validated once, and calls the library with them; the runner,
 //! the reference, the reports and the self-test never see a flag. `main` maps the outcome to an
-//! exit code (`crate::exit`).
+//! exit code (`covenant::exit`).
 
 mod baseline;
 mod manual;
@@ -23,12 +23,12 @@ pub use run::RunArgs;
 pub use selftest::SelftestArgs;
 pub use serve::ServeArgs;
 
-use crate::catalogue::Catalogue;
-use crate::exit::{self, Fatal};
-use crate::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
-use crate::style::ColourChoice;
-use crate::terminal::{note, out};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use covenant::catalogue::Catalogue;
+use covenant::exit::{self, Fatal};
+use covenant::schema::{self, OPERATIONS_JSON, SCHEMA_FILES};
+use covenant::style::ColourChoice;
+use covenant::terminal::{note, out};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -97,7 +97,7 @@ fn version() -> &'static str {
         format!(
             "{} ({})",
             env!("CARGO_PKG_VERSION"),
-            crate::report::view::judged_against_sentence(&schema::judged_against())
+            covenant::report::view::judged_against_sentence(&schema::judged_against())
         )
     })
 }
@@ -216,8 +216,8 @@ pub fn main() -> ExitCode {
     // and the environment as the rest of the output does.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let colour = colour_choice(&args);
-    crate::style::set_colour(colour);
-    let command = Cli::command().color(if crate::style::colours() {
+    covenant::style::set_colour(colour);
+    let command = Cli::command().color(if covenant::style::colours() {
         clap::ColorChoice::Always
     } else {
         clap::ColorChoice::Never
@@ -251,7 +251,7 @@ fn dispatch(command: Command) -> Result<u8, Fatal> {
         Command::Serve(args) => serve::serve_command(args),
         Command::Schemas(SchemasCommand::Check) => schemas_check_command(),
         Command::Schema(SchemaCommand::Case) => {
-            out(crate::user::CASE_SCHEMA.trim_end());
+            out(covenant::user::CASE_SCHEMA.trim_end());
             Ok(exit::SUCCESS)
         }
         Command::List(ListCommand::Rules) => list_rules_command(),
@@ -313,13 +313,13 @@ fn colour_choice(args: &[std::ffi::OsString]) -> ColourChoice {
 
 /// Whether GitHub Actions annotations are printed: `--ci-annotations`, or with `auto`, whether
 /// GitHub set `GITHUB_ACTIONS=true`; and the step summary file GitHub names, if any.
-fn github(choice: CiAnnotations) -> Option<crate::report::github::Job> {
+fn github(choice: CiAnnotations) -> Option<covenant::report::github::Job> {
     let on = match choice {
         CiAnnotations::Always => true,
         CiAnnotations::Never => false,
         CiAnnotations::Auto => std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true"),
     };
-    on.then(|| crate::report::github::Job {
+    on.then(|| covenant::report::github::Job {
         step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
             .filter(|p| !p.is_empty())
             .map(std::path::PathBuf::from),
@@ -353,13 +353,13 @@ fn schemas_check_command() -> Result<u8, Fatal> {
 
 /// `covenant list rules`: the catalogue, then counts by level and observability.
 fn list_rules_command() -> Result<u8, Fatal> {
-    out(&crate::catalogue::render_list(Catalogue::embedded()));
+    out(&covenant::catalogue::render_list(Catalogue::embedded()));
     Ok(exit::SUCCESS)
 }
 
 /// `covenant list constraints`: one line per constraint, bodies then parameters, then a count.
 fn list_constraints_command() -> Result<u8, Fatal> {
-    let inventory = crate::generate::Inventory::embedded();
+    let inventory = covenant::generate::Inventory::embedded();
     let mut text = String::new();
     for c in inventory.constraints() {
         let broken = c.unbreakable.unwrap_or("broken alone");
@@ -387,9 +387,9 @@ fn list_constraints_command() -> Result<u8, Fatal> {
 /// `covenant trace [ID] [--format json]`: the trace, a rule's statements or one entry; an id
 /// that is neither is a usage error naming the closest ids.
 fn trace_command(id: Option<&str>, format: TraceFormat) -> Result<u8, Fatal> {
-    use crate::report::trace::{self, ConstraintRef};
-    let (traced, catalogue) = (crate::trace::Trace::embedded(), Catalogue::embedded());
-    let inventory = crate::generate::Inventory::embedded();
+    use covenant::report::trace::{self, ConstraintRef};
+    let (traced, catalogue) = (covenant::trace::Trace::embedded(), Catalogue::embedded());
+    let inventory = covenant::generate::Inventory::embedded();
     let constraints: Vec<ConstraintRef<'_>> = inventory
         .constraints()
         .iter()

@@ -4,13 +4,13 @@
 //! counts).
 
 use super::publish::{publish, Publication};
-use crate::exit::Fatal;
-use crate::profile::Profile;
-use crate::runner::now_rfc3339;
-use crate::terminal::{note, out};
-use crate::traffic::{har, proxy, Judge, JudgeConfig, Said};
-use crate::verdict::{RunMeta, RunRecord, TrafficMeta};
 use clap::Args;
+use covenant::exit::Fatal;
+use covenant::profile::Profile;
+use covenant::runner::now_rfc3339;
+use covenant::terminal::{note, out};
+use covenant::traffic::{har, proxy, Judge, JudgeConfig, Said};
+use covenant::verdict::{RunMeta, RunRecord, TrafficMeta};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub struct ProxyArgs {
     /// Seconds a client waits for the target's answer (its status and headers, and a body of
     /// up to 1 MiB) before the proxy answers 504 itself and records the exchange as unanswered;
     /// at most 86400.
-    #[arg(long, value_name = "SECS", default_value_t = crate::settings::DEFAULT_TIMEOUT_SECS)]
+    #[arg(long, value_name = "SECS", default_value_t = covenant::settings::DEFAULT_TIMEOUT_SECS)]
     pub timeout: f64,
     #[command(flatten)]
     pub judged: JudgedArgs,
@@ -55,7 +55,7 @@ pub struct JudgedArgs {
     pub target: Option<String>,
     /// Where reports are written (by check once the file is judged; by the proxy on SIGINT or
     /// SIGTERM).
-    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
+    #[arg(long, value_name = "DIR", default_value = covenant::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
     /// Warnings of the target count as failures for the exit code (a client's slip never does).
     #[arg(long)]
@@ -78,11 +78,11 @@ impl Setup {
             .map(|path| Profile::load(path).map_err(|e| Fatal::Profile(e.to_string())))
             .transpose()?;
         let target = match target {
-            Some(t) => Some(crate::settings::http_url(t, "--target")?),
+            Some(t) => Some(covenant::settings::http_url(t, "--target")?),
             None => profile
                 .as_ref()
                 .and_then(|p| p.base_url.as_deref())
-                .map(|u| crate::settings::http_url(u, "the profile's base_url"))
+                .map(|u| covenant::settings::http_url(u, "the profile's base_url"))
                 .transpose()?,
         };
         Ok(Setup { profile, target })
@@ -127,7 +127,7 @@ impl Setup {
             duration_ms: started.1.elapsed().as_secs_f64() * 1000.0,
             strict,
             traffic: Some(traffic),
-            judged_against: Some(crate::schema::judged_against()),
+            judged_against: Some(covenant::schema::judged_against()),
             ..RunMeta::bare(target, profile, 0)
         }
     }
@@ -150,7 +150,7 @@ fn forwarding_workers() -> usize {
 /// `covenant proxy`: serves until SIGINT or SIGTERM, then reports.
 pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
     let (listen, timeout, args) = (args.listen, args.timeout, args.judged);
-    let timeout = crate::settings::seconds("--timeout", timeout)?;
+    let timeout = covenant::settings::seconds("--timeout", timeout)?;
     let setup = Setup::read(args.profile.as_ref(), args.target.as_deref())?;
     let Some(target) = setup.target.clone() else {
         return Err(Fatal::Usage(
@@ -170,7 +170,7 @@ pub fn proxy_command(args: ProxyArgs) -> Result<u8, Fatal> {
     let (judge, addr) = runtime.block_on(async {
         // Listen for the signals before saying anything: a caller may signal as soon as it
         // reads the address.
-        let mut signals = crate::interrupt::Signals::new();
+        let mut signals = covenant::interrupt::Signals::new();
         let config = proxy::ProxyConfig {
             listen,
             target: target.clone(),
@@ -234,7 +234,7 @@ pub fn check_command(args: CheckArgs) -> Result<u8, Fatal> {
 
 /// Fails unless reports can be written in `dir`: checked before any traffic is judged.
 fn writable(dir: &std::path::Path) -> Result<(), Fatal> {
-    crate::report::writable(dir).map_err(|e| {
+    covenant::report::writable(dir).map_err(|e| {
         Fatal::Files(format!(
             "--report-dir {}: cannot write reports there ({e}); give a directory covenant may \
              write",

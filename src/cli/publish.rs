@@ -5,13 +5,13 @@
 //! format, so no command can print what another leaves out. The matrix, whose product is no
 //! record, is published by [`publish_matrix`] through the same steps.
 
-use crate::catalogue::Catalogue;
-use crate::exit::Fatal;
-use crate::matrix::MatrixView;
-use crate::report::github::{self, Job};
-use crate::report::{BehaviourDiff, ReportError, RunView};
-use crate::terminal::{note, out};
-use crate::verdict::{RunRecord, RunVerdict};
+use covenant::catalogue::Catalogue;
+use covenant::exit::Fatal;
+use covenant::matrix::MatrixView;
+use covenant::report::github::{self, Job};
+use covenant::report::{BehaviourDiff, ReportError, RunView};
+use covenant::terminal::{note, out};
+use covenant::verdict::{RunRecord, RunVerdict};
 use std::path::{Path, PathBuf};
 
 /// What a command publishes: its records (one; two for a differential run, each with the
@@ -49,7 +49,7 @@ pub(super) fn publish(publication: Publication<'_>) -> Result<u8, Fatal> {
     let (records, dirs): (Vec<RunRecord>, Vec<Option<PathBuf>>) = records
         .into_iter()
         .map(|(record, dir)| match &dir {
-            Some(d) => crate::report::as_shown(record, d, secrets).map(|r| (r, dir)),
+            Some(d) => covenant::report::as_shown(record, d, secrets).map(|r| (r, dir)),
             None => Ok((record, dir)),
         })
         .collect::<Result<Vec<_>, _>>()
@@ -72,8 +72,8 @@ pub(super) fn publish(publication: Publication<'_>) -> Result<u8, Fatal> {
                     dir.display()
                 ));
             }
-            out(&crate::secret::redact(
-                &crate::report::console::summary(view),
+            out(&covenant::secret::redact(
+                &covenant::report::console::summary(view),
                 secrets,
             ));
         }
@@ -81,7 +81,7 @@ pub(super) fn publish(publication: Publication<'_>) -> Result<u8, Fatal> {
     if let Some((diff, _)) = diff {
         out(&format!(
             "\n{}",
-            crate::secret::redact(&crate::report::console::diff(diff), secrets)
+            covenant::secret::redact(&covenant::report::console::diff(diff), secrets)
         ));
     }
     if let Some(job) = &github {
@@ -115,10 +115,12 @@ fn write(
             .iter()
             .zip(dirs)
             .filter_map(|(view, dir)| Some((view, dir.as_deref()?)))
-            .map(|(view, dir)| scope.spawn(move || crate::report::write_view(view, dir, secrets)))
+            .map(|(view, dir)| {
+                scope.spawn(move || covenant::report::write_view(view, dir, secrets))
+            })
             .collect();
         let diff = match diff {
-            Some((diff, Some(root))) => Some(crate::report::write_diff(diff, root, secrets)),
+            Some((diff, Some(root))) => Some(covenant::report::write_diff(diff, root, secrets)),
             _ => None,
         };
         writers
@@ -138,10 +140,10 @@ fn write(
 /// `matrix.html`) written into `dir` from its one view, its lines printed, the paths written
 /// named; exit 0, since a matrix states the verdicts of its reports and is none itself.
 pub(super) fn publish_matrix(view: &MatrixView<'_>, dir: &Path) -> Result<u8, Fatal> {
-    let written = crate::matrix::write(view, dir).map_err(|e| Fatal::Files(e.to_string()))?;
-    out(&crate::matrix::console::summary(view));
+    let written = covenant::matrix::write(view, dir).map_err(|e| Fatal::Files(e.to_string()))?;
+    out(&covenant::matrix::console::summary(view));
     tell_written(written);
-    Ok(crate::exit::SUCCESS)
+    Ok(covenant::exit::SUCCESS)
 }
 
 /// Names each file written, one a line on stderr, as every command that writes reports does.

@@ -2,16 +2,16 @@
 //! target.
 
 use super::publish::{publish, tell_written, Publication};
-use crate::baseline::Baseline;
-use crate::catalogue::Catalogue;
-use crate::exit::{self, Fatal};
-use crate::report::{
+use clap::Args;
+use covenant::baseline::Baseline;
+use covenant::catalogue::Catalogue;
+use covenant::exit::{self, Fatal};
+use covenant::report::{
     behaviour_diff, compare, console, load, merge, traffic_diff, two_targets, write_compare,
     BehaviourDiff, ReportError,
 };
-use crate::terminal::{note, out};
-use crate::verdict::{RunRecord, RunVerdict};
-use clap::Args;
+use covenant::terminal::{note, out};
+use covenant::verdict::{RunRecord, RunVerdict};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
@@ -42,7 +42,7 @@ pub struct MergeArgs {
     #[arg(required = true)]
     pub reports: Vec<PathBuf>,
     /// Where the merged reports are written.
-    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
+    #[arg(long, value_name = "DIR", default_value = covenant::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
     /// Coverage the merged run must reach, as for `covenant run` (MEASURE=PERCENT, repeatable or
     /// comma-separated: must, should, status, constraints); replaces what the shards were run
@@ -104,8 +104,8 @@ pub fn compare_command(args: CompareArgs) -> Result<u8, Fatal> {
 /// With `--report-dir`, the behaviour diff's files, named on the console.
 fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
     if let Some(dir) = &args.report_dir {
-        let written =
-            crate::report::write_diff(diff, dir, &[]).map_err(|e| Fatal::Files(e.to_string()))?;
+        let written = covenant::report::write_diff(diff, dir, &[])
+            .map_err(|e| Fatal::Files(e.to_string()))?;
         tell_written(written);
     }
     Ok(())
@@ -169,7 +169,7 @@ pub fn merge_command(args: MergeArgs) -> Result<u8, Fatal> {
     let mut merged = merge(records).map_err(|e| Fatal::Usage(name_inputs(e, &args.reports)))?;
     if !required.is_empty() {
         merged.meta.coverage_required = required;
-        crate::report::judge_requirements(&mut merged, Catalogue::embedded());
+        covenant::report::judge_requirements(&mut merged, Catalogue::embedded());
     }
     judge_known(&mut merged, &records_baselines, &args)?;
     // The merged run as `run` publishes its own: the broken rules, then the verdict line.

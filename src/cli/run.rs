@@ -2,19 +2,19 @@
 //! command that plans, runs, reports and maps the verdict to an exit code.
 
 use super::publish::{publish, Publication};
-use crate::catalogue::Catalogue;
-use crate::exit::{self, Fatal};
-use crate::profile::Profile;
-use crate::reference::FaultSet;
-use crate::report::behaviour_diff;
-use crate::report::github::Job;
-use crate::runner::{Audience, Ran};
-use crate::settings::{
+use clap::Args;
+use covenant::catalogue::Catalogue;
+use covenant::exit::{self, Fatal};
+use covenant::profile::Profile;
+use covenant::reference::FaultSet;
+use covenant::report::behaviour_diff;
+use covenant::report::github::Job;
+use covenant::runner::{Audience, Ran};
+use covenant::settings::{
     self, Mode, Network, RunSettings, Selection, Shard, ShowProgress, TargetChoice,
 };
-use crate::terminal::{note, out};
-use crate::verdict::{Counts, RunMeta, RunRecord};
-use clap::Args;
+use covenant::terminal::{note, out};
+use covenant::verdict::{Counts, RunMeta, RunRecord};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
@@ -83,7 +83,7 @@ pub struct RunArgs {
     /// error of its case, rate-limited and not judged; the summary names its endpoint. When
     /// nothing at all comes through for that long, the run stops, incomplete. A healthy
     /// rate-limited target never comes near it.
-    #[arg(long, value_name = "SECS", default_value_t = crate::client::DEFAULT_MAX_REFUSAL.as_secs_f64())]
+    #[arg(long, value_name = "SECS", default_value_t = covenant::client::DEFAULT_MAX_REFUSAL.as_secs_f64())]
     pub max_refusal: f64,
     /// Per-request timeout in seconds (connect, headers and the whole body), at most 86400.
     #[arg(long, value_name = "SECS", default_value_t = settings::DEFAULT_TIMEOUT_SECS)]
@@ -375,7 +375,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
     let settings = args.settings().map_err(|e| stopped(&args, None, e))?;
     let runtime = super::runtime(Some(2))?;
     let planned = runtime
-        .block_on(crate::runner::plan(&settings))
+        .block_on(covenant::runner::plan(&settings))
         .map_err(|e| stopped(&args, Some(&settings), e))?;
     let unmatched = planned.cases.is_empty() && !settings.selection.filter.is_empty();
     if !settings.mode.sends() && unmatched {
@@ -392,7 +392,7 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
             }
             let ran = runtime.block_on(planned.run(Audience::Console));
             // Nothing is generated any more: the reports need the memory.
-            crate::generate::forget_shared();
+            covenant::generate::forget_shared();
             return finish(ran, &settings, super::github(args.ci_annotations));
         }
     }
@@ -448,11 +448,11 @@ fn stopped_record(
         .unwrap_or_default();
     let seed = settings.map_or(args.seed.unwrap_or(0), |s| s.generation.seed);
     let mut meta = RunMeta::bare(&target, redacted, seed);
-    let now = crate::runner::now_rfc3339();
+    let now = covenant::runner::now_rfc3339();
     (meta.started_at, meta.finished_at) = (now.clone(), now);
     meta.cases_per_operation = args.cases;
     meta.strict = args.strict;
-    meta.judged_against = Some(crate::schema::judged_against());
+    meta.judged_against = Some(covenant::schema::judged_against());
     match fatal {
         Fatal::Profile(why) => meta.profile_problems = problems_of(why),
         Fatal::Unreachable(why) => meta.unreachable = Some(why.clone()),

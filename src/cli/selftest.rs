@@ -1,11 +1,11 @@
 //! `covenant selftest`: its flags, and the command that runs the self-test and writes
 //! `selftest.json`.
 
-use crate::exit::{self, Fatal};
-use crate::reference::Fault;
-use crate::selftest::{self, render, SelftestSettings};
-use crate::terminal::{note, out};
 use clap::Args;
+use covenant::exit::{self, Fatal};
+use covenant::reference::Fault;
+use covenant::selftest::{self, render, SelftestSettings};
+use covenant::terminal::{note, out};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
@@ -20,7 +20,7 @@ pub struct SelftestArgs {
     #[arg(long = "fault", value_name = "NAME")]
     pub faults: Vec<String>,
     /// Where the self-test report is written.
-    #[arg(long, value_name = "DIR", default_value = crate::settings::DEFAULT_REPORT_DIR)]
+    #[arg(long, value_name = "DIR", default_value = covenant::settings::DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
 }
 

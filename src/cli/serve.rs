@@ -1,10 +1,10 @@
 //! `covenant serve` and `covenant list faults`: the embedded reference, started on its own for
 //! anyone to point covenant (or another tool) at.
 
-use crate::exit::{self, Fatal};
-use crate::reference::{self, FaultSet, ReferenceConfig};
-use crate::terminal::out;
 use clap::Args;
+use covenant::exit::{self, Fatal};
+use covenant::reference::{self, FaultSet, ReferenceConfig};
+use covenant::terminal::out;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
@@ -45,7 +45,7 @@ pub fn serve_command(args: ServeArgs) -> Result<u8, Fatal> {
         )));
     }
     if let Some(rate) = args.rate_limit {
-        crate::settings::rate("--rate-limit", rate)?;
+        covenant::settings::rate("--rate-limit", rate)?;
     }
     let runtime = super::runtime(None)?;
     runtime.block_on(serve(args, faults))
@@ -54,7 +54,7 @@ pub fn serve_command(args: ServeArgs) -> Result<u8, Fatal> {
 async fn serve(args: ServeArgs, faults: FaultSet) -> Result<u8, Fatal> {
     // Listen for the signals before saying anything: a caller may signal as soon as it reads
     // the address.
-    let mut signals = crate::interrupt::Signals::new();
+    let mut signals = covenant::interrupt::Signals::new();
     let config = ReferenceConfig {
         seed: args.seed,
         faults,

@@ -11,8 +11,6 @@
 pub mod case;
 /// Checks: exchanges in, findings with rule ids out.
 pub mod check;
-/// The command line: flags into settings, commands, exit codes.
-pub mod cli;
 /// The HTTP client for a target: rate limit, timeouts, retries, redaction.
 pub mod client;
 /// The explorer: random command sequences over both organizations, judged by a model of the

@@ -7,7 +7,7 @@ use crate::schema::OperationId;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-const INVALID_BODIES: &str = include_str!("../../cases/invalid-bodies.toml");
+const INVALID_BODIES: &str = include_str!("../../../../cases/invalid-bodies.toml");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The JSON Schema of a case file, for editors (`covenant schema case`).
-pub const CASE_SCHEMA: &str = include_str!("../../cases/case.schema.json");
+pub const CASE_SCHEMA: &str = include_str!("../../../../cases/case.schema.json");
 
 /// The cases of every case file in `dirs` (each directory's `*.toml`, in name order), checked
 /// against the operations table, the catalogue and `profile`. Every mistake of every file is
