@@ -347,3 +347,45 @@ fn a_spent_request_budget_is_the_count_of_requests_said() {
     assert_eq!(record.counts.requests, 50, "{stdout}");
     assert!(stdout.contains(" 50 requests in "), "{stdout}");
 }
+
+#[test]
+fn a_run_asked_to_end_once_it_has_shown_what_it_was_run_for_skips_the_cases_left() {
+    use covenant::reference::FaultSet;
+    use covenant::runner::Audience;
+    use covenant::settings::{RunSettings, Until};
+    use std::sync::Arc;
+    let mut settings = RunSettings::new(1, FaultSet::none());
+    settings.report_dir = None;
+    // One case at a time: the first to pass ends the run.
+    settings.concurrency = 1;
+    settings.until = Some(Until(Arc::new(|case| case.verdict == Verdict::Pass)));
+    let rt = tokio::runtime::Runtime::new().expect("a runtime");
+    let ran = rt.block_on(async {
+        let planned = covenant::runner::plan(&settings).await.expect("a plan");
+        planned.run(Audience::Program).await
+    });
+    let cases = &ran.records[0].cases;
+    let passed = cases.iter().filter(|c| c.verdict == Verdict::Pass).count();
+    assert_eq!(passed, 1, "only the case that ended the run passed");
+    let skipped: Vec<_> = cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::Skip)
+        .collect();
+    assert_eq!(
+        skipped.len(),
+        cases.len() - 1,
+        "every other case is skipped"
+    );
+    assert!(
+        skipped.iter().all(|c| c
+            .skip_reason
+            .as_deref()
+            .is_some_and(|r| r.contains("the run has shown what it was run for"))),
+        "{:?}",
+        skipped.iter().map(|c| &c.skip_reason).collect::<Vec<_>>()
+    );
+    assert!(
+        ran.records[0].meta.interrupted.is_some(),
+        "the record says the run ended early"
+    );
+}

@@ -19,7 +19,7 @@ use crate::exit::Fatal;
 use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
 use crate::runner::{Audience, Sites};
 use crate::schema::OperationId;
-use crate::settings::RunSettings;
+use crate::settings::{RunSettings, Until};
 use crate::style::{paint, Tone};
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;
@@ -195,6 +195,7 @@ async fn fault_run(
         }
         let mut run = reference_settings(Some(fault), cases);
         run.selection.ids = Some(round);
+        run.until = Some(met_in_every_check(fault));
         results.extend(run_plan(run).await?.results);
     }
     Ok(results)
@@ -231,6 +232,30 @@ pub fn rounds(fault: Fault, plan: &[Case], chosen: BTreeSet<String>) -> Vec<BTre
         }
     }
     out
+}
+
+/// When a fault's round may stop: once its rule has been met in every way the catalogue checks
+/// it, each check of the rule by a finding in a case the check covers. What the round proves is
+/// then all it could prove of the fault (its detection, each of its rule's checks able to fail),
+/// and the cases not yet ended are skipped: a rule the generic checks judge is met by the first
+/// of the many cases that declare it. A check no case of the round covers keeps it playing
+/// to its end, as before.
+fn met_in_every_check(fault: Fault) -> Until {
+    let checks: Vec<String> = Catalogue::embedded()
+        .rules
+        .iter()
+        .find(|r| r.id == fault.rule())
+        .map(|r| r.checks.clone())
+        .unwrap_or_default();
+    let open = std::sync::Mutex::new(checks);
+    Until(Arc::new(move |case: &CaseResult| {
+        if !meets(fault, case) {
+            return false;
+        }
+        let mut open = open.lock().unwrap_or_else(|e| e.into_inner());
+        open.retain(|check| !covers(check, &case.id));
+        open.is_empty()
+    }))
 }
 
 /// The id prefix of the explorer's sequences.
@@ -557,6 +582,7 @@ pub fn render(record: &SelftestRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::Level;
     use serde_json::json;
 
     /// A clean result of a case that declares `rules`, judged `judged` and sent to `operation`.
@@ -572,6 +598,33 @@ mod tests {
 
     fn case(id: &str) -> Case {
         Case::idle(id)
+    }
+
+    #[test]
+    fn a_round_stops_once_its_rule_is_met_in_every_way_the_catalogue_checks_it() {
+        // GEN-LIMIT-INCLUSIVE is checked by `case:accept` and `case:receivable.deductions-at-limit`.
+        let fault = Fault::LimitTenPercentTight;
+        let until = met_in_every_check(fault);
+        let met = |id: &str| {
+            let mut case = result(id, &[], &[], "create-receivable");
+            let finding = crate::verdict::Finding::new(fault.rule(), Level::Must, "broken");
+            case.findings.push(finding);
+            case
+        };
+        let passed = result("accept.create-receivable", &[], &[], "create-receivable");
+        assert!(!(until.0)(&passed), "a case that did not meet the fault");
+        assert!(
+            !(until.0)(&met("accept.create-receivable")),
+            "one check of two"
+        );
+        assert!(
+            !(until.0)(&met("receivable.other")),
+            "a case no open check covers"
+        );
+        assert!(
+            (until.0)(&met("receivable.deductions-at-limit")),
+            "both checks"
+        );
     }
 
     #[test]

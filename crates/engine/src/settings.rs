@@ -167,6 +167,9 @@ pub struct RunSettings {
     /// A failing explorer sequence is shrunk to a replayable script. The self-test turns it
     /// off: it asks only whether a fault is met, and each shrink replays the sequence alone.
     pub shrink: bool,
+    /// When the run may end before its last case: the self-test's, once its fault's rule has
+    /// been met in every way the catalogue checks it (see [`Until`]). None: every case runs.
+    pub until: Option<Until>,
     /// `--baseline`: the file of known failures the run is judged with.
     pub baseline: Option<PathBuf>,
     /// `--accept-stale`: stale entries of the baseline do not fail the run.
@@ -184,6 +187,19 @@ pub struct RunSettings {
     /// Directories of the user's case files (`--case-dir`), run beside the suite as suite
     /// `user`; the profile's `cases` add theirs.
     pub case_dirs: Vec<PathBuf>,
+}
+
+/// A question asked of each case's result as the case ends: once it answers true, the run
+/// stops as it would on Ctrl-C (the cases not yet ended are skipped, requests in flight
+/// abandoned). The self-test asks it, a fault's run having nothing left to show once its rule is
+/// met in every way it is checked; no command of the user's sets it.
+#[derive(Clone)]
+pub struct Until(pub std::sync::Arc<dyn Fn(&crate::verdict::CaseResult) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Until {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Until(..)")
+    }
 }
 
 impl RunSettings {
@@ -219,6 +235,7 @@ impl RunSettings {
             strict: false,
             keep_exchanges: false,
             shrink: true,
+            until: None,
             baseline: None,
             accept_stale: false,
             coverage_required: Vec::new(),

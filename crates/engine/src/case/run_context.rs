@@ -49,6 +49,8 @@ pub struct RunCx {
     pub keep_exchanges: bool,
     /// A failing sequence is shrunk (off in the self-test, which needs only the finding).
     pub shrink: bool,
+    /// When the run may end before its last case (`RunSettings::until`).
+    pub until: Option<crate::settings::Until>,
     /// The explorer's sequences play holding it for reading, and a shrink holds it for
     /// writing: a shrink replays against a target no other sequence changes meanwhile.
     pub explore_lock: tokio::sync::RwLock<()>,

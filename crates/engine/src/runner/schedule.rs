@@ -78,7 +78,7 @@ pub(super) async fn schedule(
                     _ if halted.load(Ordering::SeqCst) => unreported(&case.id),
                     Some(why) => skipped(&case, why),
                     None => {
-                        let owned = case.clone();
+                        let (owned, run) = (case.clone(), run.clone());
                         let task = tokio::spawn(async move {
                             run_case(&owned, run, &phases, &late, permit.ok()).await
                         });
@@ -93,6 +93,10 @@ pub(super) async fn schedule(
                     gate.mark(&mut result);
                 }
                 finished.fetch_add(1, Ordering::SeqCst);
+                if run.until.as_ref().is_some_and(|until| (until.0)(&result)) {
+                    run.target
+                        .stop_because("the run has shown what it was run for");
+                }
                 if let Some(tell) = tell {
                     let _ = tell.send(result.clone());
                 }

@@ -116,6 +116,7 @@ pub async fn prepare(settings: &RunSettings) -> Result<Prepared, Fatal> {
         report_dir: settings.report_dir.clone(),
         keep_exchanges: settings.keep_exchanges,
         shrink: settings.shrink,
+        until: settings.until.clone(),
         explore_lock: Default::default(),
         watch,
         ledger,

@@ -150,13 +150,28 @@ fn path_ids_in_other_case(request: &crate::client::Request) -> Option<crate::cli
 }
 
 /// The acceptance of each body schema of `op`, without the profile's fixtures.
-fn acceptances(op: OperationId) -> Vec<crate::generate::Acceptance> {
-    let engine = Engine::new(Registry::embedded(), Default::default());
-    body_operations()
-        .filter(|t| t.operation == op)
-        .flat_map(|t| t.valid_stems())
-        .filter_map(|stem| engine.acceptance(stem).ok())
-        .collect()
+fn acceptances(op: OperationId) -> &'static [crate::generate::Acceptance] {
+    // They follow from the embedded schemas alone: worked out once per process, not once per
+    // plan (the self-test plans hundreds of runs).
+    static ALL: std::sync::OnceLock<Vec<(OperationId, Vec<crate::generate::Acceptance>)>> =
+        std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let engine = Engine::new(Registry::embedded(), Default::default());
+        OperationId::ALL
+            .into_iter()
+            .map(|op| {
+                let of_op = body_operations()
+                    .filter(|t| t.operation == op)
+                    .flat_map(|t| t.valid_stems())
+                    .filter_map(|stem| engine.acceptance(stem).ok())
+                    .collect();
+                (op, of_op)
+            })
+            .collect()
+    });
+    all.iter()
+        .find(|(of, _)| *of == op)
+        .map_or(&[], |(_, of_op)| of_op.as_slice())
 }
 
 /// Requests of an acceptance case, for `--dry-run`: the baselines and variants of its schemas
