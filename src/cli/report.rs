@@ -113,7 +113,7 @@ fn write_diff(diff: &BehaviourDiff, args: &CompareArgs) -> Result<(), Fatal> {
 
 /// `code`, or 6 where it is 0, the runs behaved differently and `--fail-on-difference` asks.
 fn different(code: u8, diff: &BehaviourDiff, args: &CompareArgs) -> u8 {
-    super::different(code, args.fail_on_difference, !diff.is_empty())
+    exit::different(code, args.fail_on_difference, !diff.is_empty())
 }
 
 /// A run's report beside one of real traffic: the behaviour diff by operation, as a

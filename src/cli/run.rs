@@ -540,5 +540,5 @@ fn finish(ran: Ran, settings: &RunSettings, github: Option<Job>) -> Result<u8, F
         diff: diff.as_ref().map(|d| (d, settings.report_dir.as_deref())),
     })?;
     let differs = diff.as_ref().is_some_and(|d| !d.is_empty());
-    Ok(super::different(code, settings.fail_on_difference, differs))
+    Ok(exit::different(code, settings.fail_on_difference, differs))
 }

@@ -35,6 +35,16 @@ pub const COVERAGE: u8 = 5;
 pub const DIFFERENT: u8 = 6;
 pub const STALE_BASELINE: u8 = 7;
 
+/// `code`, or 6 (DIFFERENT) where it is 0, two targets or two runs behaved differently and
+/// `--fail-on-difference` asks: the one rule of exit 6, for `run` and `compare`.
+pub fn different(code: u8, fail_on_difference: bool, differs: bool) -> u8 {
+    if code == SUCCESS && fail_on_difference && differs {
+        DIFFERENT
+    } else {
+        code
+    }
+}
+
 /// What each exit code of `covenant compare` means. Coverage the new run lost (newly skipped
 /// cases, rules newly not run) is a regression of the run, not of the target: it is listed and
 /// never changes the code. What newly fails exits 1 whatever the two targets are; of two

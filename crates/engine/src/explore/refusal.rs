@@ -10,7 +10,7 @@
 //! it, unless another stated cause of the same request names another; any other cause only asks
 //! for a refusal. It must never fail an answer the spec allows for one of the causes.
 
-use super::shape::send;
+use super::shape::{send, RequestForm};
 use super::{Model, BREACHES, UNKNOWN_PROPS};
 use crate::case::{absent_uuid, Abort, Bodies, CaseCx, Given, Outgoing};
 use crate::check::{also_allowed, answer_to, slips, Answer, Expected, Observed, Slip};
@@ -92,7 +92,7 @@ pub async fn two_breaches(
         }
     };
     let operation = out.operation;
-    let shaped = model.shape().apply(out);
+    let shaped = RequestForm::next(model).apply(out);
     let what = BREACHES[kind as usize % BREACHES.len()];
     cx.send_judged(shaped, |cx, request, response| {
         judge_breaches(cx, operation, request, response, invalid_token, what);

@@ -2,9 +2,13 @@
 //! (secrets as the variables the run names, ids earlier steps made as shell variables), its
 //! answer, and the step that broke the rule marked.
 
-use super::{Exchanges, StepRecord};
+use super::StepRecord;
 use crate::body_file;
+use crate::verdict::Exchange;
 use std::path::Path;
+
+/// The exchanges of a play, for the script.
+pub type Exchanges = [Exchange];
 
 /// Characters of an answer's body the script shows.
 const ANSWER_CHARS: usize = 200;

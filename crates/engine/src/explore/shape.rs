@@ -42,6 +42,12 @@ pub struct RequestForm {
 }
 
 impl RequestForm {
+    /// The shape of the step's next request: the model counts it as sent.
+    pub fn next(model: &mut Model) -> RequestForm {
+        model.sent += 1;
+        RequestForm::draw(model.seed, model.k, model.origin, model.sent - 1)
+    }
+
     /// The shape of request `n` of the step drawn `step`-th in sequence `k` of a run seeded
     /// `seed`: the same whichever steps a shrink keeps around it.
     pub fn draw(seed: u64, k: u32, step: usize, n: usize) -> RequestForm {
@@ -101,7 +107,7 @@ pub async fn send(
     model: &mut Model,
     out: impl Into<Outgoing>,
 ) -> Result<Response, Abort> {
-    let shaped = model.shape().apply(out.into());
+    let shaped = RequestForm::next(model).apply(out.into());
     cx.send(shaped).await
 }
 

@@ -9,9 +9,9 @@ use super::limit;
 use super::reach::{assigned, events_list, full_read, given};
 use super::shape::send;
 use super::{
-    deep, Action, Model, Org, StepRecord, BOTH_ORDERS, FULL_READ, ID_FREE_AFTER_REFUSAL,
-    ID_PER_ORGANIZATION, ID_UNIQUE, ISOLATION, MODEL_RULES, OTHER_PARAMS, READ_SHOWS_WRITE,
-    TENANT_EVENTS, TOKEN_LATER, TOKEN_WHERE_ISSUED,
+    deep, Action, Model, Org, BOTH_ORDERS, FULL_READ, ID_FREE_AFTER_REFUSAL, ID_PER_ORGANIZATION,
+    ID_UNIQUE, ISOLATION, MODEL_RULES, OTHER_PARAMS, READ_SHOWS_WRITE, TENANT_EVENTS, TOKEN_LATER,
+    TOKEN_WHERE_ISSUED,
 };
 use crate::case::{Abort, Bodies, CaseCx, Given};
 use crate::client::Response;
@@ -19,6 +19,19 @@ use crate::pagination::{item_key, List, Query};
 use crate::schema::OperationId;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
+
+/// What one step of a play did: its command, the exchanges it kept, and the first post-condition
+/// it broke.
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub command: Action,
+    /// The exchanges of the step, as indices into the play's record.
+    pub exchanges: std::ops::Range<usize>,
+    /// Why it sent nothing (the model gave it nothing to act on).
+    pub idle: Option<&'static str>,
+    /// The first rule of the model it broke, and how.
+    pub broke: Option<(String, String)>,
+}
 
 /// Plays `commands` in order: each step's exchanges and the first rule of the model it broke.
 pub async fn play_steps(

@@ -1,6 +1,7 @@
 //! What the traffic of one operation adds up to: a case result, as the reports read a run's.
 
-use super::{is_credential, Observed};
+use super::credential::is_credential;
+use super::Observed;
 use crate::client::ShellVars;
 use crate::schema::OperationId;
 use crate::secret::{redact, Redactor};
