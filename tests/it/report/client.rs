@@ -54,10 +54,10 @@ fn every_format_names_the_clients_slips_under_their_own_heading() {
         &[
             &format!(
                 "<h2 id=\"client\">{} (1)</h2>",
-                covenant::report::html::escape(CLIENT_TITLE)
+                covenant::report::html::escaped(CLIENT_TITLE)
             ),
             "data-verdict=\"client\"",
-            "<th class=\"client\">client's slips</th>",
+            "<th class=\"client\">client&#39;s slips</th>",
             "<h2 id=\"broken\">Broken rules (0)</h2>",
         ],
         &["Known"],

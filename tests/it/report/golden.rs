@@ -92,8 +92,8 @@ fn html_escapes_text_from_the_target() {
         !html.contains("<script>alert"),
         "a response body reached the page unescaped"
     );
-    assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
-    assert!(html.contains("1 to 100 &lt;inclusive&gt; &amp; checked"));
+    assert!(html.contains("&#60;script&#62;alert(&#39;x&#39;)&#60;/script&#62;"));
+    assert!(html.contains("1 to 100 &#60;inclusive&#62; &#38; checked"));
     assert!(
         !html.contains("src=\"http") && !html.contains("href=\"http"),
         "the page must not load anything"

@@ -26,6 +26,7 @@ fn a_secret_in_a_body_is_masked_in_every_file() {
     let forms = [
         secret.clone(),
         "tok-&lt;s3cr3t&gt;".to_owned(),
+        "tok-&#60;s3cr3t&#62;".to_owned(),
         "s3cr3t".to_owned(),
     ];
     for path in &written {

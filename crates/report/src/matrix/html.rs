@@ -6,12 +6,15 @@
 //! filters keep the rules of one area, level or result (`#area=GEN&level=must&result=fail`).
 //! The silent areas follow, each choice once with the implementations that made it, long lists
 //! folded. The page fits 1280 px: wide tables scroll in their own box, and long text wraps. It
-//! is well-formed XML as well as HTML, and every text from a report or the catalogue is escaped.
+//! is well-formed XML as well as HTML.
+//!
+//! The template `templates/matrix.html` lays the view out, and its engine (askama) escapes every
+//! text from a report or the catalogue; nothing here writes markup.
 
-use super::view::{broken_in, ChoiceRow, MatrixView, Row, LEVELS};
+use super::view::{broken_in, MatrixView, Row, LEVELS};
 use super::{listed, Cell, Outcome};
-use crate::report::html::{case_anchor, escape};
-use std::fmt::Write;
+use crate::report::html::{case_anchor, rendered};
+use askama::Template;
 
 const CSS: &str = include_str!("matrix.css");
 const JS: &str = include_str!("matrix.js");
@@ -23,253 +26,154 @@ const FOLD_NAMES: usize = 8;
 
 /// The whole page.
 pub fn render(view: &MatrixView<'_>) -> String {
-    let mut out = String::with_capacity(64 * 1024);
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
-    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n");
-    let _ = writeln!(out, "<title>{}</title>", escape(&view.title));
-    let _ = writeln!(out, "<style>\n{CSS}</style>\n</head>\n<body>");
-    let _ = writeln!(out, "<h1>{}</h1>", escape(&view.title));
-    implementations(&mut out, view);
-    filters(&mut out, view);
-    rules(&mut out, view);
-    choices(&mut out, view);
-    let _ = writeln!(
-        out,
-        "<p>Written by covenant {} (<code>covenant matrix</code>); the data: matrix.json.</p>",
-        escape(&view.matrix.covenant_version)
-    );
-    let _ = writeln!(
-        out,
-        "<script>//<![CDATA[\n{JS}//]]></script>\n</body>\n</html>"
-    );
-    out
+    rendered(&Page {
+        view,
+        css: CSS,
+        js: JS,
+    })
 }
 
-/// The filters of the rules: by area, level and result, each "all" unless the address asks.
-fn filters(out: &mut String, view: &MatrixView<'_>) {
-    out.push_str("<form id=\"filters\" class=\"filters\">\n");
-    let select = |out: &mut String, id: &str, label: &str, options: Vec<(&str, &str)>| {
-        let _ = write!(
-            out,
-            "<label>{label} <select id=\"filter-{id}\" data-filter=\"{id}\"><option value=\"\">all</option>"
-        );
-        for (value, text) in options {
-            let _ = write!(
-                out,
-                "<option value=\"{}\">{}</option>",
-                escape(value),
-                escape(text)
-            );
-        }
-        out.push_str("</select></label>\n");
-    };
-    select(
-        out,
-        "area",
-        "area",
-        view.area_names().map(|a| (a, a)).collect(),
-    );
-    let levels: Vec<String> = LEVELS.iter().map(ToString::to_string).collect();
-    select(
-        out,
-        "level",
-        "level",
-        levels.iter().map(|l| (l.as_str(), l.as_str())).collect(),
-    );
-    select(
-        out,
-        "result",
-        "some implementation's result",
-        view.results
-            .iter()
-            .map(|r| (r.class(), r.as_str()))
-            .collect(),
-    );
-    let _ = writeln!(
-        out,
-        "<output id=\"shown\">{n} of {n} rules</output>\n</form>",
-        n = view.rows.len()
-    );
+#[derive(Template)]
+#[template(path = "matrix.html")]
+struct Page<'v, 'a> {
+    view: &'v MatrixView<'a>,
+    css: &'static str,
+    js: &'static str,
 }
 
-fn implementations(out: &mut String, view: &MatrixView<'_>) {
-    out.push_str("<table id=\"implementations\">\n<tr><th>implementation</th><th>verdict</th><th>must kept</th><th>must broken</th><th>should warned</th><th>target</th><th>covenant</th><th>seed</th><th>date</th></tr>\n");
-    for column in &view.columns {
-        let i = column.implementation;
-        let name = match &i.summary {
-            Some(link) => format!("<a href=\"{}\">{}</a>", escape(link), escape(&i.name)),
-            None => escape(&i.name),
-        };
-        let _ = writeln!(
-            out,
-            "<tr><th>{name}</th><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&column.verdict),
-            i.must_kept,
-            i.must_broken,
-            i.should_warned,
-            escape(&i.target),
-            escape(&i.covenant_version),
-            i.seed.map(|s| s.to_string()).unwrap_or_default(),
-            escape(&column.date),
-        );
+/// A filter of the rules, "all" unless the address asks: its options' values and words.
+struct Filter {
+    id: &'static str,
+    label: &'static str,
+    options: Vec<(String, String)>,
+}
+
+impl Page<'_, '_> {
+    /// The filters of the rules: by area, level and result.
+    fn filters(&self) -> [Filter; 3] {
+        let view = self.view;
+        [
+            Filter {
+                id: "area",
+                label: "area",
+                options: view
+                    .area_names()
+                    .map(|a| (a.to_owned(), a.to_owned()))
+                    .collect(),
+            },
+            Filter {
+                id: "level",
+                label: "level",
+                options: LEVELS
+                    .iter()
+                    .map(|l| (l.to_string(), l.to_string()))
+                    .collect(),
+            },
+            Filter {
+                id: "result",
+                label: "some implementation's result",
+                options: view
+                    .results
+                    .iter()
+                    .map(|r| (r.class().to_owned(), r.as_str().to_owned()))
+                    .collect(),
+            },
+        ]
     }
-    out.push_str("</table>\n");
+
+    /// The results a rule had, as the filters name them.
+    fn results(&self, row: &Row<'_>) -> String {
+        let results: Vec<&str> = row.results().map(Outcome::class).collect();
+        results.join(" ")
+    }
+
+    /// A cell's rank, for sorting.
+    fn rank(&self, cell: &Cell) -> u8 {
+        cell.result as u8
+    }
 }
 
-fn rules(out: &mut String, view: &MatrixView<'_>) {
-    let columns = view.columns.len() + 2;
-    let _ = writeln!(
-        out,
-        "<section id=\"rules-section\">\n<h2>Rules ({})</h2>",
-        view.rows.len()
-    );
-    out.push_str("<div class=\"scroll\">\n<table id=\"rules\">\n<thead><tr><th><button type=\"button\" id=\"by-area\" aria-pressed=\"true\" title=\"group the rules by area\">rule (by area)</button></th><th>level</th>");
-    for (at, column) in view.columns.iter().enumerate() {
-        let _ = write!(
-            out,
-            "<th><button type=\"button\" data-column=\"{at}\" aria-pressed=\"false\" title=\"sort the rules by this implementation's result\">{}</button></th>",
-            escape(&column.implementation.name)
-        );
-    }
-    out.push_str("</tr></thead>\n<tbody>\n");
-    for area in &view.areas {
-        let _ = writeln!(
-            out,
-            "<tr class=\"area\" id=\"area-{}\"><th colspan=\"{columns}\">{}</th></tr>",
-            escape(area.area),
-            escape(area.area)
-        );
-        for (section, rows) in &area.sections {
-            let _ = writeln!(
-                out,
-                "<tr class=\"section\"><th colspan=\"{columns}\">{}</th></tr>",
-                escape(section)
-            );
-            for row in view.rows_at(rows) {
-                rule(out, view, row);
-            }
-        }
-    }
-    out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
-}
-
-fn rule(out: &mut String, view: &MatrixView<'_>, row: &Row<'_>) {
-    let rule = row.rule;
-    let level = rule.level;
-    let results: Vec<&str> = row.results().map(Outcome::class).collect();
-    let _ = write!(
-        out,
-        "<tr class=\"rule\" id=\"rule-{}\" data-order=\"{}\" data-area=\"{}\" data-level=\"{level}\" data-results=\"{}\"><td class=\"statement\"><code>{}</code><br/><span>{}</span></td><td>{level}</td>",
-        escape(&rule.id),
-        row.order,
-        escape(&rule.area),
-        results.join(" "),
-        escape(&rule.id),
-        escape(&rule.statement)
-    );
-    for ((_, c), column) in rule.results.iter().zip(&view.columns) {
-        out.push_str(&cell(c, column.implementation.summary.as_deref()));
-    }
-    out.push_str("</tr>\n");
-}
-
-/// A result's cell: its rank for sorting, the case and message on hover, and a link to that
-/// case in the implementation's summary.
-fn cell(cell: &Cell, summary: Option<&str>) -> String {
-    let rank = cell.result as u8;
-    let word = escape(cell.result.as_str());
-    let title = match (&cell.case, &cell.message) {
+/// What a cell shows on hover: its case and message, as far as it has them.
+fn cell_title(cell: &Cell) -> String {
+    match (&cell.case, &cell.message) {
         (Some(case), Some(message)) => format!("{case}: {message}"),
         (None, Some(message)) => message.clone(),
         (Some(case), None) => case.clone(),
         (None, None) => String::new(),
-    };
-    let title = if title.is_empty() {
-        String::new()
-    } else {
-        format!(" title=\"{}\"", escape(&title))
-    };
-    let text = match (broken_in(cell), summary) {
-        (Some(case), Some(summary)) => format!(
-            "<a href=\"{}#{}\">{word}</a>",
-            escape(summary),
-            escape(&case_anchor(case))
-        ),
-        _ => word,
-    };
-    format!(
-        "<td class=\"{}\" data-rank=\"{rank}\"{title}>{text}</td>",
-        cell.result.class()
-    )
+    }
 }
 
-fn choices(out: &mut String, view: &MatrixView<'_>) {
-    let _ = writeln!(
-        out,
-        "<section id=\"choices-section\">\n<h2>Where the spec is silent ({} places, {} where they chose differently)</h2>",
-        view.choices.len(),
-        view.differ.len(),
-    );
-    out.push_str("<p><label><input type=\"checkbox\" id=\"differ-only\"/> only where they chose differently</label></p>\n");
-    out.push_str("<div class=\"scroll\">\n<table id=\"choices\">\n<thead><tr><th>gap</th><th>where</th><th>choices</th><th>what each chose (and who)</th></tr></thead>\n<tbody>\n");
-    for row in &view.choices {
-        let choice = row.choice;
-        let class = if choice.distinct > 1 {
-            "differ"
-        } else {
-            "alike"
+/// Items as one text, and their first items as a summary when the whole is too long to show
+/// unfolded.
+struct Folded {
+    whole: String,
+    summary: Option<String>,
+}
+
+impl Folded {
+    fn of(items: &[&str]) -> Folded {
+        let whole = items.join(", ");
+        let summary = (whole.chars().count() > FOLD_CHARS).then(|| listed(items, FOLD_CHARS / 2));
+        Folded { whole, summary }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Level;
+    use crate::matrix::{Implementation, Matrix, RuleRow, SilentPlace};
+
+    const HOSTILE: &str = "<script>alert(\"x\")</script> & 'y'";
+    const ESCAPED: &str = "&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#39;y&#39;";
+
+    #[test]
+    fn hostile_text_of_a_report_or_the_catalogue_comes_out_escaped() {
+        let implementation = Implementation {
+            name: HOSTILE.to_owned(),
+            target: HOSTILE.to_owned(),
+            covenant_version: "0.1.0".to_owned(),
+            seed: Some(1),
+            date: None,
+            verdict: "fail".to_owned(),
+            traffic: false,
+            report: "a/report.json".to_owned(),
+            summary: Some(format!("a/summary.html?{HOSTILE}")),
+            must_kept: 0,
+            must_broken: 1,
+            should_warned: 0,
         };
-        let _ = write!(
-            out,
-            "<tr class=\"{class}\"><td><code title=\"{}\">{}</code></td><td>{}</td><td class=\"num\">{}</td><td>",
-            escape(&choice.text),
-            escape(&choice.gap),
-            escape(&row.subject),
-            choice.distinct
-        );
-        picks(out, view, row);
-        out.push_str("</td></tr>\n");
+        let cell = Cell {
+            result: Outcome::Fail,
+            case: Some(HOSTILE.to_owned()),
+            message: Some(HOSTILE.to_owned()),
+        };
+        let matrix = Matrix {
+            covenant_version: HOSTILE.to_owned(),
+            implementations: vec![implementation],
+            rules: vec![RuleRow {
+                id: HOSTILE.to_owned(),
+                area: HOSTILE.to_owned(),
+                section: HOSTILE.to_owned(),
+                level: Level::Must,
+                statement: HOSTILE.to_owned(),
+                results: vec![(HOSTILE.to_owned(), cell)],
+            }],
+            choices: vec![SilentPlace {
+                gap: HOSTILE.to_owned(),
+                text: HOSTILE.to_owned(),
+                subject: Default::default(),
+                what: HOSTILE.to_owned(),
+                distinct: 1,
+                choices: vec![(HOSTILE.to_owned(), vec![HOSTILE.repeat(9)])],
+            }],
+        };
+        let page = render(&MatrixView::new(&matrix));
+        assert!(!page.contains("<script>alert"), "{page}");
+        assert!(!page.contains("& '"), "{page}");
+        // The name, the target, the rule's id, area, section and statement, the cell's case
+        // and message, the gap, its text, what was chosen (folded: its summary and the whole)
+        // and who chose it, the version.
+        assert!(page.matches(ESCAPED).count() >= 15, "{page}");
     }
-    out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
-}
-
-/// Each value once, with who showed it; long values and long lists of names folded.
-fn picks(out: &mut String, view: &MatrixView<'_>, row: &ChoiceRow<'_>) {
-    let all = view.columns.len();
-    out.push_str("<ul class=\"picks\">");
-    for pick in &row.picks {
-        out.push_str("<li><span class=\"value\">");
-        fold(out, &pick.values, FOLD_CHARS);
-        out.push_str("</span> <span class=\"who\">");
-        if pick.everyone {
-            let _ = write!(out, "all {all}");
-        } else if pick.names.len() > FOLD_NAMES {
-            let who = pick.names.join(", ");
-            let _ = write!(
-                out,
-                "<details><summary>{} implementations</summary>{}</details>",
-                pick.names.len(),
-                escape(&who)
-            );
-        } else {
-            out.push_str(&escape(&pick.names.join(", ")));
-        }
-        out.push_str("</span></li>");
-    }
-    out.push_str("</ul>");
-}
-
-/// `items` as is when short, else folded: their first items as the summary, all inside.
-fn fold(out: &mut String, items: &[&str], chars: usize) {
-    let whole = items.join(", ");
-    if whole.chars().count() <= chars {
-        out.push_str(&escape(&whole));
-        return;
-    }
-    let _ = write!(
-        out,
-        "<details><summary>{}</summary>{}</details>",
-        escape(&listed(items, chars / 2)),
-        escape(&whole)
-    );
 }

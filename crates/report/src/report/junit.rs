@@ -14,6 +14,9 @@ use super::view::{
 use super::{plural, ReportError, Reporter};
 use crate::verdict::{CaseResult, Exchange, Finding, RunRecord, Verdict};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+use quick_xml::events::attributes::AttrError;
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::{Reader, Writer};
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -35,7 +38,7 @@ impl Reporter for Junit {
             format: "junit.xml",
             message: e.to_string(),
         })?;
-        Ok(without_root_skipped(&xml))
+        without_root_skipped(&xml)
     }
 }
 
@@ -342,24 +345,45 @@ fn duration(ms: f64) -> Duration {
 
 /// quick-junit writes `skipped` on the root `<testsuites>`, which neither Jenkins' junit-10.xsd
 /// nor the Ant schema allows there; the per-suite `skipped` counts stay, and CI tools read those.
-fn without_root_skipped(xml: &str) -> String {
-    let Some(start) = xml.find("<testsuites ") else {
-        return xml.to_owned();
+/// quick-junit's XML is read back as events and written again with that one attribute of the
+/// root element left out: every other event passes through as it came, escaped as it was.
+fn without_root_skipped(xml: &str) -> Result<String, ReportError> {
+    let failed = |e: &dyn std::fmt::Display| ReportError::Render {
+        format: "junit.xml",
+        message: e.to_string(),
     };
-    let end = xml[start..].find('>').map_or(xml.len(), |i| start + i);
-    let root = &xml[start..end];
-    let Some(at) = root.find(" skipped=\"") else {
-        return xml.to_owned();
-    };
-    let value_end = root[at + 10..]
-        .find('"')
-        .map_or(root.len(), |i| at + 10 + i + 1);
-    format!(
-        "{}{}{}",
-        &xml[..start + at],
-        &root[value_end..],
-        &xml[end..]
-    )
+    let mut reader = Reader::from_str(xml);
+    let mut writer = Writer::new(Vec::with_capacity(xml.len()));
+    let mut root_seen = false;
+    loop {
+        let event = match reader.read_event().map_err(|e| failed(&e))? {
+            Event::Eof => break,
+            Event::Start(element) if !root_seen => {
+                root_seen = true;
+                Event::Start(without_skipped(&element).map_err(|e| failed(&e))?)
+            }
+            Event::Empty(element) if !root_seen => {
+                root_seen = true;
+                Event::Empty(without_skipped(&element).map_err(|e| failed(&e))?)
+            }
+            event => event,
+        };
+        writer.write_event(event).map_err(|e| failed(&e))?;
+    }
+    String::from_utf8(writer.into_inner()).map_err(|e| failed(&e))
+}
+
+/// The element with its attributes but `skipped`, each as it was written.
+fn without_skipped(element: &BytesStart<'_>) -> Result<BytesStart<'static>, AttrError> {
+    let mut kept = element.to_owned();
+    kept.clear_attributes();
+    for attribute in element.attributes() {
+        let attribute = attribute?;
+        if attribute.key.as_ref() != b"skipped" {
+            kept.push_attribute(attribute);
+        }
+    }
+    Ok(kept)
 }
 
 #[cfg(test)]
@@ -391,12 +415,32 @@ mod tests {
     }
 
     #[test]
-    fn root_skipped_attribute_is_dropped_and_suite_skipped_kept() {
-        let xml = "<?xml?>\n<testsuites name=\"covenant\" tests=\"2\" skipped=\"1\" failures=\"0\">\n<testsuite skipped=\"1\"/>";
-        let out = without_root_skipped(xml);
-        assert_eq!(
-            out,
-            "<?xml?>\n<testsuites name=\"covenant\" tests=\"2\" failures=\"0\">\n<testsuite skipped=\"1\"/>"
+    fn root_skipped_attribute_is_dropped_and_everything_else_kept_as_written() {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"covenant\" tests=\"2\" skipped=\"1\" failures=\"0\">\n    <testsuite name=\"a &amp; b\" skipped=\"1\"/>\n    <testsuite skipped=\"0\"><system-out>x &lt; y<![CDATA[<z>]]></system-out></testsuite>\n</testsuites>\n";
+        let out = without_root_skipped(xml).expect("well-formed");
+        assert_eq!(out, xml.replacen(" skipped=\"1\" failures", " failures", 1));
+    }
+
+    #[test]
+    fn a_root_without_children_loses_its_skipped_too() {
+        let out =
+            without_root_skipped("<testsuites skipped=\"0\" tests=\"0\"/>").expect("well-formed");
+        assert_eq!(out, "<testsuites tests=\"0\"/>");
+    }
+
+    #[test]
+    fn xml_that_is_not_well_formed_is_a_render_error() {
+        let err = without_root_skipped("<testsuites skipped=\"1\"><a></b></testsuites>")
+            .expect_err("mismatched end tag");
+        assert!(
+            matches!(
+                err,
+                ReportError::Render {
+                    format: "junit.xml",
+                    ..
+                }
+            ),
+            "{err}"
         );
     }
 }

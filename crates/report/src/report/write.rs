@@ -101,9 +101,9 @@ fn mask(text: &str, secrets: &[String]) -> Option<String> {
     crate::secret::Redactor::new(&forms).mask(text)
 }
 
-/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped,
-/// XML-escaped in attributes (all five entities) and in text (`&`, `<`, `>` only), and
-/// Markdown-escaped.
+/// The secret as it may appear in each format: raw, JSON-escaped, HTML-escaped as the templates
+/// write it, XML-escaped as quick-junit writes it in attributes (all five entities) and in text
+/// (`&`, `<`, `>` only), and Markdown-escaped.
 fn escaped_forms(secret: &str) -> Vec<String> {
     let json = serde_json::to_string(secret).unwrap_or_default();
     let json = json
@@ -111,12 +111,9 @@ fn escaped_forms(secret: &str) -> Vec<String> {
         .and_then(|s| s.strip_suffix('"'))
         .unwrap_or(secret)
         .to_owned();
-    let html = html::escape(secret);
-    let xml_attribute = html.replace("&#39;", "&apos;");
-    let xml_text = secret
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let html = html::escaped(secret);
+    let xml_attribute = quick_xml::escape::escape(secret).into_owned();
+    let xml_text = quick_xml::escape::partial_escape(secret).into_owned();
     let markdown = markdown::text(secret);
     let mut forms = vec![
         secret.to_owned(),
@@ -195,8 +192,11 @@ mod tests {
     #[test]
     fn escaped_forms_of_a_secret_are_masked() {
         let secrets = vec!["a<b\"c".to_owned()];
-        let out = masked(r#"raw a<b"c json a<b\"c html a&lt;b&quot;c"#, &secrets);
-        assert_eq!(out, "raw *** json *** html ***");
+        let out = masked(
+            r#"raw a<b"c json a<b\"c html a&#60;b&#34;c xml a&lt;b&quot;c text a&lt;b"c"#,
+            &secrets,
+        );
+        assert_eq!(out, "raw *** json *** html *** xml *** text ***");
     }
 
     #[test]
