@@ -350,9 +350,10 @@ fn a_spent_request_budget_is_the_count_of_requests_said() {
 
 #[test]
 fn a_run_asked_to_end_once_it_has_shown_what_it_was_run_for_skips_the_cases_left() {
+    use covenant::case::Until;
     use covenant::reference::FaultSet;
     use covenant::runner::Audience;
-    use covenant::settings::{RunSettings, Until};
+    use covenant::settings::RunSettings;
     use std::sync::Arc;
     let mut settings = RunSettings::new(1, FaultSet::none());
     settings.report_dir = None;

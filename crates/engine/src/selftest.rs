@@ -14,12 +14,13 @@
 //! the same seed, so a fault's cases draw the payloads they draw in the clean run.
 
 use crate::case::Case;
+use crate::case::Until;
 use crate::catalogue::Catalogue;
 use crate::exit::Fatal;
 use crate::reference::{Fault, FaultSet, TOKEN_LIFETIME};
 use crate::runner::{Audience, Sites};
 use crate::schema::OperationId;
-use crate::settings::{RunSettings, Until};
+use crate::settings::RunSettings;
 use crate::style::{paint, Tone};
 use crate::verdict::{CaseResult, Verdict};
 use serde::Serialize;

@@ -4,7 +4,7 @@
 //! self-test and the tests take them and never see a flag or clap. The defaults live here too,
 //! so that the command line and settings built by hand ([`RunSettings::new`]) mean the same run.
 
-use crate::case::Generation;
+use crate::case::{Generation, Until};
 use crate::exit::Fatal;
 use crate::reference::FaultSet;
 use std::path::PathBuf;
@@ -187,19 +187,6 @@ pub struct RunSettings {
     /// Directories of the user's case files (`--case-dir`), run beside the suite as suite
     /// `user`; the profile's `cases` add theirs.
     pub case_dirs: Vec<PathBuf>,
-}
-
-/// A question asked of each case's result as the case ends: once it answers true, the run
-/// stops as it would on Ctrl-C (the cases not yet ended are skipped, requests in flight
-/// abandoned). The self-test asks it, a fault's run having nothing left to show once its rule is
-/// met in every way it is checked; no command of the user's sets it.
-#[derive(Clone)]
-pub struct Until(pub std::sync::Arc<dyn Fn(&crate::verdict::CaseResult) -> bool + Send + Sync>);
-
-impl std::fmt::Debug for Until {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Until(..)")
-    }
 }
 
 impl RunSettings {

@@ -31,7 +31,7 @@ pub use definition::{case_fn, Case, CaseFn};
 pub use exercise::{Exercise, Lacking};
 pub use harmless::harmless;
 pub use request::{Call, Given, Outgoing};
-pub use run_context::{Generation, RunCx};
+pub use run_context::{Generation, RunCx, Until};
 pub use stash::{StoredPage, TokenStash};
 pub use tally::Tally;
 pub use tamper::Tamper;

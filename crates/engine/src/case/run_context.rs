@@ -50,7 +50,7 @@ pub struct RunCx {
     /// A failing sequence is shrunk (off in the self-test, which needs only the finding).
     pub shrink: bool,
     /// When the run may end before its last case (`RunSettings::until`).
-    pub until: Option<crate::settings::Until>,
+    pub until: Option<Until>,
     /// The explorer's sequences play holding it for reading, and a shrink holds it for
     /// writing: a shrink replays against a target no other sequence changes meanwhile.
     pub explore_lock: tokio::sync::RwLock<()>,
@@ -208,4 +208,17 @@ pub fn consumable(fixture: Fixture) -> Option<Consumable> {
     lists
         .into_iter()
         .find(|list| consumed && list.key() == fixture.key())
+}
+
+/// A question asked of each case's result as the case ends: once it answers true, the run
+/// stops as it would on Ctrl-C (the cases not yet ended are skipped, requests in flight
+/// abandoned). The self-test asks it, a fault's run having nothing left to show once its rule is
+/// met in every way it is checked; no command of the user's sets it.
+#[derive(Clone)]
+pub struct Until(pub std::sync::Arc<dyn Fn(&crate::verdict::CaseResult) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Until {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Until(..)")
+    }
 }
