@@ -70,7 +70,7 @@ pub fn cases() -> Vec<Case> {
         if op == OperationId::CreateReceivable {
             rules.push(NULL_RULE);
         }
-        for rule in variant_rules(&all) {
+        for rule in variant_rules(all) {
             if !rules.contains(&rule) {
                 rules.push(rule);
             }
@@ -88,8 +88,8 @@ pub fn cases() -> Vec<Case> {
             )
             .suite("accept")
             .writes()
-            .requests(estimate(&all))
-            .chain(estimate(&all).div_ceil(crate::case::WINDOW)),
+            .requests(estimate(all))
+            .chain(estimate(all).div_ceil(crate::case::WINDOW)),
         );
     }
     // The lists, with their query parameters and the ids of their paths, which the profile
