@@ -56,7 +56,7 @@ pub async fn unknown_property(
     let call = cx.call(OperationId::CreateReceivable).json(body);
     let response = send(cx, model, call).await?;
     let what = super::Action::UnknownProperty { shape, kind }.describe();
-    cx.expect_refused(&response, UNKNOWN_PROPS, &what);
+    cx.expect().refused(&response, UNKNOWN_PROPS, &what);
     Ok(None)
 }
 

@@ -283,7 +283,7 @@ async fn read_vat(
         .organization(given(cx, org, false));
     let response = send(cx, model, call).await?;
     if org == Org::Other {
-        cx.expect_refused(
+        cx.expect().refused(
             &response,
             ISOLATION,
             "a VAT ID created under the first organization, read under the other",

@@ -191,7 +191,7 @@ async fn finance_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&st
         Some(_) => ("AUTH-FIN-INVALID-401", "a request with an invalid token"),
         None => ("AUTH-FIN-MISSING-401", "a request without a token"),
     };
-    cx.expect_status(&response, 401, rule, what);
+    cx.expect().status(&response, 401, rule, what);
     Ok(())
 }
 
@@ -209,8 +209,9 @@ async fn banking_auth(cx: &mut CaseCx, operation: OperationId, token: Option<&st
 
 /// A banking request without a valid token must be refused, and should be with 401.
 fn banking_refused(cx: &mut CaseCx, response: &Response, what: &str) {
-    if cx.expect_refused(response, "AUTH-BANK-REQUIRED", what) {
-        cx.expect_refused_with(response, 401, "AUTH-BANK-401", what);
+    if cx.expect().refused(response, "AUTH-BANK-REQUIRED", what) {
+        cx.expect()
+            .refused_with(response, 401, "AUTH-BANK-401", what);
     }
 }
 
@@ -232,11 +233,16 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let response = cx.send(request).await?;
     match operation.area() {
         Area::Finance => {
-            cx.expect_status(&response, 401, "AUTH-CROSS-FIN-401", what);
+            cx.expect()
+                .status(&response, 401, "AUTH-CROSS-FIN-401", what);
         }
         Area::Banking => {
-            if cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", what) {
-                cx.expect_refused_with(&response, 401, "AUTH-BANK-401", what);
+            if cx
+                .expect()
+                .refused(&response, "AUTH-CROSS-BANK-REFUSED", what)
+            {
+                cx.expect()
+                    .refused_with(&response, 401, "AUTH-BANK-401", what);
             }
             // The same under the profile's organization header: a target may resolve the
             // organization before it looks at whose token it was given.
@@ -249,7 +255,8 @@ async fn cross_area(cx: &mut CaseCx, operation: OperationId) -> Outcome {
                     crate::case::harmless(cx, operation, Given::value(token), Given::Profile);
                 let response = cx.send(under).await?;
                 let what = format!("{what}, under the organization header");
-                cx.expect_refused(&response, "AUTH-CROSS-BANK-REFUSED", &what);
+                cx.expect()
+                    .refused(&response, "AUTH-CROSS-BANK-REFUSED", &what);
             }
         }
     }
@@ -260,7 +267,8 @@ async fn finance_tampered(cx: &mut CaseCx, operation: OperationId) -> Outcome {
     let token = cx.run.finops_token().unwrap_or_default().to_owned();
     let request = harmless(cx, operation, Given::Omitted);
     tampered(cx, &token, request, |cx, response, what| {
-        cx.expect_status(response, 401, "AUTH-FIN-INVALID-401", what);
+        cx.expect()
+            .status(response, 401, "AUTH-FIN-INVALID-401", what);
     })
     .await
 }
@@ -318,7 +326,7 @@ async fn malformed_version(cx: &mut CaseCx) -> Outcome {
 
 /// What a spelling of the Authorization header must get, beside the real one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Expect {
+enum Owed {
     /// It carries no bearer token (another scheme, no scheme, no token): refused as a request
     /// without one.
     NoBearer,
@@ -339,10 +347,10 @@ struct AuthSpelling {
     what: &'static str,
     value: &'static str,
     form: Option<Tamper>,
-    expect: Expect,
+    expect: Owed,
 }
 
-const fn spelling(what: &'static str, value: &'static str, expect: Expect) -> AuthSpelling {
+const fn spelling(what: &'static str, value: &'static str, expect: Owed) -> AuthSpelling {
     AuthSpelling {
         what,
         value,
@@ -359,45 +367,41 @@ const SPELLINGS: [AuthSpelling; 10] = [
     spelling(
         "the real token under the Basic scheme",
         "Basic <token>",
-        Expect::NoBearer,
+        Owed::NoBearer,
     ),
     spelling(
         "the real token under the Token scheme",
         "Token <token>",
-        Expect::NoBearer,
+        Owed::NoBearer,
     ),
     spelling(
         "the bare real token, with no scheme",
         "<token>",
-        Expect::NoBearer,
+        Owed::NoBearer,
     ),
-    spelling(
-        "the Bearer scheme with no token",
-        "Bearer",
-        Expect::NoBearer,
-    ),
+    spelling("the Bearer scheme with no token", "Bearer", Owed::NoBearer),
     spelling(
         "the Bearer scheme and a space, with no token",
         "Bearer ",
-        Expect::NoBearer,
+        Owed::NoBearer,
     ),
-    spelling("an empty Authorization header", "", Expect::NoBearer),
+    spelling("an empty Authorization header", "", Owed::NoBearer),
     spelling(
         "the real token under the scheme spelled bearer",
         "bearer <token>",
-        Expect::Taken,
+        Owed::Taken,
     ),
     spelling(
         "the real token under the scheme spelled BEARER",
         "BEARER <token>",
-        Expect::Taken,
+        Owed::Taken,
     ),
     AuthSpelling {
         form: Some(Tamper::MiddleChanged),
         ..spelling(
             Tamper::MiddleChanged.describe(),
             "Bearer <token>",
-            Expect::Invalid,
+            Owed::Invalid,
         )
     },
     AuthSpelling {
@@ -405,7 +409,7 @@ const SPELLINGS: [AuthSpelling; 10] = [
         ..spelling(
             Tamper::CaseSwapped.describe(),
             "Bearer <token>",
-            Expect::Either,
+            Owed::Either,
         )
     },
 ];
@@ -427,12 +431,12 @@ const BANKING_SPELLING_RULES: &[&str] = &["AUTH-BANK-REQUIRED", "AUTH-BANK-401",
 
 /// The rule a spelling breaks when the target takes it where it must not (or refuses it where it
 /// should take it), in `area`; none for a spelling either answer keeps.
-fn spelling_rule(area: Area, expect: Expect) -> Option<&'static str> {
+fn spelling_rule(area: Area, expect: Owed) -> Option<&'static str> {
     match (area, expect) {
-        (_, Expect::Either) => None,
-        (_, Expect::Taken) => Some(SCHEME_CASE),
-        (Area::Finance, Expect::NoBearer) => Some("AUTH-FIN-SCHEME-401"),
-        (Area::Finance, Expect::Invalid) => Some("AUTH-FIN-INVALID-401"),
+        (_, Owed::Either) => None,
+        (_, Owed::Taken) => Some(SCHEME_CASE),
+        (Area::Finance, Owed::NoBearer) => Some("AUTH-FIN-SCHEME-401"),
+        (Area::Finance, Owed::Invalid) => Some("AUTH-FIN-INVALID-401"),
         (Area::Banking, _) => Some("AUTH-BANK-REQUIRED"),
     }
 }
@@ -509,7 +513,7 @@ fn judge_spelling(cx: &mut CaseCx, area: Area, variant: &Spelled, response: &Res
             });
         }
         Some(rule) if area == Area::Finance => {
-            cx.expect_status(response, 401, rule, what);
+            cx.expect().status(response, 401, rule, what);
         }
         Some(_) => banking_refused(cx, response, what),
     }
@@ -598,7 +602,7 @@ async fn malformed_org_header(cx: &mut CaseCx, operation: OperationId) -> Outcom
     };
     beside_control(cx, operation, control, variants, |cx, variant, response| {
         if let Some(rule) = variant.rule {
-            cx.expect_status(response, 400, rule, &variant.what);
+            cx.expect().status(response, 400, rule, &variant.what);
         }
     })
     .await

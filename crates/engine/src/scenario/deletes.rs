@@ -75,7 +75,10 @@ async fn delete_twice(
         );
         return Ok(false);
     }
-    if !cx.expect_success(&response, ok_rule, &format!("deleting {what}")) {
+    if !cx
+        .expect()
+        .success(&response, ok_rule, &format!("deleting {what}"))
+    {
         return Ok(false);
     }
     let again = cx.send(cx.call(operation).ids(path)).await?;

@@ -64,7 +64,7 @@ async fn quote_fields(cx: &mut CaseCx) -> Outcome {
     }
     let response = cx.send(cx.call(op).json(body)).await?;
     let what = "a quote with memo, footer, commercial terms and a company form";
-    if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", what) {
+    if !cx.expect().success(&response, "GEN-VALID-ACCEPTED", what) {
         return Ok(());
     }
     for (field, sent) in given.as_object().into_iter().flatten() {
@@ -122,7 +122,10 @@ async fn comment_keeps(cx: &mut CaseCx) -> Outcome {
     let tag = cx.run.run_tag.clone();
     let both = json!({ "text": format!("covenant {tag}: both"), "reply_to_entity_user_id": user });
     let response = cx.send(cx.call(op).path(&[&id]).json(both)).await?;
-    if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "updating a comment") {
+    if !cx
+        .expect()
+        .success(&response, "GEN-VALID-ACCEPTED", "updating a comment")
+    {
         return Ok(());
     }
     // Whether the target answers the field at all: one that never shows it is not judged.
@@ -133,7 +136,7 @@ async fn comment_keeps(cx: &mut CaseCx) -> Outcome {
     let alone = json!({ "text": format!("covenant {tag}: text alone") });
     let response = cx.send(cx.call(op).path(&[&id]).json(alone)).await?;
     let what = "updating a comment's text alone";
-    if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", what) {
+    if !cx.expect().success(&response, "GEN-VALID-ACCEPTED", what) {
         return Ok(());
     }
     let got = response.pointer("/reply_to_entity_user_id");

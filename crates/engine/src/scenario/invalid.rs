@@ -129,10 +129,11 @@ async fn run(cx: &mut CaseCx, entry: InvalidBody, operation: OperationId) -> Out
     let request = cx.call(operation);
     let response = cx.send(request.json(body)).await?;
     let what = format!("the body of {}", entry.id);
-    if cx.expect_refused(&response, &entry.rule, &what)
+    if cx.expect().refused(&response, &entry.rule, &what)
         && operation == OperationId::CreateReceivable
     {
-        cx.expect_refused_with(&response, 422, "RCV-VALIDATION-422", &what);
+        cx.expect()
+            .refused_with(&response, 422, "RCV-VALIDATION-422", &what);
     }
     Ok(())
 }

@@ -45,7 +45,7 @@ async fn create_domain(cx: &mut CaseCx, domain: &str) -> Result<Response, Abort>
 async fn mailbox_create(cx: &mut CaseCx) -> Outcome {
     let domain = Bodies::new(&cx.run).domain("mbx");
     let response = create_domain(cx, &domain).await?;
-    if !cx.expect_success(
+    if !cx.expect().success(
         &response,
         "GEN-VALID-ACCEPTED",
         "creating a valid mailbox domain",
@@ -107,7 +107,7 @@ const INVALID_DOMAINS: [&str; 9] = [
 async fn mailbox_invalid(cx: &mut CaseCx) -> Outcome {
     for domain in INVALID_DOMAINS {
         let response = create_domain(cx, domain).await?;
-        cx.expect_refused(
+        cx.expect().refused(
             &response,
             "MBX-DOMAIN-PATTERN",
             &format!("the domain {domain:?}"),

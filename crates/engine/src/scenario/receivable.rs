@@ -121,7 +121,7 @@ async fn create(
     what: &str,
 ) -> Result<Option<String>, Abort> {
     let response = post(cx, body).await?;
-    if !cx.expect_created(&response, rule, "RCV-CREATE-201", what) {
+    if !cx.expect().created(&response, rule, "RCV-CREATE-201", what) {
         return Ok(None);
     }
     Ok(response
@@ -133,7 +133,7 @@ async fn create(
 async fn create_quote(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).quote();
     let response = post(cx, body.clone()).await?;
-    if !cx.expect_created(
+    if !cx.expect().created(
         &response,
         "GEN-VALID-ACCEPTED",
         "RCV-CREATE-201",
@@ -141,7 +141,8 @@ async fn create_quote(cx: &mut CaseCx) -> Outcome {
     ) {
         return Ok(());
     }
-    cx.expect_schema(&response, "quote-response", "RCV-QUOTE-RESPONSE");
+    cx.expect()
+        .schema(&response, "quote-response", "RCV-QUOTE-RESPONSE");
     for field in ["counterpart_id", "currency"] {
         let sent = &body[field];
         if let Some(got) = response.pointer(&format!("/{field}")) {
@@ -240,7 +241,7 @@ async fn transition(cx: &mut CaseCx, source: Source, fresh: &str) -> Result<Opti
         .fixture(cx)
         .filter(|f| !super::same_id(f, fresh) && !response.is_success() && response.status < 500);
     let Some(fixture) = fixture else {
-        if !cx.expect_created(&response, rule, "RCV-CREATE-201", what) {
+        if !cx.expect().created(&response, rule, "RCV-CREATE-201", what) {
             return Ok(None);
         }
         return Ok(response
@@ -278,8 +279,12 @@ async fn forbidden_transitions(cx: &mut CaseCx) -> Outcome {
     for (kind, source, what) in forbidden {
         let body = Bodies::new(&cx.run).based_on(kind, &source);
         let response = post(cx, body).await?;
-        if cx.expect_refused(&response, "RCV-TRANSITION-UNSUPPORTED", what) {
-            cx.expect_refused_with(&response, 409, "RCV-TRANSITION-409", what);
+        if cx
+            .expect()
+            .refused(&response, "RCV-TRANSITION-UNSUPPORTED", what)
+        {
+            cx.expect()
+                .refused_with(&response, 409, "RCV-TRANSITION-409", what);
         }
     }
     Ok(())
@@ -290,7 +295,7 @@ async fn forbidden_transitions(cx: &mut CaseCx) -> Outcome {
 async fn based_on_unknown(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).based_on("invoice", &absent_uuid("covenant-based-on"));
     let response = post(cx, body).await?;
-    cx.expect_refused(
+    cx.expect().refused(
         &response,
         "RCV-BASED-ON-UNKNOWN",
         "an invoice based on a document that does not exist",
@@ -310,7 +315,7 @@ async fn based_on_foreign(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).based_on("invoice", &quote);
     let call = cx.call(OP).organization(crate::case::Given::value(&other));
     let response = cx.send(call.json(body)).await?;
-    cx.expect_refused(
+    cx.expect().refused(
         &response,
         "RCV-BASED-ON-UNKNOWN",
         "an invoice based on a quote of another organization",
@@ -346,8 +351,9 @@ async fn deductions_at_limit(cx: &mut CaseCx) -> Outcome {
 /// Checks a refusal for a `must` rule and the conventional 422 of a validation failure.
 async fn expect_invalid(cx: &mut CaseCx, body: Value, rule: &str, what: &str) -> Outcome {
     let response = post(cx, body).await?;
-    if cx.expect_refused(&response, rule, what) {
-        cx.expect_refused_with(&response, 422, "RCV-VALIDATION-422", what);
+    if cx.expect().refused(&response, rule, what) {
+        cx.expect()
+            .refused_with(&response, 422, "RCV-VALIDATION-422", what);
     }
     Ok(())
 }

@@ -45,7 +45,7 @@ async fn unparseable_bodies(cx: &mut CaseCx) -> Outcome {
             let response = cx
                 .send(request.raw(bytes.to_vec(), Some("application/json")))
                 .await?;
-            cx.expect_refused(
+            cx.expect().refused(
                 &response,
                 "GEN-REJECT-NOT-2XX",
                 &format!("{what} to {operation}"),

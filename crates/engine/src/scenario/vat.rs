@@ -56,7 +56,10 @@ async fn create_vat(cx: &mut CaseCx, value: &str) -> Result<Option<(Value, Value
     let body = Bodies::new(&cx.run).vat_id(value);
     let request = cx.call(OperationId::CreateVatId);
     let response = cx.send(request.json(body.clone())).await?;
-    if !cx.expect_success(&response, "GEN-VALID-ACCEPTED", "a valid VAT ID") {
+    if !cx
+        .expect()
+        .success(&response, "GEN-VALID-ACCEPTED", "a valid VAT ID")
+    {
         return Ok(None);
     }
     Ok(response.json.map(|j| (body, j)))
@@ -75,7 +78,7 @@ async fn vat_create_then_get(cx: &mut CaseCx) -> Outcome {
         return Ok(());
     };
     let response = cx.send(cx.call(OperationId::GetVatId).ids(&[&id])).await?;
-    if !cx.expect_success(
+    if !cx.expect().success(
         &response,
         "VAT-GET-SAME-ID",
         "getting the VAT ID just created",

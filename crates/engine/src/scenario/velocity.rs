@@ -109,7 +109,8 @@ async fn create(
 ) -> Result<Option<Value>, Abort> {
     let response = post(cx, body).await?;
     Ok(cx
-        .expect_created(&response, rule, "VC-CREATE-201", what)
+        .expect()
+        .created(&response, rule, "VC-CREATE-201", what)
         .then_some(response.json)
         .flatten())
 }
@@ -192,7 +193,7 @@ async fn without_header(cx: &mut CaseCx) -> Outcome {
     let body = Bodies::new(&cx.run).velocity("nohdr");
     let request = cx.call(OP).organization(Given::Omitted).json(body);
     let response = cx.send(request).await?;
-    if cx.expect_success(
+    if cx.expect().success(
         &response,
         "BANK-ORG-HEADER-OPTIONAL",
         "a control created without the organization header",
@@ -243,7 +244,7 @@ async fn foreign_card(cx: &mut CaseCx) -> Outcome {
     let mut body = Bodies::new(&cx.run).velocity("foreign");
     body["cardId"] = json!(card);
     let response = post(cx, body).await?;
-    cx.expect_refused(
+    cx.expect().refused(
         &response,
         "VC-CARD-ACCESS",
         "a control on a card the caller cannot access",
@@ -287,7 +288,7 @@ async fn transaction_window(cx: &mut CaseCx) -> Outcome {
     without.as_object_mut().map(|o| o.remove("usageLimit"));
     for (usage, body) in with_usage {
         let response = post(cx, body).await?;
-        cx.expect_refused(
+        cx.expect().refused(
             &response,
             "VC-TRANSACTION-NO-USAGE",
             &format!("a TRANSACTION control with usageLimit {usage}"),
@@ -341,12 +342,12 @@ async fn duplicate(cx: &mut CaseCx) -> Outcome {
     // Another control under the same id: an identical body sent again might be taken as a
     // replay of the first create (idempotent, creating nothing), which the spec does not forbid.
     let response = post(cx, renamed(body, "second")).await?;
-    if cx.expect_refused(
+    if cx.expect().refused(
         &response,
         "VC-ID-UNIQUE",
         "a second control with the same id",
     ) {
-        cx.expect_refused_with(
+        cx.expect().refused_with(
             &response,
             409,
             "VC-ID-UNIQUE-409",
@@ -386,7 +387,7 @@ async fn code_kept(cx: &mut CaseCx, field: &str, value: Value) -> Outcome {
     let response = post(cx, body.clone()).await?;
     let what = format!("a control with {field} {value}");
     if response.is_success() {
-        cx.expect_status(&response, 201, "VC-CREATE-201", &what);
+        cx.expect().status(&response, 201, "VC-CREATE-201", &what);
         let control = response.json.unwrap_or_default();
         expect_kept(cx, &body, &control, &[field]);
     } else if response.status < 500 {
@@ -462,8 +463,9 @@ async fn without_scope(cx: &mut CaseCx) -> Outcome {
             .with_header("authorization", format!("Bearer {}", token.expose()));
         let response = cx.send(request).await?;
         let what = format!("{what} with a token without authorization_control:write:org");
-        if cx.expect_refused(&response, "VC-SCOPE-REQUIRED", &what) {
-            cx.expect_refused_with(&response, 403, "VC-SCOPE-403", &what);
+        if cx.expect().refused(&response, "VC-SCOPE-REQUIRED", &what) {
+            cx.expect()
+                .refused_with(&response, 403, "VC-SCOPE-403", &what);
         }
     }
     Ok(())

@@ -85,7 +85,7 @@ async fn across_scopes(cx: &mut CaseCx) -> Outcome {
     let mut on_card = body.clone();
     on_card["cardId"] = json!(card.unwrap_or_default());
     let first = cx.send(cx.call(OP).json(body)).await?;
-    if !cx.expect_created(
+    if !cx.expect().created(
         &first,
         "GEN-VALID-ACCEPTED",
         "VC-CREATE-201",
@@ -94,7 +94,7 @@ async fn across_scopes(cx: &mut CaseCx) -> Outcome {
         return Ok(());
     }
     let second = cx.send(cx.call(OP).json(on_card)).await?;
-    cx.expect_refused(
+    cx.expect().refused(
         &second,
         UNIQUE,
         "a card-scoped control reusing an organization-scoped control's id",
@@ -108,7 +108,7 @@ async fn echo_exact(cx: &mut CaseCx) -> Outcome {
     let id = format!("Cov-{}-MixedCase", cx.run.run_tag);
     body["id"] = json!(id);
     let response = cx.send(cx.call(OP).json(body)).await?;
-    if !cx.expect_created(
+    if !cx.expect().created(
         &response,
         "GEN-VALID-ACCEPTED",
         "VC-CREATE-201",

@@ -128,7 +128,7 @@ async fn invalid_params(cx: &mut CaseCx, operation: OperationId) -> Outcome {
         );
         match breach.param.reject_status {
             Some(status) => {
-                cx.expect_status(response, status, rule, &what);
+                cx.expect().status(response, status, rule, &what);
             }
             None => {
                 cx.tally.expected("4xx");
