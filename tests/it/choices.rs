@@ -1233,10 +1233,7 @@ impl OwnEventOrder {
     fn new() -> Arc<OwnEventOrder> {
         Arc::new(OwnEventOrder {
             behind: std::sync::OnceLock::new(),
-            http: reqwest::Client::builder()
-                .no_proxy()
-                .build()
-                .expect("a client"),
+            http: crate::support::http().no_proxy().build().expect("a client"),
             snapshots: Mutex::new(Vec::new()),
             reordered: AtomicUsize::new(0),
             served: AtomicUsize::new(0),

@@ -158,7 +158,7 @@ enum Payload {
 impl Client {
     fn new(base: &str, profile: &Profile) -> Client {
         Client {
-            http: reqwest::Client::new(),
+            http: crate::support::http().build().expect("a client"),
             base: base.to_owned(),
             profile: profile.clone(),
             had: Vec::new(),
@@ -1089,7 +1089,7 @@ fn a_proxy_whose_target_refuses_or_never_answers_is_never_a_pass_and_answers_in_
     let rt = runtime();
     let dir = standin::scratch("traffic-unanswered");
     let (_server, profile) = reference(&rt, &dir, &[]);
-    let http = reqwest::Client::new();
+    let http = crate::support::http().build().expect("a client");
     let get = |url: String| {
         rt.block_on(async {
             let answer = http.get(url).send().await.expect("the proxy answers");
@@ -1626,7 +1626,7 @@ fn the_proxy_passes_long_and_slow_answers_on_as_they_come_and_refuses_a_request_
     let rt = runtime();
     let dir = standin::scratch("traffic-streams");
     let (_server, profile) = reference(&rt, &dir, &[]);
-    let http = reqwest::Client::new();
+    let http = crate::support::http().build().expect("a client");
 
     let long = raw_target(|s| {
         let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", LONG + 2);

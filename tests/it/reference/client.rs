@@ -49,7 +49,7 @@ pub struct Ctx {
 }
 
 pub fn client() -> reqwest::Client {
-    reqwest::Client::builder()
+    crate::support::http()
         .no_proxy()
         .timeout(Duration::from_secs(20))
         .build()

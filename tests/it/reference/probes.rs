@@ -39,7 +39,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             r.status == 405 && !r.headers.contains_key("allow")
         }
         HeaderNamesCaseSensitive => {
-            let titled = reqwest::Client::builder()
+            let titled = crate::support::http()
                 .no_proxy()
                 .http1_title_case_headers()
                 .build()

@@ -38,6 +38,13 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// The runtime a test serves its reference or stand-in on.
+/// A reqwest client builder for a test's own requests, with rustls's provider installed as
+/// the engine installs it (reqwest is built without one: see `covenant::client::tls_provider`).
+pub fn http() -> reqwest::ClientBuilder {
+    covenant::client::tls_provider();
+    reqwest::Client::builder()
+}
+
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

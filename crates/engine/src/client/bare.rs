@@ -131,9 +131,7 @@ fn build(config: &TargetConfig, titled: bool) -> Result<HyperClient<reqwest::Bod
 /// TLS as the main client has it: `--insecure` verifies nothing; a run reaching `https`
 /// trusts the system's roots and the `--ca-cert` bundle; any other, the bundle alone.
 fn tls(trust: Trust<'_>) -> Result<rustls::ClientConfig, String> {
-    let provider = CryptoProvider::get_default()
-        .cloned()
-        .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
+    let provider = super::tls_provider();
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("cannot set up TLS: {e}"))?;

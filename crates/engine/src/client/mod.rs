@@ -16,6 +16,7 @@
 mod bare;
 mod coding;
 mod config;
+mod crypto;
 mod curl;
 mod endpoint;
 mod lanes;
@@ -29,6 +30,7 @@ mod wire;
 pub use bare::{hyper_client, HyperClient, Trust};
 pub use coding::{decoded, CodingError};
 pub use config::{TargetConfig, TargetError};
+pub use crypto::tls_provider;
 pub use curl::{curl_command, redact, SecretFinder, ShellVars};
 pub use lanes::Urgency;
 pub use limit::{Budget, Halt};

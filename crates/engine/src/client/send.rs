@@ -79,6 +79,7 @@ impl Target {
                 attempt.follow()
             }
         });
+        super::tls_provider();
         let mut builder = reqwest::Client::builder()
             .redirect(policy)
             // No client-wide timeout: `bounded` already holds every request to --timeout, and a
