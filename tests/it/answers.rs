@@ -10,7 +10,7 @@ use crate::choices::{findings, rules_at, run};
 use crate::support::standin;
 
 use serde_json::{json, Value};
-use standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
+use standin::{runtime, says, scratch, stand_in, Choices, Incoming, StandInAnswer};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,21 +19,21 @@ fn json_of(bytes: &[u8]) -> Option<Value> {
     serde_json::from_slice(bytes).ok()
 }
 
-fn finance(seen: &Seen) -> bool {
+fn finance(seen: &Incoming) -> bool {
     seen.path.starts_with("/finops/")
 }
 
-fn banking(seen: &Seen) -> bool {
+fn banking(seen: &Incoming) -> bool {
     seen.path.starts_with("/embedded-banking/")
 }
 
 /// What a breach does to an answer; true when it changed it.
-type Rewrite = Box<dyn Fn(&Seen, &mut Answer) -> bool + Send + Sync>;
+type Rewrite = Box<dyn Fn(&Incoming, &mut StandInAnswer) -> bool + Send + Sync>;
 
 /// A stand-in rewriting the answers `breach` picks, counting how many it rewrote.
 fn breaking(breach: Rewrite, count: Arc<AtomicUsize>) -> Choices {
     Choices {
-        answer: Box::new(move |seen: &Seen, mut given: Answer| {
+        answer: Box::new(move |seen: &Incoming, mut given: StandInAnswer| {
             if breach(seen, &mut given) {
                 count.fetch_add(1, Ordering::Relaxed);
             }
@@ -45,12 +45,12 @@ fn breaking(breach: Rewrite, count: Arc<AtomicUsize>) -> Choices {
 
 /// A stand-in labelling the JSON answers `picked` picks as `label`, counting them.
 fn labelling(
-    picked: fn(&Seen, u16) -> bool,
+    picked: fn(&Incoming, u16) -> bool,
     label: &'static str,
     count: Arc<AtomicUsize>,
 ) -> Choices {
     Choices {
-        label: Box::new(move |seen: &Seen, status| {
+        label: Box::new(move |seen: &Incoming, status| {
             let chosen = picked(seen, status);
             if chosen {
                 count.fetch_add(1, Ordering::Relaxed);
@@ -62,19 +62,19 @@ fn labelling(
 }
 
 /// A VAT ID read back (get counterpart VAT ID), which only the read-back cases draw.
-fn vat_read_back(seen: &Seen, status: u16) -> bool {
+fn vat_read_back(seen: &Incoming, status: u16) -> bool {
     seen.method == "GET" && seen.path.contains("/vat-ids/") && status == 200
 }
 
 /// A page of events fetched with a token.
-fn later_events_page(seen: &Seen, status: u16) -> bool {
+fn later_events_page(seen: &Incoming, status: u16) -> bool {
     let token = seen.query.is_some_and(|q| q.contains("pagination_token="));
     seen.path == "/finops/v1/events" && status == 200 && token
 }
 
 /// A write on a resource another organization owns (the tenancy probes), or one not found,
 /// refused with 403 and a message that is a number.
-fn foreign_403_message_number(seen: &Seen, answer: &mut Answer) -> bool {
+fn foreign_403_message_number(seen: &Incoming, answer: &mut StandInAnswer) -> bool {
     let path = seen.path;
     let write = match seen.method.as_str() {
         "PATCH" => path.starts_with("/finops/v1/comments/"),
@@ -93,11 +93,11 @@ fn foreign_403_message_number(seen: &Seen, answer: &mut Answer) -> bool {
 
 /// Replaces the body of every answer of `status` in an area with `body`.
 fn error_body(
-    area: fn(&Seen) -> bool,
+    area: fn(&Incoming) -> bool,
     status: u16,
     body: Value,
-) -> impl Fn(&Seen, &mut Answer) -> bool + Send + Sync {
-    move |seen: &Seen, answer: &mut Answer| {
+) -> impl Fn(&Incoming, &mut StandInAnswer) -> bool + Send + Sync {
+    move |seen: &Incoming, answer: &mut StandInAnswer| {
         if !area(seen) || answer.0 != status {
             return false;
         }
@@ -120,9 +120,9 @@ fn banking_without(status: u16, left_out: &[&str]) -> Value {
 /// query is page 1), and `f` applied to its items.
 fn events_pages(
     f: impl Fn(usize, &mut [Value]) -> bool + Send + Sync,
-) -> impl Fn(&Seen, &mut Answer) -> bool + Send + Sync {
+) -> impl Fn(&Incoming, &mut StandInAnswer) -> bool + Send + Sync {
     let pages: Mutex<HashMap<String, usize>> = Mutex::default();
-    move |seen: &Seen, answer: &mut Answer| {
+    move |seen: &Incoming, answer: &mut StandInAnswer| {
         if seen.path != "/finops/v1/events" || answer.0 != 200 {
             return false;
         }
@@ -202,7 +202,7 @@ fn later_pages_without_offset(number: usize, items: &mut [Value]) -> bool {
 
 /// The velocity controls no hand-written case of their rule created (its bodies are named
 /// `covenant ...`).
-fn not_hand_written(seen: &Seen) -> Option<Value> {
+fn not_hand_written(seen: &Incoming) -> Option<Value> {
     let sent = json_of(seen.body)?;
     let create = seen.method == "POST" && seen.path.ends_with("/velocity-controls");
     let name = sent["name"].as_str().unwrap_or("");
@@ -210,7 +210,7 @@ fn not_hand_written(seen: &Seen) -> Option<Value> {
 }
 
 /// A TRANSACTION control answered with a usage limit.
-fn transaction_with_usage(seen: &Seen, answer: &mut Answer) -> bool {
+fn transaction_with_usage(seen: &Incoming, answer: &mut StandInAnswer) -> bool {
     let Some(mut control) = json_of(&answer.1).filter(|_| answer.0 == 201) else {
         return false;
     };
@@ -223,7 +223,7 @@ fn transaction_with_usage(seen: &Seen, answer: &mut Answer) -> bool {
 }
 
 /// A card-scoped control answered with an organization too.
-fn both_scopes(seen: &Seen, answer: &mut Answer) -> bool {
+fn both_scopes(seen: &Incoming, answer: &mut StandInAnswer) -> bool {
     let Some(mut control) = json_of(&answer.1).filter(|_| answer.0 == 201) else {
         return false;
     };
@@ -237,7 +237,7 @@ fn both_scopes(seen: &Seen, answer: &mut Answer) -> bool {
 
 /// One breach: its name, the stand-in breaking it (given the counter of answers it broke),
 /// and the rule the run must fail (or warn, for a `should` rule).
-type Breach = (String, StandIn, &'static str);
+type BreachTest = (String, StandIn, &'static str);
 
 /// A stand-in, given the counter of the answers it breaks.
 type StandIn = Box<dyn Fn(Arc<AtomicUsize>) -> Choices>;
@@ -255,7 +255,7 @@ const BANK_ERRORS: [(u16, &str); 5] = [
     (409, "status"),
 ];
 
-fn breaches() -> Vec<Breach> {
+fn breaches() -> Vec<BreachTest> {
     let finance_errors = [
         (404, json!({"error": {"msg": "gone"}}), "ERR-FIN-BODY"),
         (409, json!({"error": "conflict"}), "ERR-FIN-BODY"),
@@ -267,7 +267,7 @@ fn breaches() -> Vec<Breach> {
             "ERR-FIN-422-BODY",
         ),
     ];
-    let mut all: Vec<Breach> = Vec::new();
+    let mut all: Vec<BreachTest> = Vec::new();
     for (status, body, rule) in finance_errors {
         let rewrite = rewriting(move || Box::new(error_body(finance, status, body.clone())));
         all.push((format!("fin-{status}"), rewrite, rule));
@@ -281,7 +281,7 @@ fn breaches() -> Vec<Breach> {
             "ERR-BANK-BODY",
         ));
     }
-    let label = |picked: fn(&Seen, u16) -> bool, label: &'static str| {
+    let label = |picked: fn(&Incoming, u16) -> bool, label: &'static str| {
         Box::new(move |count| labelling(picked, label, count)) as StandIn
     };
     let others: [(&str, StandIn, &str); 7] = [
@@ -390,7 +390,7 @@ fn map_strings(value: &mut Value, f: &dyn Fn(&str) -> Option<String>) {
 /// fraction of six digits.
 fn other_choices() -> Choices {
     Choices {
-        answer: Box::new(|seen: &Seen, (status, bytes): Answer| {
+        answer: Box::new(|seen: &Incoming, (status, bytes): StandInAnswer| {
             let Some(mut body) = json_of(&bytes) else {
                 return (status, bytes);
             };
@@ -408,7 +408,7 @@ fn other_choices() -> Choices {
             }
             (status, body.to_string().into_bytes())
         }),
-        label: Box::new(|seen: &Seen, status| {
+        label: Box::new(|seen: &Incoming, status| {
             (banking(seen) && status >= 400).then_some("application/problem+json")
         }),
         ..Choices::default()

@@ -19,7 +19,7 @@
 use crate::support::standin;
 
 use serde_json::{json, Value};
-use standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
+use standin::{runtime, says, scratch, stand_in, Choices, Incoming, StandInAnswer};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::Output;
@@ -55,14 +55,14 @@ pub(crate) fn json_of(bytes: &[u8]) -> Option<Value> {
     serde_json::from_slice(bytes).ok()
 }
 
-pub(crate) fn finance_422(field: &str, msg: &str) -> Answer {
+pub(crate) fn finance_422(field: &str, msg: &str) -> StandInAnswer {
     let body = json!({"detail": [{"loc": ["body", field], "msg": msg, "type": "value_error"}]});
     (422, body.to_string().into_bytes())
 }
 
 /// The stand-in's own answers: refusals of what the spec does not say must be accepted, and the
 /// empty account's second page.
-fn reply(seen: &Seen, vat_values: &Mutex<HashSet<String>>) -> Option<Answer> {
+fn reply(seen: &Incoming, vat_values: &Mutex<HashSet<String>>) -> Option<StandInAnswer> {
     let body = json_of(seen.body).unwrap_or_default();
     let post = seen.method == "POST";
     let receivable = post && seen.path == "/finops/v1/receivables";
@@ -97,7 +97,7 @@ fn reply(seen: &Seen, vat_values: &Mutex<HashSet<String>>) -> Option<Answer> {
 /// (and their opposites) as booleans (Pydantic), a number as a comment's text (Jackson), and
 /// null as absent in the bodies the spec describes in prose (optional fields of velocity
 /// controls, comment updates and VAT IDs).
-pub(crate) fn lax(seen: &Seen) -> Vec<u8> {
+pub(crate) fn lax(seen: &Incoming) -> Vec<u8> {
     let Some(mut body) = json_of(seen.body) else {
         return seen.body.to_vec();
     };
@@ -121,7 +121,11 @@ pub(crate) fn lax(seen: &Seen) -> Vec<u8> {
 }
 
 /// The reference's answer as the stand-in gives it.
-fn answer(seen: &Seen, (status, bytes): Answer, vat_values: &Mutex<HashSet<String>>) -> Answer {
+fn answer(
+    seen: &Incoming,
+    (status, bytes): StandInAnswer,
+    vat_values: &Mutex<HashSet<String>>,
+) -> StandInAnswer {
     let Some(mut body) = json_of(&bytes) else {
         return (status, bytes);
     };
@@ -165,13 +169,15 @@ fn answer(seen: &Seen, (status, bytes): Answer, vat_values: &Mutex<HashSet<Strin
 }
 
 /// The choices above, and `breach` (a change of the answer that breaks one stated rule) last.
-fn other_choices(breach: fn(&Seen, Answer) -> Answer) -> Choices {
+fn other_choices(breach: fn(&Incoming, StandInAnswer) -> StandInAnswer) -> Choices {
     let vat_values = Arc::new(Mutex::new(HashSet::new()));
     let seen_values = vat_values.clone();
     Choices {
         body: Box::new(lax),
-        reply: Box::new(move |seen: &Seen| reply(seen, &vat_values)),
-        answer: Box::new(move |seen: &Seen, given| breach(seen, answer(seen, given, &seen_values))),
+        reply: Box::new(move |seen: &Incoming| reply(seen, &vat_values)),
+        answer: Box::new(move |seen: &Incoming, given| {
+            breach(seen, answer(seen, given, &seen_values))
+        }),
         ..Choices::default()
     }
 }
@@ -228,7 +234,7 @@ pub(crate) fn verdict_of<'r>(report: &'r Value, case: &str) -> &'r str {
         .unwrap_or("(no such case)")
 }
 
-fn as_given(_: &Seen, answer: Answer) -> Answer {
+fn as_given(_: &Incoming, answer: StandInAnswer) -> StandInAnswer {
     answer
 }
 
@@ -298,7 +304,7 @@ fn reversed_keys(value: &Value) -> String {
 }
 
 /// Every JSON answer with its members in reverse order.
-fn own_key_order(_: &Seen, (status, bytes): Answer) -> Answer {
+fn own_key_order(_: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     match json_of(&bytes) {
         Some(body) => (status, reversed_keys(&body).into_bytes()),
         None => (status, bytes),
@@ -395,7 +401,7 @@ pub(crate) fn fails_exactly(
 }
 
 /// A method the spec does not list answered with a JSON body that is not the area's.
-fn unlisted_bare(_: &Seen, (status, bytes): Answer) -> Answer {
+fn unlisted_bare(_: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     match status {
         405 => (405, br#"{"message":"Method Not Allowed"}"#.to_vec()),
         _ => (status, bytes),
@@ -403,7 +409,7 @@ fn unlisted_bare(_: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// A method the spec does not list answered with an HTML page.
-fn unlisted_html(_: &Seen, (status, bytes): Answer) -> Answer {
+fn unlisted_html(_: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     match status {
         405 => (
             405,
@@ -413,12 +419,12 @@ fn unlisted_html(_: &Seen, (status, bytes): Answer) -> Answer {
     }
 }
 
-fn created_receivable(seen: &Seen, status: u16) -> bool {
+fn created_receivable(seen: &Incoming, status: u16) -> bool {
     seen.method == "POST" && seen.path == "/finops/v1/receivables" && status == 201
 }
 
 /// A quote's footer answered cut to its first ten characters.
-fn footer_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn footer_cut(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let Some(mut body) = json_of(&bytes).filter(|_| created_receivable(seen, status)) else {
         return (status, bytes);
     };
@@ -429,7 +435,7 @@ fn footer_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// A receivable created without attachments answered with one.
-fn attachments_added(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn attachments_added(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let sent = json_of(seen.body).unwrap_or_default();
     let Some(mut body) = json_of(&bytes).filter(|_| created_receivable(seen, status)) else {
         return (status, bytes);
@@ -441,7 +447,7 @@ fn attachments_added(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// A created VAT ID answered with the value it was given cut by its last character.
-fn vat_value_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn vat_value_cut(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let create = seen.method == "POST" && seen.path.ends_with("/vat-ids") && status == 201;
     let Some(mut body) = json_of(&bytes).filter(|_| create) else {
         return (status, bytes);
@@ -453,7 +459,7 @@ fn vat_value_cut(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// A created mailbox domain answered as a subdomain of the one requested.
-fn domain_prefixed(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn domain_prefixed(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let create = seen.method == "POST" && seen.path == "/finops/v1/mailbox-domains";
     let Some(mut body) = json_of(&bytes).filter(|_| create && status < 300) else {
         return (status, bytes);
@@ -465,7 +471,7 @@ fn domain_prefixed(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// A stand-in changing the reference's answers with `f` alone.
-fn answering(f: fn(&Seen, Answer) -> Answer) -> Choices {
+fn answering(f: fn(&Incoming, StandInAnswer) -> StandInAnswer) -> Choices {
     Choices {
         answer: Box::new(f),
         ..Choices::default()
@@ -473,7 +479,7 @@ fn answering(f: fn(&Seen, Answer) -> Answer) -> Choices {
 }
 
 /// A comment updated without reply_to_entity_user_id answered with another user there.
-fn comment_reset(seen: &Seen, answer: Answer) -> Answer {
+fn comment_reset(seen: &Incoming, answer: StandInAnswer) -> StandInAnswer {
     comment_untouched(
         seen,
         answer,
@@ -482,13 +488,17 @@ fn comment_reset(seen: &Seen, answer: Answer) -> Answer {
 }
 
 /// An update replacing the comment (as a PUT would): what it does not carry is gone.
-fn comment_replaced(seen: &Seen, answer: Answer) -> Answer {
+fn comment_replaced(seen: &Incoming, answer: StandInAnswer) -> StandInAnswer {
     comment_untouched(seen, answer, None)
 }
 
 /// An update's answer with `reply_to_entity_user_id` set to `to` (removed for `None`) when the
 /// update did not carry it.
-fn comment_untouched(seen: &Seen, (status, bytes): Answer, to: Option<Value>) -> Answer {
+fn comment_untouched(
+    seen: &Incoming,
+    (status, bytes): StandInAnswer,
+    to: Option<Value>,
+) -> StandInAnswer {
     let update = seen.method == "PATCH" && seen.path.starts_with("/finops/v1/comments/");
     let sent = json_of(seen.body).unwrap_or_default();
     let Some(mut body) = json_of(&bytes).filter(|_| update && status == 200) else {
@@ -591,7 +601,7 @@ fn a_target_breaking_one_rule_of_writes_read_back_or_unlisted_methods_fails_exac
 
 /// Answers a TRANSACTION velocity control with the usage limit it was given (the spec: "must
 /// be omitted when the window is TRANSACTION"), once the request carries -1.
-fn transaction_usage_kept(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn transaction_usage_kept(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let sent = json_of(seen.body).unwrap_or_default();
     let breach = seen.path.ends_with("/velocity-controls")
         && sent["velocityWindow"] == "TRANSACTION"
@@ -627,7 +637,7 @@ fn the_same_target_accepting_a_usage_limit_with_the_transaction_window_fails_tha
 
 /// Refuses every mailbox domain the reference would create, as a target would one it does not
 /// own (after authentication: a request without a token still gets its 401).
-fn no_domain_is_owned(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn no_domain_is_owned(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let create = seen.method == "POST" && seen.path == "/finops/v1/mailbox-domains";
     if !create || !(200..300).contains(&status) {
         return (status, bytes);
@@ -657,7 +667,7 @@ fn a_target_refusing_every_mailbox_domain_is_not_failed_for_the_organization_hea
 }
 
 /// Whether a request writes on a resource a path or body names (the tenant-isolation writes).
-fn names_a_resource(seen: &Seen) -> bool {
+fn names_a_resource(seen: &Incoming) -> bool {
     let path = seen.path;
     match seen.method.as_str() {
         "PATCH" => path.starts_with("/finops/v1/comments/"),
@@ -669,7 +679,7 @@ fn names_a_resource(seen: &Seen) -> bool {
 
 /// Refuses what the reference does not find (another organization's resource among them) with
 /// 403 instead of 404.
-fn foreign_403(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn foreign_403(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     if status != 404 || !names_a_resource(seen) {
         return (status, bytes);
     }
@@ -678,7 +688,7 @@ fn foreign_403(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// Refuses what the reference does not find with a 422 validation error instead of 404.
-fn foreign_422(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn foreign_422(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     if status != 404 || !names_a_resource(seen) {
         return (status, bytes);
     }
@@ -697,7 +707,7 @@ fn a_target_refusing_foreign_resources_with_403_or_422_fails_nothing_and_warns_n
     for (name, breach) in [
         (
             "choices-foreign-403",
-            foreign_403 as fn(&Seen, Answer) -> Answer,
+            foreign_403 as fn(&Incoming, StandInAnswer) -> StandInAnswer,
         ),
         ("choices-foreign-422", foreign_422),
     ] {
@@ -738,13 +748,18 @@ fn a_target_refusing_foreign_resources_with_403_or_422_fails_nothing_and_warns_n
 // ------------------------------------------------------------ issue 29, classes 5 to 8
 
 /// A banking problem body with `status`.
-pub(crate) fn banking_error(seen: &Seen, status: u16, code: &str, detail: &str) -> Answer {
+pub(crate) fn banking_error(
+    seen: &Incoming,
+    status: u16,
+    code: &str,
+    detail: &str,
+) -> StandInAnswer {
     let error = json!({"detail": detail, "errorCode": code, "instance": seen.path,
         "status": status, "title": "Refused", "type": "about:blank"});
     (status, error.to_string().into_bytes())
 }
 
-fn creates_velocity_control(seen: &Seen) -> bool {
+fn creates_velocity_control(seen: &Incoming) -> bool {
     seen.method == "POST" && seen.path.ends_with("/velocity-controls")
 }
 
@@ -757,7 +772,7 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
     let flight = Arc::new(Mutex::new(HashSet::<String>::new()));
     let released = flight.clone();
     // Per token too: a target authenticates before it looks at the id.
-    let id_of = |seen: &Seen| {
+    let id_of = |seen: &Incoming| {
         let token = seen.headers.get("authorization")?.to_str().ok()?.to_owned();
         let id = json_of(seen.body)?["id"].as_str()?.to_owned();
         Some(format!("{token} {id}"))
@@ -778,14 +793,14 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
         headers,
         label,
         answer_headers,
-        hold: Box::new(move |seen: &Seen| {
+        hold: Box::new(move |seen: &Incoming| {
             if creates_velocity_control(seen) {
                 Some(std::time::Duration::from_millis(300))
             } else {
                 hold(seen)
             }
         }),
-        reply: Box::new(move |seen: &Seen| {
+        reply: Box::new(move |seen: &Incoming| {
             if let Some(id) = id_of(seen).filter(|_| creates_velocity_control(seen)) {
                 if !flight.lock().expect("the set").insert(id) {
                     losers.fetch_add(1, Ordering::Relaxed);
@@ -799,7 +814,7 @@ fn serialising(choices: Choices, losers: Arc<AtomicUsize>) -> Choices {
             }
             reply(seen)
         }),
-        answer: Box::new(move |seen: &Seen, given| {
+        answer: Box::new(move |seen: &Incoming, given| {
             if let Some(id) = id_of(seen).filter(|_| creates_velocity_control(seen)) {
                 released.lock().expect("the set").remove(&id);
             }
@@ -860,7 +875,7 @@ fn a_target_serialising_concurrent_creates_with_409_for_the_loser_fails_nothing_
 
 /// An invoice of the stand-in's own for a based-on creation whose source the reference did not
 /// find (none, or another organization's).
-fn source_unchecked(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn source_unchecked(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let sent = json_of(seen.body).unwrap_or_default();
     if status != 404 || seen.path != "/finops/v1/receivables" || sent.get("based_on").is_none() {
         return (status, bytes);
@@ -871,7 +886,7 @@ fn source_unchecked(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// A create's body and the answer it had.
-type Answered = (Value, Vec<u8>);
+type BodyAndAnswer = (Value, Vec<u8>);
 
 /// A target with two choices the spec leaves open: a credit note only on an issued invoice (an
 /// invoice created through it is a draft, refused as a source with 409; the profile's is
@@ -881,9 +896,9 @@ type Answered = (Value, Vec<u8>);
 fn drafts_and_replays() -> Choices {
     let drafts = Arc::new(Mutex::new(HashSet::new()));
     // Each created control's id, with the body that created it and the answer.
-    let controls: Arc<Mutex<HashMap<String, Answered>>> = Arc::default();
+    let controls: Arc<Mutex<HashMap<String, BodyAndAnswer>>> = Arc::default();
     Choices {
-        answer: Box::new(move |seen: &Seen, (status, bytes): Answer| {
+        answer: Box::new(move |seen: &Incoming, (status, bytes): StandInAnswer| {
             let sent = json_of(seen.body).unwrap_or_default();
             let ok = (200..300).contains(&status);
             if seen.method == "POST" && seen.path == "/finops/v1/receivables" {
@@ -939,7 +954,7 @@ fn a_target_refusing_draft_sources_and_replaying_identical_creates_fails_nothing
 }
 
 /// Every duplicate velocity control id the reference refuses, created all the same.
-fn duplicates_created(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn duplicates_created(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     if status != 409 || !creates_velocity_control(seen) {
         return (status, bytes);
     }
@@ -954,7 +969,7 @@ fn duplicates_created(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// Every created velocity control answered with its id in lower case.
-fn id_lowercased(seen: &Seen, (status, bytes): Answer) -> Answer {
+fn id_lowercased(seen: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let created = creates_velocity_control(seen) && (200..300).contains(&status);
     let Some(mut control) = json_of(&bytes).filter(|_| created) else {
         return (status, bytes);
@@ -966,7 +981,7 @@ fn id_lowercased(seen: &Seen, (status, bytes): Answer) -> Answer {
 }
 
 /// Refuses what a stand-in breaking one rule of classes 6 to 8 refuses on its own.
-fn refuses(seen: &Seen, what: &str) -> Option<Answer> {
+fn refuses(seen: &Incoming, what: &str) -> Option<StandInAnswer> {
     let body = json_of(seen.body).unwrap_or_default();
     match what {
         "upper-case-header" => {
@@ -999,7 +1014,7 @@ fn refuses(seen: &Seen, what: &str) -> Option<Answer> {
 }
 
 /// Whether a path names an id that is no UUID where the spec states one.
-fn malformed_path_id(seen: &Seen) -> bool {
+fn malformed_path_id(seen: &Incoming) -> bool {
     let ids_follow = [
         "counterparts",
         "vat-ids",
@@ -1015,7 +1030,7 @@ fn malformed_path_id(seen: &Seen) -> bool {
 
 /// Refuses a path id that is no UUID with 404, and a finance organization header that is no UUID
 /// with 403, where the reference answers 422 and 400: any refusal keeps the contract.
-fn malformed_refused_otherwise(seen: &Seen) -> Option<Answer> {
+fn malformed_refused_otherwise(seen: &Incoming) -> Option<StandInAnswer> {
     let finance = |status: u16, message: &str| {
         let body = json!({"error": {"message": message}});
         (status, body.to_string().into_bytes())
@@ -1058,7 +1073,7 @@ fn a_target_refusing_malformed_path_ids_and_headers_its_own_way_fails_nothing() 
 /// of transactions and a card-scoped create before they reach the reference, which then acts for
 /// the token's organization. Malformed headers still reach it, and organization-scoped creates
 /// keep theirs.
-fn owner_unchecked(seen: &Seen) -> axum::http::HeaderMap {
+fn owner_unchecked(seen: &Incoming) -> axum::http::HeaderMap {
     let card_scoped = creates_velocity_control(seen)
         && json_of(seen.body).is_some_and(|b| b["cardId"].is_string());
     let mut headers = seen.headers.clone();
@@ -1079,7 +1094,7 @@ fn owner_unchecked(seen: &Seen) -> axum::http::HeaderMap {
 
 /// A lax binder's reading of receivable bodies: null in tag_ids as absent, and a fraction in
 /// withholding_tax_rate as the integer below it.
-fn lax_receivables(seen: &Seen, what: &str) -> Vec<u8> {
+fn lax_receivables(seen: &Incoming, what: &str) -> Vec<u8> {
     let Some(mut body) = json_of(seen.body).filter(|_| seen.path == "/finops/v1/receivables")
     else {
         return seen.body.to_vec();
@@ -1118,11 +1133,11 @@ fn breaking(what: &'static str) -> Choices {
             ..Choices::default()
         },
         "tag-ids-null" | "fraction" => Choices {
-            body: Box::new(move |seen: &Seen| lax_receivables(seen, what)),
+            body: Box::new(move |seen: &Incoming| lax_receivables(seen, what)),
             ..Choices::default()
         },
         _ => Choices {
-            reply: Box::new(move |seen: &Seen| refuses(seen, what)),
+            reply: Box::new(move |seen: &Incoming| refuses(seen, what)),
             ..Choices::default()
         },
     }
@@ -1262,7 +1277,7 @@ impl OwnEventOrder {
         Some((snapshot, items.clone(), *limit, offset))
     }
 
-    fn page(&self, snapshot: usize, items: &[Value], limit: usize, offset: usize) -> Answer {
+    fn page(&self, snapshot: usize, items: &[Value], limit: usize, offset: usize) -> StandInAnswer {
         self.served.fetch_add(1, Ordering::Relaxed);
         let end = (offset + limit).min(items.len());
         let next = (end < items.len()).then(|| Self::token(snapshot, end));
@@ -1273,7 +1288,7 @@ impl OwnEventOrder {
     }
 
     /// GET `url` behind with the request's headers: the status and the JSON body.
-    async fn get(&self, seen: &Seen<'_>, url: String) -> (u16, Vec<u8>) {
+    async fn get(&self, seen: &Incoming<'_>, url: String) -> (u16, Vec<u8>) {
         let mut sent = self.http.get(url);
         for (name, value) in seen.headers {
             if name != "host" && name != "content-length" {
@@ -1285,7 +1300,7 @@ impl OwnEventOrder {
         (status, answer.bytes().await.unwrap_or_default().to_vec())
     }
 
-    async fn answer(&self, seen: &Seen<'_>) -> Option<Answer> {
+    async fn answer(&self, seen: &Incoming<'_>) -> Option<StandInAnswer> {
         let query = seen.query.unwrap_or("");
         let org = seen
             .headers
@@ -1358,7 +1373,7 @@ impl OwnEventOrder {
     fn choices(self: &Arc<Self>) -> Choices {
         let order = self.clone();
         Choices {
-            reply: Box::new(move |seen: &Seen| {
+            reply: Box::new(move |seen: &Incoming| {
                 if seen.method != "GET" || seen.path != EVENTS {
                     return None;
                 }

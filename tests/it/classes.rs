@@ -13,19 +13,19 @@
 //!   warning of GEN-INTEGER-FORMS, never a failure.
 
 use crate::choices::{findings, run};
-use crate::support::standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
+use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Incoming, StandInAnswer};
 use serde_json::{json, Value};
 
-fn is_create(seen: &Seen, suffix: &str) -> bool {
+fn is_create(seen: &Incoming, suffix: &str) -> bool {
     seen.method == "POST" && seen.path.ends_with(suffix)
 }
 
-fn finance_422(message: &str) -> Answer {
+fn finance_422(message: &str) -> StandInAnswer {
     let body = json!({ "detail": [{ "loc": ["body"], "msg": message, "type": "value_error" }] });
     (422, body.to_string().into_bytes())
 }
 
-fn banking_400(message: &str) -> Answer {
+fn banking_400(message: &str) -> StandInAnswer {
     let body = json!({
         "type": "https://example.test/problems/validation",
         "title": "Bad Request",
@@ -89,7 +89,7 @@ fn a_target_refusing_what_the_spec_leaves_open_passes_clean() {
     let dir = scratch("classes-strict");
     let rt = runtime();
     let choices = Choices {
-        reply: Box::new(|seen: &Seen| {
+        reply: Box::new(|seen: &Incoming| {
             if names_a_property_twice(seen.body) {
                 let why = "a property named twice";
                 return Some(match seen.path.contains("/embedded-banking/") {
@@ -130,7 +130,7 @@ fn other_spellings_of_known_properties_read_as_aliases_fail_the_unknown_property
     let dir = scratch("classes-aliases");
     let rt = runtime();
     let choices = Choices {
-        body: Box::new(|seen: &Seen| {
+        body: Box::new(|seen: &Incoming| {
             let Ok(mut body) = serde_json::from_slice::<Value>(seen.body) else {
                 return seen.body.to_vec();
             };
@@ -167,7 +167,7 @@ fn a_stated_optional_field_refused_fails_once_and_leaves_its_classes_inconclusiv
     let dir = scratch("classes-no-footer");
     let rt = runtime();
     let choices = Choices {
-        reply: Box::new(|seen: &Seen| {
+        reply: Box::new(|seen: &Incoming| {
             let body: Value = serde_json::from_slice(seen.body).ok()?;
             let footer = body.get("footer").is_some_and(|f| !f.is_null());
             (is_create(seen, "/receivables") && footer)
@@ -212,7 +212,7 @@ fn integers_written_another_way_refused_only_warn() {
     let dir = scratch("classes-binder");
     let rt = runtime();
     let choices = Choices {
-        reply: Box::new(|seen: &Seen| {
+        reply: Box::new(|seen: &Incoming| {
             if !integer_spelled_otherwise(seen.body) {
                 return None;
             }

@@ -17,13 +17,13 @@ const GENERIC: [&str; 6] = [
     "ERR-BANK-STATUS-MATCH",
 ];
 
-struct Run {
+struct ReportedRun {
     output: Output,
     dir: PathBuf,
     report: Value,
 }
 
-impl Run {
+impl ReportedRun {
     fn code(&self) -> Option<i32> {
         self.output.status.code()
     }
@@ -56,7 +56,7 @@ impl Run {
     }
 }
 
-fn run(name: &str, extra: &[&str]) -> Run {
+fn run(name: &str, extra: &[&str]) -> ReportedRun {
     let dir = std::env::temp_dir().join(format!("covenant-coverage-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut args = vec!["run", "--quiet", "--seed", "11", "--report-dir"];
@@ -73,7 +73,7 @@ fn run(name: &str, extra: &[&str]) -> Run {
         )
     });
     let report = serde_json::from_str(&text).expect("report.json is JSON");
-    Run {
+    ReportedRun {
         output,
         dir,
         report,
@@ -125,7 +125,7 @@ fn every_observable_rule_gets_evidence_in_a_run_against_the_reference() {
 }
 
 /// report.json's constraint rows: (id, broken, held, why not).
-fn constraints(run: &Run) -> Vec<(String, u64, u64, String)> {
+fn constraints(run: &ReportedRun) -> Vec<(String, u64, u64, String)> {
     let rows = run.report["meta"]["constraints"].as_array();
     rows.expect("meta.constraints")
         .iter()
@@ -304,7 +304,7 @@ fn a_bad_coverage_requirement_is_a_usage_error_naming_the_flag() {
 
 #[test]
 fn shards_leave_the_requirement_to_the_merge_which_judges_the_whole_run() {
-    let shards: Vec<Run> = ["1/2", "2/2"]
+    let shards: Vec<ReportedRun> = ["1/2", "2/2"]
         .iter()
         .map(|shard| {
             let name = format!("shard-{}", &shard[..1]);
@@ -349,7 +349,7 @@ fn shards_leave_the_requirement_to_the_merge_which_judges_the_whole_run() {
 }
 
 /// The `statements` measure of report.json: (got, of).
-fn statements(run: &Run) -> (u64, u64) {
+fn statements(run: &ReportedRun) -> (u64, u64) {
     let measures = run.report["coverage"]["measures"]
         .as_array()
         .expect("measures");

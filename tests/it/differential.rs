@@ -11,7 +11,7 @@
 use crate::support::standin;
 
 use serde_json::Value;
-use standin::{reference, runtime, says, Choices, Seen};
+use standin::{reference, runtime, says, Choices, Incoming};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -29,8 +29,8 @@ fn stand_in(
     dir: &Path,
 ) -> (covenant::reference::RunningReference, PathBuf) {
     let choices = Choices {
-        query: Box::new(|seen: &Seen| short_pages(seen.method, seen.path, seen.query)),
-        answer: Box::new(|seen: &Seen, (status, body)| {
+        query: Box::new(|seen: &Incoming| short_pages(seen.method, seen.path, seen.query)),
+        answer: Box::new(|seen: &Incoming, (status, body)| {
             choose(seen.method, seen.path, status, body)
         }),
         ..Choices::default()

@@ -7,12 +7,12 @@ use crate::choices::{
     clean_beside_the_plain_stand_in, finance_422, findings, is_uuid, json_of, lax, map_strings,
     rules_at, run,
 };
-use crate::support::standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
+use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Incoming, StandInAnswer};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
 /// Every uuid of every JSON answer in upper case.
-fn upper_case_ids(_: &Seen, (status, bytes): Answer) -> Answer {
+fn upper_case_ids(_: &Incoming, (status, bytes): StandInAnswer) -> StandInAnswer {
     let Some(mut body) = json_of(&bytes) else {
         return (status, bytes);
     };
@@ -66,9 +66,9 @@ fn a_lax_binder_reading_numeric_and_boolean_strings_fails_nothing() {
 }
 
 /// A 422 for a request whose JSON body `refused` picks.
-fn refusing(refused: fn(&Seen, &Value) -> bool) -> Choices {
+fn refusing(refused: fn(&Incoming, &Value) -> bool) -> Choices {
     Choices {
-        reply: Box::new(move |seen: &Seen| {
+        reply: Box::new(move |seen: &Incoming| {
             let body = json_of(seen.body)?;
             refused(seen, &body).then(|| finance_422("body", "refused by the stand-in"))
         }),
@@ -76,18 +76,18 @@ fn refusing(refused: fn(&Seen, &Value) -> bool) -> Choices {
     }
 }
 
-fn leap_day(seen: &Seen, body: &Value) -> bool {
+fn leap_day(seen: &Incoming, body: &Value) -> bool {
     seen.path == "/finops/v1/receivables" && body.to_string().contains("-02-29\"")
 }
 
-fn all_digit_segment(seen: &Seen, body: &Value) -> bool {
+fn all_digit_segment(seen: &Incoming, body: &Value) -> bool {
     let domain = body["domain"].as_str().unwrap_or_default();
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     seen.path == "/finops/v1/mailbox-domains" && domain.split('.').any(digits)
 }
 
 /// A counterpart named in upper case is not found, as a store keyed by the id's text answers.
-fn counterpart_as_text(seen: &Seen) -> Option<Answer> {
+fn counterpart_as_text(seen: &Incoming) -> Option<StandInAnswer> {
     let body = json_of(seen.body)?;
     let id = body["counterpart_id"].as_str()?;
     let upper = id.bytes().any(|b| b.is_ascii_uppercase());
@@ -96,7 +96,7 @@ fn counterpart_as_text(seen: &Seen) -> Option<Answer> {
 }
 
 /// A country code read regardless of case: sent on upper-cased.
-fn country_any_case(seen: &Seen) -> Vec<u8> {
+fn country_any_case(seen: &Incoming) -> Vec<u8> {
     let Some(mut body) = json_of(seen.body) else {
         return seen.body.to_vec();
     };

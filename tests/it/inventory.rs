@@ -4,7 +4,7 @@
 //! hold and why.
 
 use crate::choices::{findings, rules_at, run};
-use crate::support::standin::{runtime, says, scratch, stand_in, Answer, Choices, Seen};
+use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Incoming, StandInAnswer};
 use serde_json::Value;
 
 /// Bytes of a create-receivable body above which the stand-in refuses it: above any body with
@@ -12,7 +12,7 @@ use serde_json::Value;
 /// smallest invoice), below the invoice with every maximum at once.
 const PAYLOAD_LIMIT: usize = 2500;
 
-fn payload_limit(seen: &Seen) -> Option<Answer> {
+fn payload_limit(seen: &Incoming) -> Option<StandInAnswer> {
     let create = *seen.method == axum::http::Method::POST && seen.path == "/finops/v1/receivables";
     (create && seen.body.len() > PAYLOAD_LIMIT).then(|| {
         let body = br#"{"error":{"message":"request payload too large"}}"#;

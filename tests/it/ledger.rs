@@ -20,13 +20,13 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// `covenant serve --port 0`, stopped when dropped.
-struct Serve {
+struct RunningServe {
     child: Child,
     profile: Profile,
 }
 
-impl Serve {
-    fn start(dir: &Path) -> Serve {
+impl RunningServe {
+    fn start(dir: &Path) -> RunningServe {
         let path = dir.join("served.toml");
         let mut child = crate::support::covenant()
             .args(["serve", "--port", "0", "--seed", "4", "--profile-out"])
@@ -42,11 +42,11 @@ impl Serve {
             .any(|line| line.starts_with("profile written"));
         assert!(written, "covenant serve wrote no profile");
         let profile = Profile::load(&path).expect("the served profile loads");
-        Serve { child, profile }
+        RunningServe { child, profile }
     }
 }
 
-impl Drop for Serve {
+impl Drop for RunningServe {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -54,7 +54,7 @@ impl Drop for Serve {
 }
 
 /// The served profile with only the first `n` fixtures of each deletable list, written to `dir`.
-fn profile_with(serve: &Serve, n: usize, dir: &Path) -> PathBuf {
+fn profile_with(serve: &RunningServe, n: usize, dir: &Path) -> PathBuf {
     let mut profile = serve.profile.clone();
     let finops = profile
         .finops
@@ -141,12 +141,12 @@ fn deleted(record: &RunRecord, id: &str) -> Vec<String> {
         .collect()
 }
 
-fn tag_path(serve: &Serve, i: usize) -> String {
+fn tag_path(serve: &RunningServe, i: usize) -> String {
     let f = serve.profile.finops.as_ref().expect("[finops]");
     format!("/finops/v1/tags/{}", f.deletable_tag_ids[i])
 }
 
-fn account_path(serve: &Serve, i: usize) -> String {
+fn account_path(serve: &RunningServe, i: usize) -> String {
     let a = &serve
         .profile
         .finops
@@ -162,7 +162,7 @@ fn account_path(serve: &Serve, i: usize) -> String {
 #[test]
 fn runs_against_one_server_take_fresh_fixtures_until_they_run_out_then_skip_with_the_reason() {
     let dir = scratch("reruns");
-    let serve = Serve::start(&dir);
+    let serve = RunningServe::start(&dir);
     let three = profile_with(&serve, 3, &dir);
     let state = dir.join("state").join("fixtures.json");
     for i in 0..3 {
@@ -253,7 +253,7 @@ fn runs_against_one_server_take_fresh_fixtures_until_they_run_out_then_skip_with
 #[test]
 fn two_runs_at_once_against_one_target_and_state_file_never_take_one_fixture_twice() {
     let dir = scratch("at-once");
-    let serve = Serve::start(&dir);
+    let serve = RunningServe::start(&dir);
     let three = profile_with(&serve, 3, &dir);
     let state = dir.join("state").join("fixtures.json");
     let filter = ["--filter", TAG, "--filter", ACCOUNT];

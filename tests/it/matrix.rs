@@ -8,7 +8,7 @@
 //! of another covenant version is read as far as it goes.
 
 use crate::report::browser::dump_dom;
-use crate::support::standin::{self, Choices, Seen};
+use crate::support::standin::{self, Choices, Incoming};
 use crate::support::{covenant, says, scratch};
 use serde_json::Value;
 use std::io::BufRead;
@@ -69,7 +69,7 @@ fn served_reference(dir: &Path) -> PathBuf {
 fn other_choices(dir: &Path) -> PathBuf {
     let rt = standin::runtime();
     let choices = Choices {
-        answer: Box::new(|seen: &Seen, (status, body)| {
+        answer: Box::new(|seen: &Incoming, (status, body)| {
             let create = seen.method == "POST" && seen.path.ends_with("/vat-ids");
             (if create && status == 201 { 200 } else { status }, body)
         }),

@@ -27,7 +27,7 @@ const OBJECT_TYPES: [&str; 5] = ["receivable", "counterpart", "payable", "tag", 
 
 /// What the test server can be made to get wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fault {
+enum ListFault {
     /// From page 2 on, the next token is the token the page was fetched with.
     CyclingToken,
     /// From page 2 on, a page begins with the previous page's last item.
@@ -57,11 +57,12 @@ enum Fault {
     ExpiringTokens,
 }
 
-/// How long a token lives under [`Fault::ExpiringTokens`].
+/// How long a token lives under [`ListFault::ExpiringTokens`].
 const TOKEN_LIFETIME: Duration = Duration::from_secs(1);
 
+/// The two lists the test server serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Area {
+enum ServedList {
     Events,
     Transactions,
 }
@@ -69,14 +70,15 @@ enum Area {
 /// Where a token leads.
 #[derive(Debug, Clone, Copy)]
 struct Cursor {
-    area: Area,
+    area: ServedList,
     offset: usize,
     limit: usize,
     desc: bool,
 }
 
-struct Server {
-    faults: Vec<Fault>,
+/// The test server: its faults, both lists, and the tokens it issued.
+struct ListServer {
+    faults: Vec<ListFault>,
     events: Vec<Value>,
     transactions: Vec<Value>,
     tokens: Mutex<HashMap<String, Cursor>>,
@@ -86,8 +88,8 @@ struct Server {
     issued: AtomicU64,
 }
 
-impl Server {
-    fn has(&self, fault: Fault) -> bool {
+impl ListServer {
+    fn has(&self, fault: ListFault) -> bool {
         self.faults.contains(&fault)
     }
 
@@ -104,10 +106,10 @@ impl Server {
         token
     }
 
-    fn items(&self, area: Area) -> &[Value] {
+    fn items(&self, area: ServedList) -> &[Value] {
         match area {
-            Area::Events => &self.events,
-            Area::Transactions => &self.transactions,
+            ServedList::Events => &self.events,
+            ServedList::Transactions => &self.transactions,
         }
     }
 }
@@ -133,10 +135,10 @@ fn transaction(i: usize) -> Value {
     json!({"id": format!("t-{i:04}"), "amount": -10 * i as i64, "currency": "EUR"})
 }
 
-fn error(area: Area, status: StatusCode, message: &str) -> Response {
+fn error(area: ServedList, status: StatusCode, message: &str) -> Response {
     let body = match area {
-        Area::Events => json!({"error": {"message": message}}),
-        Area::Transactions => json!({
+        ServedList::Events => json!({"error": {"message": message}}),
+        ServedList::Transactions => json!({
             "detail": message,
             "errorCode": "invalid_request",
             "instance": "/embedded-banking/v1",
@@ -149,23 +151,23 @@ fn error(area: Area, status: StatusCode, message: &str) -> Response {
 }
 
 async fn events(
-    State(s): State<Arc<Server>>,
+    State(s): State<Arc<ListServer>>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    page(&s, Area::Events, &q)
+    page(&s, ServedList::Events, &q)
 }
 
 async fn transactions(
-    State(s): State<Arc<Server>>,
+    State(s): State<Arc<ListServer>>,
     Path(account): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
     match account.as_str() {
-        ACCOUNT => page(&s, Area::Transactions, &q),
+        ACCOUNT => page(&s, ServedList::Transactions, &q),
         EMPTY_ACCOUNT => page_of(
             &s,
             Cursor {
-                area: Area::Transactions,
+                area: ServedList::Transactions,
                 offset: 0,
                 limit: 25,
                 desc: false,
@@ -174,14 +176,14 @@ async fn transactions(
             None,
         ),
         _ => error(
-            Area::Transactions,
+            ServedList::Transactions,
             StatusCode::NOT_FOUND,
             "no such bank account",
         ),
     }
 }
 
-fn page(s: &Server, area: Area, q: &HashMap<String, String>) -> Response {
+fn page(s: &ListServer, area: ServedList, q: &HashMap<String, String>) -> Response {
     let cursor = match q.get("pagination_token") {
         Some(token) => match from_token(s, area, token, q) {
             Ok(c) => c,
@@ -200,23 +202,23 @@ fn page(s: &Server, area: Area, q: &HashMap<String, String>) -> Response {
 }
 
 fn first_cursor(
-    s: &Server,
-    area: Area,
+    s: &ListServer,
+    area: ServedList,
     q: &HashMap<String, String>,
 ) -> Result<Cursor, &'static str> {
     let default = match area {
-        Area::Transactions if s.has(Fault::DefaultLimit30) => 30,
+        ServedList::Transactions if s.has(ListFault::DefaultLimit30) => 30,
         _ => 25,
     };
     let limit = match q.get("limit") {
         None => default,
         Some(text) => match text.parse::<usize>() {
-            Ok(101) if s.has(Fault::Limit101) => 101,
+            Ok(101) if s.has(ListFault::Limit101) => 101,
             Ok(n @ 1..=100) => n,
             _ => return Err("limit must be an integer from 1 to 100"),
         },
     };
-    if area == Area::Events
+    if area == ServedList::Events
         && !matches!(
             q.get("sort").map(String::as_str),
             None | Some("created_at" | "updated_at")
@@ -225,7 +227,7 @@ fn first_cursor(
         return Err("sort must be created_at or updated_at");
     }
     let desc = match q.get("order").map(String::as_str) {
-        None => area == Area::Events && s.has(Fault::DefaultDescending),
+        None => area == ServedList::Events && s.has(ListFault::DefaultDescending),
         Some("asc") => false,
         Some("desc") => true,
         Some(_) => return Err("order must be asc or desc"),
@@ -239,8 +241,8 @@ fn first_cursor(
 }
 
 fn from_token(
-    s: &Server,
-    area: Area,
+    s: &ListServer,
+    area: ServedList,
     token: &str,
     q: &HashMap<String, String>,
 ) -> Result<Cursor, &'static str> {
@@ -250,19 +252,19 @@ fn from_token(
         .filter(|c| c.area == area);
     let mut cursor = match found {
         Some(c) => c,
-        None if s.has(Fault::AcceptsAnyToken) => first_cursor(s, area, &HashMap::new())?,
+        None if s.has(ListFault::AcceptsAnyToken) => first_cursor(s, area, &HashMap::new())?,
         None => return Err("unknown pagination_token"),
     };
-    if s.has(Fault::SingleUseTokens) && !lock(&s.used).insert(token.to_owned()) {
+    if s.has(ListFault::SingleUseTokens) && !lock(&s.used).insert(token.to_owned()) {
         return Err("pagination_token already used");
     }
     let old = lock(&s.born)
         .get(token)
         .is_some_and(|at| at.elapsed() >= TOKEN_LIFETIME);
-    if s.has(Fault::ExpiringTokens) && old {
+    if s.has(ListFault::ExpiringTokens) && old {
         return Err("pagination_token expired");
     }
-    if s.has(Fault::TokenHonoursParams) {
+    if s.has(ListFault::TokenHonoursParams) {
         if let Some(n) = q.get("limit").and_then(|l| l.parse().ok()) {
             cursor.limit = n;
         }
@@ -273,46 +275,46 @@ fn from_token(
     Ok(cursor)
 }
 
-fn page_of(s: &Server, cursor: Cursor, items: &[Value], token: Option<&String>) -> Response {
+fn page_of(s: &ListServer, cursor: Cursor, items: &[Value], token: Option<&String>) -> Response {
     let (offset, limit) = (cursor.offset, cursor.limit);
-    let start = if s.has(Fault::RepeatedItem) && offset > 0 && limit > 1 {
+    let start = if s.has(ListFault::RepeatedItem) && offset > 0 && limit > 1 {
         offset - 1
     } else {
         offset
     };
     let full = (start + limit).min(items.len());
-    let end = if s.has(Fault::ShortPages) && full < items.len() && limit > 1 {
+    let end = if s.has(ListFault::ShortPages) && full < items.len() && limit > 1 {
         full - 1
     } else {
         full
     };
     let data = items[start.min(end)..end].to_vec();
-    let next_offset = if s.has(Fault::SkippedItem) {
+    let next_offset = if s.has(ListFault::SkippedItem) {
         end + 1
     } else {
         end
     };
     let next = (next_offset < items.len()).then(|| match token {
-        Some(t) if s.has(Fault::CyclingToken) => t.clone(),
+        Some(t) if s.has(ListFault::CyclingToken) => t.clone(),
         _ => s.issue(Cursor {
             offset: next_offset,
             ..cursor
         }),
     });
     let prev = if offset == 0 {
-        s.has(Fault::PrevOnFirstPage).then(|| s.issue(cursor))
+        s.has(ListFault::PrevOnFirstPage).then(|| s.issue(cursor))
     } else {
-        let back = offset.saturating_sub(limit) + usize::from(s.has(Fault::PrevOffByOne));
+        let back = offset.saturating_sub(limit) + usize::from(s.has(ListFault::PrevOffByOne));
         Some(s.issue(Cursor {
             offset: back,
             ..cursor
         }))
     };
     let body = match cursor.area {
-        Area::Events => {
+        ServedList::Events => {
             json!({"data": data, "next_pagination_token": next, "prev_pagination_token": prev})
         }
-        Area::Transactions => {
+        ServedList::Transactions => {
             json!({"data": data, "nextPaginationToken": next, "prevPaginationToken": prev})
         }
     };
@@ -320,8 +322,8 @@ fn page_of(s: &Server, cursor: Cursor, items: &[Value], token: Option<&String>) 
 }
 
 /// Starts the server on an ephemeral port in its own thread; returns its base URL.
-fn start(faults: &[Fault]) -> String {
-    let server = Arc::new(Server {
+fn start(faults: &[ListFault]) -> String {
+    let server = Arc::new(ListServer {
         faults: faults.to_vec(),
         events: (0..ITEMS).map(event).collect(),
         transactions: (0..ITEMS).map(transaction).collect(),
@@ -358,12 +360,12 @@ fn start(faults: &[Fault]) -> String {
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// Runs the pagination cases of the real binary against the server with these faults.
-fn run(faults: &[Fault]) -> RunRecord {
+fn run(faults: &[ListFault]) -> RunRecord {
     run_with(faults, &[])
 }
 
 /// [`run`] with more flags.
-fn run_with(faults: &[Fault], extra: &[&str]) -> RunRecord {
+fn run_with(faults: &[ListFault], extra: &[&str]) -> RunRecord {
     let base = start(faults);
     let dir: PathBuf = std::env::temp_dir().join(format!(
         "covenant-pagination-{}-{}",
@@ -500,7 +502,7 @@ fn a_clean_server_passes_every_pagination_case_without_findings() {
 fn short_pages_before_the_last_warn_on_events_and_pass_transactions() {
     // "A page may hold fewer on the last or only page" does not state that a short page with a
     // next token is a breach (a second reading): EVT-PAGES-FULL warns, it never fails.
-    let record = run(&[Fault::ShortPages]);
+    let record = run(&[ListFault::ShortPages]);
     assert_caught(
         &record,
         &[("events.page-sizes", Verdict::Warn, "EVT-PAGES-FULL")],
@@ -536,7 +538,7 @@ fn short_pages_before_the_last_warn_on_events_and_pass_transactions() {
 
 #[test]
 fn a_cycling_next_token_fails_the_banking_full_read_and_warns_on_events() {
-    let record = run(&[Fault::CyclingToken]);
+    let record = run(&[ListFault::CyclingToken]);
     assert_caught(
         &record,
         &[
@@ -560,7 +562,7 @@ fn a_cycling_next_token_fails_the_banking_full_read_and_warns_on_events() {
 
 #[test]
 fn an_item_repeated_across_pages_fails_the_full_read() {
-    let record = run(&[Fault::RepeatedItem]);
+    let record = run(&[ListFault::RepeatedItem]);
     assert_caught(
         &record,
         &[
@@ -576,7 +578,7 @@ fn an_item_repeated_across_pages_fails_the_full_read() {
 
 #[test]
 fn an_item_skipped_at_each_boundary_breaks_the_page_size_agreement_with_a_diff() {
-    let record = run(&[Fault::SkippedItem]);
+    let record = run(&[ListFault::SkippedItem]);
     assert_caught(
         &record,
         &[
@@ -595,7 +597,7 @@ fn an_item_skipped_at_each_boundary_breaks_the_page_size_agreement_with_a_diff()
 
 #[test]
 fn a_previous_token_on_the_first_page_is_caught_also_on_the_empty_account() {
-    let record = run(&[Fault::PrevOnFirstPage]);
+    let record = run(&[ListFault::PrevOnFirstPage]);
     assert_caught(
         &record,
         &[
@@ -617,7 +619,7 @@ fn a_previous_token_on_the_first_page_is_caught_also_on_the_empty_account() {
 
 #[test]
 fn a_default_limit_of_30_fails_the_banking_default_limit() {
-    let record = run(&[Fault::DefaultLimit30]);
+    let record = run(&[ListFault::DefaultLimit30]);
     assert_caught(
         &record,
         &[(
@@ -630,7 +632,7 @@ fn a_default_limit_of_30_fails_the_banking_default_limit() {
 
 #[test]
 fn limit_101_answered_with_101_items_fails_both_lists() {
-    let record = run(&[Fault::Limit101]);
+    let record = run(&[ListFault::Limit101]);
     assert_caught(
         &record,
         &[
@@ -651,7 +653,7 @@ fn limit_101_answered_with_101_items_fails_both_lists() {
 
 #[test]
 fn single_use_tokens_fail_banking_reuse_and_warn_on_events() {
-    let record = run(&[Fault::SingleUseTokens]);
+    let record = run(&[ListFault::SingleUseTokens]);
     assert_caught(
         &record,
         &[
@@ -682,7 +684,7 @@ fn single_use_tokens_fail_banking_reuse_and_warn_on_events() {
 #[test]
 fn tokens_that_expire_fail_the_stored_tokens_only_once_they_are_older_than_their_life() {
     // Within the run (well under a second) every token still works.
-    let quick = run(&[Fault::ExpiringTokens]);
+    let quick = run(&[ListFault::ExpiringTokens]);
     for id in PAGINATION_CASES {
         let c = case(&quick, id);
         assert_eq!(c.verdict, Verdict::Pass, "{id}: {:#?}", c.findings);
@@ -690,7 +692,7 @@ fn tokens_that_expire_fail_the_stored_tokens_only_once_they_are_older_than_their
     // Used again once older than their life, both stored tokens are refused: a must for
     // banking, a should for finance.
     let started = Instant::now();
-    let aged = run_with(&[Fault::ExpiringTokens], &["--token-age", "1.5"]);
+    let aged = run_with(&[ListFault::ExpiringTokens], &["--token-age", "1.5"]);
     assert!(started.elapsed() >= Duration::from_millis(1500));
     assert_caught(
         &aged,
@@ -716,7 +718,7 @@ fn tokens_that_expire_fail_the_stored_tokens_only_once_they_are_older_than_their
 
 #[test]
 fn a_token_that_honours_other_parameters_fails_token_ignores_params() {
-    let record = run(&[Fault::TokenHonoursParams]);
+    let record = run(&[ListFault::TokenHonoursParams]);
     assert_caught(
         &record,
         &[(
@@ -731,7 +733,7 @@ fn a_token_that_honours_other_parameters_fails_token_ignores_params() {
 
 #[test]
 fn a_descending_default_order_fails_events_order() {
-    let record = run(&[Fault::DefaultDescending]);
+    let record = run(&[ListFault::DefaultDescending]);
     assert_caught(
         &record,
         &[
@@ -749,7 +751,7 @@ fn a_descending_default_order_fails_events_order() {
 
 #[test]
 fn a_previous_token_that_does_not_lead_back_warns_on_prev_token() {
-    let record = run(&[Fault::PrevOffByOne]);
+    let record = run(&[ListFault::PrevOffByOne]);
     assert_caught(
         &record,
         &[(
@@ -762,7 +764,7 @@ fn a_previous_token_that_does_not_lead_back_warns_on_prev_token() {
 
 #[test]
 fn a_server_that_accepts_any_token_warns_on_tampered_tokens() {
-    let record = run(&[Fault::AcceptsAnyToken]);
+    let record = run(&[ListFault::AcceptsAnyToken]);
     assert_caught(
         &record,
         &[

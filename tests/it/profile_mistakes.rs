@@ -6,7 +6,9 @@
 //! is not called a profile problem.
 
 use crate::support::covenant;
-use crate::support::standin::{self, reference, runtime, says, scratch, Answer, Choices, Seen};
+use crate::support::standin::{
+    self, reference, runtime, says, scratch, Choices, Incoming, StandInAnswer,
+};
 use covenant::reference::{start, FaultSet, ReferenceConfig};
 use std::path::Path;
 use std::process::Output;
@@ -188,7 +190,7 @@ fn where_the_preflight_cannot_tell_every_failure_the_header_could_cause_names_it
 /// body, where the reference answers otherwise: another refusal the spec leaves open.
 fn other_refusal(other: String) -> Choices {
     Choices {
-        reply: Box::new(move |seen: &Seen| -> Option<Answer> {
+        reply: Box::new(move |seen: &Incoming| -> Option<StandInAnswer> {
             let header = seen.headers.get("x-partner-organization-id")?;
             let foreign = header.to_str().ok()? == other && seen.path.ends_with("/transactions");
             foreign.then(|| {

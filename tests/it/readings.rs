@@ -10,7 +10,7 @@
 //!   access", line 235: the caller read as the token, not the organization acted for).
 
 use crate::choices::{findings, run};
-use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Seen};
+use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Incoming};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::{Arc, OnceLock};
@@ -20,7 +20,7 @@ type Banking = (String, String, String);
 
 /// The payment terms the reference refuses and the other reading accepts, left out before the
 /// body goes behind (so the reference accepts the rest).
-fn lenient_terms(seen: &Seen) -> Vec<u8> {
+fn lenient_terms(seen: &Incoming) -> Vec<u8> {
     let Ok(mut body) = serde_json::from_slice::<Value>(seen.body) else {
         return seen.body.to_vec();
     };
@@ -42,7 +42,7 @@ fn lenient_terms(seen: &Seen) -> Vec<u8> {
 /// The organization header left out of a control on the first organization's card sent acting
 /// for the other: the reference behind then acts for the token's own organization, which can
 /// access the card.
-fn token_reading(seen: &Seen, banking: &OnceLock<Banking>) -> axum::http::HeaderMap {
+fn token_reading(seen: &Incoming, banking: &OnceLock<Banking>) -> axum::http::HeaderMap {
     let mut headers = seen.headers.clone();
     let Some((name, other, card)) = banking.get() else {
         return headers;

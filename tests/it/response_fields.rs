@@ -7,12 +7,12 @@
 //! Each is a whole run against a stand-in (about a second).
 
 use crate::choices::{banking_error, clean_beside_the_plain_stand_in, fails_exactly, json_of};
-use crate::support::standin::{runtime, Answer, Choices, Seen};
+use crate::support::standin::{runtime, Choices, Incoming, StandInAnswer};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-fn created_quote(seen: &Seen, status: u16) -> bool {
+fn created_quote(seen: &Incoming, status: u16) -> bool {
     let body = json_of(seen.body).unwrap_or_default();
     seen.path == "/finops/v1/receivables"
         && status == 201
@@ -21,7 +21,7 @@ fn created_quote(seen: &Seen, status: u16) -> bool {
 }
 
 /// `answer` with `f` applied to its JSON body.
-fn changed(answer: Answer, f: impl FnOnce(&mut Value)) -> Answer {
+fn changed(answer: StandInAnswer, f: impl FnOnce(&mut Value)) -> StandInAnswer {
     let (status, bytes) = answer;
     match json_of(&bytes) {
         Some(mut body) => {
@@ -39,7 +39,7 @@ fn changed(answer: Answer, f: impl FnOnce(&mut Value)) -> Answer {
 fn other_readings() -> Choices {
     let quotes = Arc::new(AtomicUsize::new(0));
     Choices {
-        reply: Box::new(|seen: &Seen| {
+        reply: Box::new(|seen: &Incoming| {
             let query = seen.query.unwrap_or_default();
             let ordered = query
                 .split('&')
@@ -47,7 +47,7 @@ fn other_readings() -> Choices {
             (seen.path.ends_with("/transactions") && ordered)
                 .then(|| banking_error(seen, 400, "INVALID_QUERY", "unknown query parameter"))
         }),
-        answer: Box::new(move |seen: &Seen, answer: Answer| {
+        answer: Box::new(move |seen: &Incoming, answer: StandInAnswer| {
             let status = answer.0;
             if created_quote(seen, status) {
                 let n = quotes.fetch_add(1, Ordering::Relaxed);
@@ -90,7 +90,7 @@ fn a_target_reading_prices_and_codes_otherwise_and_refusing_an_order_passes_clea
 #[test]
 fn a_target_adding_tax_to_the_discounted_subtotal_fails_that_rule_alone() {
     let choices = Choices {
-        answer: Box::new(|seen: &Seen, answer: Answer| {
+        answer: Box::new(|seen: &Incoming, answer: StandInAnswer| {
             if !created_quote(seen, answer.0) {
                 return answer;
             }

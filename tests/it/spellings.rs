@@ -5,7 +5,7 @@
 //! that rule, and the curl of its failing request replays the spelling it sent.
 
 use crate::choices::{clean_beside_the_plain_stand_in, fails_exactly, verdict_of};
-use crate::support::standin::{runtime, Choices, Seen};
+use crate::support::standin::{runtime, Choices, Incoming};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use covenant::reference::ORG_HEADER;
 use serde_json::Value;
@@ -26,7 +26,7 @@ fn rewrite(headers: &mut HeaderMap, name: &str, f: impl FnOnce(&str) -> Option<S
 /// header `name` rewritten by `f`.
 fn rewriting(under: &'static str, name: &'static str, f: fn(&str) -> Option<String>) -> Choices {
     Choices {
-        headers: Box::new(move |seen: &Seen| {
+        headers: Box::new(move |seen: &Incoming| {
             let mut headers = seen.headers.clone();
             if seen.path.starts_with(under) {
                 rewrite(&mut headers, name, f);
@@ -62,7 +62,7 @@ fn a_target_taking_the_scheme_and_the_token_in_any_case_and_upper_case_uuids_fai
     let token = Arc::new(OnceLock::<String>::new());
     let known = token.clone();
     let choices = Choices {
-        headers: Box::new(move |seen: &Seen| {
+        headers: Box::new(move |seen: &Incoming| {
             let mut headers = seen.headers.clone();
             let token = known.get().map_or("", String::as_str);
             rewrite(&mut headers, "authorization", |v| any_case(v, token));

@@ -8,7 +8,7 @@
 //! it reads header names and media types whatever their case, as the reference behind it does.
 
 use crate::choices::{findings, run, verdict_of};
-use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Seen};
+use crate::support::standin::{runtime, says, scratch, stand_in, Choices, Incoming};
 use axum::http::{HeaderMap, HeaderValue};
 use serde_json::Value;
 use std::process::Output;
@@ -24,7 +24,7 @@ const RULES: [&str; 6] = [
 ];
 
 /// A run against a stand-in making `choices`: its output, its report and every finding.
-fn run_behind(name: &str, choices: Choices) -> (Output, Value, Vec<Finding>) {
+fn run_behind(name: &str, choices: Choices) -> (Output, Value, Vec<ReportedFinding>) {
     let dir = scratch(name);
     let rt = runtime();
     let (_behind, profile) = stand_in(&rt, 4, &dir, "stand-in", choices);
@@ -34,10 +34,10 @@ fn run_behind(name: &str, choices: Choices) -> (Output, Value, Vec<Finding>) {
 }
 
 /// (case, rule, level, message).
-type Finding = (String, String, String, String);
+type ReportedFinding = (String, String, String, String);
 
 /// Challenges and `Allow` lists in spellings of the stand-in's own.
-fn own_spellings(seen: &Seen, status: u16, headers: &mut HeaderMap) {
+fn own_spellings(seen: &Incoming, status: u16, headers: &mut HeaderMap) {
     match status {
         401 => {
             let challenge = match seen.path.starts_with("/embedded-banking") {
@@ -87,7 +87,7 @@ fn a_target_keeping_the_standards_in_spellings_of_its_own_fails_none_of_their_ru
 }
 
 /// An answer stripped of what HTTP requires of it: the challenge of a 401, the `Allow` of a 405.
-fn stripped(_: &Seen, status: u16, headers: &mut HeaderMap) {
+fn stripped(_: &Incoming, status: u16, headers: &mut HeaderMap) {
     headers.remove("www-authenticate");
     if status == 405 {
         headers.remove("allow");

@@ -9,7 +9,7 @@ use crate::support::covenant;
 use covenant::profile::Profile;
 use covenant::reference::{start, FaultSet, ReferenceConfig, RunningReference};
 use serde_json::{json, Value};
-use standin::{runtime, says, Choices, Seen};
+use standin::{runtime, says, Choices, Incoming};
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -45,13 +45,13 @@ struct Proxy {
 }
 
 /// What a command said and how it ended.
-struct Said {
+struct CommandOutput {
     code: Option<i32>,
     stdout: String,
     stderr: String,
 }
 
-impl Said {
+impl CommandOutput {
     fn all(&self) -> String {
         format!(
             "exit {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -109,7 +109,7 @@ fn proxy(profile: &Path, reports: &Path, extra: &[&str]) -> Proxy {
 
 impl Proxy {
     /// SIGINT, then what it said until it exited.
-    fn interrupt(mut self) -> Said {
+    fn interrupt(mut self) -> CommandOutput {
         let pid = self.child.id().to_string();
         let killed = Command::new("kill")
             .args(["-INT", &pid])
@@ -121,7 +121,7 @@ impl Proxy {
         // The reader ends with the pipe; give it a moment to take the last lines.
         std::thread::sleep(Duration::from_millis(100));
         let stdout = self.stdout.lock().expect("the output").clone();
-        Said {
+        CommandOutput {
             code: status.code(),
             stdout,
             stderr,
@@ -416,7 +416,7 @@ fn encode(text: &str) -> String {
 }
 
 /// `covenant check FILE.har` of the client's exchanges.
-fn check(har: &Path, profile: &Path, reports: &Path, extra: &[&str]) -> Said {
+fn check(har: &Path, profile: &Path, reports: &Path, extra: &[&str]) -> CommandOutput {
     let output = covenant()
         .arg("check")
         .arg(har)
@@ -432,7 +432,7 @@ fn check(har: &Path, profile: &Path, reports: &Path, extra: &[&str]) -> Said {
         "covenant check ended by a signal: {}",
         says(&output)
     );
-    Said {
+    CommandOutput {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -463,7 +463,7 @@ fn verdicts(reports: &Path) -> BTreeSet<(String, String, Vec<String>)> {
 }
 
 /// No secret in what was said, nor in any report written.
-fn no_secret(secrets: &[String], said: &[&Said], reports: &[&Path]) {
+fn no_secret(secrets: &[String], said: &[&CommandOutput], reports: &[&Path]) {
     for secret in secrets {
         for s in said {
             assert!(
@@ -494,7 +494,7 @@ fn judged(
     profile: &Path,
     careless: bool,
     extra: &[&str],
-) -> (Said, Said) {
+) -> (CommandOutput, CommandOutput) {
     let live = dir.join("proxy-reports");
     let running = proxy(profile, &live, extra);
     let loaded = Profile::load(profile).expect("the profile");
@@ -539,7 +539,7 @@ fn judged(
     (proxied, checked)
 }
 
-fn clean_cases(said: &Said) {
+fn clean_cases(said: &CommandOutput) {
     assert!(
         !said.stdout.contains("FAIL ")
             && !said.stdout.contains("WARN ")
@@ -768,7 +768,7 @@ fn a_target_with_other_choices_where_the_spec_is_silent_passes_clean() {
     let rt = runtime();
     let dir = standin::scratch("traffic-choices");
     let choices = Choices {
-        answer: Box::new(|seen: &Seen, (status, body)| {
+        answer: Box::new(|seen: &Incoming, (status, body)| {
             let vat = seen.path.contains("/vat-ids");
             let comment = seen.path.starts_with("/finops/v1/comments/");
             let mut json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -799,7 +799,7 @@ fn a_target_with_other_choices_where_the_spec_is_silent_passes_clean() {
 /// field the spec does not list.
 fn silent_chooser() -> Choices {
     Choices {
-        answer: Box::new(|seen: &Seen, (status, body)| {
+        answer: Box::new(|seen: &Incoming, (status, body)| {
             if !seen.path.contains("/vat-ids") {
                 return (status, body);
             }
@@ -941,7 +941,7 @@ fn traffic_shows_what_the_target_chose_where_the_spec_is_silent_and_never_fails_
 }
 
 /// `covenant compare A B` with its arguments, as said.
-fn compare(a: &Path, b: &Path, extra: &[&str]) -> Said {
+fn compare(a: &Path, b: &Path, extra: &[&str]) -> CommandOutput {
     let output = covenant()
         .arg("compare")
         .arg(a.join("report.json"))
@@ -949,7 +949,7 @@ fn compare(a: &Path, b: &Path, extra: &[&str]) -> Said {
         .args(extra)
         .output()
         .expect("covenant compare runs");
-    Said {
+    CommandOutput {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -957,7 +957,7 @@ fn compare(a: &Path, b: &Path, extra: &[&str]) -> Said {
 }
 
 /// The lines of a behaviour diff on the console that name a difference.
-fn differences(said: &Said) -> Vec<String> {
+fn differences(said: &CommandOutput) -> Vec<String> {
     said.stdout
         .lines()
         .filter(|l| l.starts_with("  "))
@@ -1032,7 +1032,7 @@ fn traffic_reports_compare_with_each_other_and_with_a_run_naming_what_each_targe
 }
 
 /// `covenant check FILE.har` without a profile.
-fn check_bare(har: &Path, reports: &Path) -> Said {
+fn check_bare(har: &Path, reports: &Path) -> CommandOutput {
     let output = covenant()
         .arg("check")
         .arg(har)
@@ -1040,7 +1040,7 @@ fn check_bare(har: &Path, reports: &Path) -> Said {
         .arg(reports)
         .output()
         .expect("covenant check runs");
-    Said {
+    CommandOutput {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -1573,14 +1573,14 @@ fn a_finding_is_one_line_and_compare_sees_one_target_whatever_its_trailing_slash
 
 #[test]
 fn traffic_through_the_proxy_to_a_target_answering_gzip_in_chunks_is_read_once_and_judged_clean() {
-    use crate::support::wire::{in_front, Gzip, Shape};
+    use crate::support::wire::{in_front, Gzip, WireShape};
     let rt = runtime();
     let dir = standin::scratch("traffic-gzip");
     let (_server, behind) = reference(&rt, &dir, &[]);
-    let shape = Shape {
+    let shape = WireShape {
         gzip: Gzip::Always,
         chunked: true,
-        ..Shape::PLAIN
+        ..WireShape::PLAIN
     };
     let profile = in_front(&rt, &behind, &dir, "gzip-front", shape);
     // The client decodes each answer once (it would fail on an answer decoded twice or left

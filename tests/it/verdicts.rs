@@ -59,21 +59,21 @@ impl Served {
     }
 
     /// Runs covenant against this server with `profile` and `args`; reports in `reports/`.
-    fn run(&self, profile: &str, args: &[&str]) -> Ran {
+    fn run(&self, profile: &str, args: &[&str]) -> RunOutput {
         self.run_with_env(profile, args, &[])
     }
 
     /// [`Served::run`] with environment variables set (a profile's `token_env`).
-    fn run_with_env(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
+    fn run_with_env(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> RunOutput {
         self.launch(profile, &[&["--quiet"], args].concat(), env)
     }
 
     /// The run a user sees: the console with its per-case lines (no `--quiet`).
-    fn run_loud(&self) -> Ran {
+    fn run_loud(&self) -> RunOutput {
         self.launch(&self.profile, &[], &[])
     }
 
-    fn launch(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> Ran {
+    fn launch(&self, profile: &str, args: &[&str], env: &[(&str, &str)]) -> RunOutput {
         let path = self.dir.join("profile.toml");
         std::fs::write(&path, profile).expect("write the profile");
         let reports = self.dir.join("reports");
@@ -88,7 +88,7 @@ impl Served {
             .envs(env.iter().copied())
             .output()
             .expect("covenant runs");
-        Ran { output, reports }
+        RunOutput { output, reports }
     }
 }
 
@@ -99,12 +99,12 @@ impl Drop for Served {
     }
 }
 
-struct Ran {
+struct RunOutput {
     output: Output,
     reports: PathBuf,
 }
 
-impl Ran {
+impl RunOutput {
     fn code(&self) -> Option<i32> {
         self.output.status.code()
     }
@@ -169,7 +169,7 @@ fn with_array(profile: &str, key: &str, value: &str) -> String {
 
 const ABSENT: &str = "\"0b4a0a6e-6d2b-4b8e-9c77-000000000001\"";
 
-fn assert_profile_problem(ran: &Ran, key: &str) {
+fn assert_profile_problem(ran: &RunOutput, key: &str) {
     assert_eq!(ran.code(), Some(2), "stdout:\n{}", ran.stdout());
     assert!(
         ran.stdout().contains("covenant: PROFILE PROBLEM.") && ran.stdout().contains(key),

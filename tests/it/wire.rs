@@ -12,8 +12,10 @@
 //!   bodies (`answers.rs`) have their stand-ins beside the others.
 
 use crate::choices::{findings, rules_at, run};
-use crate::support::standin::{self, runtime, says, scratch, stand_in, Answer, Choices, Seen};
-use crate::support::wire::{in_front, Gzip, Shape};
+use crate::support::standin::{
+    self, runtime, says, scratch, stand_in, Choices, Incoming, StandInAnswer,
+};
+use crate::support::wire::{in_front, Gzip, WireShape};
 
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -57,46 +59,46 @@ fn answers_in_every_wire_shape_are_judged_as_the_plain_answers() {
     let shapes = [
         (
             "gzip-unasked",
-            Shape {
+            WireShape {
                 gzip: Gzip::Always,
-                ..Shape::PLAIN
+                ..WireShape::PLAIN
             },
         ),
         (
             "gzip-when-asked",
-            Shape {
+            WireShape {
                 gzip: Gzip::WhenAsked,
-                ..Shape::PLAIN
+                ..WireShape::PLAIN
             },
         ),
         (
             "chunked",
-            Shape {
+            WireShape {
                 chunked: true,
-                ..Shape::PLAIN
+                ..WireShape::PLAIN
             },
         ),
         (
             "gzip-chunked-close",
-            Shape {
+            WireShape {
                 gzip: Gzip::Always,
                 chunked: true,
                 close: true,
-                ..Shape::PLAIN
+                ..WireShape::PLAIN
             },
         ),
         (
             "http10",
-            Shape {
+            WireShape {
                 http10: true,
-                ..Shape::PLAIN
+                ..WireShape::PLAIN
             },
         ),
         (
             "close",
-            Shape {
+            WireShape {
                 close: true,
-                ..Shape::PLAIN
+                ..WireShape::PLAIN
             },
         ),
     ];
@@ -147,7 +149,7 @@ fn long_token(token: &str) -> String {
 }
 
 /// The query with each long token the stand-in gave replaced by the token behind it.
-fn tokens_behind(seen: &Seen, issued: &Mutex<HashMap<String, String>>) -> Option<String> {
+fn tokens_behind(seen: &Incoming, issued: &Mutex<HashMap<String, String>>) -> Option<String> {
     let query = seen.query?;
     let issued = issued.lock().expect("the tokens");
     let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
@@ -167,8 +169,8 @@ fn long_tokens() -> Choices {
     let issued: Arc<Mutex<HashMap<String, String>>> = Arc::default();
     let kept = issued.clone();
     Choices {
-        query: Box::new(move |seen: &Seen| tokens_behind(seen, &kept)),
-        answer: Box::new(move |_: &Seen, (status, bytes): Answer| {
+        query: Box::new(move |seen: &Incoming| tokens_behind(seen, &kept)),
+        answer: Box::new(move |_: &Incoming, (status, bytes): StandInAnswer| {
             let Some(mut body) = serde_json::from_slice::<Value>(&bytes).ok() else {
                 return (status, bytes);
             };
@@ -215,15 +217,17 @@ fn offsets_moved(value: &mut Value) {
 /// Every date-time answered at `+02:00`.
 fn other_offset() -> Choices {
     Choices {
-        answer: Box::new(|_: &Seen, (status, bytes): Answer| {
-            match serde_json::from_slice::<Value>(&bytes) {
+        answer: Box::new(
+            |_: &Incoming, (status, bytes): StandInAnswer| match serde_json::from_slice::<Value>(
+                &bytes,
+            ) {
                 Ok(mut body) => {
                     offsets_moved(&mut body);
                     (status, body.to_string().into_bytes())
                 }
                 Err(_) => (status, bytes),
-            }
-        }),
+            },
+        ),
         ..Choices::default()
     }
 }
@@ -235,7 +239,7 @@ fn other_offset() -> Choices {
 type Lasts = Mutex<HashMap<String, (String, Option<String>)>>;
 
 /// Who a request is for: the finance organization header, or the banking authorization.
-fn caller(seen: &Seen) -> String {
+fn caller(seen: &Incoming) -> String {
     let header = |name: &str| {
         let value = seen.headers.get(name).and_then(|v| v.to_str().ok());
         value.unwrap_or("").to_owned()
@@ -247,12 +251,12 @@ fn caller(seen: &Seen) -> String {
     )
 }
 
-fn is_list(seen: &Seen) -> bool {
+fn is_list(seen: &Incoming) -> bool {
     seen.method == "GET"
         && (seen.path == "/finops/v1/events" || seen.path.ends_with("/transactions"))
 }
 
-fn fields(seen: &Seen) -> (&'static str, &'static str) {
+fn fields(seen: &Incoming) -> (&'static str, &'static str) {
     if seen.path.starts_with("/finops/") {
         ("next_pagination_token", "prev_pagination_token")
     } else {
@@ -260,7 +264,7 @@ fn fields(seen: &Seen) -> (&'static str, &'static str) {
     }
 }
 
-fn token_of(seen: &Seen) -> Option<String> {
+fn token_of(seen: &Incoming) -> Option<String> {
     let query = seen.query?;
     url::form_urlencoded::parse(query.as_bytes())
         .find(|(name, _)| name == "pagination_token")
@@ -269,7 +273,7 @@ fn token_of(seen: &Seen) -> Option<String> {
 
 /// The page size a page was read at: the query's `limit`, or, for a page read by token, the
 /// one the token's first query asked (the spec takes it from there).
-fn page_size(seen: &Seen, limits: &Mutex<HashMap<String, usize>>) -> Option<usize> {
+fn page_size(seen: &Incoming, limits: &Mutex<HashMap<String, usize>>) -> Option<usize> {
     match token_of(seen) {
         Some(token) => limits.lock().expect("the limits").get(&token).copied(),
         None => {
@@ -293,7 +297,7 @@ fn empty_last_page() -> Choices {
     let (given, asked) = (lasts.clone(), lasts);
     let limits: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
     Choices {
-        reply: Box::new(move |seen: &Seen| {
+        reply: Box::new(move |seen: &Incoming| {
             let token = token_of(seen).filter(|_| is_list(seen))?;
             let (owner, before) = asked.lock().expect("the tokens").get(&token)?.clone();
             if owner != caller(seen) {
@@ -303,7 +307,7 @@ fn empty_last_page() -> Choices {
             let page = json!({"data": [], next: null, prev: before});
             Some((200, page.to_string().into_bytes()))
         }),
-        answer: Box::new(move |seen: &Seen, (status, bytes): Answer| {
+        answer: Box::new(move |seen: &Incoming, (status, bytes): StandInAnswer| {
             let page = serde_json::from_slice::<Value>(&bytes).ok();
             let Some(mut page) = page.filter(|_| status == 200 && is_list(seen)) else {
                 return (status, bytes);

@@ -46,7 +46,7 @@ pub fn trials(settings: RunSettings, args: &Arguments) -> Result<Vec<Trial>, Fat
         })
         .map(|(_, id)| id.clone())
         .collect();
-    let shared = Arc::new(Shared {
+    let shared = Arc::new(SharedRun {
         settings,
         chosen,
         results: OnceLock::new(),
@@ -81,13 +81,13 @@ fn runtime() -> Result<tokio::runtime::Runtime, Fatal> {
 }
 
 /// The run of the chosen cases, carried out once by the first trial that starts.
-struct Shared {
+struct SharedRun {
     settings: RunSettings,
     chosen: BTreeSet<String>,
     results: OnceLock<Result<BTreeMap<String, CaseResult>, String>>,
 }
 
-impl Shared {
+impl SharedRun {
     fn outcome(&self, id: &str) -> Result<Completion, Failed> {
         let results = self.results.get_or_init(|| self.run()).as_ref()?;
         let Some(result) = results.get(id) else {

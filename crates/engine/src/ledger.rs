@@ -184,12 +184,12 @@ pub enum TakeError {
 struct StateFile {
     format: u32,
     #[serde(default)]
-    entries: Vec<Entry>,
+    entries: Vec<LedgerEntry>,
 }
 
 /// The fixtures used up on one target for one organization.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Entry {
+struct LedgerEntry {
     target: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     organization_id: Option<String>,
@@ -291,7 +291,7 @@ impl Ledger {
             .push(taken.id.clone());
         match state.entries.iter_mut().find(|e| self.is_ours(e)) {
             Some(entry) => entry.consumed = updated.clone(),
-            None => state.entries.push(Entry {
+            None => state.entries.push(LedgerEntry {
                 target: self.target.clone(),
                 organization_id: self.organization_id.clone(),
                 consumed: updated.clone(),
@@ -303,7 +303,7 @@ impl Ledger {
         Ok(taken)
     }
 
-    fn is_ours(&self, entry: &Entry) -> bool {
+    fn is_ours(&self, entry: &LedgerEntry) -> bool {
         entry.target == self.target && entry.organization_id == self.organization_id
     }
 

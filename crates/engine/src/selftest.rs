@@ -385,14 +385,14 @@ fn reference_settings(fault: Option<Fault>, cases: u32) -> RunSettings {
 
 /// What one self-test run gave: its plan, its results, and where the reference asked about
 /// each fault.
-struct Run {
+struct PlanResults {
     cases: Vec<Case>,
     results: Vec<CaseResult>,
     sites: Sites,
 }
 
 /// Runs the plan of `settings`.
-async fn run_plan(settings: RunSettings) -> Result<Run, Fatal> {
+async fn run_plan(settings: RunSettings) -> Result<PlanResults, Fatal> {
     let planned = crate::runner::plan(&settings).await?;
     let cases = planned.cases.clone();
     let ran = planned.run(Audience::Program).await;
@@ -402,7 +402,7 @@ async fn run_plan(settings: RunSettings) -> Result<Run, Fatal> {
         .next()
         .map(|record| record.cases)
         .unwrap_or_default();
-    Ok(Run {
+    Ok(PlanResults {
         cases,
         results,
         sites: ran.sites,

@@ -646,14 +646,14 @@ tokio::task_local! {
     /// The faults asked while one request is served: a bit each, set without a lock, so that
     /// `has` stays a few instructions on the handlers' path; its server's [`Asked`] takes them
     /// once the request is served.
-    static SITE: Site;
+    static SITE: AskedInRequest;
 }
 
 /// The faults asked during one request, as bits.
 #[derive(Default)]
-struct Site([AtomicU64; 4]);
+struct AskedInRequest([AtomicU64; 4]);
 
-impl Site {
+impl AskedInRequest {
     fn note(&self, fault: Fault) {
         let i = fault as usize;
         self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
@@ -679,7 +679,7 @@ impl Asked {
     /// Runs `serve` (the serving of one request on `route`) noting the faults it asks about.
     pub async fn serve<F: std::future::Future>(&self, route: &str, serve: F) -> F::Output {
         let (output, site) = SITE
-            .scope(Site::default(), async {
+            .scope(AskedInRequest::default(), async {
                 let output = serve.await;
                 (output, SITE.with(|site| site.faults().collect::<Vec<_>>()))
             })

@@ -8,6 +8,10 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
+/// What a handler answers: the response, or the error response that ended it early (`?` returns
+/// it). Either way the client gets a response.
+pub type Reply = Result<Response, Response>;
+
 /// A JSON body with `application/json`.
 pub fn json(status: StatusCode, body: &Value) -> Response {
     let bytes = serde_json::to_vec(body).expect("a serde_json::Value always serialises");

@@ -33,13 +33,13 @@ pub struct Baseline {
     pub path: PathBuf,
     /// The file's text, for the line of an entry in a message.
     text: String,
-    entries: Vec<Entry>,
+    entries: Vec<KnownEntry>,
 }
 
 /// One entry: a rule, the cases known to break it, and why that is accepted for now.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Entry {
+struct KnownEntry {
     rule: Spanned<String>,
     /// Informational: the level the rule had when the entry was written.
     #[serde(default)]
@@ -58,9 +58,9 @@ struct Entry {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct File {
+struct BaselineFile {
     #[serde(default)]
-    known: Vec<Entry>,
+    known: Vec<KnownEntry>,
 }
 
 /// A baseline that cannot be used: the user's mistake, named where it is (exit 2).
@@ -118,7 +118,7 @@ impl Baseline {
         catalogue: &Catalogue,
     ) -> Result<Baseline, BaselineError> {
         let shown = path.display().to_string();
-        let file: File = toml::from_str(text).map_err(|e| BaselineError::Parse {
+        let file: BaselineFile = toml::from_str(text).map_err(|e| BaselineError::Parse {
             path: shown.clone(),
             message: e.to_string(),
         })?;
@@ -348,7 +348,7 @@ impl Gate {
     }
 }
 
-impl Entry {
+impl KnownEntry {
     fn expired(&self, today: time::Date) -> bool {
         self.until
             .as_ref()

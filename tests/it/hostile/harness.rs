@@ -53,7 +53,7 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// One finished run of the binary.
 #[derive(Debug)]
-pub struct Run {
+pub struct FinishedRun {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -61,7 +61,7 @@ pub struct Run {
     pub dir: PathBuf,
 }
 
-impl Run {
+impl FinishedRun {
     /// The run is INCOMPLETE on every surface: its exit code, the console, and all four reports.
     pub fn assert_incomplete(&self) {
         assert_eq!(self.code, 4, "exit code; stdout:\n{}", self.stdout);
@@ -284,7 +284,7 @@ impl Covenant {
     }
 
     /// Runs the binary to its end; panics when it is still running after `bound`.
-    pub fn run(self, bound: Duration) -> Run {
+    pub fn run(self, bound: Duration) -> FinishedRun {
         self.spawn().wait(bound)
     }
 }
@@ -310,7 +310,7 @@ impl Running {
     }
 
     /// Waits for the end, polling; kills the child and fails the test after `bound`.
-    pub fn wait(mut self, bound: Duration) -> Run {
+    pub fn wait(mut self, bound: Duration) -> FinishedRun {
         let status = loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => break status,
@@ -326,7 +326,7 @@ impl Running {
                 Err(e) => panic!("cannot wait for covenant: {e}"),
             }
         };
-        Run {
+        FinishedRun {
             code: status.code().unwrap_or(-1),
             stdout: read(&self.dir, "stdout.txt"),
             stderr: read(&self.dir, "stderr.txt"),

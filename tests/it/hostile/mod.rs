@@ -11,10 +11,10 @@ mod harness;
 mod server;
 
 use harness::{
-    Covenant, Run, BANKING_TOKEN, BANK_ACCOUNT, COUNTERPART, DELETABLE_ACCOUNT, DELETABLE_TAG,
-    FINOPS_TOKEN,
+    Covenant, FinishedRun, BANKING_TOKEN, BANK_ACCOUNT, COUNTERPART, DELETABLE_ACCOUNT,
+    DELETABLE_TAG, FINOPS_TOKEN,
 };
-use server::{Hostile, Reply, Seen};
+use server::{Hostile, HostileReply, Received};
 use std::time::Duration;
 
 /// The case that meets the fault: one GET of a VAT ID with the finance token.
@@ -26,7 +26,7 @@ const BOUND: Duration = Duration::from_secs(20);
 use crate::support::runtime;
 
 /// A request of VAT (the authentication cases use another counterpart id).
-fn is_vat(seen: &Seen) -> bool {
+fn is_vat(seen: &Received) -> bool {
     seen.path
         .contains(&format!("/counterparts/{COUNTERPART}/vat-ids/"))
 }
@@ -34,32 +34,32 @@ fn is_vat(seen: &Seen) -> bool {
 /// What a harmless server answers, keeping the contract where the tests do not break it: the
 /// probe gets 200, a request without a token 401 with its area's error body, the profile's bank
 /// account an empty page of transactions (the preflight reads it), everything else a finance 404.
-fn normal(seen: &Seen) -> Reply {
+fn normal(seen: &Received) -> HostileReply {
     let transactions = format!("/embedded-banking/v1/bank-accounts/{BANK_ACCOUNT}/transactions");
     let unauthenticated = seen.header("authorization").is_none();
     if seen.path == "/" {
-        Reply::json(200, "{}")
+        HostileReply::json(200, "{}")
     } else if unauthenticated && seen.path.starts_with("/embedded-banking/") {
-        Reply::json(
+        HostileReply::json(
             401,
             r#"{"detail":"no token","errorCode":"UNAUTHORIZED","instance":"/","status":401,"title":"Unauthorized","type":"about:blank"}"#,
         )
     } else if unauthenticated {
-        Reply::json(401, r#"{"error":{"message":"no token"}}"#)
+        HostileReply::json(401, r#"{"error":{"message":"no token"}}"#)
     } else if seen.path.split('?').next() == Some(transactions.as_str()) {
-        Reply::json(
+        HostileReply::json(
             200,
             r#"{"data":[],"nextPaginationToken":null,"prevPaginationToken":null}"#,
         )
     } else {
-        Reply::not_found()
+        HostileReply::not_found()
     }
 }
 
 /// A server whose VAT path answers with `fault` and everything else normally.
 fn server_with(
     rt: &tokio::runtime::Runtime,
-    fault: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static,
+    fault: impl Fn(&Received, usize) -> HostileReply + Send + Sync + 'static,
 ) -> Hostile {
     rt.block_on(Hostile::start(move |seen, n| {
         if is_vat(seen) {
@@ -74,9 +74,9 @@ fn server_with(
 /// and the bystander ran.
 fn fault_run(
     name: &str,
-    fault: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static,
+    fault: impl Fn(&Received, usize) -> HostileReply + Send + Sync + 'static,
     args: &[&str],
-) -> Run {
+) -> FinishedRun {
     let rt = runtime();
     let server = server_with(&rt, fault);
     let run = Covenant::new(name, &server.url())
@@ -88,7 +88,7 @@ fn fault_run(
     run
 }
 
-fn assert_error(run: &Run, id: &str, needle: &str) {
+fn assert_error(run: &FinishedRun, id: &str, needle: &str) {
     assert_eq!(run.verdict(id), "error", "{id}: {}", run.says(id));
     assert!(
         run.says(id).contains(needle),
@@ -100,20 +100,24 @@ fn assert_error(run: &Run, id: &str, needle: &str) {
 
 #[test]
 fn a_reset_mid_body_is_an_error_of_that_case_only() {
-    let run = fault_run("reset", |_, _| Reply::ResetMidBody, &[]);
+    let run = fault_run("reset", |_, _| HostileReply::ResetMidBody, &[]);
     assert_error(&run, VAT, "broke off");
 }
 
 #[test]
 fn a_body_shorter_than_its_content_length_is_an_error() {
     let lie = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{\"a\":1}";
-    let run = fault_run("short-body", move |_, _| Reply::Raw(lie.to_vec()), &[]);
+    let run = fault_run(
+        "short-body",
+        move |_, _| HostileReply::Raw(lie.to_vec()),
+        &[],
+    );
     assert_error(&run, VAT, "broke off");
 }
 
 #[test]
 fn a_slow_drip_times_out_at_the_request_timeout() {
-    let run = fault_run("drip", |_, _| Reply::Drip, &[]);
+    let run = fault_run("drip", |_, _| HostileReply::Drip, &[]);
     assert_error(&run, VAT, "timed out after 1.0 s (--timeout)");
     assert!(
         run.elapsed < Duration::from_secs(10),
@@ -124,13 +128,13 @@ fn a_slow_drip_times_out_at_the_request_timeout() {
 
 #[test]
 fn a_target_that_never_answers_times_out() {
-    let run = fault_run("hang", |_, _| Reply::Hang, &[]);
+    let run = fault_run("hang", |_, _| HostileReply::Hang, &[]);
     assert_error(&run, VAT, "timed out after 1.0 s");
 }
 
 #[test]
 fn an_oversized_body_is_an_error_at_max_body() {
-    let big = Reply::typed(404, "application/json", &vec![b' '; 5000]);
+    let big = HostileReply::typed(404, "application/json", &vec![b' '; 5000]);
     let run = fault_run(
         "oversized",
         move |_, _| big.clone(),
@@ -141,7 +145,11 @@ fn an_oversized_body_is_an_error_at_max_body() {
 
 #[test]
 fn an_endless_body_is_cut_at_max_body() {
-    let run = fault_run("endless", |_, _| Reply::Endless, &["--max-body", "300000"]);
+    let run = fault_run(
+        "endless",
+        |_, _| HostileReply::Endless,
+        &["--max-body", "300000"],
+    );
     assert_error(&run, VAT, "exceeds 300000 bytes");
     assert!(
         run.elapsed < Duration::from_secs(10),
@@ -152,22 +160,22 @@ fn an_endless_body_is_cut_at_max_body() {
 
 #[test]
 fn malformed_bodies_are_findings_of_the_generic_rules() {
-    let cases: [(&str, Reply, &str, &str); 5] = [
+    let cases: [(&str, HostileReply, &str, &str); 5] = [
         (
             "not-json",
-            Reply::typed(404, "text/html", b"<html>oops</html>"),
+            HostileReply::typed(404, "text/html", b"<html>oops</html>"),
             "GEN-JSON-BODY",
             "fail",
         ),
         (
             "truncated-json",
-            Reply::typed(404, "application/json", br#"{"error":{"mess"#),
+            HostileReply::typed(404, "application/json", br#"{"error":{"mess"#),
             "GEN-JSON-BODY",
             "fail",
         ),
         (
             "invalid-utf8",
-            Reply::typed(
+            HostileReply::typed(
                 404,
                 "application/json",
                 b"{\"error\":{\"message\":\"\xff\xfe\xc3\"}}",
@@ -177,13 +185,13 @@ fn malformed_bodies_are_findings_of_the_generic_rules() {
         ),
         (
             "json-labelled-text",
-            Reply::typed(404, "text/plain", br#"{"error":{"message":"no"}}"#),
+            HostileReply::typed(404, "text/plain", br#"{"error":{"message":"no"}}"#),
             "GEN-JSON-BODY",
             "fail",
         ),
         (
             "json-like-content-type",
-            Reply::typed(404, "text/json", br#"{"error":{"message":"no"}}"#),
+            HostileReply::typed(404, "text/json", br#"{"error":{"message":"no"}}"#),
             "GEN-JSON-CONTENT-TYPE",
             "warn",
         ),
@@ -202,11 +210,11 @@ fn malformed_bodies_are_findings_of_the_generic_rules() {
 #[test]
 fn a_redirect_to_another_origin_is_not_followed_and_gets_no_credentials() {
     let rt = runtime();
-    let elsewhere = rt.block_on(Hostile::start(|_, _| Reply::json(200, "{}")));
+    let elsewhere = rt.block_on(Hostile::start(|_, _| HostileReply::json(200, "{}")));
     let location = format!("{}/collect", elsewhere.url());
     let run = fault_run(
         "cross-origin",
-        move |_, _| Reply::typed(302, "text/plain", b"").with_header("location", &location),
+        move |_, _| HostileReply::typed(302, "text/plain", b"").with_header("location", &location),
         &[],
     );
     assert_error(&run, VAT, "another origin");
@@ -222,7 +230,7 @@ fn a_redirect_within_the_origin_is_followed() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if is_vat(seen) {
-            Reply::typed(307, "text/plain", b"").with_header("location", "/moved")
+            HostileReply::typed(307, "text/plain", b"").with_header("location", "/moved")
         } else {
             normal(seen)
         }
@@ -232,7 +240,7 @@ fn a_redirect_within_the_origin_is_followed() {
         .run(BOUND);
     run.assert_sound();
     assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
-    let moved: Vec<Seen> = server
+    let moved: Vec<Received> = server
         .seen()
         .into_iter()
         .filter(|s| s.path == "/moved")
@@ -245,9 +253,10 @@ fn a_429_retry_after_is_honoured_and_the_case_then_runs() {
     let rt = runtime();
     let server = server_with(&rt, |_, n| {
         if n == 0 {
-            Reply::json(429, r#"{"error":{"message":"slow down"}}"#).with_header("retry-after", "1")
+            HostileReply::json(429, r#"{"error":{"message":"slow down"}}"#)
+                .with_header("retry-after", "1")
         } else {
-            Reply::not_found()
+            HostileReply::not_found()
         }
     });
     let run = Covenant::new("429-once", &server.url())
@@ -257,7 +266,7 @@ fn a_429_retry_after_is_honoured_and_the_case_then_runs() {
     assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
     assert_eq!(run.case(VAT)["requests"], 2, "the 429, then the answer");
     assert_eq!(run.report()["meta"]["pace"]["answers_429"], 1);
-    let arrivals: Vec<Seen> = server.seen().into_iter().filter(is_vat).collect();
+    let arrivals: Vec<Received> = server.seen().into_iter().filter(is_vat).collect();
     assert_eq!(arrivals.len(), 2);
     let waited = arrivals[1].at - arrivals[0].at;
     assert!(
@@ -271,9 +280,10 @@ fn a_503_with_retry_after_is_a_pause_not_a_failure() {
     let rt = runtime();
     let server = server_with(&rt, |_, n| {
         if n == 0 {
-            Reply::json(503, r#"{"error":{"message":"busy"}}"#).with_header("retry-after", "1")
+            HostileReply::json(503, r#"{"error":{"message":"busy"}}"#)
+                .with_header("retry-after", "1")
         } else {
-            Reply::not_found()
+            HostileReply::not_found()
         }
     });
     let run = Covenant::new("503-once", &server.url())
@@ -291,7 +301,7 @@ fn a_503_with_retry_after_is_a_pause_not_a_failure() {
 fn a_target_asking_for_a_longer_wait_than_covenant_takes_leaves_the_run_incomplete_not_failed() {
     let rt = runtime();
     let server = server_with(&rt, |_, _| {
-        Reply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "3600")
+        HostileReply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "3600")
     });
     let run = Covenant::new("429-hour", &server.url())
         .args(["--filter", VAT])
@@ -312,7 +322,7 @@ fn a_target_asking_for_a_longer_wait_than_covenant_takes_leaves_the_run_incomple
 fn a_target_refusing_until_the_deadline_leaves_the_run_incomplete_not_failed() {
     let rt = runtime();
     let server = server_with(&rt, |_, _| {
-        Reply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "1")
+        HostileReply::json(429, r#"{"error":{"message":"no"}}"#).with_header("retry-after", "1")
     });
     let run = Covenant::new("429-always", &server.url())
         .args(["--filter", VAT, "--deadline", "2.5"])
@@ -325,7 +335,7 @@ fn a_target_refusing_until_the_deadline_leaves_the_run_incomplete_not_failed() {
         .unwrap_or("")
         .to_owned();
     assert!(reason.contains("deadline"), "{reason}");
-    let arrivals: Vec<Seen> = server.seen().into_iter().filter(is_vat).collect();
+    let arrivals: Vec<Received> = server.seen().into_iter().filter(is_vat).collect();
     assert!(
         (2..=4).contains(&arrivals.len()),
         "sent again after each 1 s pause until the deadline: {}",
@@ -343,7 +353,8 @@ fn a_target_refusing_until_the_deadline_leaves_the_run_incomplete_not_failed() {
 fn an_endpoint_refusing_every_try_ends_as_an_error_of_its_case_and_the_run_goes_on() {
     let rt = runtime();
     let server = server_with(&rt, |_, _| {
-        Reply::json(429, r#"{"error":{"message":"quota used up"}}"#).with_header("retry-after", "1")
+        HostileReply::json(429, r#"{"error":{"message":"quota used up"}}"#)
+            .with_header("retry-after", "1")
     });
     let bystander = "generated.params.list-events";
     let run = Covenant::new("429-endpoint", &server.url())
@@ -402,7 +413,7 @@ fn a_5xx_fails_gen_no_5xx_and_only_gets_are_retried() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if is_vat(seen) || seen.path.starts_with("/finops/v1/comments/") {
-            Reply::json(500, r#"{"error":{"message":"boom"}}"#)
+            HostileReply::json(500, r#"{"error":{"message":"boom"}}"#)
         } else {
             normal(seen)
         }
@@ -497,9 +508,9 @@ fn a_ca_cert_that_is_not_pem_is_exit_2_naming_the_file() {
 }
 
 /// Starts a run whose VAT request hangs, waits until it is in flight, and sends `signal`.
-fn interrupted_run(name: &str, signal: &str) -> Run {
+fn interrupted_run(name: &str, signal: &str) -> FinishedRun {
     let rt = runtime();
-    let server = server_with(&rt, |_, _| Reply::Hang);
+    let server = server_with(&rt, |_, _| HostileReply::Hang);
     let mut running = Covenant::new(name, &server.url())
         .args([
             "--filter",
@@ -561,7 +572,7 @@ fn sigint_stops_the_run_and_still_writes_its_reports() {
 #[test]
 fn the_deadline_bounds_the_whole_run() {
     let rt = runtime();
-    let server = server_with(&rt, |_, _| Reply::Hang);
+    let server = server_with(&rt, |_, _| HostileReply::Hang);
     let run = Covenant::new("deadline", &server.url())
         .args(["--filter", VAT, "--filter", EVENTS])
         .args(["--timeout", "30", "--concurrency", "1", "--deadline", "1"])
@@ -596,7 +607,7 @@ fn concurrency_caps_the_requests_in_flight_across_cases() {
     let rt = runtime();
     // Every body hangs: what the server holds when the deadline comes is what was in flight.
     let server = rt.block_on(Hostile::start(|seen, _| match seen.method.as_str() {
-        "POST" => Reply::Hang,
+        "POST" => HostileReply::Hang,
         _ => normal(seen),
     }));
     let run = Covenant::new("in-flight", &server.url())
@@ -754,7 +765,7 @@ fn read_only_sends_no_post_patch_or_delete() {
 fn credentialed_deletes_name_only_the_profiles_deletable_ids() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, n| match (seen.method.as_str(), n) {
-        ("DELETE", 0) => Reply::Full {
+        ("DELETE", 0) => HostileReply::Full {
             status: 204,
             content_type: None,
             extra: Vec::new(),
@@ -782,7 +793,7 @@ fn credentialed_deletes_name_only_the_profiles_deletable_ids() {
         format!("/finops/v1/tags/{DELETABLE_TAG}"),
         format!("/finops/v1/counterparts/{COUNTERPART}/bank-accounts/{DELETABLE_ACCOUNT}"),
     ];
-    let credentialed: Vec<Seen> = server
+    let credentialed: Vec<Received> = server
         .seen()
         .into_iter()
         .filter(|s| s.method == "DELETE" && s.header("authorization") == Some(bearer.as_str()))
@@ -840,7 +851,7 @@ fn a_refused_token_stops_in_the_preflight_before_anything_is_written() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if seen.path.starts_with("/finops/") && seen.header("authorization").is_some() {
-            Reply::json(401, r#"{"error":{"message":"invalid token"}}"#)
+            HostileReply::json(401, r#"{"error":{"message":"invalid token"}}"#)
         } else {
             normal(seen)
         }
@@ -872,9 +883,9 @@ fn a_static_file_server_is_named_in_one_line() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if seen.path == "/" {
-            Reply::typed(200, "text/html", b"<html><body>index</body></html>")
+            HostileReply::typed(200, "text/html", b"<html><body>index</body></html>")
         } else {
-            Reply::typed(404, "text/html", b"<html><body>Not Found</body></html>")
+            HostileReply::typed(404, "text/html", b"<html><body>Not Found</body></html>")
         }
     }));
     let run = Covenant::new("static", &server.url()).run(BOUND);
@@ -893,20 +904,20 @@ fn a_static_file_server_is_named_in_one_line() {
 
 /// A stand-in that checks tokens exactly and says which token it refused: finance answers 401
 /// and banking 403 (the spec gives banking no status), each echoing the token it was sent.
-fn echoing_refusal(seen: &Seen) -> Reply {
+fn echoing_refusal(seen: &Received) -> HostileReply {
     let Some(sent) = seen.header("authorization") else {
         return normal(seen);
     };
     let token = sent.strip_prefix("Bearer ").unwrap_or(sent);
     if seen.path.starts_with("/embedded-banking/") && token != BANKING_TOKEN {
-        Reply::json(
+        HostileReply::json(
             403,
             &format!(
                 r#"{{"detail":"token {token} is not valid","errorCode":"FORBIDDEN","instance":"/","status":403,"title":"Forbidden","type":"about:blank"}}"#
             ),
         )
     } else if seen.path.starts_with("/finops/") && token != FINOPS_TOKEN {
-        Reply::json(
+        HostileReply::json(
             401,
             &format!(r#"{{"error":{{"message":"token {token} is not valid"}}}}"#),
         )
@@ -1002,7 +1013,7 @@ fn a_target_refusing_an_mcc_it_does_not_know_is_skipped_saying_the_values_are_no
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if seen.method == "POST" && seen.path.ends_with("/velocity-controls") {
-            Reply::json(
+            HostileReply::json(
                 400,
                 r#"{"detail":"unknown merchant category","errorCode":"INVALID_MCC","instance":"/","status":400,"title":"Bad Request","type":"about:blank"}"#,
             )
@@ -1033,7 +1044,7 @@ fn a_target_refusing_an_mcc_it_does_not_know_is_skipped_saying_the_values_are_no
 }
 
 /// A VAT ID create, as covenant's acceptance case sends it.
-fn is_vat_create(seen: &Seen) -> bool {
+fn is_vat_create(seen: &Received) -> bool {
     seen.method == "POST" && seen.path == format!("/finops/v1/counterparts/{COUNTERPART}/vat-ids")
 }
 
@@ -1045,7 +1056,7 @@ fn a_target_that_refuses_the_baseline_leaves_its_variants_inconclusive_never_fai
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if is_vat_create(seen) {
-            Reply::json(
+            HostileReply::json(
                 422,
                 r#"{"detail":[{"loc":["body","value"],"msg":"not a VAT number","type":"value_error"}]}"#,
             )
@@ -1103,7 +1114,7 @@ fn a_run_where_every_case_is_blocked_by_its_baseline_is_incomplete_not_a_pass() 
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
         if is_vat_create(seen) {
-            Reply::json(403, r#"{"error":{"message":"VAT IDs are read-only here"}}"#)
+            HostileReply::json(403, r#"{"error":{"message":"VAT IDs are read-only here"}}"#)
         } else {
             normal(seen)
         }
@@ -1125,7 +1136,7 @@ fn a_target_keeping_the_contract_with_its_own_choices_passes_every_listed_value(
             let body = format!(
                 r#"{{"id":"0b6a1c1e-8d1f-4a4e-9c1b-2f3e4d5c6b7a","counterpart_id":"{COUNTERPART}","value":"DE1","country":"DE","type":"eu_vat","verified":false}}"#
             );
-            Reply::json(200, &body)
+            HostileReply::json(200, &body)
         } else {
             normal(seen)
         }

@@ -10,14 +10,14 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// A request as the server saw it.
 #[derive(Debug, Clone)]
-pub struct Seen {
+pub struct Received {
     pub method: String,
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub at: Instant,
 }
 
-impl Seen {
+impl Received {
     /// A read of covenant's preflight (it names itself in its user-agent).
     pub fn is_preflight(&self) -> bool {
         self.header("user-agent")
@@ -34,7 +34,7 @@ impl Seen {
 
 /// What the server does with one request.
 #[derive(Debug, Clone)]
-pub enum Reply {
+pub enum HostileReply {
     /// A well-formed response with a true Content-Length.
     Full {
         status: u16,
@@ -54,10 +54,10 @@ pub enum Reply {
     Hang,
 }
 
-impl Reply {
+impl HostileReply {
     /// A JSON answer; a 401 challenges, as HTTP requires (RFC 9110 §15.5.2).
-    pub fn json(status: u16, body: &str) -> Reply {
-        let reply = Reply::Full {
+    pub fn json(status: u16, body: &str) -> HostileReply {
+        let reply = HostileReply::Full {
             status,
             content_type: Some("application/json"),
             extra: Vec::new(),
@@ -68,37 +68,39 @@ impl Reply {
             _ => reply,
         }
     }
-    pub fn not_found() -> Reply {
-        Reply::json(404, r#"{"error":{"message":"not found"}}"#)
+    pub fn not_found() -> HostileReply {
+        HostileReply::json(404, r#"{"error":{"message":"not found"}}"#)
     }
-    pub fn typed(status: u16, content_type: &'static str, body: &[u8]) -> Reply {
-        Reply::Full {
+    pub fn typed(status: u16, content_type: &'static str, body: &[u8]) -> HostileReply {
+        HostileReply::Full {
             status,
             content_type: Some(content_type),
             extra: Vec::new(),
             body: body.to_vec(),
         }
     }
-    pub fn with_header(mut self, name: &str, value: &str) -> Reply {
-        if let Reply::Full { extra, .. } = &mut self {
+    pub fn with_header(mut self, name: &str, value: &str) -> HostileReply {
+        if let HostileReply::Full { extra, .. } = &mut self {
             extra.push((name.to_owned(), value.to_owned()));
         }
         self
     }
 }
 
-pub type Router = Arc<dyn Fn(&Seen, usize) -> Reply + Send + Sync>;
+pub type Router = Arc<dyn Fn(&Received, usize) -> HostileReply + Send + Sync>;
 
 /// A running hostile server.
 pub struct Hostile {
     pub port: u16,
-    seen: Arc<Mutex<Vec<Seen>>>,
+    seen: Arc<Mutex<Vec<Received>>>,
 }
 
 impl Hostile {
     /// Starts a server; `route` gets each request and how many times a request with the same
     /// method and path arrived before it.
-    pub async fn start(route: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static) -> Hostile {
+    pub async fn start(
+        route: impl Fn(&Received, usize) -> HostileReply + Send + Sync + 'static,
+    ) -> Hostile {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
@@ -119,12 +121,12 @@ impl Hostile {
     }
 
     /// Every request seen so far.
-    pub fn seen(&self) -> Vec<Seen> {
+    pub fn seen(&self) -> Vec<Received> {
         self.seen.lock().expect("log lock").clone()
     }
 
     /// Requests seen, the reachability probe (`GET /`) and the preflight's reads left out.
-    pub fn seen_by_cases(&self) -> Vec<Seen> {
+    pub fn seen_by_cases(&self) -> Vec<Received> {
         self.seen()
             .into_iter()
             .filter(|s| s.path != "/" && !s.is_preflight())
@@ -132,7 +134,7 @@ impl Hostile {
     }
 }
 
-async fn serve(mut stream: TcpStream, route: Router, log: Arc<Mutex<Vec<Seen>>>) {
+async fn serve(mut stream: TcpStream, route: Router, log: Arc<Mutex<Vec<Received>>>) {
     let Some(seen) = read_request(&mut stream).await else {
         return;
     };
@@ -149,7 +151,7 @@ async fn serve(mut stream: TcpStream, route: Router, log: Arc<Mutex<Vec<Seen>>>)
     let _ = answer(&mut stream, reply).await;
 }
 
-async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
+async fn read_request(stream: &mut TcpStream) -> Option<Received> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let head_end = loop {
@@ -192,7 +194,7 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
         }
         have += n;
     }
-    Some(Seen {
+    Some(Received {
         method,
         path,
         headers,
@@ -200,9 +202,9 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
     })
 }
 
-async fn answer(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
+async fn answer(stream: &mut TcpStream, reply: HostileReply) -> std::io::Result<()> {
     match reply {
-        Reply::Full {
+        HostileReply::Full {
             status,
             content_type,
             extra,
@@ -222,8 +224,8 @@ async fn answer(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
             stream.write_all(head.as_bytes()).await?;
             stream.write_all(&body).await?;
         }
-        Reply::Raw(bytes) => stream.write_all(&bytes).await?,
-        Reply::ResetMidBody => {
+        HostileReply::Raw(bytes) => stream.write_all(&bytes).await?,
+        HostileReply::ResetMidBody => {
             stream
                 .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n")
                 .await?;
@@ -233,7 +235,7 @@ async fn answer(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
             stream.set_zero_linger()?;
             return Ok(());
         }
-        Reply::Drip => {
+        HostileReply::Drip => {
             stream
                 .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n")
                 .await?;
@@ -242,7 +244,7 @@ async fn answer(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         }
-        Reply::Endless => {
+        HostileReply::Endless => {
             stream
                 .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n")
                 .await?;
@@ -251,7 +253,7 @@ async fn answer(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
                 stream.write_all(&block).await?;
             }
         }
-        Reply::Hang => {
+        HostileReply::Hang => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
     }

@@ -354,21 +354,21 @@ impl Ctx {
     }
 
     /// A page of `list`.
-    pub async fn page(&self, list: List, query: &str) -> Resp {
+    pub async fn page(&self, list: PagedList, query: &str) -> Resp {
         match list {
-            List::Events => self.events(query).await,
-            List::Transactions => self.tx(query).await,
+            PagedList::Events => self.events(query).await,
+            PagedList::Transactions => self.tx(query).await,
         }
     }
 
     /// The page a token leads to.
-    pub async fn follow(&self, list: List, token: &str) -> Resp {
+    pub async fn follow(&self, list: PagedList, token: &str) -> Resp {
         self.page(list, &format!("pagination_token={token}")).await
     }
 
     /// A full read: ids in order, or `None` when it does not end in 300 pages or repeats a
     /// token.
-    pub async fn full_read(&self, list: List, limit: usize) -> Option<Vec<String>> {
+    pub async fn full_read(&self, list: PagedList, limit: usize) -> Option<Vec<String>> {
         let mut ids = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut page = self.page(list, &format!("limit={limit}")).await;
@@ -386,7 +386,7 @@ impl Ctx {
     }
 
     /// The first two pages of `limit` items.
-    pub async fn two_pages(&self, list: List, limit: usize) -> (Resp, Resp) {
+    pub async fn two_pages(&self, list: PagedList, limit: usize) -> (Resp, Resp) {
         let first = self.page(list, &format!("limit={limit}")).await;
         let next = first.get(list.next()).as_str().unwrap_or("").to_owned();
         let second = self.follow(list, &next).await;
@@ -397,7 +397,7 @@ impl Ctx {
     /// `first` again.
     pub async fn assert_token_reusable_and_prev_leads_back(
         &self,
-        list: List,
+        list: PagedList,
         first: &Resp,
         second: &Resp,
     ) {
@@ -407,23 +407,23 @@ impl Ctx {
         assert_eq!(back.ids(), first.ids(), "{list:?}: prev from page 2");
     }
 
-    pub async fn item_repeated(&self, list: List) -> bool {
+    pub async fn item_repeated(&self, list: PagedList) -> bool {
         let (first, second) = self.two_pages(list, 10).await;
         second.ids().iter().any(|id| first.ids().contains(id))
     }
 
-    pub async fn item_skipped(&self, list: List) -> bool {
+    pub async fn item_skipped(&self, list: PagedList) -> bool {
         let (first, second) = self.two_pages(list, 10).await;
         let mut two = first.ids();
         two.extend(second.ids());
         two != self.page(list, "limit=20").await.ids()
     }
 
-    pub async fn prev_on_first(&self, list: List) -> bool {
+    pub async fn prev_on_first(&self, list: PagedList) -> bool {
         !self.page(list, "limit=10").await.get(list.prev()).is_null()
     }
 
-    pub async fn token_single_use(&self, list: List) -> bool {
+    pub async fn token_single_use(&self, list: PagedList) -> bool {
         let first = self.page(list, "limit=10").await;
         let next = first.get(list.next()).as_str().unwrap_or("").to_owned();
         self.follow(list, &next).await;
@@ -432,7 +432,7 @@ impl Ctx {
 
     /// A token that works at once is refused once a little older than its lifetime, although
     /// the same page was issued again meanwhile.
-    pub async fn token_expires(&self, list: List) -> bool {
+    pub async fn token_expires(&self, list: PagedList) -> bool {
         let first = self.page(list, "limit=10").await;
         let next = first.get(list.next()).as_str().unwrap_or("").to_owned();
         let fresh = self.follow(list, &next).await.status == 200;
@@ -445,22 +445,22 @@ impl Ctx {
 
 /// The two paginated lists.
 #[derive(Debug, Clone, Copy)]
-pub enum List {
+pub enum PagedList {
     Events,
     Transactions,
 }
 
-impl List {
+impl PagedList {
     pub fn next(self) -> &'static str {
         match self {
-            List::Events => "next_pagination_token",
-            List::Transactions => "nextPaginationToken",
+            PagedList::Events => "next_pagination_token",
+            PagedList::Transactions => "nextPaginationToken",
         }
     }
     pub fn prev(self) -> &'static str {
         match self {
-            List::Events => "prev_pagination_token",
-            List::Transactions => "prevPaginationToken",
+            PagedList::Events => "prev_pagination_token",
+            PagedList::Transactions => "prevPaginationToken",
         }
     }
 }

@@ -1,16 +1,19 @@
 //! The two paginated lists, list events and list transactions: full reads, stable reusable
 //! tokens, prev leading back, and the events that writes append.
 
-use super::client::{clean, is_uuid, Ctx, List, Resp};
+use super::client::{clean, is_uuid, Ctx, PagedList, Resp};
 use reqwest::Method;
 use serde_json::{json, Value};
 
 #[tokio::test]
 async fn events_page_forward_and_back_in_both_orders() {
     let (_s, c) = clean().await;
-    let all = c.full_read(List::Events, 100).await.expect("the read ends");
+    let all = c
+        .full_read(PagedList::Events, 100)
+        .await
+        .expect("the read ends");
     assert!(all.len() >= 150, "{}", all.len());
-    assert_eq!(c.full_read(List::Events, 7).await.unwrap(), all);
+    assert_eq!(c.full_read(PagedList::Events, 7).await.unwrap(), all);
     let first = c.events("limit=10").await;
     assert_eq!(first.get("prev_pagination_token"), &Value::Null);
     let item = &first.get("data")[0];
@@ -38,12 +41,12 @@ async fn events_page_forward_and_back_in_both_orders() {
     assert!(asc.windows(2).all(|w| w[0] < w[1]));
     let desc = times(&c.events("limit=100&order=desc&sort=created_at").await);
     assert!(desc.windows(2).all(|w| w[0] > w[1]));
-    let next = first.token(List::Events.next());
+    let next = first.token(PagedList::Events.next());
     let second = c
         .events(&format!("pagination_token={next}&limit=3&order=desc"))
         .await;
     assert_eq!(second.ids().len(), 10, "the token's own limit holds");
-    c.assert_token_reusable_and_prev_leads_back(List::Events, &first, &second)
+    c.assert_token_reusable_and_prev_leads_back(PagedList::Events, &first, &second)
         .await;
     for bad in [
         "limit=0",
@@ -72,12 +75,12 @@ async fn events_page_forward_and_back_in_both_orders() {
 #[tokio::test]
 async fn writes_append_events() {
     let (_s, c) = clean().await;
-    let before = c.full_read(List::Events, 100).await.unwrap().len();
+    let before = c.full_read(PagedList::Events, 100).await.unwrap().len();
     c.vat().await;
     c.delete_tag(3).await;
     let after = c.events("limit=2&order=desc&sort=created_at").await;
     assert_eq!(
-        c.full_read(List::Events, 100).await.unwrap().len(),
+        c.full_read(PagedList::Events, 100).await.unwrap().len(),
         before + 2
     );
     let types: Vec<&str> = after
@@ -93,19 +96,22 @@ async fn writes_append_events() {
 async fn transactions_page_with_stable_reusable_tokens() {
     let (_s, c) = clean().await;
     let all = c
-        .full_read(List::Transactions, 100)
+        .full_read(PagedList::Transactions, 100)
         .await
         .expect("the read ends");
     assert_eq!(all.len(), covenant::reference::TRANSACTION_COUNT);
-    assert_eq!(c.full_read(List::Transactions, 25).await.unwrap(), all);
-    assert_eq!(c.full_read(List::Transactions, 1).await.unwrap(), all);
+    assert_eq!(c.full_read(PagedList::Transactions, 25).await.unwrap(), all);
+    assert_eq!(c.full_read(PagedList::Transactions, 1).await.unwrap(), all);
     let first = c.tx("").await;
     assert_eq!(first.ids().len(), 25);
     assert_eq!(first.get("prevPaginationToken"), &Value::Null);
     let second = c
-        .follow(List::Transactions, &first.token(List::Transactions.next()))
+        .follow(
+            PagedList::Transactions,
+            &first.token(PagedList::Transactions.next()),
+        )
         .await;
-    c.assert_token_reusable_and_prev_leads_back(List::Transactions, &first, &second)
+    c.assert_token_reusable_and_prev_leads_back(PagedList::Transactions, &first, &second)
         .await;
     assert_eq!(c.tx("limit=100").await.ids().len(), 100);
     for bad in ["limit=0", "limit=101", "limit=x", "pagination_token=forged"] {

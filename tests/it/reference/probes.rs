@@ -4,7 +4,7 @@
 
 mod deeper;
 
-use super::client::{client, is_uuid, server, without, Ctx, List, Resp};
+use super::client::{client, is_uuid, server, without, Ctx, PagedList, Resp};
 use covenant::reference::{Fault, FaultSet};
 use reqwest::Method;
 use serde_json::json;
@@ -604,33 +604,37 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .len()
                 != 10
         }
-        EventsNextCycles => c.full_read(List::Events, 100).await.is_none(),
-        EventsItemRepeated => c.item_repeated(List::Events).await,
-        EventsItemSkipped => c.item_skipped(List::Events).await,
+        EventsNextCycles => c.full_read(PagedList::Events, 100).await.is_none(),
+        EventsItemRepeated => c.item_repeated(PagedList::Events).await,
+        EventsItemSkipped => c.item_skipped(PagedList::Events).await,
         EventsSortedItemSkipped => {
-            let first = c.page(List::Events, "sort=created_at&limit=10").await;
+            let first = c.page(PagedList::Events, "sort=created_at&limit=10").await;
             let next = first
-                .get(List::Events.next())
+                .get(PagedList::Events.next())
                 .as_str()
                 .unwrap_or("")
                 .to_owned();
             let mut two = first.ids();
-            two.extend(c.follow(List::Events, &next).await.ids());
-            let unsorted = c.item_skipped(List::Events).await;
-            !unsorted && two != c.page(List::Events, "sort=created_at&limit=20").await.ids()
+            two.extend(c.follow(PagedList::Events, &next).await.ids());
+            let unsorted = c.item_skipped(PagedList::Events).await;
+            !unsorted
+                && two
+                    != c.page(PagedList::Events, "sort=created_at&limit=20")
+                        .await
+                        .ids()
         }
         EventsPageShort => {
             let page = c.events("limit=3").await;
-            page.ids().len() < 3 && !page.token(List::Events.next()).is_empty()
+            page.ids().len() < 3 && !page.token(PagedList::Events.next()).is_empty()
         }
-        EventsPrevOnFirst => c.prev_on_first(List::Events).await,
-        EventsTokenSingleUse => c.token_single_use(List::Events).await,
+        EventsPrevOnFirst => c.prev_on_first(PagedList::Events).await,
+        EventsTokenSingleUse => c.token_single_use(PagedList::Events).await,
         EventsTamperedRestarts => c.events("pagination_token=bm90LWlzc3VlZA").await.status == 200,
         EventsThirdPageReversed => {
             let mut page = c.events("limit=10&sort=created_at").await;
             for _ in 0..2 {
-                let next = page.token(List::Events.next());
-                page = c.follow(List::Events, &next).await;
+                let next = page.token(PagedList::Events.next());
+                page = c.follow(PagedList::Events, &next).await;
             }
             let data = page.get("data").as_array().unwrap().clone();
             let times: Vec<&str> = data
@@ -725,27 +729,27 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         BankingLimit101Served => c.tx("limit=101").await.ids().len() > 100,
         BankingLimit100Refused => c.tx("limit=100").await.status == 400,
         BankingLimitClamped => c.tx("limit=500").await.status == 200,
-        BankingNextCycles => c.full_read(List::Transactions, 100).await.is_none(),
-        BankingItemRepeated => c.item_repeated(List::Transactions).await,
-        BankingItemSkipped => c.item_skipped(List::Transactions).await,
+        BankingNextCycles => c.full_read(PagedList::Transactions, 100).await.is_none(),
+        BankingItemRepeated => c.item_repeated(PagedList::Transactions).await,
+        BankingItemSkipped => c.item_skipped(PagedList::Transactions).await,
         BankingPrevWrongPage => {
-            let (first, second) = c.two_pages(List::Transactions, 25).await;
+            let (first, second) = c.two_pages(PagedList::Transactions, 25).await;
             let prev = second
                 .get("prevPaginationToken")
                 .as_str()
                 .unwrap_or("")
                 .to_owned();
-            c.follow(List::Transactions, &prev).await.ids() != first.ids()
+            c.follow(PagedList::Transactions, &prev).await.ids() != first.ids()
         }
-        BankingPrevOnFirst => c.prev_on_first(List::Transactions).await,
+        BankingPrevOnFirst => c.prev_on_first(PagedList::Transactions).await,
         BankingPrevOnFirstViaToken => {
-            let (_, second) = c.two_pages(List::Transactions, 25).await;
+            let (_, second) = c.two_pages(PagedList::Transactions, 25).await;
             let prev = second
                 .get("prevPaginationToken")
                 .as_str()
                 .unwrap_or("")
                 .to_owned();
-            !c.follow(List::Transactions, &prev)
+            !c.follow(PagedList::Transactions, &prev)
                 .await
                 .get("prevPaginationToken")
                 .is_null()
@@ -757,7 +761,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 .as_str()
                 .unwrap_or("")
                 .to_owned();
-            c.follow(List::Transactions, &next).await.ids().len() > 25
+            c.follow(PagedList::Transactions, &next).await.ids().len() > 25
         }
         BankingEmptyReadEndless => {
             let token = c.bank_token().await;
@@ -765,8 +769,8 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
             let page = c.tx_raw(&empty, "", Some(&token), None).await;
             !page.get("nextPaginationToken").is_null()
         }
-        BankingTokenSingleUse => c.token_single_use(List::Transactions).await,
-        BankingTokenExpires => c.token_expires(List::Transactions).await,
+        BankingTokenSingleUse => c.token_single_use(PagedList::Transactions).await,
+        BankingTokenExpires => c.token_expires(PagedList::Transactions).await,
         BankingTamperedRestarts => c.tx("pagination_token=eyJvZmZzZXQiOjB9").await.status == 200,
         // ------------------------------------------------------------ issue 29, classes 5 to 8
         BasedOnForeignAccepted => {
@@ -887,11 +891,11 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
         }
         BankingDeepPageSkipped => {
             let deep = c
-                .full_read(List::Transactions, 10)
+                .full_read(PagedList::Transactions, 10)
                 .await
                 .unwrap_or_default();
             let whole = c
-                .full_read(List::Transactions, 100)
+                .full_read(PagedList::Transactions, 100)
                 .await
                 .unwrap_or_default();
             deep.len() != whole.len()
@@ -910,7 +914,10 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 )
                 .await;
             }
-            let asc = c.full_read(List::Events, 100).await.unwrap_or_default();
+            let asc = c
+                .full_read(PagedList::Events, 100)
+                .await
+                .unwrap_or_default();
             let mut desc = Vec::new();
             let mut page = c.events("order=desc&limit=100").await;
             loop {
@@ -922,7 +929,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 else {
                     break;
                 };
-                page = c.follow(List::Events, &next).await;
+                page = c.follow(PagedList::Events, &next).await;
             }
             asc.len() != desc.len()
         }
@@ -957,7 +964,7 @@ async fn probe(c: &Ctx, fault: Fault) -> bool {
                 )
                 .await;
             }
-            let alone = c.follow(List::Events, &token).await.ids();
+            let alone = c.follow(PagedList::Events, &token).await.ids();
             let with = c.events(&format!("limit=2&pagination_token={token}")).await;
             alone != with.ids()
         }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a request looks like on its way in.
-pub struct Seen<'a> {
+pub struct Incoming<'a> {
     pub method: &'a Method,
     pub path: &'a str,
     pub query: Option<&'a str>,
@@ -20,16 +20,16 @@ pub struct Seen<'a> {
 }
 
 /// An answer: a status and a body (JSON unless a reply says otherwise).
-pub type Answer = (u16, Vec<u8>);
+pub type StandInAnswer = (u16, Vec<u8>);
 
-type QueryFn = dyn Fn(&Seen) -> Option<String> + Send + Sync;
-type BodyFn = dyn Fn(&Seen) -> Vec<u8> + Send + Sync;
-type ReplyFn = dyn Fn(&Seen) -> Option<Answer> + Send + Sync;
-type AnswerFn = dyn Fn(&Seen, Answer) -> Answer + Send + Sync;
-type HoldFn = dyn Fn(&Seen) -> Option<std::time::Duration> + Send + Sync;
-type HeadersFn = dyn Fn(&Seen) -> axum::http::HeaderMap + Send + Sync;
-type LabelFn = dyn Fn(&Seen, u16) -> Option<&'static str> + Send + Sync;
-type AnswerHeadersFn = dyn Fn(&Seen, u16, &mut axum::http::HeaderMap) + Send + Sync;
+type QueryFn = dyn Fn(&Incoming) -> Option<String> + Send + Sync;
+type BodyFn = dyn Fn(&Incoming) -> Vec<u8> + Send + Sync;
+type ReplyFn = dyn Fn(&Incoming) -> Option<StandInAnswer> + Send + Sync;
+type AnswerFn = dyn Fn(&Incoming, StandInAnswer) -> StandInAnswer + Send + Sync;
+type HoldFn = dyn Fn(&Incoming) -> Option<std::time::Duration> + Send + Sync;
+type HeadersFn = dyn Fn(&Incoming) -> axum::http::HeaderMap + Send + Sync;
+type LabelFn = dyn Fn(&Incoming, u16) -> Option<&'static str> + Send + Sync;
+type AnswerHeadersFn = dyn Fn(&Incoming, u16, &mut axum::http::HeaderMap) + Send + Sync;
 
 /// What the stand-in changes; each part defaults to passing things through.
 pub struct Choices {
@@ -111,7 +111,7 @@ pub fn stand_in(
         .expect("a client");
     let app = axum::Router::new()
         .fallback(forward)
-        .with_state(Arc::new(Proxy {
+        .with_state(Arc::new(StandInState {
             client,
             behind,
             choices,
@@ -129,7 +129,8 @@ pub fn stand_in(
     (server, path)
 }
 
-struct Proxy {
+/// What a stand-in serves with: a client, the reference behind it, and the choices it plays.
+struct StandInState {
     client: reqwest::Client,
     behind: String,
     choices: Choices,
@@ -137,14 +138,14 @@ struct Proxy {
 
 /// Answers a request as the choices say: on its own, or by asking the reference behind.
 async fn forward(
-    axum::extract::State(proxy): axum::extract::State<Arc<Proxy>>,
+    axum::extract::State(proxy): axum::extract::State<Arc<StandInState>>,
     request: axum::extract::Request,
 ) -> axum::response::Response {
     let (parts, body) = request.into_parts();
     let body = axum::body::to_bytes(body, 16 << 20)
         .await
         .unwrap_or_default();
-    let seen = Seen {
+    let seen = Incoming {
         method: &parts.method,
         path: parts.uri.path(),
         query: parts.uri.query(),

@@ -21,7 +21,7 @@ pub enum Gzip {
 
 /// How every answer goes over the wire.
 #[derive(Debug, Clone, Copy)]
-pub struct Shape {
+pub struct WireShape {
     pub gzip: Gzip,
     /// The body in small chunks (`Transfer-Encoding: chunked`), no length given.
     pub chunked: bool,
@@ -31,8 +31,8 @@ pub struct Shape {
     pub close: bool,
 }
 
-impl Shape {
-    pub const PLAIN: Shape = Shape {
+impl WireShape {
+    pub const PLAIN: WireShape = WireShape {
         gzip: Gzip::Never,
         chunked: false,
         http10: false,
@@ -47,7 +47,7 @@ pub fn in_front(
     profile: &Path,
     dir: &Path,
     name: &str,
-    shape: Shape,
+    shape: WireShape,
 ) -> PathBuf {
     let text = std::fs::read_to_string(profile).expect("the profile behind");
     let behind = text
@@ -77,14 +77,14 @@ pub fn in_front(
 }
 
 /// A request as read off the wire.
-struct Asked {
+struct WireRequest {
     method: String,
     target: String,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
 }
 
-impl Asked {
+impl WireRequest {
     fn header(&self, name: &str) -> Option<&str> {
         let found = self
             .headers
@@ -95,7 +95,7 @@ impl Asked {
 }
 
 /// Serves one connection: requests one after another while the shape keeps it open.
-async fn connection(stream: TcpStream, client: &reqwest::Client, behind: &str, shape: Shape) {
+async fn connection(stream: TcpStream, client: &reqwest::Client, behind: &str, shape: WireShape) {
     let _ = stream.set_nodelay(true);
     let mut stream = BufReader::new(stream);
     while let Some(asked) = read_request(&mut stream).await {
@@ -111,7 +111,7 @@ async fn connection(stream: TcpStream, client: &reqwest::Client, behind: &str, s
     }
 }
 
-async fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Asked> {
+async fn read_request(stream: &mut BufReader<TcpStream>) -> Option<WireRequest> {
     let mut line = String::new();
     stream.read_line(&mut line).await.ok().filter(|n| *n > 0)?;
     let mut words = line.split_whitespace();
@@ -128,7 +128,7 @@ async fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Asked> {
         let (name, value) = line.split_once(':')?;
         headers.push((name.trim().to_owned(), value.trim().to_owned()));
     }
-    let mut asked = Asked {
+    let mut asked = WireRequest {
         method,
         target,
         headers,
@@ -146,7 +146,7 @@ async fn read_request(stream: &mut BufReader<TcpStream>) -> Option<Asked> {
 async fn ask_behind(
     client: &reqwest::Client,
     behind: &str,
-    asked: &Asked,
+    asked: &WireRequest,
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let method = reqwest::Method::from_bytes(asked.method.as_bytes()).expect("a method");
     let mut sent = client
@@ -171,9 +171,9 @@ async fn ask_behind(
 
 /// The answer's bytes in `shape`.
 fn framed(
-    asked: &Asked,
+    asked: &WireRequest,
     (status, headers, body): (u16, Vec<(String, String)>, Vec<u8>),
-    shape: Shape,
+    shape: WireShape,
 ) -> Vec<u8> {
     let no_body = asked.method == "HEAD" || status == 204 || status == 304;
     let gzip_asked = asked

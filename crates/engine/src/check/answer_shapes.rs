@@ -56,7 +56,7 @@ type Fields = BTreeMap<String, u8>;
 
 /// What identifies a shape within a case.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Key {
+struct ShapeKey {
     operation: OperationId,
     status: u16,
     kind: Option<&'static str>,
@@ -66,7 +66,7 @@ struct Key {
 /// One shape as it is built.
 #[derive(Debug, Clone)]
 struct Building {
-    key: Key,
+    key: ShapeKey,
     body: &'static str,
     fields: Fields,
     nested: Fields,
@@ -82,8 +82,8 @@ struct Building {
 /// The answer being judged: merged into its shape once the next one arrives (or the case
 /// ends), so that a check judging it a refusal can still name the condition.
 #[derive(Debug, Clone)]
-struct Pending {
-    key: Key,
+struct PendingAnswer {
+    key: ShapeKey,
     body: &'static str,
     /// `None`: exactly the fields of the shape `same_as` (most answers of a case are alike, and
     /// need no map of their own).
@@ -102,7 +102,7 @@ struct Pending {
 #[derive(Debug, Default, Clone)]
 pub struct AnswerShapes {
     shapes: Vec<Building>,
-    pending: Option<Pending>,
+    pending: Option<PendingAnswer>,
     /// (operation, status, kind) whose example exchange is kept.
     exemplified: Vec<(OperationId, u16, Option<&'static str>)>,
 }
@@ -111,7 +111,7 @@ impl AnswerShapes {
     /// An answer of `operation` to `request` arrived: what is recorded next is about it.
     pub fn response(&mut self, operation: OperationId, request: &Request, response: &Response) {
         self.flush();
-        let key = Key {
+        let key = ShapeKey {
             operation,
             status: response.status,
             kind: request_kind(operation, request),
@@ -134,7 +134,7 @@ impl AnswerShapes {
             Some(Value::Object(object)) => nested_of(operation, object),
             _ => Fields::new(),
         };
-        self.pending = Some(Pending {
+        self.pending = Some(PendingAnswer {
             key,
             body,
             fields,
@@ -220,12 +220,12 @@ impl AnswerShapes {
     }
 }
 
-fn example_key(key: &Key) -> (OperationId, u16, Option<&'static str>) {
+fn example_key(key: &ShapeKey) -> (OperationId, u16, Option<&'static str>) {
     (key.operation, key.status, key.kind)
 }
 
 impl Building {
-    fn new(p: Pending) -> Building {
+    fn new(p: PendingAnswer) -> Building {
         let mut shape = Building {
             key: p.key.clone(),
             body: p.body,
@@ -242,7 +242,7 @@ impl Building {
         shape
     }
 
-    fn merge(&mut self, p: Pending) {
+    fn merge(&mut self, p: PendingAnswer) {
         if let Some(fields) = &p.fields {
             merge_fields(&mut self.fields, fields, self.count);
         }
@@ -254,7 +254,7 @@ impl Building {
     }
 
     /// Everything but the top-level fields, which [`Building::new`] takes as they are.
-    fn merge_rest(&mut self, p: Pending) {
+    fn merge_rest(&mut self, p: PendingAnswer) {
         let (items, count) = p.items;
         if count > 0 {
             merge_fields(&mut self.items, &items, self.item_count);

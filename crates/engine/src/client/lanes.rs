@@ -19,14 +19,14 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, Mutex};
 
 /// What a lane hands back: the answer, unparsed.
-type Sent = Result<Response, SendError>;
+type LaneAnswer = Result<Response, SendError>;
 
 /// A built request waiting for a lane.
-struct Job<R> {
+struct QueuedRequest<R> {
     request: R,
     /// Its endpoint, for the pace.
     endpoint: String,
-    reply: oneshot::Sender<Sent>,
+    reply: oneshot::Sender<LaneAnswer>,
 }
 
 /// Which queue a request waits in.
@@ -40,8 +40,8 @@ pub enum Urgency {
 
 /// The queues in front of the lanes; the lanes end when every handle to them is dropped.
 pub(super) struct Lanes<R> {
-    chain: mpsc::Sender<Job<R>>,
-    batch: mpsc::Sender<Job<R>>,
+    chain: mpsc::Sender<QueuedRequest<R>>,
+    batch: mpsc::Sender<QueuedRequest<R>>,
 }
 
 // Not derived: a handle clones whatever the requests are.
@@ -56,13 +56,13 @@ impl<R> Clone for Lanes<R> {
 
 /// The receiving ends, which the lanes take turns at.
 struct Queues<R> {
-    chain: mpsc::Receiver<Job<R>>,
-    batch: mpsc::Receiver<Job<R>>,
+    chain: mpsc::Receiver<QueuedRequest<R>>,
+    batch: mpsc::Receiver<QueuedRequest<R>>,
 }
 
 impl<R> Queues<R> {
     /// The next job, a chain's first; `None` once both queues are closed and empty.
-    async fn next(&mut self) -> Option<Job<R>> {
+    async fn next(&mut self) -> Option<QueuedRequest<R>> {
         tokio::select! {
             biased;
             Some(job) = self.chain.recv() => Some(job),
@@ -82,7 +82,7 @@ impl<R: Send + 'static> Lanes<R> {
     pub(super) fn start<E, F>(n: usize, execute: E) -> Option<Lanes<R>>
     where
         E: Fn(R, String) -> F + Send + Sync + 'static,
-        F: Future<Output = Sent> + Send + 'static,
+        F: Future<Output = LaneAnswer> + Send + 'static,
     {
         let handle = tokio::runtime::Handle::try_current().ok()?;
         let (chain, chain_queue) = mpsc::channel(QUEUE);
@@ -100,7 +100,7 @@ impl<R: Send + 'static> Lanes<R> {
 
     /// Sends `request` on the next free lane, after the chains' requests waiting when it is a
     /// batch's, and reads its answer.
-    pub(super) async fn execute(&self, request: R, endpoint: &str, urgency: Urgency) -> Sent {
+    pub(super) async fn execute(&self, request: R, endpoint: &str, urgency: Urgency) -> LaneAnswer {
         let (reply, answer) = oneshot::channel();
         let gone = || {
             SendError::Transport(
@@ -112,7 +112,7 @@ impl<R: Send + 'static> Lanes<R> {
             Urgency::Batch => &self.batch,
         };
         queue
-            .send(Job {
+            .send(QueuedRequest {
                 request,
                 endpoint: endpoint.to_owned(),
                 reply,
@@ -126,7 +126,7 @@ impl<R: Send + 'static> Lanes<R> {
 async fn lane<R, E, F>(execute: Arc<E>, queue: Arc<Mutex<Queues<R>>>)
 where
     E: Fn(R, String) -> F,
-    F: Future<Output = Sent>,
+    F: Future<Output = LaneAnswer>,
 {
     loop {
         let job = queue.lock().await.next().await;

@@ -94,11 +94,12 @@ pub struct Pacer {
     ceiling: Option<f64>,
     /// `--max-refusal`.
     max_refusal: Duration,
-    state: Mutex<State>,
+    state: Mutex<PaceState>,
 }
 
+/// The pace as it stands: its rate, its pauses, and the answers and refusals it was set by.
 #[derive(Debug)]
-struct State {
+struct PaceState {
     /// Requests per second; `None`: as fast as the lanes go.
     rate: Option<f64>,
     /// The earliest start of the next request.
@@ -136,7 +137,7 @@ struct Endpoint {
     streak: u32,
     /// Refusals in a row, after the first, with answers of other endpoints between each.
     lonely: u32,
-    /// `State::answers` at its last refusal.
+    /// `PaceState::answers` at its last refusal.
     answers_at: u64,
     /// It refuses while the others answer: its refusals hold only its own requests.
     alone: bool,
@@ -171,7 +172,7 @@ impl Pacer {
         Pacer {
             ceiling,
             max_refusal,
-            state: Mutex::new(State {
+            state: Mutex::new(PaceState {
                 rate: ceiling,
                 next: now,
                 paused_until: now,
@@ -193,7 +194,7 @@ impl Pacer {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PaceState> {
         // Every update is a few assignments: a poisoned state is still a state.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -359,7 +360,7 @@ impl Pacer {
     /// The rate drops to a fraction of what came through lately, or of itself when that is
     /// less. A refusal soon after a pause has measured nothing: the rate drops from itself (the
     /// pause was short, the rate is not nil).
-    fn decrease(&self, s: &mut State, now: Instant) {
+    fn decrease(&self, s: &mut PaceState, now: Instant) {
         let measured = now.saturating_duration_since(s.resumed) >= MIN_SPAN;
         let came_through = s.came_through.rate(now, s.span(now));
         let from = match s.rate {
@@ -453,7 +454,7 @@ fn too_long(status: u16, wait: Duration) -> String {
     )
 }
 
-impl State {
+impl PaceState {
     /// The span what came through is measured over: the last second, or since the last pause
     /// ended when that is shorter, but no shorter than [`MIN_SPAN`].
     fn span(&self, now: Instant) -> Duration {

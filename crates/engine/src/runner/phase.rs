@@ -28,18 +28,19 @@ pub enum Phase {
 /// The gate all cases of a run pass.
 #[derive(Debug, Default)]
 pub struct Phases {
-    state: Mutex<State>,
+    state: Mutex<PhaseCounts>,
     changed: Notify,
 }
 
+/// The cases of each phase running now, and the still cases waiting to (writers wait for them).
 #[derive(Debug, Default)]
-struct State {
+struct PhaseCounts {
     writing: usize,
     still: usize,
     still_waiting: usize,
 }
 
-impl State {
+impl PhaseCounts {
     fn admits(&self, phase: Phase) -> bool {
         match phase {
             Phase::Writing => self.still == 0 && self.still_waiting == 0,
@@ -96,7 +97,7 @@ impl Phases {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PhaseCounts> {
         // Every update is a single counter step: a poisoned state is still consistent.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -11,7 +11,7 @@ const INVALID_BODIES: &str = include_str!("../../../../cases/invalid-bodies.toml
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct File {
+struct InvalidBodiesFile {
     case: Vec<InvalidBody>,
 }
 
@@ -30,7 +30,7 @@ pub struct InvalidBody {
 
 /// The entries of `cases/invalid-bodies.toml`.
 pub fn entries() -> Vec<InvalidBody> {
-    let file: File =
+    let file: InvalidBodiesFile =
         toml::from_str(INVALID_BODIES).expect("cases/invalid-bodies.toml is checked by tests");
     file.case
 }

@@ -33,7 +33,7 @@ const GATHER: Duration = Duration::from_millis(5);
 
 /// The forwarding client: hyper's own (the one reqwest wraps, without reqwest's URL parsing,
 /// default headers and layers on every request), HTTP/1.1 to an `http` or `https` target.
-type Client = HyperClient<Full<Bytes>>;
+type ForwardingClient = HyperClient<Full<Bytes>>;
 
 /// Where the proxy listens and where it forwards to.
 pub struct ProxyConfig {
@@ -84,7 +84,7 @@ struct Heard {
 }
 
 struct Shared {
-    client: Client,
+    client: ForwardingClient,
     /// The target's scheme, host and port, and its base path without the trailing slash
     /// (empty at the root): a request's path and query go after it.
     scheme: Scheme,
@@ -139,7 +139,7 @@ impl Shared {
 /// follows no redirect and decodes nothing (the answer's bytes go to the client as the target
 /// coded them; the judge reads a decoded copy). An `https` target's certificate is verified as
 /// reqwest does, by the platform's roots.
-fn client() -> std::io::Result<Client> {
+fn client() -> std::io::Result<ForwardingClient> {
     let trust = Trust {
         insecure: false,
         system: true,

@@ -4,7 +4,7 @@
 //! expects, each failure under the step's rule.
 
 use super::file::{CaseStep, Spec};
-use super::template::{self, Source};
+use super::template::{self, RefSource};
 use crate::case::{Abort, CaseCx, Outcome, Outgoing};
 use crate::client::Response;
 use serde_json::Value;
@@ -15,7 +15,7 @@ struct Filled<'a> {
     answers: &'a [Option<Value>],
 }
 
-impl Source for Filled<'_> {
+impl RefSource for Filled<'_> {
     fn profile(&self, key: &str) -> Option<String> {
         self.cx.run.fixture(key).map(str::to_owned)
     }

@@ -26,7 +26,7 @@ pub struct Found {
 pub fn refs(text: &str) -> Result<Vec<Found>, String> {
     let mut found = Vec::new();
     for piece in pieces(text)? {
-        if let Piece::Ref(text, reference) = piece {
+        if let TemplatePiece::Ref(text, reference) = piece {
             found.push(Found {
                 reference,
                 text: text.to_owned(),
@@ -43,38 +43,38 @@ pub fn blanked(text: &str) -> String {
         Ok(pieces) => pieces
             .iter()
             .map(|p| match p {
-                Piece::Text(t) => *t,
-                Piece::Ref(..) => "x",
+                TemplatePiece::Text(t) => *t,
+                TemplatePiece::Ref(..) => "x",
             })
             .collect(),
         Err(_) => text.to_owned(),
     }
 }
 
-enum Piece<'a> {
+enum TemplatePiece<'a> {
     Text(&'a str),
     Ref(&'a str, Ref),
 }
 
-fn pieces(mut text: &str) -> Result<Vec<Piece<'_>>, String> {
+fn pieces(mut text: &str) -> Result<Vec<TemplatePiece<'_>>, String> {
     let mut out = Vec::new();
     while let Some(start) = text.find("${") {
         if start > 0 {
-            out.push(Piece::Text(&text[..start]));
+            out.push(TemplatePiece::Text(&text[..start]));
         }
         let rest = &text[start..];
         let end = rest
             .find('}')
             .ok_or_else(|| format!("`{rest}`: a reference opened with `${{` is never closed"))?;
         let whole = &rest[..=end];
-        out.push(Piece::Ref(
+        out.push(TemplatePiece::Ref(
             whole,
             parse(&rest[2..end]).map_err(|e| format!("`{whole}`: {e}"))?,
         ));
         text = &rest[end + 1..];
     }
     if !text.is_empty() {
-        out.push(Piece::Text(text));
+        out.push(TemplatePiece::Text(text));
     }
     Ok(out)
 }
@@ -104,7 +104,7 @@ fn parse(inner: &str) -> Result<Ref, String> {
 }
 
 /// What a running case fills references in from.
-pub trait Source {
+pub trait RefSource {
     /// The profile's value of fixture `key` (checked when the case was loaded).
     fn profile(&self, key: &str) -> Option<String>;
     /// The JSON answer of step `step` (from 1), where it had one.
@@ -114,16 +114,16 @@ pub trait Source {
 /// `text` with its references filled in: a string that is one reference alone is the value it
 /// names (a number stays a number), anything else a string. An error says which reference
 /// named nothing, showing the answer it was looked for in.
-pub fn fill(text: &str, source: &dyn Source) -> Result<Value, String> {
+pub fn fill(text: &str, source: &dyn RefSource) -> Result<Value, String> {
     let pieces = pieces(text)?;
-    if let [Piece::Ref(_, reference)] = pieces.as_slice() {
+    if let [TemplatePiece::Ref(_, reference)] = pieces.as_slice() {
         return value(reference, source);
     }
     let mut out = String::new();
     for piece in &pieces {
         match piece {
-            Piece::Text(text) => out.push_str(text),
-            Piece::Ref(_, reference) => match value(reference, source)? {
+            TemplatePiece::Text(text) => out.push_str(text),
+            TemplatePiece::Ref(_, reference) => match value(reference, source)? {
                 Value::String(s) => out.push_str(&s),
                 other => out.push_str(&other.to_string()),
             },
@@ -133,7 +133,7 @@ pub fn fill(text: &str, source: &dyn Source) -> Result<Value, String> {
 }
 
 /// [`fill`] as text: a value that is no string is written as JSON.
-pub fn fill_text(text: &str, source: &dyn Source) -> Result<String, String> {
+pub fn fill_text(text: &str, source: &dyn RefSource) -> Result<String, String> {
     Ok(match fill(text, source)? {
         Value::String(s) => s,
         other => other.to_string(),
@@ -141,7 +141,7 @@ pub fn fill_text(text: &str, source: &dyn Source) -> Result<String, String> {
 }
 
 /// Every string of a JSON value [`fill`]ed in, keys aside.
-pub fn fill_json(value: &Value, source: &dyn Source) -> Result<Value, String> {
+pub fn fill_json(value: &Value, source: &dyn RefSource) -> Result<Value, String> {
     Ok(match value {
         Value::String(s) => fill(s, source)?,
         Value::Array(items) => Value::Array(
@@ -159,7 +159,7 @@ pub fn fill_json(value: &Value, source: &dyn Source) -> Result<Value, String> {
     })
 }
 
-fn value(reference: &Ref, source: &dyn Source) -> Result<Value, String> {
+fn value(reference: &Ref, source: &dyn RefSource) -> Result<Value, String> {
     match reference {
         Ref::Profile(key) => source
             .profile(key)
@@ -193,8 +193,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    struct Answers(Vec<Value>);
-    impl Source for Answers {
+    struct StepAnswers(Vec<Value>);
+    impl RefSource for StepAnswers {
         fn profile(&self, key: &str) -> Option<String> {
             (key == "finops.counterpart_id").then(|| "c-1".to_owned())
         }
@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn a_lone_reference_keeps_its_type_and_a_mixed_string_is_text() {
-        let answers = Answers(vec![json!({"n": 5, "id": "a"})]);
+        let answers = StepAnswers(vec![json!({"n": 5, "id": "a"})]);
         assert_eq!(fill("${step.1.json/n}", &answers).unwrap(), json!(5));
         assert_eq!(
             fill(

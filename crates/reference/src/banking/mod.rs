@@ -27,8 +27,6 @@ use uuid::Uuid;
 /// The organization header's name (the spec does not give one).
 pub const ORG_HEADER: &str = "x-partner-organization-id";
 
-type Reply = Result<Response, Response>;
-
 /// Who is calling, for whom.
 struct Caller {
     org: Uuid,

@@ -1,12 +1,12 @@
 //! List transactions: the first page's cursor from the query, later pages' from their stored
 //! tokens, and the page itself in the banking page shape.
 
-use super::{error, gate, Reply};
+use super::{error, gate};
 use crate::fault::Fault;
 use crate::finance::query_map;
 use crate::page::{Neighbours, PageFaults, PagePlan, TokenBook, TokenFaults};
 use crate::receivable::parse_uuid;
-use crate::reply;
+use crate::reply::{self, Reply};
 use crate::store::{App, Transaction, TxCursor};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, Uri};

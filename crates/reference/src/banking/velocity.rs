@@ -1,10 +1,10 @@
 //! Create velocity control: the scope check, the body's validation, the card and duplicate
 //! checks, and the control rendered back, with the faults that bend each of them.
 
-use super::{error, gate, Caller, Reply};
+use super::{error, gate, Caller};
 use crate::fault::Fault;
 use crate::receivable::{as_integer, parse_uuid, wrapped};
-use crate::reply;
+use crate::reply::{self, Reply};
 use crate::store::{rfc3339, App, WRITE_SCOPE};
 use axum::body::Bytes;
 use axum::extract::State;
@@ -20,7 +20,7 @@ use uuid::Uuid;
 const WINDOWS: &[&str] = &["DAY", "LIFETIME", "MONTH", "TRANSACTION", "WEEK"];
 
 /// A valid create velocity control body.
-struct Control {
+struct ControlBody {
     id: String,
     amount_limit: i64,
     currency_code: String,
@@ -33,7 +33,7 @@ struct Control {
     window: String,
 }
 
-fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
+fn validate_control(app: &App, body: &Value) -> Result<ControlBody, String> {
     let f = &app.faults;
     let map = body.as_object().ok_or("the body must be a JSON object")?;
     let text = |name: &str| -> Result<String, String> {
@@ -103,7 +103,7 @@ fn validate_control(app: &App, body: &Value) -> Result<Control, String> {
         }
     };
     let usage_limit = usage_limit(app, map.get("usageLimit"), &window)?;
-    Ok(Control {
+    Ok(ControlBody {
         id,
         amount_limit,
         currency_code,
@@ -326,7 +326,7 @@ fn create_parsed(app: &App, caller: &Caller, value: &Value, uri: &Uri, commit: C
     Ok(reply::json(status, &out))
 }
 
-fn render_control(app: &App, caller: &Caller, c: &Control, at: &str, generated: Uuid) -> Value {
+fn render_control(app: &App, caller: &Caller, c: &ControlBody, at: &str, generated: Uuid) -> Value {
     let f = &app.faults;
     let mut out = Map::new();
     let id = if f.has(Fault::VelocityIdGenerated) {

@@ -1,9 +1,9 @@
 //! Update comment.
 
-use super::{gate_org, merge, not_found, owns, parse_body, path_uuid, Reply};
+use super::{gate_org, merge, not_found, owns, parse_body, path_uuid};
 use crate::fault::Fault;
 use crate::receivable::parse_uuid;
-use crate::reply::{self, FieldError};
+use crate::reply::{self, FieldError, Reply};
 use crate::store::{rfc3339, App, Comment};
 use axum::body::Bytes;
 use axum::extract::{Path, State};

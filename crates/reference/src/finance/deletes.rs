@@ -1,8 +1,8 @@
 //! Delete tag (detaching it from receivables) and delete counterpart bank account.
 
-use super::{gate_org, merge, not_found, owns, path_uuid, Reply};
+use super::{gate_org, merge, not_found, owns, path_uuid};
 use crate::fault::Fault;
-use crate::reply::{self};
+use crate::reply::{self, Reply};
 use crate::store::{App, Receivable, ReceivableKind};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;

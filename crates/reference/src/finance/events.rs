@@ -1,9 +1,9 @@
 //! List events: the seeded history plus one event per write, paged with stored tokens.
 
-use super::{gate_org, merge, not_found, query_map, Reply};
+use super::{gate_org, merge, not_found, query_map};
 use crate::fault::Fault;
 use crate::page::{Neighbours, PageFaults, PagePlan, TokenBook, TokenFaults};
-use crate::reply::{self, FieldError};
+use crate::reply::{self, FieldError, Reply};
 use crate::store::{rfc3339, App, Event, EventCursor};
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};

@@ -1,8 +1,8 @@
 //! Create mailbox domain: the one finance operation without `x-organization-id`.
 
-use super::{gate, merge, parse_body, OrgHeader, Reply};
+use super::{gate, merge, parse_body, OrgHeader};
 use crate::fault::Fault;
-use crate::reply::{self, FieldError};
+use crate::reply::{self, FieldError, Reply};
 use crate::store::{rfc3339, App};
 use axum::body::Bytes;
 use axum::extract::State;

@@ -22,7 +22,7 @@ pub use vat::{create_vat, get_vat};
 use super::bearer_token;
 use super::fault::Fault;
 use super::receivable::{parse_date, parse_uuid};
-use super::reply::{self, FieldError};
+use super::reply::{self, FieldError, Reply};
 use super::store::App;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
@@ -30,8 +30,6 @@ use axum::response::Response;
 use serde_json::Value;
 use std::collections::HashMap;
 use uuid::Uuid;
-
-pub(super) type Reply = Result<Response, Response>;
 
 /// Whether an operation takes `x-organization-id`.
 #[derive(Clone, Copy, PartialEq, Eq)]

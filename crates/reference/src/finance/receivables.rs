@@ -1,9 +1,9 @@
 //! Create receivable: quote and invoice bodies, and based-on creation with its transitions.
 
-use super::{gate_org, merge, not_found, owns, parse_body, Reply};
+use super::{gate_org, merge, not_found, owns, parse_body};
 use crate::fault::{Fault, FaultSet};
 use crate::receivable::{self, parse_uuid, Create};
-use crate::reply::{self};
+use crate::reply::{self, Reply};
 use crate::store::{rfc3339, App, Receivable, ReceivableKind, VatId};
 use axum::body::Bytes;
 use axum::extract::State;
@@ -136,7 +136,7 @@ fn create_new(
     );
     db.receivables.insert(id, record.clone());
     drop(db);
-    let source = Source {
+    let source = EchoedFrom {
         body: &body,
         based_on: None,
     };
@@ -306,7 +306,7 @@ fn create_based_on(
     db.receivables.insert(id, record.clone());
     drop(db);
     let body = Map::new();
-    let origin = Source {
+    let origin = EchoedFrom {
         body: &body,
         based_on: Some((based_on, source.document_id.as_str())),
     };
@@ -317,7 +317,7 @@ fn create_based_on(
 }
 
 /// Where a receivable's echoed fields come from.
-struct Source<'a> {
+struct EchoedFrom<'a> {
     body: &'a Map<String, Value>,
     based_on: Option<(Uuid, &'a str)>,
 }
@@ -331,7 +331,7 @@ fn render_receivable(
     r: &Receivable,
     counterpart_name: &str,
     at: OffsetDateTime,
-    src: &Source,
+    src: &EchoedFrom,
 ) -> Value {
     let f = &app.faults;
     let echo = |name: &str| src.body.get(name).cloned().unwrap_or(Value::Null);

@@ -1,8 +1,8 @@
 //! Counterpart VAT IDs: create and get, isolated per organization.
 
-use super::{gate_org, merge, not_found, owns, parse_body, path_uuid, Reply};
+use super::{gate_org, merge, not_found, owns, parse_body, path_uuid};
 use crate::fault::Fault;
-use crate::reply::{self, FieldError};
+use crate::reply::{self, FieldError, Reply};
 use crate::store::{App, VatId};
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -8,7 +8,7 @@
 //! format, read back as the matrix reads any report, then built into one view.
 
 use super::view::MatrixView;
-use super::{build, console, html, json, md, read_all, Outcome, SilentChoice};
+use super::{build, console, html, json, md, read_all, RuleOutcome, SilentChoice};
 use crate::catalogue::{Catalogue, Level};
 use crate::report::{Json, Reporter, RunView, Subject};
 use crate::verdict::{CaseResult, Evidence, Finding, Inconclusive, RunRecord, Verdict};
@@ -164,7 +164,7 @@ fn json_results(json: &serde_json::Value) -> Results {
 }
 
 /// How many rules had `result` in `name`'s column.
-fn count(results: &Results, name: &str, result: Outcome) -> usize {
+fn count(results: &Results, name: &str, result: RuleOutcome) -> usize {
     results
         .iter()
         .filter(|(n, _, r)| n == name && r == result.as_str())
@@ -266,11 +266,11 @@ fn three_implementations_read_the_same_in_every_matrix_output() {
     // Each implementation's count of rules per result, the same in the view and every file.
     let expected: [[usize; 5]; 3] = [[2, 0, 0, 1, 0], [2, 1, 0, 0, 0], [1, 0, 1, 0, 1]];
     let outcomes = [
-        Outcome::Pass,
-        Outcome::Fail,
-        Outcome::Warn,
-        Outcome::Skipped,
-        Outcome::Inconclusive,
+        RuleOutcome::Pass,
+        RuleOutcome::Fail,
+        RuleOutcome::Warn,
+        RuleOutcome::Skipped,
+        RuleOutcome::Inconclusive,
     ];
     let (md, html_rows, json_rows) = (md_results(&md), html_results(&html), json_results(&json));
     assert_eq!(
@@ -295,8 +295,12 @@ fn three_implementations_read_the_same_in_every_matrix_output() {
                 );
             }
         }
-        let not_run = view.columns[at].count(Outcome::NotRun);
-        assert_eq!(count(&json_rows, name, Outcome::NotRun), not_run, "{name}");
+        let not_run = view.columns[at].count(RuleOutcome::NotRun);
+        assert_eq!(
+            count(&json_rows, name, RuleOutcome::NotRun),
+            not_run,
+            "{name}"
+        );
     }
     // Each rule's result alike (matrix.md lists the broken rules first, matrix.html by area).
     let sorted = |rows: &Results| {

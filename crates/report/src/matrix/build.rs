@@ -1,7 +1,7 @@
 //! Runs lined up into a [`Matrix`]: a column per run, named; a row per rule of the catalogue,
 //! each run's result on it; the silent places ranked.
 
-use super::{choices, Cell, Implementation, Matrix, Outcome, RuleRow, Run};
+use super::{choices, Cell, Implementation, Matrix, RuleOutcome, RuleRow, Run};
 use crate::catalogue::{Catalogue, Level};
 use std::path::Path;
 
@@ -44,8 +44,8 @@ pub fn build(runs: &[Run], catalogue: &Catalogue, dir: &Path) -> Matrix {
 fn cell(run: &Run, rule: &str) -> Cell {
     match run.results.get(rule) {
         Some(cell) => cell.clone(),
-        None if run.lists_rules => Cell::of(Outcome::NotInVersion),
-        None => Cell::of(Outcome::NotRun),
+        None if run.lists_rules => Cell::of(RuleOutcome::NotInVersion),
+        None => Cell::of(RuleOutcome::NotRun),
     }
 }
 
@@ -56,7 +56,7 @@ fn implementation(
     rules: &[RuleRow],
     dir: &Path,
 ) -> Implementation {
-    let count = |level: Level, outcome: Outcome| {
+    let count = |level: Level, outcome: RuleOutcome| {
         rules
             .iter()
             .filter(|r| r.level == level && r.results[column].1.result == outcome)
@@ -72,9 +72,9 @@ fn implementation(
         traffic: run.traffic,
         report: run.path.display().to_string(),
         summary: summary_link(&run.path, dir),
-        must_kept: count(Level::Must, Outcome::Pass),
-        must_broken: count(Level::Must, Outcome::Fail),
-        should_warned: count(Level::Should, Outcome::Warn),
+        must_kept: count(Level::Must, RuleOutcome::Pass),
+        must_broken: count(Level::Must, RuleOutcome::Fail),
+        should_warned: count(Level::Should, RuleOutcome::Warn),
     }
 }
 
@@ -208,15 +208,15 @@ mod tests {
     fn a_rule_the_report_does_not_list_was_not_in_its_version() {
         let mut old = run(None, "http://a/", "2026-01-01T00:00:00Z");
         old.results
-            .insert("GEN-JSON-BODY".to_owned(), Cell::of(Outcome::Pass));
+            .insert("GEN-JSON-BODY".to_owned(), Cell::of(RuleOutcome::Pass));
         let matrix = build(&[old], Catalogue::embedded(), Path::new("."));
         assert_eq!(matrix.rules.len(), Catalogue::embedded().rules.len());
         let result = |id: &str| {
             let row = matrix.rules.iter().find(|r| r.id == id).expect("the rule");
             row.results[0].1.result
         };
-        assert_eq!(result("GEN-JSON-BODY"), Outcome::Pass);
-        assert_eq!(result("GEN-NO-5XX"), Outcome::NotInVersion);
+        assert_eq!(result("GEN-JSON-BODY"), RuleOutcome::Pass);
+        assert_eq!(result("GEN-NO-5XX"), RuleOutcome::NotInVersion);
         assert_eq!(matrix.implementations[0].must_kept, 1);
     }
 }

@@ -14,12 +14,12 @@ use crate::report::{field_list, fill_under, merged_types, stated_limit, Subject}
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A place where the spec is silent: a gap, and what was looked at there.
-type Place = (String, Subject, String);
+type SilentPlaceKey = (String, Subject, String);
 
 /// Where `seen` belongs and the value it shows, with what the spec states put back: the page
 /// fill under no `limit` of an operation whose `limit` has a stated default is the fill under
 /// that default (a report now says so itself; one written before did not).
-fn place(seen: &SilentChoice) -> (Place, String) {
+fn place(seen: &SilentChoice) -> (SilentPlaceKey, String) {
     let stated = seen
         .subject
         .operation
@@ -83,7 +83,7 @@ pub fn merged(values: &BTreeSet<String>) -> Vec<String> {
 
 /// Every place any run showed something of, the most divergent first, then in gap order.
 pub fn rank(runs: &[Run], names: &[String], catalogue: &Catalogue) -> Vec<SilentPlace> {
-    let mut places: BTreeMap<Place, Vec<BTreeSet<String>>> = BTreeMap::new();
+    let mut places: BTreeMap<SilentPlaceKey, Vec<BTreeSet<String>>> = BTreeMap::new();
     for (column, run) in runs.iter().enumerate() {
         for seen in &run.seen {
             let (place, value) = place(seen);

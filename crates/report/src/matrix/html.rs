@@ -12,7 +12,7 @@
 //! text from a report or the catalogue; nothing here writes markup.
 
 use super::view::{broken_in, MatrixView, Row, LEVELS};
-use super::{listed, Cell, Outcome};
+use super::{listed, Cell, RuleOutcome};
 use crate::report::html::{case_anchor, rendered};
 use askama::Template;
 
@@ -26,7 +26,7 @@ const FOLD_NAMES: usize = 8;
 
 /// The whole page.
 pub fn render(view: &MatrixView<'_>) -> String {
-    rendered(&Page {
+    rendered(&MatrixPage {
         view,
         css: CSS,
         js: JS,
@@ -35,7 +35,7 @@ pub fn render(view: &MatrixView<'_>) -> String {
 
 #[derive(Template)]
 #[template(path = "matrix.html")]
-struct Page<'v, 'a> {
+struct MatrixPage<'v, 'a> {
     view: &'v MatrixView<'a>,
     css: &'static str,
     js: &'static str,
@@ -48,7 +48,7 @@ struct Filter {
     options: Vec<(String, String)>,
 }
 
-impl Page<'_, '_> {
+impl MatrixPage<'_, '_> {
     /// The filters of the rules: by area, level and result.
     fn filters(&self) -> [Filter; 3] {
         let view = self.view;
@@ -83,7 +83,7 @@ impl Page<'_, '_> {
 
     /// The results a rule had, as the filters name them.
     fn results(&self, row: &Row<'_>) -> String {
-        let results: Vec<&str> = row.results().map(Outcome::class).collect();
+        let results: Vec<&str> = row.results().map(RuleOutcome::class).collect();
         results.join(" ")
     }
 
@@ -144,7 +144,7 @@ mod tests {
             should_warned: 0,
         };
         let cell = Cell {
-            result: Outcome::Fail,
+            result: RuleOutcome::Fail,
             case: Some(HOSTILE.to_owned()),
             message: Some(HOSTILE.to_owned()),
         };

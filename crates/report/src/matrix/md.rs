@@ -8,7 +8,7 @@
 //! long lists in a cell show their first items and `and N more`.
 
 use super::view::{broken_in, ChoiceRow, MatrixView, Row};
-use super::{listed, Cell, Outcome};
+use super::{listed, Cell, RuleOutcome};
 use crate::report::markdown::text;
 
 /// The largest matrix.md written, in bytes: GitHub's cap on a comment, less room for a line
@@ -36,13 +36,13 @@ const NAME_CHARS: usize = 120;
 const PICKS: usize = 3;
 
 /// Lines added while they fit.
-struct Comment {
+struct MatrixComment {
     text: String,
     /// Rows that did not fit, to say so once.
     left_out: usize,
 }
 
-impl Comment {
+impl MatrixComment {
     fn line(&mut self, line: &str) {
         self.text.push_str(line);
         self.text.push('\n');
@@ -83,7 +83,7 @@ fn by_column(view: &MatrixView<'_>) -> bool {
 
 /// The whole matrix.md.
 pub fn render(view: &MatrixView<'_>) -> String {
-    let mut page = Comment {
+    let mut page = MatrixComment {
         text: String::new(),
         left_out: 0,
     };
@@ -141,7 +141,7 @@ fn capped(text: String) -> String {
     cut
 }
 
-fn folded(page: &mut Comment, title: &str, body: impl FnOnce(&mut Comment)) {
+fn folded(page: &mut MatrixComment, title: &str, body: impl FnOnce(&mut MatrixComment)) {
     page.line(&format!("\n<details><summary>{title}</summary>\n"));
     body(page);
     page.line("\n</details>");
@@ -156,7 +156,7 @@ fn short(raw: &str, chars: usize) -> String {
     cut
 }
 
-fn implementations(page: &mut Comment, view: &MatrixView<'_>) {
+fn implementations(page: &mut MatrixComment, view: &MatrixView<'_>) {
     page.line("| implementation | verdict | must kept | must broken | should warned | target | covenant | date |");
     page.line("|---|---|---:|---:|---:|---|---|---|");
     for column in &view.columns {
@@ -176,7 +176,7 @@ fn implementations(page: &mut Comment, view: &MatrixView<'_>) {
     page.end_table();
 }
 
-fn header(page: &mut Comment, view: &MatrixView<'_>, first: &str) {
+fn header(page: &mut MatrixComment, view: &MatrixView<'_>, first: &str) {
     let names: Vec<String> = view
         .columns
         .iter()
@@ -186,7 +186,7 @@ fn header(page: &mut Comment, view: &MatrixView<'_>, first: &str) {
     page.line(&format!("|---|{}", "---|".repeat(names.len())));
 }
 
-fn rules(page: &mut Comment, view: &MatrixView<'_>, rows: &[usize]) {
+fn rules(page: &mut MatrixComment, view: &MatrixView<'_>, rows: &[usize]) {
     let columns = by_column(view);
     if columns {
         header(page, view, "rule");
@@ -217,7 +217,7 @@ fn cell(cell: &Cell) -> String {
                 text(&short(message, MESSAGE_CHARS))
             )
         }
-        _ if matches!(cell.result, Outcome::Fail | Outcome::Warn) => format!("**{word}**"),
+        _ if matches!(cell.result, RuleOutcome::Fail | RuleOutcome::Warn) => format!("**{word}**"),
         _ => word.to_owned(),
     }
 }
@@ -231,7 +231,7 @@ fn by_result(row: &Row<'_>) -> String {
         .map(|(result, names)| {
             let word = result.as_str();
             match result {
-                Outcome::Fail | Outcome::Warn | Outcome::Known => format!(
+                RuleOutcome::Fail | RuleOutcome::Warn | RuleOutcome::Known => format!(
                     "**{word}** ({}): {}",
                     names.len(),
                     text(&listed(names, NAME_CHARS))
@@ -243,7 +243,7 @@ fn by_result(row: &Row<'_>) -> String {
     groups.join("; ")
 }
 
-fn choices(page: &mut Comment, view: &MatrixView<'_>, rows: &[usize]) {
+fn choices(page: &mut MatrixComment, view: &MatrixView<'_>, rows: &[usize]) {
     let columns = by_column(view);
     if columns {
         header(page, view, "where the spec is silent");
@@ -298,7 +298,7 @@ fn picks(row: &ChoiceRow<'_>) -> String {
 
 /// The places where every implementation that showed something chose alike: the choice once,
 /// and how many showed it.
-fn alike(page: &mut Comment, view: &MatrixView<'_>) {
+fn alike(page: &mut MatrixComment, view: &MatrixView<'_>) {
     let all = view.columns.len();
     page.line("| where the spec is silent | chosen | by |\n|---|---|---:|");
     for row in view.choices_at(&view.alike) {
@@ -332,7 +332,7 @@ mod tests {
             .map(|i| format!("an-implementation-with-a-long-name-{i:03}"))
             .collect();
         let failing = Cell {
-            result: Outcome::Fail,
+            result: RuleOutcome::Fail,
             case: Some("a.case".to_owned()),
             message: Some("m".repeat(300)),
         };

@@ -29,7 +29,7 @@ mod write;
 pub use build::{build, short_date};
 pub use error::MatrixError;
 pub use read::{read, read_all};
-pub use run::{Cell, Outcome, Run, SilentChoice};
+pub use run::{Cell, RuleOutcome, Run, SilentChoice};
 pub use table::{Implementation, Matrix, RuleRow, SilentPlace};
 pub use view::{listed, MatrixView};
 pub use write::write;

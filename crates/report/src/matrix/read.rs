@@ -3,27 +3,28 @@
 //! the bulk of a report, are skipped unread), and a rule status this version does not know is
 //! not run. What is not a covenant report at all is refused, naming the file.
 
-use super::{Cell, MatrixError, Outcome, Run, SilentChoice};
+use super::{Cell, MatrixError, RuleOutcome, Run, SilentChoice};
 use crate::report::Subject;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// `report.json`, as far as the matrix reads it; each `Json*` type below is one of its parts.
 #[derive(Deserialize)]
-struct Document {
+struct JsonReport {
     #[serde(default)]
     verdict: Option<String>,
-    meta: Meta,
+    meta: JsonMeta,
     #[serde(default)]
-    cases: Vec<Case>,
+    cases: Vec<JsonCase>,
     #[serde(default)]
-    coverage: Option<Coverage>,
+    coverage: Option<JsonCoverage>,
     #[serde(default)]
-    silent: BTreeMap<String, Gap>,
+    silent: BTreeMap<String, JsonGap>,
 }
 
 #[derive(Deserialize)]
-struct Meta {
+struct JsonMeta {
     covenant_version: String,
     target: String,
     #[serde(default)]
@@ -33,31 +34,31 @@ struct Meta {
     #[serde(default)]
     shard: Option<String>,
     #[serde(default)]
-    profile: Option<Profile>,
+    profile: Option<JsonProfile>,
     #[serde(default)]
     traffic: Option<serde::de::IgnoredAny>,
 }
 
 /// The redacted profile, for its name alone.
 #[derive(Deserialize)]
-struct Profile {
+struct JsonProfile {
     #[serde(default)]
     name: Option<String>,
 }
 
 #[derive(Deserialize)]
-struct Case {
+struct JsonCase {
     id: String,
     #[serde(default)]
     verdict: String,
     #[serde(default)]
     rules: Vec<String>,
     #[serde(default)]
-    findings: Vec<Finding>,
+    findings: Vec<JsonFinding>,
 }
 
 #[derive(Deserialize)]
-struct Finding {
+struct JsonFinding {
     rule: String,
     #[serde(default)]
     level: String,
@@ -68,13 +69,13 @@ struct Finding {
 }
 
 #[derive(Deserialize)]
-struct Coverage {
+struct JsonCoverage {
     #[serde(default)]
-    rules: Vec<CoveredRule>,
+    rules: Vec<JsonCoveredRule>,
 }
 
 #[derive(Deserialize)]
-struct CoveredRule {
+struct JsonCoveredRule {
     id: String,
     status: String,
     #[serde(default)]
@@ -82,15 +83,15 @@ struct CoveredRule {
 }
 
 #[derive(Deserialize)]
-struct Gap {
+struct JsonGap {
     #[serde(default)]
     text: String,
     #[serde(default)]
-    observations: Vec<Observation>,
+    observations: Vec<JsonObservation>,
 }
 
 #[derive(Deserialize)]
-struct Observation {
+struct JsonObservation {
     #[serde(default)]
     operation: Option<String>,
     #[serde(default)]
@@ -111,7 +112,7 @@ pub fn read(path: &Path, label: Option<String>) -> Result<Run, MatrixError> {
         path: path.to_owned(),
         why,
     };
-    let document: Document = serde_json::from_slice(&bytes).map_err(|e| {
+    let document: JsonReport = serde_json::from_slice(&bytes).map_err(|e| {
         if e.is_data() {
             not_a_report(format!("line {}, column {}: {e}", e.line(), e.column()))
         } else {
@@ -127,7 +128,7 @@ pub fn read(path: &Path, label: Option<String>) -> Result<Run, MatrixError> {
     Ok(run_of(document, path, label))
 }
 
-fn run_of(document: Document, path: &Path, label: Option<String>) -> Run {
+fn run_of(document: JsonReport, path: &Path, label: Option<String>) -> Run {
     let findings = findings_by_rule(&document.cases);
     let (results, lists_rules) = match &document.coverage {
         Some(coverage) if !coverage.rules.is_empty() => (
@@ -176,8 +177,8 @@ fn run_of(document: Document, path: &Path, label: Option<String>) -> Run {
 }
 
 /// Each rule's findings, in run order, with the case that made each.
-fn findings_by_rule(cases: &[Case]) -> BTreeMap<String, Vec<(&str, &Finding)>> {
-    let mut by_rule: BTreeMap<String, Vec<(&str, &Finding)>> = BTreeMap::new();
+fn findings_by_rule(cases: &[JsonCase]) -> BTreeMap<String, Vec<(&str, &JsonFinding)>> {
+    let mut by_rule: BTreeMap<String, Vec<(&str, &JsonFinding)>> = BTreeMap::new();
     for case in cases {
         for finding in &case.findings {
             by_rule
@@ -191,14 +192,14 @@ fn findings_by_rule(cases: &[Case]) -> BTreeMap<String, Vec<(&str, &Finding)>> {
 
 /// A rule's cell from the status the report's coverage gives it, with the first failing case
 /// and its message; a failure the baseline holds wholly is known.
-fn covered(rule: &CoveredRule, findings: Option<&Vec<(&str, &Finding)>>) -> Cell {
+fn covered(rule: &JsonCoveredRule, findings: Option<&Vec<(&str, &JsonFinding)>>) -> Cell {
     let outcome = match rule.status.as_str() {
-        "fail" => Outcome::Fail,
-        "warn" => Outcome::Warn,
-        "error" | "inconclusive" => Outcome::Inconclusive,
-        "pass" => Outcome::Pass,
-        "skipped" => Outcome::Skipped,
-        _ => Outcome::NotRun,
+        "fail" => RuleOutcome::Fail,
+        "warn" => RuleOutcome::Warn,
+        "error" | "inconclusive" => RuleOutcome::Inconclusive,
+        "pass" => RuleOutcome::Pass,
+        "skipped" => RuleOutcome::Skipped,
+        _ => RuleOutcome::NotRun,
     };
     let mut cell = from_findings(outcome, findings.map(Vec::as_slice).unwrap_or_default());
     if cell.message.is_none() {
@@ -209,16 +210,16 @@ fn covered(rule: &CoveredRule, findings: Option<&Vec<(&str, &Finding)>>) -> Cell
 
 /// The cell of a rule judged `outcome`: a failure whose every must finding the baseline holds
 /// is known; the first finding of its level gives the case and the message.
-fn from_findings(outcome: Outcome, findings: &[(&str, &Finding)]) -> Cell {
+fn from_findings(outcome: RuleOutcome, findings: &[(&str, &JsonFinding)]) -> Cell {
     let of_level = |level: &'static str| findings.iter().filter(move |(_, f)| f.level == level);
     let outcome = match outcome {
-        Outcome::Fail if of_level("must").all(|(_, f)| f.known.is_some()) => Outcome::Known,
+        RuleOutcome::Fail if of_level("must").all(|(_, f)| f.known.is_some()) => RuleOutcome::Known,
         other => other,
     };
     let shown = match outcome {
-        Outcome::Fail => of_level("must").find(|(_, f)| f.known.is_none()),
-        Outcome::Known => of_level("must").next(),
-        Outcome::Warn => of_level("should").next(),
+        RuleOutcome::Fail => of_level("must").find(|(_, f)| f.known.is_none()),
+        RuleOutcome::Known => of_level("must").next(),
+        RuleOutcome::Warn => of_level("should").next(),
         _ => None,
     };
     Cell {
@@ -232,15 +233,15 @@ fn from_findings(outcome: Outcome, findings: &[(&str, &Finding)]) -> Cell {
 /// it): a rule with findings fails or warns; one a judged case names passes; one only skipped
 /// cases name is skipped; the rest were not run.
 fn derived(
-    cases: &[Case],
-    findings: &BTreeMap<String, Vec<(&str, &Finding)>>,
+    cases: &[JsonCase],
+    findings: &BTreeMap<String, Vec<(&str, &JsonFinding)>>,
 ) -> BTreeMap<String, Cell> {
     let mut results = BTreeMap::new();
     for case in cases {
         let outcome = match case.verdict.as_str() {
-            "pass" | "warn" | "fail" => Outcome::Pass,
-            "skip" => Outcome::Skipped,
-            _ => Outcome::Inconclusive,
+            "pass" | "warn" | "fail" => RuleOutcome::Pass,
+            "skip" => RuleOutcome::Skipped,
+            _ => RuleOutcome::Inconclusive,
         };
         for rule in &case.rules {
             let cell = results
@@ -251,9 +252,9 @@ fn derived(
     }
     for (rule, findings) in findings {
         let outcome = if findings.iter().any(|(_, f)| f.level == "must") {
-            Outcome::Fail
+            RuleOutcome::Fail
         } else {
-            Outcome::Warn
+            RuleOutcome::Warn
         };
         results.insert(rule.clone(), from_findings(outcome, findings));
     }
@@ -296,7 +297,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Run {
-        let document: Document = serde_json::from_str(text).expect("a document");
+        let document: JsonReport = serde_json::from_str(text).expect("a document");
         run_of(document, Path::new("r.json"), None)
     }
 
@@ -318,13 +319,13 @@ mod tests {
         assert!(!run.lists_rules);
         assert_eq!(run.verdict, "unknown");
         let a = &run.results["R-A"];
-        assert_eq!(a.result, Outcome::Fail);
+        assert_eq!(a.result, RuleOutcome::Fail);
         assert_eq!(
             (a.case.as_deref(), a.message.as_deref()),
             (Some("a"), Some("broke it"))
         );
-        assert_eq!(run.results["R-B"].result, Outcome::Pass);
-        assert_eq!(run.results["R-C"].result, Outcome::Skipped);
+        assert_eq!(run.results["R-B"].result, RuleOutcome::Pass);
+        assert_eq!(run.results["R-C"].result, RuleOutcome::Skipped);
     }
 
     #[test]
@@ -337,8 +338,8 @@ mod tests {
                                       {{"id": "R-B", "status": "brand-new"}}]}}}}"#
         ));
         assert!(run.lists_rules);
-        assert_eq!(run.results["R-A"].result, Outcome::Known);
+        assert_eq!(run.results["R-A"].result, RuleOutcome::Known);
         assert_eq!(run.results["R-A"].case.as_deref(), Some("a"));
-        assert_eq!(run.results["R-B"].result, Outcome::NotRun);
+        assert_eq!(run.results["R-B"].result, RuleOutcome::NotRun);
     }
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// An implementation's result on one rule, from its report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum Outcome {
+pub enum RuleOutcome {
     /// A finding at `must` level names the rule.
     #[serde(rename = "fail")]
     Fail,
@@ -37,25 +37,25 @@ pub enum Outcome {
     NotInVersion,
 }
 
-impl Outcome {
+impl RuleOutcome {
     pub fn as_str(self) -> &'static str {
         match self {
-            Outcome::Fail => "fail",
-            Outcome::Warn => "warn",
-            Outcome::Known => "known",
-            Outcome::Inconclusive => "inconclusive",
-            Outcome::Pass => "pass",
-            Outcome::Skipped => "skipped",
-            Outcome::NotRun => "not run",
-            Outcome::NotInVersion => "not in that version",
+            RuleOutcome::Fail => "fail",
+            RuleOutcome::Warn => "warn",
+            RuleOutcome::Known => "known",
+            RuleOutcome::Inconclusive => "inconclusive",
+            RuleOutcome::Pass => "pass",
+            RuleOutcome::Skipped => "skipped",
+            RuleOutcome::NotRun => "not run",
+            RuleOutcome::NotInVersion => "not in that version",
         }
     }
 
     /// The CSS class and short word of a cell.
     pub fn class(self) -> &'static str {
         match self {
-            Outcome::NotRun => "notrun",
-            Outcome::NotInVersion => "absent",
+            RuleOutcome::NotRun => "notrun",
+            RuleOutcome::NotInVersion => "absent",
             other => other.as_str(),
         }
     }
@@ -65,7 +65,7 @@ impl Outcome {
 /// message (or why it has no evidence).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cell {
-    pub result: Outcome,
+    pub result: RuleOutcome,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub case: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -73,7 +73,7 @@ pub struct Cell {
 }
 
 impl Cell {
-    pub fn of(result: Outcome) -> Cell {
+    pub fn of(result: RuleOutcome) -> Cell {
         Cell {
             result,
             case: None,

@@ -8,7 +8,7 @@
 //! A view renders nothing and escapes nothing: its text is plain, and each format escapes it as
 //! its syntax needs.
 
-use super::{short_date, Cell, Implementation, Matrix, Outcome, RuleRow, SilentPlace};
+use super::{short_date, Cell, Implementation, Matrix, RuleOutcome, RuleRow, SilentPlace};
 use crate::catalogue::Level;
 use std::collections::BTreeSet;
 
@@ -30,8 +30,8 @@ pub struct MatrixView<'a> {
     /// The rules by area, then by the section of the spec they come from, each in the order
     /// the catalogue first names it.
     pub areas: Vec<RuleArea<'a>>,
-    /// Every result some implementation had on some rule, in [`Outcome`]'s order.
-    pub results: Vec<Outcome>,
+    /// Every result some implementation had on some rule, in [`RuleOutcome`]'s order.
+    pub results: Vec<RuleOutcome>,
     /// Every place where the spec is silent, ranked as the matrix ranks them.
     pub choices: Vec<ChoiceRow<'a>>,
     /// The places where they chose differently, then those where they chose alike: indices of
@@ -49,13 +49,13 @@ pub struct Column<'a> {
     /// When its run started, `2026-11-27 22:09:09`; empty when its report does not say.
     pub date: String,
     /// How many rules had each result, every result counted (none left out), in
-    /// [`Outcome`]'s order.
-    pub counts: Vec<(Outcome, usize)>,
+    /// [`RuleOutcome`]'s order.
+    pub counts: Vec<(RuleOutcome, usize)>,
 }
 
 impl Column<'_> {
     /// How many rules had `result`.
-    pub fn count(&self, result: Outcome) -> usize {
+    pub fn count(&self, result: RuleOutcome) -> usize {
         self.counts
             .iter()
             .find(|(r, _)| *r == result)
@@ -69,14 +69,14 @@ pub struct Row<'a> {
     pub rule: &'a RuleRow,
     /// Its place in the catalogue.
     pub order: usize,
-    /// Its results grouped: each result once, in [`Outcome`]'s order, with the implementations
+    /// Its results grouped: each result once, in [`RuleOutcome`]'s order, with the implementations
     /// that had it, in column order.
-    pub groups: Vec<(Outcome, Vec<&'a str>)>,
+    pub groups: Vec<(RuleOutcome, Vec<&'a str>)>,
 }
 
 impl Row<'_> {
     /// Each result it had, once.
-    pub fn results(&self) -> impl Iterator<Item = Outcome> + '_ {
+    pub fn results(&self) -> impl Iterator<Item = RuleOutcome> + '_ {
         self.groups.iter().map(|(result, _)| *result)
     }
 }
@@ -127,9 +127,9 @@ impl<'a> MatrixView<'a> {
         let (broken, kept): (Vec<usize>, Vec<usize>) = (0..rows.len()).partition(|&i| {
             rows[i]
                 .results()
-                .any(|r| matches!(r, Outcome::Fail | Outcome::Warn))
+                .any(|r| matches!(r, RuleOutcome::Fail | RuleOutcome::Warn))
         });
-        let results: BTreeSet<Outcome> = rows.iter().flat_map(Row::results).collect();
+        let results: BTreeSet<RuleOutcome> = rows.iter().flat_map(Row::results).collect();
         let all = matrix.implementations.len();
         let choices: Vec<ChoiceRow<'a>> = matrix
             .choices
@@ -208,7 +208,7 @@ impl<'a> MatrixView<'a> {
 /// one.
 pub fn broken_in(cell: &Cell) -> Option<&str> {
     match cell.result {
-        Outcome::Fail | Outcome::Warn | Outcome::Known => cell.case.as_deref(),
+        RuleOutcome::Fail | RuleOutcome::Warn | RuleOutcome::Known => cell.case.as_deref(),
         _ => None,
     }
 }
@@ -234,8 +234,8 @@ pub fn listed<S: AsRef<str>>(items: &[S], chars: usize) -> String {
 pub const LEVELS: [Level; 2] = [Level::Must, Level::Should];
 
 /// Each result of `rule` once, with who had it.
-fn groups(rule: &RuleRow) -> Vec<(Outcome, Vec<&str>)> {
-    let results: BTreeSet<Outcome> = rule.results.iter().map(|(_, c)| c.result).collect();
+fn groups(rule: &RuleRow) -> Vec<(RuleOutcome, Vec<&str>)> {
+    let results: BTreeSet<RuleOutcome> = rule.results.iter().map(|(_, c)| c.result).collect();
     results
         .into_iter()
         .map(|result| {
@@ -251,9 +251,9 @@ fn groups(rule: &RuleRow) -> Vec<(Outcome, Vec<&str>)> {
 }
 
 /// How many rules had each result in column `at`.
-fn counts(rules: &[RuleRow], at: usize) -> Vec<(Outcome, usize)> {
-    let mut counts: Vec<(Outcome, usize)> = Vec::new();
-    let results: BTreeSet<Outcome> = rules.iter().map(|r| r.results[at].1.result).collect();
+fn counts(rules: &[RuleRow], at: usize) -> Vec<(RuleOutcome, usize)> {
+    let mut counts: Vec<(RuleOutcome, usize)> = Vec::new();
+    let results: BTreeSet<RuleOutcome> = rules.iter().map(|r| r.results[at].1.result).collect();
     for result in results {
         let n = rules
             .iter()

@@ -87,7 +87,7 @@ pub struct Example {
 
 /// Observations by gap, in the catalogue's order; gaps the run saw nothing of are left out.
 pub fn gap_observations(run: &RunRecord, catalogue: &Catalogue) -> Vec<GapObservations> {
-    let mut seen = Seen::default();
+    let mut seen = ObservationTally::default();
     for case in &run.cases {
         for shape in &case.shapes {
             if let Some(op) = schema::operation(&shape.operation) {
@@ -113,11 +113,12 @@ pub fn gap_observations(run: &RunRecord, catalogue: &Catalogue) -> Vec<GapObserv
 }
 
 /// What identifies an observation: the gap, then the order reports list them in.
-type Key = (&'static str, usize, Subject, String, String);
+type ObservationKey = (&'static str, usize, Subject, String, String);
 
+/// The observations of a run as its cases are read: each counted, with an example exchange.
 #[derive(Default)]
-struct Seen {
-    found: BTreeMap<Key, (u32, Option<Example>)>,
+struct ObservationTally {
+    found: BTreeMap<ObservationKey, (u32, Option<Example>)>,
     /// The fields each schema lists (and its items), looked up once per schema.
     listed: BTreeMap<(&'static str, bool), BTreeSet<String>>,
 }
@@ -130,7 +131,7 @@ struct At<'a> {
     example: Option<Example>,
 }
 
-impl Seen {
+impl ObservationTally {
     fn add(&mut self, gap: &'static str, at: &At<'_>, what: &str, value: String, count: u32) {
         let rank = at.operation.map_or(usize::MAX, |op| rank(op.id));
         let subject = Subject {
@@ -451,12 +452,12 @@ impl std::fmt::Display for Choice {
 }
 
 /// The fields of a choice of fields, each with the types seen of it (merged across answers).
-type FieldTypes = Vec<(String, Vec<String>)>;
+type ChoiceFieldTypes = Vec<(String, Vec<String>)>;
 
 /// The observations of one gap as choices, once per operation and choice, in the order first
 /// observed.
 pub fn choices(observations: &[Observation]) -> Vec<Choice> {
-    let mut found: Vec<(Choice, FieldTypes)> = Vec::new();
+    let mut found: Vec<(Choice, ChoiceFieldTypes)> = Vec::new();
     for o in observations {
         let fields = field_list(&o.value);
         let names: Option<Vec<&str>> = fields

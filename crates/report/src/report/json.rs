@@ -42,14 +42,14 @@ struct Silent<'a> {
 /// The coverage of the run, worked out from its record.
 #[derive(Serialize)]
 struct Coverage<'a> {
-    rules: Vec<RuleRow<'a>>,
+    rules: Vec<CoverageRow<'a>>,
     statuses: &'a [OperationStatuses],
     measures: &'a [Measured],
 }
 
 /// One rule of the coverage matrix.
 #[derive(Serialize)]
-struct RuleRow<'a> {
+struct CoverageRow<'a> {
     id: &'a str,
     level: Level,
     status: RuleStatus,
@@ -62,9 +62,9 @@ struct RuleRow<'a> {
     spec: String,
 }
 
-impl<'a> From<&'a RuleCoverage<'a>> for RuleRow<'a> {
-    fn from(row: &'a RuleCoverage<'a>) -> RuleRow<'a> {
-        RuleRow {
+impl<'a> From<&'a RuleCoverage<'a>> for CoverageRow<'a> {
+    fn from(row: &'a RuleCoverage<'a>) -> CoverageRow<'a> {
+        CoverageRow {
             id: &row.rule.id,
             level: row.rule.level,
             status: row.status,
@@ -86,7 +86,7 @@ impl Reporter for Json {
     fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
         let run = view.record;
         let coverage = Coverage {
-            rules: view.coverage.iter().map(RuleRow::from).collect(),
+            rules: view.coverage.iter().map(CoverageRow::from).collect(),
             statuses: &view.statuses,
             measures: &view.measures,
         };

@@ -52,9 +52,9 @@ fn seedless<'a>(run: &'a RunRecord, other: &RunRecord) -> Cow<'a, RunRecord> {
 
 /// What groups the shapes of answers alike: operation, kind of request, condition, and the
 /// status class (a run's 404 for an id it made up is no choice beside a client's 200).
-type Group<'s> = (&'s str, Option<&'s str>, Option<&'s str>, u16);
+type ShapeGroup<'s> = (&'s str, Option<&'s str>, Option<&'s str>, u16);
 
-fn group(shape: &Shape) -> Group<'_> {
+fn group(shape: &Shape) -> ShapeGroup<'_> {
     (
         shape.operation.as_str(),
         shape.kind.as_deref(),
@@ -79,7 +79,7 @@ fn judged(run: &RunRecord) -> impl Iterator<Item = (&CaseResult, &Shape)> {
 
 /// What the other record's answers of one group held: field names, item field names, limits.
 #[derive(Default)]
-struct Held {
+struct TheirFields {
     fields: BTreeSet<String>,
     nested: BTreeSet<String>,
     items: BTreeSet<String>,
@@ -90,7 +90,7 @@ struct Held {
 /// example exchanges left out: they pointed into the cases folded), as [`comparable`] makes
 /// them.
 fn by_operation(run: &RunRecord, other: &RunRecord) -> RunRecord {
-    let mut theirs: BTreeMap<Group<'_>, Held> = BTreeMap::new();
+    let mut theirs: BTreeMap<ShapeGroup<'_>, TheirFields> = BTreeMap::new();
     for (_, shape) in judged(other) {
         let held = theirs.entry(group(shape)).or_default();
         held.fields.extend(shape.fields.keys().cloned());
@@ -122,7 +122,7 @@ fn by_operation(run: &RunRecord, other: &RunRecord) -> RunRecord {
 
 /// `shape` without what the requests decide: listed fields the other's answers never held, the
 /// `absent` mark, page fills under limits the other never asked for, the example.
-fn comparable(shape: &Shape, theirs: &Held) -> Shape {
+fn comparable(shape: &Shape, theirs: &TheirFields) -> Shape {
     let op = schema::operation(&shape.operation).filter(|_| shape.status / 100 == 2);
     let stem = op.and_then(|op| op.success_schema.as_deref());
     // A page's tokens are null on a first or last page: whether a read met one depends on the

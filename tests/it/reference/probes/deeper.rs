@@ -2,7 +2,7 @@
 //! path that reaches its fault, and sees the deviation only where the fault states it (what
 //! the path passed on the way is as the clean server gives it).
 
-use super::super::client::{Ctx, List, Resp};
+use super::super::client::{Ctx, PagedList, Resp};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -19,7 +19,7 @@ fn id_of(r: &Resp) -> String {
 /// Pages 1 to 3 of transactions forward, back to page 2 by page 3's previous token, and on by
 /// that page's next token: it gives page 4, not page 3 again.
 pub async fn prev_page_next_skips(c: &Ctx) -> bool {
-    let list = List::Transactions;
+    let list = PagedList::Transactions;
     let first = c.page(list, "limit=10").await;
     let second = c.follow(list, &first.token(list.next())).await;
     let third = c.follow(list, &second.token(list.next())).await;
@@ -35,7 +35,7 @@ pub async fn prev_page_next_skips(c: &Ctx) -> bool {
 /// A full read at limit 100 misses one item per full page: the first page holds 99, and its
 /// next token leads to the 101st item all the same.
 pub async fn limit_100_drops_last(c: &Ctx) -> bool {
-    let list = List::Transactions;
+    let list = PagedList::Transactions;
     let whole = c.full_read(list, 50).await.unwrap_or_default();
     let first = c.page(list, "limit=100").await;
     let second = c.follow(list, &first.token(list.next())).await;
@@ -139,7 +139,7 @@ pub async fn deletes_derived_invoices(c: &Ctx) -> bool {
 /// A read with order=desc on every page: its first page is the default order's, its second
 /// is not (the order honoured beside the token).
 pub async fn order_beside_token(c: &Ctx) -> bool {
-    let list = List::Transactions;
+    let list = PagedList::Transactions;
     let plain = c.page(list, "limit=10").await;
     let first = c.page(list, "limit=10&order=desc").await;
     let token = first.token(list.next());

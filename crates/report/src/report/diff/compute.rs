@@ -149,10 +149,10 @@ struct Merged {
     codes: BTreeSet<String>,
 }
 
-type Group = (String, Option<String>, Option<String>);
+type AnswerGroup = (String, Option<String>, Option<String>);
 
-fn answers(case: &CaseResult) -> BTreeMap<Group, Answers> {
-    let mut groups: BTreeMap<Group, Answers> = BTreeMap::new();
+fn answers(case: &CaseResult) -> BTreeMap<AnswerGroup, Answers> {
+    let mut groups: BTreeMap<AnswerGroup, Answers> = BTreeMap::new();
     for shape in &case.shapes {
         let key = (
             shape.operation.clone(),
@@ -197,7 +197,7 @@ impl Merged {
 /// Where two runs of one case answered differently.
 fn case_differences(a: &CaseResult, b: &CaseResult) -> Vec<Difference> {
     let (a_groups, b_groups) = (answers(a), answers(b));
-    let keys: BTreeSet<&Group> = a_groups.keys().chain(b_groups.keys()).collect();
+    let keys: BTreeSet<&AnswerGroup> = a_groups.keys().chain(b_groups.keys()).collect();
     let case_id = &a.id;
     let mut found = Vec::new();
     for key in keys {

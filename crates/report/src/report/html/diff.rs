@@ -13,14 +13,14 @@ const STYLE: &str = include_str!("diff.css");
 /// differently and the cases not compared.
 #[derive(Template)]
 #[template(path = "diff.html")]
-struct Page<'a> {
+struct DiffPage<'a> {
     view: DiffView<'a>,
     style: &'static str,
 }
 
 /// `diff.html` of the diff.
 pub fn diff(diff: &BehaviourDiff) -> String {
-    let page = Page {
+    let page = DiffPage {
         view: DiffView::new(diff),
         style: STYLE.trim_end(),
     };

@@ -37,7 +37,7 @@ impl Reporter for Html {
     }
 
     fn render(&self, view: &RunView<'_>) -> Result<String, ReportError> {
-        let page = Page {
+        let page = RunPage {
             view,
             run: view.record,
             style: STYLE,
@@ -58,14 +58,14 @@ const SCRIPT: &str = include_str!("open.js");
 
 #[derive(Template)]
 #[template(path = "summary.html")]
-struct Page<'v, 'a> {
+struct RunPage<'v, 'a> {
     view: &'v RunView<'a>,
     run: &'a RunRecord,
     style: &'static str,
     script: &'static str,
 }
 
-impl<'v, 'a> Page<'v, 'a> {
+impl<'v, 'a> RunPage<'v, 'a> {
     fn banner_class(&self) -> &'static str {
         match self.view.verdict {
             RunVerdict::Pass => "pass",

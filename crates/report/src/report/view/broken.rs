@@ -35,7 +35,7 @@ pub struct BrokenRule<'a> {
 }
 
 /// A response a finding is about: its case and exchange (the case alone when none is named).
-type Response = (usize, Option<usize>);
+type ExchangeAt = (usize, Option<usize>);
 
 /// The statement of the spec a finding under `rule` rests on, as the trace cites it
 /// (`Resources / Velocity control, line 157 (stated): usageLimit -1 means unlimited`); empty for
@@ -54,7 +54,7 @@ pub fn spec_citation(rule: &str) -> String {
 pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<BrokenRule<'a>> {
     type Key = (String, Option<String>);
     let mut order: Vec<Key> = Vec::new();
-    let mut found: BTreeMap<Key, Vec<(Response, &'a CaseResult, &'a Finding)>> = BTreeMap::new();
+    let mut found: BTreeMap<Key, Vec<(ExchangeAt, &'a CaseResult, &'a Finding)>> = BTreeMap::new();
     for (index, case) in record.cases.iter().enumerate() {
         // A case holding a known failure is counted under it whatever else it did, as the
         // baseline's tally counts it (`RunRecord::known_by_rule`).
@@ -72,18 +72,18 @@ pub fn broken_rules<'a>(record: &'a RunRecord, catalogue: &Catalogue) -> Vec<Bro
         }
     }
     let responses =
-        |key: &Key| -> BTreeSet<Response> { found[key].iter().map(|(r, _, _)| *r).collect() };
+        |key: &Key| -> BTreeSet<ExchangeAt> { found[key].iter().map(|(r, _, _)| *r).collect() };
     // The more specific rule first: fewer responses, then the order the run broke them.
     let mut specific: Vec<&Key> = order.iter().collect();
     specific.sort_by_key(|key| responses(key).len());
-    let mut claimed: BTreeMap<Response, String> = BTreeMap::new();
-    let mut groups: BTreeMap<&Key, (BTreeSet<Response>, usize)> = BTreeMap::new();
+    let mut claimed: BTreeMap<ExchangeAt, String> = BTreeMap::new();
+    let mut groups: BTreeMap<&Key, (BTreeSet<ExchangeAt>, usize)> = BTreeMap::new();
     for key in &specific {
         let all = responses(key);
         // A known rule is counted whole, as the baseline holds it (each case holding it once),
         // and claims nothing: the folding tells the cause of new failures first.
         let known = key.1.is_some();
-        let own: BTreeSet<Response> = all
+        let own: BTreeSet<ExchangeAt> = all
             .iter()
             .filter(|r| known || !claimed.contains_key(r))
             .copied()
