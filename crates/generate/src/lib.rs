@@ -14,6 +14,7 @@
 mod accept;
 mod boundary;
 mod classes;
+mod constraint;
 mod invalid;
 mod inventory;
 mod memo;
@@ -32,7 +33,8 @@ mod valid;
 mod tests;
 
 pub use accept::{Accept, AcceptKind, Acceptance, WIDE_CHARACTERS};
-pub use inventory::{param_name, Constraint, Inventory, ParamAt};
+pub use constraint::{param_name, Constraint, ParamAt};
+pub use inventory::Inventory;
 pub use params::{invalid_param_values, param_breaches};
 pub use path::{spell, with_first_key_twice};
 pub use seed::{redraw, rng_for, sample, Draws};
@@ -227,7 +229,8 @@ impl Compiled {
             self.sites()
                 .iter()
                 .map(|site| {
-                    inventory::describe(&self.shape, &self.stem, &self.branches, site).map(|c| c.id)
+                    constraint::describe(&self.shape, &self.stem, &self.branches, site)
+                        .map(|c| c.id)
                 })
                 .collect()
         })
@@ -239,10 +242,10 @@ impl Compiled {
             let mut out: Vec<Constraint> = Vec::new();
             let sites = self.sites().iter();
             let described = sites.filter_map(|site| {
-                inventory::describe(&self.shape, &self.stem, &self.branches, site)
+                constraint::describe(&self.shape, &self.stem, &self.branches, site)
             });
-            let nulls = inventory::nullables(&self.shape, &self.stem, &self.branches);
-            let listed = inventory::listed(&self.shape, &self.stem, &self.branches);
+            let nulls = constraint::nullables(&self.shape, &self.stem, &self.branches);
+            let listed = constraint::listed(&self.shape, &self.stem, &self.branches);
             for constraint in described.chain(nulls).chain(listed) {
                 if !out.iter().any(|c| c.id == constraint.id) {
                     out.push(constraint);
@@ -465,7 +468,7 @@ impl<S: SchemaSource> Engine<S> {
     pub fn holds(&self, stem: &str) -> Result<Vec<(String, Value)>, GenerateError> {
         let compiled = self.compiled(stem)?;
         let holds = compiled.constraints().iter().filter_map(|c| {
-            let body = inventory::hold_body(&compiled.shape, c)?;
+            let body = constraint::hold_body(&compiled.shape, c)?;
             compiled
                 .oracle
                 .is_valid(&body)
@@ -509,8 +512,8 @@ impl<S: SchemaSource> Engine<S> {
         let compiled = self.compiled(stem)?;
         let mut body = valid::example(&compiled.shape, &[], false);
         let maxima = compiled.constraints().iter().filter(|c| c.is_maximum());
-        for hold in maxima.filter_map(|c| inventory::hold_body(&compiled.shape, c)) {
-            inventory::merge(&mut body, hold);
+        for hold in maxima.filter_map(|c| constraint::hold_body(&compiled.shape, c)) {
+            constraint::merge(&mut body, hold);
         }
         let body = match &self.translation {
             Some(translation) => translation.value(body),
@@ -586,7 +589,7 @@ impl<S: SchemaSource> Engine<S> {
             Some(oracle) => oracle,
             None => Oracle::build(stem, root, docs)?,
         };
-        let branches = inventory::branch_stems(root);
+        let branches = constraint::branch_stems(root);
         Ok(Compiled::new(shape, oracle, stem, branches))
     }
 }
