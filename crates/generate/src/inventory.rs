@@ -12,8 +12,9 @@
 //! Breaks are named by the labels of invalid payloads ([`super::Label::constraint`]); holds are
 //! read from every accepted body by [`Inventory::held_by`], whichever case sent it.
 
+use super::compiled::Compiled;
 use super::constraint::{of_parameter, Constraint, ParamAt};
-use super::{Compiled, Engine, GenerateError, SchemaSource};
+use super::{Engine, GenerateError, SchemaSource};
 use covenant_contract::schema::{Method, OperationId, Registry};
 use serde_json::Value;
 use std::collections::HashMap;

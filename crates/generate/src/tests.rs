@@ -3,8 +3,11 @@
 //! Validity is judged by a validator built here, independently of the engine's own.
 
 use super::*;
+use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRng, TestRunner};
-use serde_json::json;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 const ID: &str = "https://covenant.invalid/schemas/";
 
