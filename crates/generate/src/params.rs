@@ -5,8 +5,8 @@
 //! type, breaks the schema: `"1"` is no wrong type for an integer parameter and is never
 //! offered as one.
 
+use super::constraint;
 use super::invalid::Site;
-use super::inventory;
 use super::parameter::{compile, param_sites, types_of};
 use super::path::Edit;
 use super::tree::{JsonType, Shape};
@@ -27,7 +27,7 @@ pub fn invalid_param_values(schema: &Value) -> Vec<(String, Label)> {
 /// A header's value is what stands between its surrounding whitespace (RFC 9110 §5.5), so a
 /// value that differs from a valid one only there breaks nothing in a header, and is left out.
 pub fn param_breaches(operation: OperationId, param: &Param) -> Vec<(String, Label)> {
-    let mut out = breaches(&param.schema, &inventory::param_stem(operation, param));
+    let mut out = breaches(&param.schema, &constraint::param_stem(operation, param));
     if param.location == ParamLocation::Header {
         out.retain(|(value, _)| value.trim_matches([' ', '\t']) == value.as_str());
     }
@@ -53,7 +53,7 @@ fn breaches(schema: &Value, stem: &str) -> Vec<(String, Label)> {
         }
     };
     let sites = param_sites(&shape);
-    let id_of = |site: &Site| inventory::describe_param(&shape, stem, site).map(|c| c.id);
+    let id_of = |site: &Site| constraint::describe_param(&shape, stem, site).map(|c| c.id);
     for site in &sites {
         for mutation in &site.boundary {
             if let Edit::Set(value) = &mutation.edit {

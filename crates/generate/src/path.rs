@@ -13,7 +13,7 @@ pub(crate) fn pointer(path: &[Step]) -> String {
 }
 
 /// The pointer of a path with `item` for each array step: `0` for an instance, `*` for a
-/// pattern naming every item (`generate::inventory`).
+/// pattern naming every item (`generate::constraint`).
 pub(crate) fn pointer_with(path: &[Step], item: &str) -> String {
     let mut out = String::new();
     for step in path {

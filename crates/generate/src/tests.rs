@@ -3,8 +3,11 @@
 //! Validity is judged by a validator built here, independently of the engine's own.
 
 use super::*;
+use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRng, TestRunner};
-use serde_json::json;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 const ID: &str = "https://covenant.invalid/schemas/";
 
@@ -1227,4 +1230,247 @@ fn every_constraint_rests_on_the_trace_and_a_must_one_on_a_stated_entry() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The positive variants ([`crate::accept`]) of the real schemas, as the engine hands them out:
+/// here, since `accept.rs`'s own tests would import the engine that imports it.
+mod acceptance {
+    use crate::{AcceptKind, Engine, GenOptions};
+    use covenant_contract::schema::Registry;
+    use serde_json::json;
+
+    fn engine() -> Engine<&'static Registry> {
+        Engine::new(Registry::embedded(), GenOptions::default())
+    }
+
+    #[test]
+    fn every_variant_is_valid_and_differs_from_its_baseline_only_at_its_pointer() {
+        let engine = engine();
+        for stem in [
+            "quote-create",
+            "invoice-create",
+            "vat-id-create",
+            "velocity-control-create",
+        ] {
+            let acceptance = engine.acceptance(stem).expect("the schema compiles");
+            assert!(!acceptance.variants.is_empty(), "{stem} has variants");
+            for v in &acceptance.variants {
+                assert!(
+                    engine.is_valid(stem, &v.payload).unwrap(),
+                    "{stem} {}",
+                    v.detail
+                );
+                let baseline = &acceptance.baselines[v.baseline];
+                let field = v.pointer.split('/').nth(1).unwrap_or_default();
+                let (mut a, mut b) = (baseline.clone(), v.payload.clone());
+                for object in [&mut a, &mut b] {
+                    if let Some(map) = object.as_object_mut() {
+                        map.remove(field);
+                    }
+                }
+                assert_eq!(a, b, "{stem}: {} changes more than {field}", v.detail);
+                if let Some(beside) = v.beside {
+                    assert!(beside < acceptance.variants.len(), "{}", v.detail);
+                    let control = acceptance.variants[beside].kind;
+                    assert!(
+                        [
+                            AcceptKind::Characters,
+                            AcceptKind::Ordinary,
+                            AcceptKind::Optional,
+                            AcceptKind::Default,
+                            // One item of a list is an ordinary value of its items.
+                            AcceptKind::ValueClass,
+                        ]
+                        .contains(&control),
+                        "{}",
+                        v.detail
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_listed_country_and_type_of_a_vat_id_is_a_variant() {
+        let acceptance = engine().acceptance("vat-id-create").unwrap();
+        let listed = |field: &str| {
+            acceptance
+                .variants
+                .iter()
+                .filter(|v| v.kind == AcceptKind::Listed && v.pointer == format!("/{field}"))
+                .count()
+        };
+        // The spec lists 250 countries and 47 types; the baseline holds one of each already.
+        assert!(listed("country") >= 249, "{}", listed("country"));
+        assert!(listed("type") >= 46, "{}", listed("type"));
+    }
+
+    #[test]
+    fn a_maximum_length_is_tried_in_code_points_beside_a_short_control_of_the_same_characters() {
+        let acceptance = engine().acceptance("vat-id-create").unwrap();
+        let value = |v: &super::Accept| v.payload["value"].as_str().unwrap_or_default().to_owned();
+        let wide: Vec<_> = acceptance
+            .variants
+            .iter()
+            .filter(|v| v.kind == AcceptKind::CodePoints)
+            .collect();
+        assert_eq!(
+            wide.len(),
+            3,
+            "one 2-byte, one outside the BMP, one combining pair"
+        );
+        for v in wide {
+            let s = value(v);
+            assert_eq!(s.chars().count(), 32, "{}", v.detail);
+            assert!(s.len() > 32, "more bytes than code points: {}", v.detail);
+            let control = &acceptance.variants[v.beside.expect("judged beside its control")];
+            let c = value(control);
+            assert_eq!(c.chars().next(), s.chars().next(), "the same character");
+            assert!(c.len() <= 32, "the control fits even counted in bytes: {c}");
+        }
+        let astral = acceptance
+            .variants
+            .iter()
+            .any(|v| v.kind == AcceptKind::CodePoints && value(v).encode_utf16().count() == 64);
+        assert!(astral, "a variant that a UTF-16 count doubles");
+    }
+
+    #[test]
+    fn null_is_a_variant_only_where_the_schema_says_or_null() {
+        let engine = engine();
+        let nulls = |stem: &str| -> Vec<String> {
+            let acceptance = engine.acceptance(stem).unwrap();
+            let mut fields: Vec<String> = acceptance
+                .variants
+                .iter()
+                .filter(|v| v.kind == AcceptKind::Null)
+                .map(|v| v.pointer.trim_start_matches('/').to_owned())
+                .collect();
+            fields.sort();
+            fields
+        };
+        let mut expected = engine.nullable_properties("quote-create").unwrap();
+        expected.sort();
+        assert_eq!(nulls("quote-create"), expected);
+        assert!(
+            nulls("velocity-control-create").is_empty(),
+            "mcc is untyped, not nullable"
+        );
+        assert!(nulls("vat-id-create").is_empty());
+    }
+    /// The variants of `stem` at `pointer` of `kind`, as (value, beside's kind) pairs.
+    fn at(
+        acceptance: &super::Acceptance,
+        pointer: &str,
+        kind: AcceptKind,
+    ) -> Vec<(String, Option<AcceptKind>)> {
+        acceptance
+            .variants
+            .iter()
+            .filter(|v| v.pointer == pointer && v.kind == kind)
+            .map(|v| {
+                let value = v.payload.pointer(pointer).and_then(|x| x.as_str());
+                let beside = v.beside.map(|b| acceptance.variants[b].kind);
+                (value.unwrap_or_default().to_owned(), beside)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_date_is_tried_in_each_class_beside_an_ordinary_date_and_far_only_where_any_date_is_valid()
+    {
+        let engine = engine();
+        let values = |stem: &str, pointer: &str| -> Vec<String> {
+            let acceptance = engine.acceptance(stem).unwrap();
+            let classes = at(&acceptance, pointer, AcceptKind::Class);
+            for (value, beside) in &classes {
+                // Beside an ordinary date: the field's own, or the field present at all.
+                let ordinary = [AcceptKind::Ordinary, AcceptKind::Optional];
+                assert!(ordinary.contains(&beside.unwrap()), "{stem} {value}");
+            }
+            classes.into_iter().map(|(v, _)| v).collect()
+        };
+        let year = super::super::text::near_year();
+        let leap = (year..).find(|y| time::util::is_leap_year(*y)).unwrap();
+        let near = [
+            format!("{leap}-02-29"),
+            format!("{year}-04-30"),
+            format!("{year}-12-31"),
+        ];
+        let far = ["1900-01-01".to_owned(), "2999-12-31".to_owned()];
+        // A quote's expiry may refuse a past date: the spec does not say it may be past.
+        let expiry = values("quote-create", "/expiry_date");
+        assert_eq!(expiry, near, "{expiry:?}");
+        // "may be past, present or future".
+        let fulfillment = values("invoice-create", "/fulfillment_date");
+        assert_eq!(
+            fulfillment,
+            [&near[..], &far[..]].concat(),
+            "{fulfillment:?}"
+        );
+        // Nested shapes get theirs too.
+        let end = values("invoice-create", "/payment_terms/term_final/end_date");
+        assert_eq!(end, near, "{end:?}");
+    }
+
+    #[test]
+    fn a_mailbox_domain_is_tried_in_each_class_of_its_pattern() {
+        let acceptance = engine().acceptance("mailbox-domain-create").unwrap();
+        let domains: Vec<String> = at(&acceptance, "/domain", AcceptKind::Class)
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect();
+        for class in [
+            "123.example.com",
+            "xn--bcher-kva.example",
+            "a.example.com",
+            "a.b.c.d.e.f.g.h.example.com",
+        ] {
+            assert!(domains.contains(&class.to_owned()), "{class}: {domains:?}");
+        }
+        let longest = domains
+            .iter()
+            .flat_map(|d| d.split('.'))
+            .map(str::len)
+            .max();
+        assert_eq!(longest, Some(63), "{domains:?}");
+        let controls = at(&acceptance, "/domain", AcceptKind::Ordinary);
+        assert_eq!(controls.len(), 1, "one ordinary domain: {controls:?}");
+    }
+
+    #[test]
+    fn an_id_the_profile_gives_is_tried_in_its_other_case_beside_the_id_as_given() {
+        let counterpart = "11111111-2222-4333-8444-55555555aaaa";
+        let vat_rate = "66666666-7777-4888-9999-AAAAAAAAAAAA";
+        let mut options = GenOptions::default();
+        options
+            .fixtures
+            .insert("counterpart_id".into(), vec![json!(counterpart)]);
+        options
+            .fixtures
+            .insert("vat_rate_id".into(), vec![json!(vat_rate)]);
+        let engine = Engine::new(Registry::embedded(), options);
+        let acceptance = engine.acceptance("quote-create").unwrap();
+        // The id as given is the baseline's own: the other case is judged beside the baseline.
+        let top = at(&acceptance, "/counterpart_id", AcceptKind::UuidCase);
+        assert_eq!(top, [(counterpart.to_uppercase(), None)]);
+        // Nested, beside a line item holding the id as given.
+        let nested = "/line_items/0/vat_rate_id";
+        let item = at(&acceptance, nested, AcceptKind::UuidCase);
+        assert_eq!(
+            item,
+            [(vat_rate.to_lowercase(), Some(AcceptKind::Ordinary))]
+        );
+        assert_eq!(at(&acceptance, nested, AcceptKind::Ordinary)[0].0, vat_rate);
+        // Never another id than the profile's, nor a class of a fixture's format.
+        assert!(at(&acceptance, "/counterpart_id", AcceptKind::Class).is_empty());
+    }
+
+    #[test]
+    fn a_uuid_the_target_need_not_know_is_tried_in_upper_case() {
+        let acceptance = engine().acceptance("quote-create").unwrap();
+        let upper = at(&acceptance, "/project_id", AcceptKind::Class);
+        assert_eq!(upper.len(), 1, "{upper:?}");
+        assert_eq!(upper[0].0, upper[0].0.to_uppercase());
+    }
 }

@@ -404,7 +404,7 @@ fn pattern_strategy_of(
         len >= lo && len <= hi
     };
     match generator {
-        Some(generator) => super::Memo(generator.strategy())
+        Some(generator) => super::memo::Memo(generator.strategy())
             .prop_filter("pattern string out of length bounds", move |s| {
                 fits(s) && pattern.is_match(s)
             })

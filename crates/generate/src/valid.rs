@@ -96,7 +96,7 @@ fn string_strategy(spec: &StringSpec) -> SBoxedStrategy<Value> {
     let strings = match (spec.format, &spec.pattern) {
         (Some(format), _) => {
             let max = spec.max_len.unwrap_or(usize::MAX);
-            super::Memo(text::format_strategy(format))
+            super::memo::Memo(text::format_strategy(format))
                 .prop_filter("format string out of length bounds", move |s| {
                     (lo..=max).contains(&s.chars().count())
                 })
