@@ -20,7 +20,7 @@
 use super::classes::{classes, ClassKind};
 use super::path::{apply, display, pointer, walk, Edit, Visit};
 use super::tree::Step;
-use super::tree::{Format, Shape, ShapeKind, StringSpec};
+use super::tree::{Format, SchemaNode, ShapeKind, StringSpec};
 use super::{text, valid};
 use serde_json::{json, Value};
 
@@ -103,7 +103,7 @@ pub struct Acceptance {
 }
 
 /// What an edge places at its node.
-enum Place {
+enum EdgeValue {
     Set(Value),
     /// The value the instance already has there (a fixture), as given.
     Given,
@@ -124,7 +124,7 @@ type Node = (Vec<Step>, Option<String>, Option<&'static str>, Vec<Edge>);
 
 /// A value to place at a node, before it becomes an [`Accept`].
 struct Edge {
-    value: Place,
+    value: EdgeValue,
     kind: AcceptKind,
     detail: String,
     /// Index, among the node's own edges, of the one to judge it beside.
@@ -135,7 +135,7 @@ struct Edge {
 
 /// The baselines and variants of a compiled shape; `is_valid` is the validator, which every
 /// variant must pass (a variant the schema refuses would be a false finding).
-pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acceptance {
+pub(crate) fn acceptance(root: &SchemaNode, is_valid: &dyn Fn(&Value) -> bool) -> Acceptance {
     let branches = match &root.kind {
         ShapeKind::OneOf(b) | ShapeKind::AnyOf(b) => b.len(),
         _ => 1,
@@ -171,9 +171,9 @@ pub(crate) fn acceptance(root: &Shape, is_valid: &dyn Fn(&Value) -> bool) -> Acc
         let mut placed: Vec<Placed> = Vec::with_capacity(edges.len());
         for edge in edges {
             let value = match edge.value {
-                Place::Set(value) => Some(value),
-                Place::Given => base.pointer(&at).cloned(),
-                Place::OtherCase => base.pointer(&at).and_then(other_case),
+                EdgeValue::Set(value) => Some(value),
+                EdgeValue::Given => base.pointer(&at).cloned(),
+                EdgeValue::OtherCase => base.pointer(&at).and_then(other_case),
             };
             let payload = value.and_then(|value| apply(base.clone(), &at, Edit::Set(value)));
             let beside = match edge.beside.map(|b| placed[b]) {
@@ -251,7 +251,7 @@ fn edges(visit: &Visit<'_>) -> Vec<Edge> {
     // "X or null": a node of any value admits null without saying so.
     if shape.nullable && !matches!(shape.kind, ShapeKind::Any) {
         out.push(edge(
-            Place::Set(Value::Null),
+            EdgeValue::Set(Value::Null),
             AcceptKind::Null,
             format!("{name} = null"),
         ));
@@ -279,7 +279,11 @@ fn edges(visit: &Visit<'_>) -> Vec<Edge> {
         ShapeKind::Enum(values) => {
             for value in values {
                 let detail = format!("{name} = {value} (a listed value)");
-                out.push(edge(Place::Set(value.clone()), AcceptKind::Listed, detail));
+                out.push(edge(
+                    EdgeValue::Set(value.clone()),
+                    AcceptKind::Listed,
+                    detail,
+                ));
             }
         }
         ShapeKind::Array(spec) if !spec.unique => {
@@ -297,7 +301,7 @@ fn edges(visit: &Visit<'_>) -> Vec<Edge> {
         _ => {}
     }
     out.extend(classes(shape, &name).into_iter().map(|c| Edge {
-        value: Place::Set(c.value),
+        value: EdgeValue::Set(c.value),
         kind: match c.kind {
             ClassKind::Default => AcceptKind::Default,
             ClassKind::IntegerForm => AcceptKind::IntegerForm,
@@ -335,10 +339,10 @@ fn optional_first(visit: &Visit<'_>, mut edges: Vec<Edge>) -> Vec<Edge> {
         ShapeKind::Number(b)
             if b.min.is_none_or(|m| m <= 1.0) && b.max.is_none_or(|m| m >= 1.0) =>
         {
-            Place::Set(json!(1))
+            EdgeValue::Set(json!(1))
         }
         ShapeKind::Object(spec) if spec.props.is_empty() && !spec.closed => {
-            Place::Set(json!({ "covenant": "ordinary" }))
+            EdgeValue::Set(json!({ "covenant": "ordinary" }))
         }
         // A date in the near future: a field may refuse a past one where the spec does not
         // say it may be past (a quote's expiry), and the field present must not hang on that.
@@ -346,10 +350,10 @@ fn optional_first(visit: &Visit<'_>, mut edges: Vec<Edge>) -> Vec<Edge> {
             format: Some(format),
             ..
         }) => match text::format_ordinary(*format) {
-            Some(ordinary) => Place::Set(text::string(ordinary)),
-            None => Place::Given,
+            Some(ordinary) => EdgeValue::Set(text::string(ordinary)),
+            None => EdgeValue::Given,
         },
-        _ => Place::Given,
+        _ => EdgeValue::Given,
     };
     let present = edge(
         value,
@@ -368,7 +372,7 @@ fn characters(n: usize) -> String {
     }
 }
 
-fn edge(value: Place, kind: AcceptKind, detail: String) -> Edge {
+fn edge(value: EdgeValue, kind: AcceptKind, detail: String) -> Edge {
     Edge {
         value,
         kind,
@@ -379,7 +383,7 @@ fn edge(value: Place, kind: AcceptKind, detail: String) -> Edge {
 }
 
 fn at_limit(value: Value, detail: String) -> Edge {
-    edge(Place::Set(value), AcceptKind::AtLimit, detail)
+    edge(EdgeValue::Set(value), AcceptKind::AtLimit, detail)
 }
 
 /// A string at each of its length limits; for plain strings with a maximum, the maximum made of
@@ -424,12 +428,12 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
         };
         let control = out.len();
         out.push(edge(
-            Place::Set(of(short)),
+            EdgeValue::Set(of(short)),
             AcceptKind::Characters,
             short_detail,
         ));
         out.push(Edge {
-            value: Place::Set(of(max)),
+            value: EdgeValue::Set(of(max)),
             kind: AcceptKind::CodePoints,
             detail: max_detail,
             beside: Some(control),
@@ -440,7 +444,7 @@ fn string_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
 
 /// A fixture-bound uuid (an id the profile gives) in its other case, beside the id as given: the
 /// target must know the id, so no other uuid can stand in for it.
-fn fixture_edges(shape: &Shape, name: &str) -> Vec<Edge> {
+fn fixture_edges(shape: &SchemaNode, name: &str) -> Vec<Edge> {
     let ShapeKind::String(StringSpec {
         format: Some(Format::Uuid),
         ..
@@ -450,12 +454,12 @@ fn fixture_edges(shape: &Shape, name: &str) -> Vec<Edge> {
     };
     vec![
         edge(
-            Place::Given,
+            EdgeValue::Given,
             AcceptKind::Ordinary,
             format!("{name} as the profile gives it"),
         ),
         Edge {
-            value: Place::OtherCase,
+            value: EdgeValue::OtherCase,
             kind: AcceptKind::UuidCase,
             detail: format!("{name} as the profile gives it, in its other case (RFC 4122)"),
             beside: Some(0),
@@ -487,7 +491,7 @@ fn class_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
     }
     let control = ordinary.map(|value| {
         out.push(edge(
-            Place::Set(text::string(value.clone())),
+            EdgeValue::Set(text::string(value.clone())),
             AcceptKind::Ordinary,
             format!("{name} = {value} (an ordinary value)"),
         ));
@@ -496,7 +500,7 @@ fn class_edges(spec: &StringSpec, name: &str, out: &mut Vec<Edge>) {
     for (value, what) in classes {
         out.push(Edge {
             detail: format!("{name} = {value} ({what})"),
-            value: Place::Set(text::string(value)),
+            value: EdgeValue::Set(text::string(value)),
             kind: AcceptKind::Class,
             beside: control,
             literal: None,

@@ -2,7 +2,7 @@
 
 use super::path::{apply, pointer, walk, Edit, Visit};
 use super::tree::Step;
-use super::tree::{Shape, ShapeKind};
+use super::tree::{SchemaNode, ShapeKind};
 use super::{text, valid};
 use serde_json::{json, Value};
 
@@ -11,7 +11,7 @@ const SMALL_ENUM: usize = 16;
 
 /// The smallest and fullest instance of each top-level shape, then each boundary value placed
 /// in the smallest instance; duplicates removed, order fixed.
-pub(crate) fn valid(root: &Shape) -> Vec<Value> {
+pub(crate) fn valid(root: &SchemaNode) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     let mut push = |value: Value| {
         if !out.contains(&value) {
@@ -38,7 +38,7 @@ pub(crate) fn valid(root: &Shape) -> Vec<Value> {
 }
 
 /// One path per top-level union branch, or just the root.
-fn top_paths(root: &Shape) -> Vec<Vec<Step>> {
+fn top_paths(root: &SchemaNode) -> Vec<Vec<Step>> {
     match &root.kind {
         ShapeKind::OneOf(branches) | ShapeKind::AnyOf(branches) => {
             (0..branches.len()).map(|i| vec![Step::Branch(i)]).collect()

@@ -5,7 +5,7 @@
 
 use super::invalid;
 use super::oracle::Oracle;
-use super::tree::Shape;
+use super::tree::SchemaNode;
 use super::{path, valid, Invalid, Label};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// The boundary mutations of a site that the validator confirms invalid.
 pub(crate) fn breaches(
-    shape: &Shape,
+    shape: &SchemaNode,
     oracle: &Oracle,
     site: &invalid::Site,
     id: Option<&str>,
@@ -52,7 +52,7 @@ fn finish(
 /// Random breaches of one site. It holds the validator, not the
 /// [`Compiled`](super::compiled::Compiled) it is kept in.
 pub(crate) fn site_strategy(
-    shape: &Shape,
+    shape: &SchemaNode,
     oracle: &Arc<Oracle>,
     site: invalid::Site,
     id: Option<String>,

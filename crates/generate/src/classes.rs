@@ -21,7 +21,7 @@
 //! A value is written as JSON writes it, except where the class is a spelling: the edge then
 //! carries the literal text to send in its place (`1e2`), and its value is what the text means.
 
-use super::tree::{ArraySpec, Bounds, ObjectSpec, Shape, ShapeKind, StringSpec};
+use super::tree::{ArraySpec, Bounds, ObjectSpec, SchemaNode, ShapeKind, StringSpec};
 use super::{text, valid};
 use serde_json::{json, Value};
 
@@ -81,7 +81,7 @@ const STRINGS: [(&str, &str); 5] = [
 ];
 
 /// The class edges of a node of `shape`, named `name` for people.
-pub(super) fn classes(shape: &Shape, name: &str) -> Vec<Class> {
+pub(super) fn classes(shape: &SchemaNode, name: &str) -> Vec<Class> {
     let mut out = Vec::new();
     if let Some(default) = &shape.default {
         out.push(class(

@@ -9,7 +9,7 @@
 use super::breach::breaches;
 use super::invalid;
 use super::oracle::Oracle;
-use super::tree::Shape;
+use super::tree::SchemaNode;
 use super::{accept, boundary, constraint};
 use super::{Acceptance, Constraint, GenOptions, Invalid};
 use proptest::strategy::SBoxedStrategy;
@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// shares them: several cases of a run ask for the same lists, and in a differential run both
 /// targets do.
 pub(crate) struct Compiled {
-    pub(crate) shape: Shape,
+    pub(crate) shape: SchemaNode,
     pub(crate) oracle: Arc<Oracle>,
     /// The stem compiled, and the stems of its `oneOf` branches (the body shapes it is one of).
     stem: String,
@@ -43,7 +43,12 @@ pub(crate) struct Compiled {
 }
 
 impl Compiled {
-    pub(crate) fn new(shape: Shape, oracle: Oracle, stem: &str, branches: Vec<String>) -> Compiled {
+    pub(crate) fn new(
+        shape: SchemaNode,
+        oracle: Oracle,
+        stem: &str,
+        branches: Vec<String>,
+    ) -> Compiled {
         Compiled {
             shape,
             oracle: Arc::new(oracle),

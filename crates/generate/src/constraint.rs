@@ -19,7 +19,7 @@
 
 use super::invalid::{Mutation, Site};
 use super::path::{apply, pointer, Edit};
-use super::tree::{Shape, ShapeKind, Step};
+use super::tree::{SchemaNode, ShapeKind, Step};
 use super::ConstraintKind;
 use super::{text, valid};
 use covenant_contract::schema::{OperationId, Param, ParamLocation};
@@ -142,7 +142,7 @@ impl Constraint {
 
     /// The value that holds it at its limit in `root`'s shape, and the JSON pointer of that
     /// value in a body (the first item of an array for `*`).
-    pub(crate) fn at_limit(&self, root: &Shape) -> Option<(String, Value)> {
+    pub(crate) fn at_limit(&self, root: &SchemaNode) -> Option<(String, Value)> {
         let at = pointer(&self.path);
         Some((at.clone(), hold_body(root, self)?.pointer(&at)?.clone()))
     }
@@ -214,7 +214,7 @@ fn pattern(path: &[Step]) -> String {
 }
 
 /// The node a path names.
-fn node<'s>(root: &'s Shape, path: &[Step]) -> Option<&'s Shape> {
+fn node<'s>(root: &'s SchemaNode, path: &[Step]) -> Option<&'s SchemaNode> {
     let mut shape = root;
     for step in path {
         shape = match (step, &shape.kind) {
@@ -256,7 +256,7 @@ pub(crate) fn branch_stems(root: &Value) -> Vec<String> {
 
 /// The constraint a site stands for: its id, place, keyword and how it is held.
 pub(crate) fn describe(
-    root: &Shape,
+    root: &SchemaNode,
     stem: &str,
     branches: &[String],
     site: &Site,
@@ -345,7 +345,7 @@ pub(crate) fn describe(
 }
 
 /// Every "or null" of a shape: a constraint with nothing to break, held by `null`.
-pub(crate) fn nullables(root: &Shape, stem: &str, branches: &[String]) -> Vec<Constraint> {
+pub(crate) fn nullables(root: &SchemaNode, stem: &str, branches: &[String]) -> Vec<Constraint> {
     let mut out = Vec::new();
     super::path::walk(root, &mut |visit| {
         // `x-null: not shown`: the spec does not say null is admitted, so nothing holds it.
@@ -373,7 +373,7 @@ const EACH_LISTED_MAX: usize = 16;
 /// Every listed value of a shape: a constraint with nothing to break, held when a request
 /// carrying that value is accepted (each value of an enum in each shape where it appears, for
 /// lists of at most [`EACH_LISTED_MAX`] values).
-pub(crate) fn listed(root: &Shape, stem: &str, branches: &[String]) -> Vec<Constraint> {
+pub(crate) fn listed(root: &SchemaNode, stem: &str, branches: &[String]) -> Vec<Constraint> {
     let mut out = Vec::new();
     super::path::walk(root, &mut |visit| {
         let ShapeKind::Enum(values) = &visit.shape.kind else {
@@ -425,7 +425,7 @@ pub(crate) fn param_stem(operation: OperationId, param: &Param) -> String {
 }
 
 /// The constraint a site of a parameter's compiled schema stands for, named after `stem`.
-pub(crate) fn describe_param(shape: &Shape, stem: &str, site: &Site) -> Option<Constraint> {
+pub(crate) fn describe_param(shape: &SchemaNode, stem: &str, site: &Site) -> Option<Constraint> {
     let mut c = describe(shape, stem, &[], site)?;
     c.id = format!("{stem} {}", c.keyword);
     Some(c)
@@ -497,7 +497,7 @@ fn constraint(stem: &str, at: String, keyword: String, rule: String, hold: Hold)
 /// A body of `root`'s shape that holds `c` at its edge: the smallest with the constrained value
 /// present, and at its limit, `null`, or the trigger of its pair. `None` when no such body can be
 /// built (it is then checked by the validator, like every generated value).
-pub(crate) fn hold_body(root: &Shape, c: &Constraint) -> Option<Value> {
+pub(crate) fn hold_body(root: &SchemaNode, c: &Constraint) -> Option<Value> {
     let base = valid::example(root, &c.path, false);
     let at = pointer(&c.path);
     let shape = node(root, &c.path)?;
@@ -541,7 +541,7 @@ fn last_segment(mutation: &Mutation) -> String {
     name.replace("~1", "/").replace("~0", "~")
 }
 
-fn extra(shape: &Shape, object: &str, first: &Mutation) -> Option<(String, String, Hold)> {
+fn extra(shape: &SchemaNode, object: &str, first: &Mutation) -> Option<(String, String, Hold)> {
     let ShapeKind::Object(spec) = &shape.kind else {
         return None;
     };
@@ -554,7 +554,11 @@ fn extra(shape: &Shape, object: &str, first: &Mutation) -> Option<(String, Strin
     Some((object.to_owned(), keyword, Hold::Present { non_null: true }))
 }
 
-fn conditional(shape: &Shape, object: &str, first: &Mutation) -> Option<(String, String, Hold)> {
+fn conditional(
+    shape: &SchemaNode,
+    object: &str,
+    first: &Mutation,
+) -> Option<(String, String, Hold)> {
     let ShapeKind::Object(spec) = &shape.kind else {
         return None;
     };
@@ -580,7 +584,7 @@ fn conditional(shape: &Shape, object: &str, first: &Mutation) -> Option<(String,
 }
 
 /// `maximum` or `minimum`, told apart by the side the site's first breach lies on.
-fn range(shape: &Shape, object: String, first: &Mutation) -> Option<(String, String, Hold)> {
+fn range(shape: &SchemaNode, object: String, first: &Mutation) -> Option<(String, String, Hold)> {
     let Edit::Set(value) = &first.edit else {
         return None;
     };

@@ -8,7 +8,7 @@
 use super::path::{display, display_child, walk, Edit, Visit};
 use super::tree::Step;
 use super::tree::{
-    ArraySpec, Bounds, Conditional, JsonType, ObjectSpec, Shape, ShapeKind, StringSpec,
+    ArraySpec, Bounds, Conditional, JsonType, ObjectSpec, SchemaNode, ShapeKind, StringSpec,
 };
 use super::{text, valid, ConstraintKind, DEFAULT_RULE};
 use proptest::prelude::*;
@@ -43,7 +43,7 @@ pub(crate) struct Site {
 }
 
 /// All sites of a shape.
-pub(crate) fn sites(root: &Shape) -> Vec<Site> {
+pub(crate) fn sites(root: &SchemaNode) -> Vec<Site> {
     let mut out = Vec::new();
     walk(root, &mut |visit| {
         let rule = visit.rule.unwrap_or(DEFAULT_RULE);
@@ -584,9 +584,9 @@ fn too_long_site(
 
 /// Out-of-range values just past a bound (and further, for an integer), and random ones
 /// further out.
-type Side = (Vec<(Value, String)>, SBoxedStrategy<(Value, String)>);
+type RangeSide = (Vec<(Value, String)>, SBoxedStrategy<(Value, String)>);
 
-fn range_sites(visit: &Visit<'_>, rule: &str, sides: Vec<Side>, out: &mut Vec<Site>) {
+fn range_sites(visit: &Visit<'_>, rule: &str, sides: Vec<RangeSide>, out: &mut Vec<Site>) {
     for (boundary, random) in sides {
         let kind = ConstraintKind::OutOfRange;
         out.extend(value_site(visit, kind, rule, boundary, random));
@@ -599,7 +599,7 @@ fn integer_sites(visit: &Visit<'_>, bounds: &Bounds<i64>, rule: &str, out: &mut 
         let name = name.clone();
         move |v: i64| (json!(v), format!("{name} = {v} ({side} {bound})"))
     };
-    let mut sides: Vec<Side> = Vec::new();
+    let mut sides: Vec<RangeSide> = Vec::new();
     if let Some(max) = bounds.max.filter(|max| *max < i64::MAX) {
         let make = detail("max", max);
         let random = (max + 1..=max.saturating_add(NUMBER_OVERSHOOT)).prop_map(make.clone());
@@ -661,7 +661,7 @@ fn fraction_site(visit: &Visit<'_>, bounds: &Bounds<i64>, name: &str) -> Option<
 
 fn number_sites(visit: &Visit<'_>, bounds: &Bounds<f64>, rule: &str, out: &mut Vec<Site>) {
     let name = display(visit.path);
-    let mut sides: Vec<Side> = Vec::new();
+    let mut sides: Vec<RangeSide> = Vec::new();
     let bounds = [("max", bounds.max, 1.0), ("min", bounds.min, -1.0)];
     for (side, bound, sign) in bounds {
         let Some(bound) = bound else { continue };

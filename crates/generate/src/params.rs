@@ -9,7 +9,7 @@ use super::constraint;
 use super::invalid::Site;
 use super::parameter::{compile, param_sites, types_of};
 use super::path::Edit;
-use super::tree::{JsonType, Shape};
+use super::tree::{JsonType, SchemaNode};
 use super::{ConstraintKind, Label, DEFAULT_RULE};
 use covenant_contract::schema::{OperationId, Param, ParamLocation};
 use serde_json::Value;
@@ -128,7 +128,7 @@ fn raw(value: &Value) -> String {
 }
 
 /// How a server reads a raw value as the parameter's type (text it cannot read stays text).
-fn read_as(shape: &Shape, raw: &str) -> Value {
+fn read_as(shape: &SchemaNode, raw: &str) -> Value {
     let types = types_of(shape);
     for ty in types {
         let read = match ty {

@@ -1,10 +1,10 @@
 //! Paths into a shape and into the instances generated from it.
 //!
-//! A [`Step`] path names one node of a [`Shape`] (through properties, the first array item and
+//! A [`Step`] path names one node of a [`SchemaNode`] (through properties, the first array item and
 //! union branches); generating with that path *forced* guarantees the instance has a value
 //! there, so a mutation can be applied at [`pointer`]. Array steps always mean item 0.
 
-use super::tree::{Shape, ShapeKind, Step};
+use super::tree::{SchemaNode, ShapeKind, Step};
 use serde_json::{Map, Value};
 
 /// The JSON pointer of the instance value a path names.
@@ -66,7 +66,7 @@ pub(crate) fn display_child(path: &[Step], name: &str) -> String {
 /// One node met by [`walk`], with what labels need.
 pub(crate) struct Visit<'a> {
     pub path: &'a [Step],
-    pub shape: &'a Shape,
+    pub shape: &'a SchemaNode,
     /// Nearest `x-rule` at or above this node.
     pub rule: Option<&'a str>,
     /// Properties of sibling `oneOf` branches that this object does not have, with an example
@@ -77,12 +77,12 @@ pub(crate) struct Visit<'a> {
 }
 
 /// Visits every node of a shape, depth first, with its path.
-pub(crate) fn walk<'a>(shape: &'a Shape, visit: &mut dyn FnMut(&Visit<'_>)) {
+pub(crate) fn walk<'a>(shape: &'a SchemaNode, visit: &mut dyn FnMut(&Visit<'_>)) {
     walk_at(shape, &mut Vec::new(), (None, false), &[], visit);
 }
 
 fn walk_at<'a>(
-    shape: &'a Shape,
+    shape: &'a SchemaNode,
     path: &mut Vec<Step>,
     (rule, fixed): (Option<&'a str>, bool),
     foreign: &[(String, Value)],
@@ -122,7 +122,7 @@ fn walk_at<'a>(
     }
 }
 
-fn foreign_props(branches: &[Shape], index: usize) -> Vec<(String, Value)> {
+fn foreign_props(branches: &[SchemaNode], index: usize) -> Vec<(String, Value)> {
     let ShapeKind::Object(own) = &branches[index].kind else {
         return Vec::new();
     };

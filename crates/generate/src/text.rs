@@ -370,8 +370,8 @@ pub(crate) fn bad_patterns(pattern: &regex::Regex, spec: &StringSpec) -> Vec<Str
 /// where the pattern is no regex. Each pattern is compiled once for the process: a body's
 /// strategy is built for each site a schema breaks, and each compiled its patterns again.
 pub(crate) fn pattern_strategy(pattern: &str, lo: usize, hi: usize) -> SBoxedStrategy<String> {
-    type Compiled = Option<(Arc<regex::Regex>, Option<Arc<PatternGen>>)>;
-    static PATTERNS: OnceLock<Mutex<HashMap<String, Compiled>>> = OnceLock::new();
+    type CompiledPattern = Option<(Arc<regex::Regex>, Option<Arc<PatternGen>>)>;
+    static PATTERNS: OnceLock<Mutex<HashMap<String, CompiledPattern>>> = OnceLock::new();
     let patterns = PATTERNS.get_or_init(Mutex::default);
     let known = patterns
         .lock()

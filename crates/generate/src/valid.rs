@@ -5,7 +5,7 @@
 
 use super::text;
 use super::tree::{
-    ArraySpec, Bounds, Conditional, ObjectSpec, Prop, Shape, ShapeKind, Step, StringSpec,
+    ArraySpec, Bounds, Conditional, ObjectSpec, Prop, SchemaNode, ShapeKind, Step, StringSpec,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
@@ -16,7 +16,7 @@ const NUMBER_SPREAD: i64 = 1_000_000;
 const ITEMS_SPREAD: usize = 3;
 
 /// Random valid instances of `shape` with `path` forced present.
-pub(crate) fn strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
+pub(crate) fn strategy(shape: &SchemaNode, path: &[Step]) -> SBoxedStrategy<Value> {
     let inner = kind_strategy(shape, path);
     if shape.nullable && path.is_empty() {
         // Non-null first, so that shrinking does not trade a value for null.
@@ -26,7 +26,7 @@ pub(crate) fn strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
     }
 }
 
-fn kind_strategy(shape: &Shape, path: &[Step]) -> SBoxedStrategy<Value> {
+fn kind_strategy(shape: &SchemaNode, path: &[Step]) -> SBoxedStrategy<Value> {
     match &shape.kind {
         ShapeKind::Any => any_value().sboxed(),
         ShapeKind::Const(value) => Just(value.clone()).sboxed(),
@@ -225,7 +225,7 @@ pub(crate) fn settle_conditionals(conditionals: &[Conditional], object: &mut Map
 
 /// A deterministic valid instance: the smallest (`full == false`: only what is required, forced
 /// or on the path) or the fullest (every property).
-pub(crate) fn example(shape: &Shape, path: &[Step], full: bool) -> Value {
+pub(crate) fn example(shape: &SchemaNode, path: &[Step], full: bool) -> Value {
     match &shape.kind {
         ShapeKind::Any => Value::String("any".into()),
         ShapeKind::Const(value) => value.clone(),

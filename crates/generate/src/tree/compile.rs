@@ -1,9 +1,9 @@
-//! Compiling an inlined schema into a [`Shape`], the second pass (see the
+//! Compiling an inlined schema into a [`SchemaNode`], the second pass (see the
 //! [parent module](super)).
 //!
 //! Each node's `allOf` members are folded first ([`flatten_all_of`]); then type arrays, nullable
 //! branches, `const`, `enum`, `oneOf`/`anyOf` and the `if`/`then` conditionals it supports
-//! become one [`Shape`] node. Options keyed by stem (`always_include`, `omit`) apply at the roots
+//! become one [`SchemaNode`] node. Options keyed by stem (`always_include`, `omit`) apply at the roots
 //! of the documents the schema was inlined from ([`Place`]), and fixtures by property name. A
 //! keyword the generator does not understand is an error rather than a silent gap, because a
 //! payload generated past it could be wrongly labelled valid: [`KNOWN`] lists what it
@@ -12,7 +12,7 @@
 use super::merge::flatten_all_of;
 use super::place::{unsupported, Context, Place};
 use super::{
-    is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, ObjectSpec, Prop, Shape,
+    is_annotation, ArraySpec, Bounds, Conditional, Format, JsonType, ObjectSpec, Prop, SchemaNode,
     ShapeKind, StringSpec, CONDITIONALS, STEM_MARK,
 };
 use crate::GenerateError;
@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// Compiles an inlined schema (see [`inline`](super::inline())) of stem `ctx.stem`.
-pub(crate) fn compile(ctx: &Context<'_>, schema: &Value) -> Result<Shape, GenerateError> {
+pub(crate) fn compile(ctx: &Context<'_>, schema: &Value) -> Result<SchemaNode, GenerateError> {
     let place = Place {
         roots: vec![ctx.stem.to_string()],
         pointer: String::new(),
@@ -28,7 +28,11 @@ pub(crate) fn compile(ctx: &Context<'_>, schema: &Value) -> Result<Shape, Genera
     compile_at(ctx, schema, &place)
 }
 
-fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape, GenerateError> {
+fn compile_at(
+    ctx: &Context<'_>,
+    schema: &Value,
+    place: &Place,
+) -> Result<SchemaNode, GenerateError> {
     let map = match schema {
         Value::Bool(true) => return Ok(any_shape()),
         Value::Object(map) => map,
@@ -83,8 +87,8 @@ fn compile_at(ctx: &Context<'_>, schema: &Value, place: &Place) -> Result<Shape,
 }
 
 /// A shape of `kind` with no rule, no null and nothing else said of it.
-fn plain(declared: Vec<JsonType>, kind: ShapeKind) -> Shape {
-    Shape {
+fn plain(declared: Vec<JsonType>, kind: ShapeKind) -> SchemaNode {
+    SchemaNode {
         rule: None,
         keyword_rules: Default::default(),
         nullable: false,
@@ -96,8 +100,8 @@ fn plain(declared: Vec<JsonType>, kind: ShapeKind) -> Shape {
     }
 }
 
-fn any_shape() -> Shape {
-    Shape {
+fn any_shape() -> SchemaNode {
+    SchemaNode {
         rule: None,
         keyword_rules: Default::default(),
         nullable: true,
@@ -205,7 +209,7 @@ fn enum_shape(
     values: &Value,
     place: &Place,
     declared: &[JsonType],
-) -> Result<Shape, GenerateError> {
+) -> Result<SchemaNode, GenerateError> {
     let values = values
         .as_array()
         .ok_or_else(|| unsupported(ctx, place, "an `enum` that is not an array"))?;
@@ -218,7 +222,7 @@ fn enum_shape(
             "an `enum` without a non-null value",
         ));
     }
-    Ok(Shape {
+    Ok(SchemaNode {
         rule: None,
         keyword_rules: Default::default(),
         nullable,
@@ -236,8 +240,8 @@ fn union_shape(
     branches: &Value,
     place: &Place,
     keyword: &str,
-    make: fn(Vec<Shape>) -> ShapeKind,
-) -> Result<Shape, GenerateError> {
+    make: fn(Vec<SchemaNode>) -> ShapeKind,
+) -> Result<SchemaNode, GenerateError> {
     let branches = branches
         .as_array()
         .ok_or_else(|| unsupported(ctx, place, &format!("a `{keyword}` that is not an array")))?;
@@ -276,7 +280,7 @@ fn typed_shape(
     map: &Map<String, Value>,
     place: &Place,
     declared: &[JsonType],
-) -> Result<Shape, GenerateError> {
+) -> Result<SchemaNode, GenerateError> {
     let types: Vec<JsonType> = if declared.is_empty() {
         infer_type(map).into_iter().collect()
     } else {

@@ -2,7 +2,7 @@
 //!
 //! Compiling happens in two passes: [`inline()`] replaces every `$ref` by the schema it names
 //! (through the [`SchemaSource`](super::SchemaSource)), then [`compile()`] folds `allOf`, type
-//! arrays and nullable branches into one [`Shape`] tree. A keyword the generator does not
+//! arrays and nullable branches into one [`SchemaNode`] tree. A keyword the generator does not
 //! understand is an error rather than a silent gap, because a payload generated past it could be
 //! wrongly labelled valid.
 //!
@@ -51,7 +51,7 @@ fn is_annotation(key: &str) -> bool {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct Shape {
+pub(crate) struct SchemaNode {
     /// The `x-rule` written on this subschema.
     pub rule: Option<String>,
     /// `x-keyword-rules`: the rule one keyword of this subschema stands for (`required` ->
@@ -73,7 +73,7 @@ pub(crate) struct Shape {
     pub kind: ShapeKind,
 }
 
-impl Shape {
+impl SchemaNode {
     /// Types the node admits besides null: declared, or implied by its kind (none for an
     /// untyped `enum`, `const` or union).
     pub fn admitted(&self) -> Vec<JsonType> {
@@ -140,7 +140,7 @@ impl JsonType {
     }
 }
 
-/// What a shape allows besides `null` (which [`Shape`] carries apart): its type and constraints.
+/// What a shape allows besides `null` (which [`SchemaNode`] carries apart): its type and constraints.
 #[derive(Debug, Clone)]
 pub(crate) enum ShapeKind {
     /// No constraint: any JSON value.
@@ -154,8 +154,8 @@ pub(crate) enum ShapeKind {
     String(StringSpec),
     Array(ArraySpec),
     Object(ObjectSpec),
-    OneOf(Vec<Shape>),
-    AnyOf(Vec<Shape>),
+    OneOf(Vec<SchemaNode>),
+    AnyOf(Vec<SchemaNode>),
 }
 
 /// Inclusive bounds (exclusive ones are folded in for integers, nudged for numbers).
@@ -200,7 +200,7 @@ pub(crate) struct ArraySpec {
     pub min_items: usize,
     pub max_items: Option<usize>,
     pub unique: bool,
-    pub items: Box<Shape>,
+    pub items: Box<SchemaNode>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -218,7 +218,7 @@ pub(crate) struct ObjectSpec {
 #[derive(Debug, Clone)]
 pub(crate) struct Prop {
     pub name: String,
-    pub shape: Shape,
+    pub shape: SchemaNode,
     pub required: bool,
     /// Not required by the schema, but always sent (`GenOptions::always_include`, or named by a
     /// conditional's `then.required`).
