@@ -4,7 +4,7 @@
 //! stated type admits (GEN-VALUE-CLASSES) and refuses every other spelling of a property
 //! (RCV-UNKNOWN-PROPS); each fault here is one `if`.
 
-use super::{Field, Ty, BASED_ON_FIELDS, INVOICE_ONLY, QUOTE_ONLY, SHARED};
+use super::fields::{Field, Ty, BASED_ON_FIELDS, INVOICE_ONLY, QUOTE_ONLY, SHARED};
 use crate::fault::{Fault, FaultSet};
 use crate::reply::FieldError;
 use serde_json::{Map, Value};
