@@ -104,7 +104,7 @@ pub fn stand_in(
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .expect("bind the stand-in");
     let base = format!("http://{}", listener.local_addr().expect("an address"));
-    let client = reqwest::Client::builder()
+    let client = super::http()
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .build()

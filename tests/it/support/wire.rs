@@ -59,7 +59,7 @@ pub fn in_front(
         .block_on(TcpListener::bind("127.0.0.1:0"))
         .expect("bind the front");
     let front = format!("http://{}", listener.local_addr().expect("an address"));
-    let client = reqwest::Client::builder()
+    let client = super::http()
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .build()
