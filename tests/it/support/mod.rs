@@ -37,7 +37,6 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The runtime a test serves its reference or stand-in on.
 /// A reqwest client builder for a test's own requests, with rustls's provider installed as
 /// the engine installs it (reqwest is built without one: see `covenant::client::tls_provider`).
 pub fn http() -> reqwest::ClientBuilder {
@@ -45,6 +44,7 @@ pub fn http() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
 }
 
+/// The runtime a test serves its reference or stand-in on.
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
