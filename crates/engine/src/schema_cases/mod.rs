@@ -11,18 +11,9 @@
 
 mod acceptance;
 mod body;
+mod drawn;
 mod invalid_params;
 
 pub use acceptance::cases as accept_cases;
+pub use drawn::cases;
 pub use invalid_params::cases as param_cases;
-
-use crate::case::{Case, RunCx};
-
-/// Every case drawn from the schemas: the body cases, the acceptance cases, then the parameter
-/// cases.
-pub fn cases(run: &RunCx) -> Vec<Case> {
-    let mut cases = body::cases(run);
-    cases.extend(acceptance::cases());
-    cases.extend(invalid_params::cases());
-    cases
-}
