@@ -14,6 +14,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
+/// The JSON Schema of a case file, for editors (`covenant schema case`).
+pub const CASE_SCHEMA: &str = include_str!("../../../../cases/case.schema.json");
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileToml {
