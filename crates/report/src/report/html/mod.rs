@@ -10,28 +10,10 @@
 //! hand, and none reaches a page unescaped.
 
 mod diff;
+mod page;
 mod run;
 
-use askama::Template;
-
 pub use diff::diff;
+pub(crate) use page::rendered;
+pub use page::{case_anchor, escaped};
 pub use run::Html;
-
-/// The `id` of a case's `<details>` element.
-pub fn case_anchor(case_id: &str) -> String {
-    format!("case-{case_id}")
-}
-
-/// A page laid out by its template, for a page whose values cannot fail to write.
-pub(crate) fn rendered(page: &impl Template) -> String {
-    page.render()
-        .expect("a page's values are strings and numbers, whose writing into a String never fails")
-}
-
-/// `text` as the templates write it into an element or a quoted attribute (askama's escape:
-/// `&#60;`, `&#34;`, ...): the HTML form a secret is masked in, and a test looks for.
-pub fn escaped(text: &str) -> String {
-    askama::filters::escape(text, askama::filters::Html)
-        .map(|safe| safe.to_string())
-        .unwrap_or_else(|never| match never {})
-}
