@@ -6,6 +6,7 @@ use super::operations::{parse_operations, Operation, OperationId};
 use super::registry::Registry;
 use super::Problem;
 use crate::catalogue::Catalogue;
+use crate::exit;
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -348,4 +349,24 @@ fn check_catalogue_stems(
 
 fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Runs `schemas check` on a schema set and writes each problem, then the summary, to `out`.
+/// Returns the exit code: 0 when all is well, 1 otherwise.
+pub fn run_check<S: AsRef<str>, T: AsRef<str>>(
+    schemas: &[(S, T)],
+    operations: &str,
+    catalogue: &Catalogue,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<u8> {
+    let report = check_sources(schemas, operations, catalogue);
+    for problem in &report.problems {
+        writeln!(out, "{problem}")?;
+    }
+    writeln!(out, "{}", report.summary())?;
+    Ok(if report.problems.is_empty() {
+        exit::SUCCESS
+    } else {
+        exit::FAILURES
+    })
 }

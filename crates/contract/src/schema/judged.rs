@@ -1,10 +1,14 @@
 //! What this binary judges against: the spec version, the number of rules and a hash of the
 //! catalogue, the schemas and the operations table as embedded, named by every report.
 
-use super::{DEFAULT_FINOPS_VERSION, OPERATIONS_JSON, SCHEMA_FILES};
+use super::{OPERATIONS_JSON, SCHEMA_FILES};
 use crate::catalogue::{Catalogue, RULES_TOML};
 use crate::digest::Fnv1a;
 use serde::{Deserialize, Serialize};
+
+/// The `x-finops-version` the spec names for create receivable: the version a run sends by
+/// default and the one a verdict is judged against.
+pub const DEFAULT_FINOPS_VERSION: &str = "2026-09-24";
 
 /// What a verdict was judged against, so that two reports can be told apart by it: the spec
 /// version (the `x-finops-version` a run sends by default), the number of rules, and a short

@@ -1,10 +1,13 @@
 //! The schema files, compiled once, and the mapping from a validation error to its rule.
 
-use super::{Problem, BASE_URI};
+use super::Problem;
 use jsonschema::Validator;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
+
+/// The base of every schema `$id`.
+pub const BASE_URI: &str = "https://covenant.invalid/schemas/";
 
 /// Declares the embedded schema files once: each stem is the file name under `schemas/`.
 macro_rules! schema_files {
