@@ -15,7 +15,7 @@ pub use oauth::token;
 pub use transactions::list_transactions;
 pub use velocity::create_velocity_control;
 
-use super::bearer_token;
+use super::auth::bearer_token;
 use super::fault::Fault;
 use super::receivable::parse_uuid;
 use super::reply;

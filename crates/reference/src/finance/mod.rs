@@ -19,7 +19,7 @@ pub use mailbox::create_mailbox_domain;
 pub use receivables::create_receivable;
 pub use vat::{create_vat, get_vat};
 
-use super::bearer_token;
+use super::auth::bearer_token;
 use super::fault::Fault;
 use super::receivable::{parse_date, parse_uuid};
 use super::reply::{self, FieldError, Reply};
