@@ -7,6 +7,7 @@
 
 use super::tree::Documents;
 use super::GenerateError;
+use covenant_contract::schema::{self, DocumentSource};
 use serde_json::Value;
 
 /// Base of the `$id`s the schemas use; a document without `$id` is placed here.
@@ -28,7 +29,7 @@ enum Validator {
 impl Oracle {
     /// The embedded registry's validator of `stem`, when the registry compiled one.
     pub fn embedded(stem: &str) -> Option<Oracle> {
-        let validator = covenant_contract::schema::Registry::embedded().validator(stem)?;
+        let validator = schema::Registry::embedded().validator(stem)?;
         Some(Oracle {
             validator: Validator::Embedded(validator),
         })
@@ -36,19 +37,17 @@ impl Oracle {
 
     /// Compiles the schema of `stem`, serving every referenced document from `docs`.
     pub fn build(stem: &str, root: &Value, docs: Documents) -> Result<Oracle, GenerateError> {
-        let mut options = jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .should_validate_formats(true)
-            .with_retriever(Retriever(docs));
-        if root.get("$id").is_none() {
-            options = options.with_base_uri(format!("{BASE}{stem}.json"));
-        }
-        let validator = options
-            .build(root)
-            .map_err(|error| GenerateError::Validator {
+        let base_uri = root
+            .get("$id")
+            .is_none()
+            .then(|| format!("{BASE}{stem}.json"));
+        let served: DocumentSource = Box::new(move |uri| served(&docs, uri));
+        let validator = schema::compile(root, base_uri, Some(served)).map_err(|message| {
+            GenerateError::Validator {
                 stem: stem.to_string(),
-                message: error.to_string(),
-            })?;
+                message,
+            }
+        })?;
         Ok(Oracle {
             validator: Validator::Own(validator),
         })
@@ -56,27 +55,18 @@ impl Oracle {
 
     pub fn is_valid(&self, instance: &Value) -> bool {
         match &self.validator {
-            Validator::Own(validator) => validator.is_valid(instance),
-            Validator::Embedded(validator) => validator.is_valid(instance),
+            Validator::Own(validator) => schema::holds(validator, instance),
+            Validator::Embedded(validator) => schema::holds(validator, instance),
         }
     }
 }
 
 /// Serves documents by the last segment of their URI (`line-item.json` -> `line-item`).
-struct Retriever(Documents);
-
-impl jsonschema::Retrieve for Retriever {
-    fn retrieve(
-        &self,
-        uri: &jsonschema::Uri<String>,
-    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        let text = uri.as_str();
-        let text = text.split('#').next().unwrap_or(text);
-        let last = text.rsplit('/').next().unwrap_or(text);
-        let stem = last.strip_suffix(".json").unwrap_or(last);
-        self.0
-            .get(stem)
-            .cloned()
-            .ok_or_else(|| format!("no schema named `{stem}` (from {text})").into())
-    }
+fn served(docs: &Documents, uri: &str) -> Result<Value, String> {
+    let text = uri.split('#').next().unwrap_or(uri);
+    let last = text.rsplit('/').next().unwrap_or(text);
+    let stem = last.strip_suffix(".json").unwrap_or(last);
+    docs.get(stem)
+        .cloned()
+        .ok_or_else(|| format!("no schema named `{stem}` (from {text})"))
 }

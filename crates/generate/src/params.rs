@@ -38,16 +38,12 @@ fn breaches(schema: &Value, stem: &str) -> Vec<(String, Label)> {
     let Some(shape) = compile(schema) else {
         return Vec::new();
     };
-    let Ok(validator) = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(schema)
-    else {
+    let Ok(validator) = covenant_contract::schema::compile(schema, None, None) else {
         return Vec::new();
     };
     let mut out: Vec<(String, Label)> = Vec::new();
     let mut offer = |raw: String, label: Label| {
-        let breaks = !validator.is_valid(&read_as(&shape, &raw));
+        let breaks = !covenant_contract::schema::holds(&validator, &read_as(&shape, &raw));
         if breaks && !out.iter().any(|(seen, _)| *seen == raw) {
             out.push((raw, label));
         }

@@ -209,8 +209,8 @@ impl IndependentJudge {
     /// Keywords of the errors and their instance paths.
     pub fn errors(&self, stem: &str, instance: &Value) -> Vec<(String, String)> {
         let validator = self.validator(stem);
-        validator
-            .iter_errors(instance)
+        covenant_contract::schema::errors(&validator, instance)
+            .iter()
             .map(|error| {
                 let keyword = error.kind().keyword().to_string();
                 (keyword, error.instance_path().to_string())
@@ -222,7 +222,7 @@ impl IndependentJudge {
     /// `anyOf`/`oneOf` errors: one branch must be explained whole).
     fn explained(&self, stem: &str, instance: &Value, label: &Label) -> bool {
         let validator = self.validator(stem);
-        let errors: Vec<_> = validator.iter_errors(instance).collect();
+        let errors = covenant_contract::schema::errors(&validator, instance);
         !errors.is_empty() && errors.iter().all(|error| explained(label, error))
     }
 
@@ -264,25 +264,11 @@ impl IndependentJudge {
 }
 
 fn independent_validator(root: &Value, docs: tree::Documents) -> jsonschema::Validator {
-    struct Serve(tree::Documents);
-    impl jsonschema::Retrieve for Serve {
-        fn retrieve(
-            &self,
-            uri: &jsonschema::Uri<String>,
-        ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-            let name = uri
-                .as_str()
-                .trim_start_matches(ID)
-                .trim_end_matches(".json");
-            self.0.get(name).cloned().ok_or_else(|| "unknown".into())
-        }
-    }
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .with_retriever(Serve(docs))
-        .build(root)
-        .expect("test schemas compile")
+    let serve: covenant_contract::schema::DocumentSource = Box::new(move |uri| {
+        let name = uri.trim_start_matches(ID).trim_end_matches(".json");
+        docs.get(name).cloned().ok_or_else(|| "unknown".to_owned())
+    });
+    covenant_contract::schema::compile(root, None, Some(serve)).expect("test schemas compile")
 }
 
 fn explained(label: &Label, error: &jsonschema::ValidationError<'_>) -> bool {
@@ -340,8 +326,8 @@ fn thousands_of_valid_instances_validate_for_every_test_schema() {
         let strategy = valid::strategy(&compiled.shape, &[]);
         let validator = judge.validator(stem);
         let outcome = runner(1500).run(&strategy, |value| {
-            let errors: Vec<String> = validator
-                .iter_errors(&value)
+            let errors: Vec<String> = covenant_contract::schema::errors(&validator, &value)
+                .iter()
                 .map(|e| e.to_string())
                 .collect();
             proptest::prop_assert!(errors.is_empty(), "{stem}: {value} -> {errors:?}");

@@ -18,6 +18,7 @@
 //! This module never fetches a schema over the network and never reads `schemas/` at run time.
 
 mod check;
+mod compile;
 mod judged;
 mod openapi;
 mod operations;
@@ -25,6 +26,7 @@ mod problem;
 mod registry;
 
 pub use check::{check_sources, run_check, CheckReport};
+pub use compile::{compile, errors, holds, DocumentSource};
 pub use judged::{judged_against, JudgedAgainst, DEFAULT_FINOPS_VERSION};
 pub use openapi::{openapi_document, openapi_document_with_org_header};
 pub use operations::{
