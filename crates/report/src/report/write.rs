@@ -42,13 +42,23 @@ pub fn write_view(
     dir: &Path,
     secrets: &[String],
 ) -> Result<Vec<PathBuf>, ReportError> {
-    reporters()
-        .iter()
-        .map(|reporter| {
-            let text = reporter.render(view)?;
-            write_file(dir, reporter.file_name(), &text, secrets)
-        })
-        .collect()
+    // Each format on a thread of its own: the run's target is done with, so the cores are free,
+    // and the JSON alone takes as long as the three others.
+    std::thread::scope(|scope| {
+        let writers: Vec<_> = reporters()
+            .into_iter()
+            .map(|reporter| {
+                scope.spawn(move || {
+                    let text = reporter.render(view)?;
+                    write_file(dir, reporter.file_name(), &text, secrets)
+                })
+            })
+            .collect();
+        writers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// The record as the reports written into `dir` show it, for the console to show it the same
