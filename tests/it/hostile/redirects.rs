@@ -1,5 +1,5 @@
 //! Redirects: one to another origin is never followed and never gets the credentials; one
-//! within the origin is.
+//! within the origin is, by either client, changed as browsers change it, and not forever.
 
 use super::harness::Covenant;
 use super::server::{Hostile, HostileReply, Received};
@@ -25,24 +25,87 @@ fn a_redirect_to_another_origin_is_not_followed_and_gets_no_credentials() {
 }
 
 #[test]
-fn a_redirect_within_the_origin_is_followed() {
+fn a_redirect_loop_within_the_origin_ends_as_an_error_of_its_case() {
+    let run = fault_run(
+        "redirect-loop",
+        // Back to where it was: the VAT ID's own path, which this fault answers again.
+        |seen, _| HostileReply::typed(302, "text/plain", b"").with_header("location", &seen.path),
+        &[],
+    );
+    assert_error(&run, VAT, "more than 5 redirects");
+}
+
+#[test]
+fn a_create_answered_303_is_read_by_get_from_where_it_points() {
     let rt = runtime();
     let server = rt.block_on(Hostile::start(|seen, _| {
-        if is_vat(seen) {
-            HostileReply::typed(307, "text/plain", b"").with_header("location", "/moved")
+        if seen.method == "POST" && seen.path.ends_with("/vat-ids") {
+            HostileReply::typed(303, "text/plain", b"").with_header("location", "/created")
         } else {
             normal(seen)
         }
     }));
-    let run = Covenant::new("same-origin", &server.url())
-        .args(["--filter", VAT])
+    let _ = Covenant::new("see-other", &server.url())
+        .args(["--filter", "vat.create-then-get"])
         .run(BOUND);
-    run.assert_sound();
-    assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
-    let moved: Vec<Received> = server
+    let followed: Vec<Received> = server
         .seen()
         .into_iter()
-        .filter(|s| s.path == "/moved")
+        .filter(|s| s.path == "/created")
         .collect();
-    assert_eq!(moved.len(), 1);
+    assert!(!followed.is_empty(), "the 303 was not followed");
+    for request in followed {
+        assert_eq!(request.method, "GET", "a 303 is followed by GET");
+        assert_eq!(
+            request.header("content-type"),
+            None,
+            "without the create's body"
+        );
+        let length = request.header("content-length");
+        assert!(
+            length.is_none_or(|n| n == "0"),
+            "without the body: {length:?}"
+        );
+    }
+}
+
+#[test]
+/// Followed by hyper's own client, and by reqwest when the environment names a proxy (which
+/// NO_PROXY here keeps out of the way).
+fn a_redirect_within_the_origin_is_followed_by_either_client() {
+    for proxied in [false, true] {
+        let rt = runtime();
+        let server = rt.block_on(Hostile::start(|seen, _| {
+            if is_vat(seen) {
+                HostileReply::typed(307, "text/plain", b"").with_header("location", "/moved")
+            } else {
+                normal(seen)
+            }
+        }));
+        let mut covenant = Covenant::new("same-origin", &server.url()).args(["--filter", VAT]);
+        for name in covenant::client::PROXY_VARIABLES {
+            covenant = covenant.env(name, None);
+        }
+        if proxied {
+            // A proxy no request reaches: NO_PROXY sends the target's directly, through reqwest.
+            covenant = covenant
+                .env("HTTP_PROXY", Some("http://127.0.0.1:9"))
+                .env("NO_PROXY", Some("127.0.0.1,localhost"));
+        }
+        let run = covenant.run(BOUND);
+        run.assert_sound();
+        assert_eq!(run.verdict(VAT), "pass", "{}", run.says(VAT));
+        let moved: Vec<Received> = server
+            .seen()
+            .into_iter()
+            .filter(|s| s.path == "/moved")
+            .collect();
+        assert_eq!(moved.len(), 1, "proxied: {proxied}");
+        // reqwest names the page it was sent on from; hyper's own client adds nothing.
+        assert_eq!(
+            moved[0].header("referer").is_some(),
+            proxied,
+            "proxied: {proxied}"
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! The client for one target: building it, and sending a request at the run's pace, bounded,
 //! retried where that is safe, and refused where `--read-only` or the run's stop forbid it.
 
-use super::bare::Bare;
+use super::bare::{proxy_in_environment, Bare, Direct, MAX_REDIRECTS};
 use super::coding::{self, CodingError};
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
@@ -17,8 +17,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use url::Url;
 
-/// Same-origin redirects followed before giving up.
-const MAX_REDIRECTS: usize = 5;
 /// Tries of the OAuth token request while the target answers rate limits.
 const SETUP_TRIES: u32 = 5;
 /// The `User-Agent` of every request.
@@ -40,6 +38,9 @@ pub struct Target {
     /// Parsed URLs by path: a run sends thousands of requests to a few dozen paths, and parsing
     /// every URL afresh cost a twentieth of a run.
     urls: Mutex<HashMap<String, Url>>,
+    /// Whether a case's requests go through hyper's own client (`bare`), as they do unless the
+    /// environment names a proxy (see `client::bare`).
+    direct: bool,
     /// `config.secrets`, looked for in one pass.
     redactor: Arc<curl::Redactor>,
 }
@@ -47,8 +48,7 @@ pub struct Target {
 /// A request built for one of the two clients, ready to leave.
 enum Built {
     Client(reqwest::RequestBuilder),
-    /// For the bare client, with its header names in title case or not.
-    Bare(hyper::Request<reqwest::Body>, bool),
+    Bare(Direct),
 }
 
 /// What [`Target::send`] knows of an exchange besides its outcome: enough to record it later.
@@ -124,6 +124,7 @@ impl Target {
             budget,
             lanes: None,
             urls: Mutex::default(),
+            direct: !proxy_in_environment(),
             redactor,
         });
         let lanes = max_in_flight.and_then(|n| {
@@ -149,6 +150,7 @@ impl Target {
             budget: self.budget.clone(),
             lanes: self.lanes.clone(),
             urls: Mutex::default(),
+            direct: self.direct,
             redactor: self.redactor.clone(),
         }
     }
@@ -467,8 +469,8 @@ impl Target {
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
         // Built and serialized here, parsed here: a lane only sends and reads.
-        let builder = match request.no_accept || request.title_case {
-            true => Built::Bare(bare_request(request, url)?, request.title_case),
+        let builder = match request.no_accept || request.title_case || self.direct {
+            true => Built::Bare(bare_request(request, url)?),
             false => Built::Client(self.build(request, url)?),
         };
         let response = match &self.lanes {
@@ -497,8 +499,12 @@ impl Target {
         let admission = self.admit().await?;
         let outcome = match builder {
             Built::Client(builder) => self.bounded(self.read(builder)).await,
-            Built::Bare(request, titled) => {
-                let read = async { self.read_body(self.bare.send(request, titled).await?).await };
+            Built::Bare(direct) => {
+                let origin = self.config.base_url.origin();
+                let read = async {
+                    let head = self.bare.send_following(direct, &origin).await;
+                    self.read_body(head.map_err(|e| self.hinted(e))?).await
+                };
                 self.bounded(read).await
             }
         };
@@ -628,7 +634,14 @@ impl Target {
         if error.is_timeout() {
             return SendError::Timeout(self.config.timeout.as_secs_f64());
         }
-        let message = error_chain(error);
+        self.hinted(SendError::Transport(error_chain(error)))
+    }
+
+    /// A transport error of hyper's own client with the hint reqwest's get for TLS trouble.
+    fn hinted(&self, error: SendError) -> SendError {
+        let SendError::Transport(message) = error else {
+            return error;
+        };
         let lower = message.to_ascii_lowercase();
         let tls = [
             "tls",
@@ -652,7 +665,7 @@ impl Target {
 /// `request` for the bare client, at `url`: its headers, its body and the body's content type,
 /// and covenant's `User-Agent` and (unless it goes without) the `Accept: */*` as the main
 /// client sends them; nothing else.
-fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::Body>, SendError> {
+fn bare_request(request: &Request, url: Url) -> Result<Direct, SendError> {
     let (mut headers, body) = head_and_body(request)?;
     headers
         .entry(reqwest::header::USER_AGENT)
@@ -662,13 +675,13 @@ fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::B
             .entry(reqwest::header::ACCEPT)
             .or_insert(reqwest::header::HeaderValue::from_static("*/*"));
     }
-    let mut built = hyper::Request::builder()
-        .method(request.method.clone())
-        .uri(url.as_str())
-        .body(reqwest::Body::from(body.unwrap_or_default()))
-        .map_err(|e| SendError::Transport(format!("cannot build the request: {e}")))?;
-    *built.headers_mut() = headers;
-    Ok(built)
+    Ok(Direct {
+        method: request.method.clone(),
+        url,
+        headers,
+        body: body.map(Into::into),
+        titled: request.title_case,
+    })
 }
 
 fn backoff(done: u32) -> Duration {
