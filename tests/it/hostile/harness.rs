@@ -260,15 +260,6 @@ impl Covenant {
         self
     }
 
-    /// Sets a variable of the binary's environment, or removes it (`None`).
-    pub fn env(mut self, name: &str, value: Option<&str>) -> Covenant {
-        match value {
-            Some(value) => self.command.env(name, value),
-            None => self.command.env_remove(name),
-        };
-        self
-    }
-
     /// Gives the binary a stdout pipe whose reading end is closed at once (`covenant | head`).
     pub fn closed_stdout(mut self) -> Covenant {
         self.close_stdout = true;

@@ -14,14 +14,15 @@
 //! `--timeout`, lanes and the reading of the answer are the caller's, as for any request.
 //! Built on first use: a run that sends no such request never loads the system's roots twice.
 //!
-//! Every other request of a case goes out here too when the environment names no proxy
-//! ([`Direct`]), with the `User-Agent` and `Accept` reqwest would add: reqwest's layers cost a
-//! run more than they give it (its redirect layer alone parses every request's URL twice), and
-//! requests through hyper alone took a `--cases 100` run 13% less CPU. Redirects are followed as
-//! the main client follows them: within the target's origin, at most [`MAX_REDIRECTS`], the
-//! method and body changed as browsers change them; one to another origin is an error, its
-//! credentials never sent there. With a proxy in the environment, reqwest sends them, as it
-//! reads the proxy variables (README, Proxies).
+//! Redirects are followed here as the main client follows them: within the target's origin, at
+//! most [`MAX_REDIRECTS`], the method and body changed as browsers change them; one to another
+//! origin is an error, its credentials never sent there. These requests know no proxy
+//! (README, Proxies).
+//!
+//! Sending every request of a case through this client took a `--cases 100` run 9% less CPU
+//! (reqwest's redirect layer alone parses every request's URL twice), but the peak memory of a
+//! run at `--cases 500` rose by about 2 MiB, over the 50 MiB of issue 52 in one run in six, for
+//! a reason not found yet; so reqwest sends the rest.
 //!
 //! [`hyper_client`] builds hyper's client over rustls for the proxy as well
 //! (`traffic::proxy`): one set-up of the connector and of TLS for both.
@@ -42,24 +43,6 @@ type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
 
 /// Same-origin redirects followed before giving up, by either client.
 pub(super) const MAX_REDIRECTS: usize = 5;
-
-/// The variables of the environment that name a proxy for reqwest (README, Proxies).
-pub const PROXY_VARIABLES: [&str; 6] = [
-    "http_proxy",
-    "HTTP_PROXY",
-    "https_proxy",
-    "HTTPS_PROXY",
-    "all_proxy",
-    "ALL_PROXY",
-];
-
-/// Whether the environment names a proxy: requests then go through reqwest, which honours it
-/// (and `NO_PROXY`); hyper's own client knows no proxy.
-pub(super) fn proxy_in_environment() -> bool {
-    PROXY_VARIABLES
-        .iter()
-        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
-}
 
 /// A request for hyper's own client, kept whole so that it can go again after a redirect.
 #[derive(Debug, Clone)]

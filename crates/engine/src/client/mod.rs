@@ -27,7 +27,7 @@ mod retry_after;
 mod send;
 mod wire;
 
-pub use bare::{hyper_client, HyperClient, Trust, PROXY_VARIABLES};
+pub use bare::{hyper_client, HyperClient, Trust};
 pub use coding::{decoded, CodingError};
 pub use config::{TargetConfig, TargetError};
 pub use crypto::tls_provider;

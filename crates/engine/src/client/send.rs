@@ -1,7 +1,7 @@
 //! The client for one target: building it, and sending a request at the run's pace, bounded,
 //! retried where that is safe, and refused where `--read-only` or the run's stop forbid it.
 
-use super::bare::{proxy_in_environment, Bare, Direct, MAX_REDIRECTS};
+use super::bare::{Bare, Direct, MAX_REDIRECTS};
 use super::coding::{self, CodingError};
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
@@ -38,9 +38,6 @@ pub struct Target {
     /// Parsed URLs by path: a run sends thousands of requests to a few dozen paths, and parsing
     /// every URL afresh cost a twentieth of a run.
     urls: Mutex<HashMap<String, Url>>,
-    /// Whether a case's requests go through hyper's own client (`bare`), as they do unless the
-    /// environment names a proxy (see `client::bare`).
-    direct: bool,
     /// `config.secrets`, looked for in one pass.
     redactor: Arc<curl::Redactor>,
 }
@@ -124,7 +121,6 @@ impl Target {
             budget,
             lanes: None,
             urls: Mutex::default(),
-            direct: !proxy_in_environment(),
             redactor,
         });
         let lanes = max_in_flight.and_then(|n| {
@@ -150,7 +146,6 @@ impl Target {
             budget: self.budget.clone(),
             lanes: self.lanes.clone(),
             urls: Mutex::default(),
-            direct: self.direct,
             redactor: self.redactor.clone(),
         }
     }
@@ -469,7 +464,7 @@ impl Target {
             .url(&request.path)
             .map_err(|e| SendError::Transport(e.to_string()))?;
         // Built and serialized here, parsed here: a lane only sends and reads.
-        let builder = match request.no_accept || request.title_case || self.direct {
+        let builder = match request.no_accept || request.title_case {
             true => Built::Bare(bare_request(request, url)?),
             false => Built::Client(self.build(request, url)?),
         };
