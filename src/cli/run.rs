@@ -391,16 +391,9 @@ pub fn run_command(args: RunArgs) -> Result<u8, Fatal> {
                 note(&matches_none(&settings.selection.filter));
             }
             let ran = runtime.block_on(planned.run(Audience::Console));
-            // Nothing is generated any more: the reports need the memory. Freed before they
-            // are rendered, not beside them: freed on a thread of its own while they were, the
-            // run's peak memory came at the end, some 2 MiB higher.
+            // Nothing is generated any more: the reports need the memory.
             covenant::generate::forget_shared();
-            let code = finish(ran, &settings, super::github(args.ci_annotations));
-            // The reports are written and the summary printed: the runtime's threads are not
-            // waited for. Each one's exit gave its allocator heap back, some 10 ms at the end of
-            // a run that took 0.4 s; the process's exit frees everything at once.
-            runtime.shutdown_background();
-            return code;
+            return finish(ran, &settings, super::github(args.ci_annotations));
         }
     }
     Ok(exit::SUCCESS)

@@ -11,27 +11,15 @@
 //! rustls with the same provider, the system's roots and the `--ca-cert` bundle for a target
 //! reached over `https` (only the bundle otherwise), nothing verified under `--insecure`. The
 //! connection pool, connect timeout and HTTP/1.1 are the main client's too; the pace, budget,
-//! `--timeout`, lanes and the reading of the answer are the caller's, as for any request.
+//! `--timeout`, lanes and the reading of the answer are the caller's, as for any request. A
+//! redirect is not followed here: it is the answer (the spec's operations redirect nowhere).
 //! Built on first use: a run that sends no such request never loads the system's roots twice.
-//!
-//! Redirects are followed here as the main client follows them: within the target's origin, at
-//! most [`MAX_REDIRECTS`], the method and body changed as browsers change them; one to another
-//! origin is an error, its credentials never sent there. These requests know no proxy
-//! (README, Proxies).
-//!
-//! Sending every request of a case through this client took a `--cases 100` run 9% less CPU
-//! (reqwest's redirect layer alone parses every request's URL twice), but the peak memory of a
-//! run at `--cases 500` rose by about 2 MiB, over the 50 MiB of issue 52 in one run in six, for
-//! a reason not found yet; so reqwest sends the rest.
 //!
 //! [`hyper_client`] builds hyper's client over rustls for the proxy as well
 //! (`traffic::proxy`): one set-up of the connector and of TLS for both.
 
 use super::config::{error_chain, TargetConfig};
 use super::SendError;
-use hyper::body::Bytes;
-use hyper::header::{self, HeaderMap};
-use hyper::{Method, StatusCode};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
@@ -40,80 +28,6 @@ use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use std::sync::{Arc, OnceLock};
 
 type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
-
-/// Same-origin redirects followed before giving up, by either client.
-pub(super) const MAX_REDIRECTS: usize = 5;
-
-/// A request for hyper's own client, kept whole so that it can go again after a redirect.
-#[derive(Debug, Clone)]
-pub(super) struct Direct {
-    pub method: Method,
-    pub url: url::Url,
-    pub headers: HeaderMap,
-    pub body: Option<Bytes>,
-    /// Its header names written in title case (`Request::title_case`).
-    pub titled: bool,
-}
-
-impl Direct {
-    fn request(&self) -> Result<hyper::Request<reqwest::Body>, SendError> {
-        let body = self.body.clone().unwrap_or_default();
-        let mut built = hyper::Request::builder()
-            .method(self.method.clone())
-            .uri(self.url.as_str())
-            .body(reqwest::Body::from(body))
-            .map_err(|e| SendError::Transport(format!("cannot build the request: {e}")))?;
-        *built.headers_mut() = self.headers.clone();
-        Ok(built)
-    }
-
-    /// The request an answer of `status` with `location` asks for next, where the main client
-    /// would follow it (301, 302, 303, 307, 308 within `origin`); `None` when the answer is the
-    /// one to read. A redirect to another origin is an error, as the main client's `head` makes
-    /// it: its location is never asked for, and the request's credentials never go there.
-    fn redirected(
-        &self,
-        status: StatusCode,
-        location: Option<&str>,
-        origin: &url::Origin,
-    ) -> Result<Option<Direct>, SendError> {
-        let Some(location) = location.filter(|_| status.is_redirection()) else {
-            return Ok(None);
-        };
-        let to = match self.url.join(location) {
-            Ok(to) if to.origin() == *origin => to,
-            _ => return Err(SendError::CrossOriginRedirect(location.to_owned())),
-        };
-        let code = status.as_u16();
-        if ![301, 302, 303, 307, 308].contains(&code) {
-            return Ok(None);
-        }
-        let mut next = Direct {
-            url: to,
-            ..self.clone()
-        };
-        // A 303 asks for the answer by GET; so do 301 and 302 of a POST, as browsers (and
-        // reqwest) read them; 307 and 308 repeat the request as it was.
-        let to_get = match code {
-            303 => self.method != Method::HEAD,
-            301 | 302 => self.method == Method::POST,
-            _ => false,
-        };
-        if to_get {
-            next.method = Method::GET;
-            next.body = None;
-            for name in [
-                header::CONTENT_TYPE,
-                header::CONTENT_LENGTH,
-                header::CONTENT_ENCODING,
-                header::TRANSFER_ENCODING,
-            ] {
-                next.headers.remove(name);
-            }
-        }
-        Ok(Some(next))
-    }
-}
 
 /// hyper's own client (the one reqwest wraps, without its URL parsing, default headers and
 /// layers on each request), HTTP/1.1 over rustls to an `http` or `https` target, sending
@@ -177,37 +91,9 @@ impl Bare {
         }
     }
 
-    /// Sends `direct` and waits for the status line and headers of the answer to read, after
-    /// following its redirects within `origin` (see [`Direct::redirected`]); the body is read
-    /// by the caller, as reqwest's.
-    pub(super) async fn send_following(
-        &self,
-        mut direct: Direct,
-        origin: &url::Origin,
-    ) -> Result<reqwest::Response, SendError> {
-        let mut followed = 0;
-        loop {
-            let response = self.send(direct.request()?, direct.titled).await?;
-            let location = response
-                .headers()
-                .get(header::LOCATION)
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-            match direct.redirected(response.status(), location.as_deref(), origin)? {
-                None => return Ok(response),
-                Some(_) if followed == MAX_REDIRECTS => {
-                    return Err(SendError::Transport(format!(
-                        "more than {MAX_REDIRECTS} redirects"
-                    )))
-                }
-                Some(next) => direct = next,
-            }
-            followed += 1;
-        }
-    }
-
     /// Sends `request` (its URI absolute) and waits for the status line and headers; the body
     /// is read by the caller, as reqwest's.
-    async fn send(
+    pub(super) async fn send(
         &self,
         request: hyper::Request<reqwest::Body>,
         titled: bool,
@@ -312,90 +198,5 @@ impl ServerCertVerifier for Unverified {
 
     fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
         self.0.signature_verification_algorithms.supported_schemes()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn post(body: &str) -> Direct {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::CONTENT_TYPE, "application/json".parse().unwrap());
-        headers.insert("x-organization-id", "org".parse().unwrap());
-        Direct {
-            method: Method::POST,
-            url: url::Url::parse("http://target.test:8080/finops/v1/receivables").unwrap(),
-            headers,
-            body: Some(Bytes::from(body.to_owned())),
-            titled: false,
-        }
-    }
-
-    fn origin() -> url::Origin {
-        url::Url::parse("http://target.test:8080/")
-            .unwrap()
-            .origin()
-    }
-
-    fn after(direct: &Direct, status: u16, location: Option<&str>) -> Option<Direct> {
-        let status = StatusCode::from_u16(status).unwrap();
-        direct
-            .redirected(status, location, &origin())
-            .expect("within the origin")
-    }
-
-    #[test]
-    fn a_303_and_a_posts_301_or_302_go_on_by_get_without_the_body_or_its_headers() {
-        for status in [303, 301, 302] {
-            let next = after(&post("{}"), status, Some("/moved?x=1")).expect("followed");
-            assert_eq!(next.method, Method::GET, "{status}");
-            assert_eq!(next.body, None, "{status}");
-            assert!(next.headers.get(header::CONTENT_TYPE).is_none(), "{status}");
-            assert_eq!(next.headers["x-organization-id"], "org", "{status}");
-            assert_eq!(next.url.as_str(), "http://target.test:8080/moved?x=1");
-        }
-    }
-
-    #[test]
-    fn a_307_or_308_repeats_the_request_and_a_put_keeps_its_method_after_a_302() {
-        for status in [307, 308] {
-            let next = after(&post("{\"a\":1}"), status, Some("other")).expect("followed");
-            assert_eq!(next.method, Method::POST);
-            assert_eq!(next.body.as_deref(), Some(&b"{\"a\":1}"[..]));
-            assert_eq!(next.url.as_str(), "http://target.test:8080/finops/v1/other");
-        }
-        let put = Direct {
-            method: Method::PUT,
-            ..post("{}")
-        };
-        let next = after(&put, 302, Some("/moved")).expect("followed");
-        assert_eq!((next.method, next.body.is_some()), (Method::PUT, true));
-    }
-
-    #[test]
-    fn an_answer_with_a_location_that_is_no_redirect_to_follow_is_the_answer() {
-        // 201 names what it created; 300 and 304 are not followed by either client.
-        for status in [201, 200, 300, 304] {
-            assert!(after(&post("{}"), status, Some("/x")).is_none(), "{status}");
-        }
-        assert!(after(&post("{}"), 302, None).is_none());
-    }
-
-    #[test]
-    fn a_redirect_to_another_origin_is_an_error_whatever_its_status() {
-        for (status, location) in [
-            (302, "http://elsewhere.test/collect"),
-            (307, "https://target.test:8080/x"),
-            (301, "//target.test:9090/x"),
-            (304, "http://elsewhere.test/"),
-        ] {
-            let status = StatusCode::from_u16(status).unwrap();
-            let outcome = post("{}").redirected(status, Some(location), &origin());
-            assert!(
-                matches!(&outcome, Err(SendError::CrossOriginRedirect(l)) if l == location),
-                "{status} {location}: {outcome:?}"
-            );
-        }
     }
 }

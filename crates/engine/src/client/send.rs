@@ -1,7 +1,7 @@
 //! The client for one target: building it, and sending a request at the run's pace, bounded,
 //! retried where that is safe, and refused where `--read-only` or the run's stop forbid it.
 
-use super::bare::{Bare, Direct, MAX_REDIRECTS};
+use super::bare::Bare;
 use super::coding::{self, CodingError};
 use super::config::{ca_certificates, error_chain};
 use super::endpoint::endpoint;
@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use url::Url;
 
+/// Same-origin redirects followed before giving up.
+const MAX_REDIRECTS: usize = 5;
 /// Tries of the OAuth token request while the target answers rate limits.
 const SETUP_TRIES: u32 = 5;
 /// The `User-Agent` of every request.
@@ -45,7 +47,8 @@ pub struct Target {
 /// A request built for one of the two clients, ready to leave.
 enum Built {
     Client(reqwest::RequestBuilder),
-    Bare(Direct),
+    /// For the bare client, with its header names in title case or not.
+    Bare(hyper::Request<reqwest::Body>, bool),
 }
 
 /// What [`Target::send`] knows of an exchange besides its outcome: enough to record it later.
@@ -465,7 +468,7 @@ impl Target {
             .map_err(|e| SendError::Transport(e.to_string()))?;
         // Built and serialized here, parsed here: a lane only sends and reads.
         let builder = match request.no_accept || request.title_case {
-            true => Built::Bare(bare_request(request, url)?),
+            true => Built::Bare(bare_request(request, url)?, request.title_case),
             false => Built::Client(self.build(request, url)?),
         };
         let response = match &self.lanes {
@@ -494,12 +497,8 @@ impl Target {
         let admission = self.admit().await?;
         let outcome = match builder {
             Built::Client(builder) => self.bounded(self.read(builder)).await,
-            Built::Bare(direct) => {
-                let origin = self.config.base_url.origin();
-                let read = async {
-                    let head = self.bare.send_following(direct, &origin).await;
-                    self.read_body(head.map_err(|e| self.hinted(e))?).await
-                };
+            Built::Bare(request, titled) => {
+                let read = async { self.read_body(self.bare.send(request, titled).await?).await };
                 self.bounded(read).await
             }
         };
@@ -629,14 +628,7 @@ impl Target {
         if error.is_timeout() {
             return SendError::Timeout(self.config.timeout.as_secs_f64());
         }
-        self.hinted(SendError::Transport(error_chain(error)))
-    }
-
-    /// A transport error of hyper's own client with the hint reqwest's get for TLS trouble.
-    fn hinted(&self, error: SendError) -> SendError {
-        let SendError::Transport(message) = error else {
-            return error;
-        };
+        let message = error_chain(error);
         let lower = message.to_ascii_lowercase();
         let tls = [
             "tls",
@@ -660,7 +652,7 @@ impl Target {
 /// `request` for the bare client, at `url`: its headers, its body and the body's content type,
 /// and covenant's `User-Agent` and (unless it goes without) the `Accept: */*` as the main
 /// client sends them; nothing else.
-fn bare_request(request: &Request, url: Url) -> Result<Direct, SendError> {
+fn bare_request(request: &Request, url: Url) -> Result<hyper::Request<reqwest::Body>, SendError> {
     let (mut headers, body) = head_and_body(request)?;
     headers
         .entry(reqwest::header::USER_AGENT)
@@ -670,13 +662,13 @@ fn bare_request(request: &Request, url: Url) -> Result<Direct, SendError> {
             .entry(reqwest::header::ACCEPT)
             .or_insert(reqwest::header::HeaderValue::from_static("*/*"));
     }
-    Ok(Direct {
-        method: request.method.clone(),
-        url,
-        headers,
-        body: body.map(Into::into),
-        titled: request.title_case,
-    })
+    let mut built = hyper::Request::builder()
+        .method(request.method.clone())
+        .uri(url.as_str())
+        .body(reqwest::Body::from(body.unwrap_or_default()))
+        .map_err(|e| SendError::Transport(format!("cannot build the request: {e}")))?;
+    *built.headers_mut() = headers;
+    Ok(built)
 }
 
 fn backoff(done: u32) -> Duration {

@@ -59,7 +59,6 @@ pub struct Ran {
 /// Checks that the reports can be written, prepares the target (both targets of a differential
 /// run, at once) and selects the suite's cases.
 pub async fn plan(settings: &RunSettings) -> Result<Planned, Fatal> {
-    crate::schema_cases::warm_up();
     if let (true, Some(dir)) = (settings.mode.sends(), &settings.report_dir) {
         super::preflight::report_dir(dir)?;
     }

@@ -174,25 +174,6 @@ fn acceptances(op: OperationId) -> &'static [crate::generate::Acceptance] {
         .map_or(&[], |(_, of_op)| of_op.as_slice())
 }
 
-/// Starts deriving, each on a thread of its own, what planning needs from the embedded schemas
-/// alone: the inventory of constraints and the acceptance variants of every body. Derived one
-/// after the other as planning reached them, they kept one core busy before the first case
-/// while the other (and the target) waited. The planner calls this first, so they overlap with
-/// each other and with reading the profile, the probe and the token request; whichever asks
-/// first derives each, another asking meanwhile waits for the same result, and a later plan
-/// finds them done (they are the process's, like the schemas).
-pub fn warm_up() {
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    STARTED.call_once(|| {
-        std::thread::spawn(|| {
-            Inventory::embedded();
-        });
-        std::thread::spawn(|| {
-            acceptances(OperationId::CreateReceivable);
-        });
-    });
-}
-
 /// Requests of an acceptance case, for `--dry-run`: the baselines and variants of its schemas
 /// without the profile's fixtures (which only remove variants).
 fn estimate(all: &[crate::generate::Acceptance]) -> usize {

@@ -15,6 +15,5 @@ mod drawn;
 mod invalid_params;
 
 pub use acceptance::cases as accept_cases;
-pub use acceptance::warm_up;
 pub use drawn::cases;
 pub use invalid_params::cases as param_cases;
