@@ -33,7 +33,10 @@
 # Each tool run records: wall time, requests sent (covenant: counts.requests of report.json;
 # Schemathesis: entries of its HAR report, one per request), requests per second (requests /
 # process wall time, start-up and reports included), peak memory (/usr/bin/time -v "Maximum
-# resident set size"). The machine is shared, so each run is repeated $REPEAT times on a fresh
+# resident set size"), the tool's CPU (user and system) and the reference's, read from /proc
+# before it stops. From the CPU, what bounds covenant's wall time on this machine: both
+# processes' CPU over the cores, and covenant's own over them (the time it would need if the
+# target cost nothing), with the speedup over Schemathesis that bound allows. The machine is shared, so each run is repeated $REPEAT times on a fresh
 # reference and the fastest is kept (the same for both tools).
 # Output: a table on stdout and bench/out/compare.json (bench/out is gitignored).
 # Needs: cargo, python3 (venv), curl, /usr/bin/time (Debian `time`), wrk (Debian `wrk`).
@@ -59,24 +62,31 @@ need curl "apt-get install -y curl"
 need wrk "apt-get install -y wrk"
 [[ -x /usr/bin/time ]] || { echo "compare.sh: /usr/bin/time is missing (apt-get install -y time)" >&2; exit 2; }
 
-# "wall_seconds max_rss_kib" from a /usr/bin/time -v log.
+# "wall_seconds max_rss_kib cpu_seconds" from a /usr/bin/time -v log (CPU: user and system).
 time_of() { python3 -c 'import sys, re
 t = open(sys.argv[1]).read()
 w = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):(\d+(?:\.\d+)?)", t)
 h, m, s = w.groups()
 wall = int(h or 0) * 3600 + int(m) * 60 + float(s)
 rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
-print(wall, rss)' "$1"; }
+cpu = sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)", t).group(1)) for k in ("User", "System"))
+print(wall, rss, round(cpu, 2))' "$1"; }
+
+# The CPU seconds (user and system) a running process has used so far, from /proc.
+cpu_of() { python3 -c 'import os, sys
+f = open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")", 1)[1].split()
+print(round((int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK"), 2))' "$1"; }
 
 # One JSON line per tool run, into $WORK/results.jsonl.
-record() { # tool cases wall rss requests exit [ceiling measured beside the run]
+record() { # tool cases wall rss cpu target_cpu requests exit [ceiling measured beside the run]
     python3 -c 'import json, sys
-tool, cases, wall, rss, requests, code = sys.argv[1:7]
+tool, cases, wall, rss, cpu, target_cpu, requests, code = sys.argv[1:9]
 row = {"tool": tool, "cases": int(cases), "wall_s": float(wall),
     "requests": int(requests), "requests_per_s": round(int(requests) / float(wall)),
-    "peak_rss_mib": round(int(rss) / 1024, 1), "exit": int(code)}
-if len(sys.argv) > 7:
-    row["ceiling_beside_rps"] = int(sys.argv[7])
+    "peak_rss_mib": round(int(rss) / 1024, 1), "exit": int(code),
+    "cpu_s": float(cpu), "target_cpu_s": float(target_cpu)}
+if len(sys.argv) > 9:
+    row["ceiling_beside_rps"] = int(sys.argv[9])
 print(json.dumps(row))' "$@" >>"$WORK/results.jsonl"
 }
 
@@ -120,10 +130,11 @@ for n in $CASES; do
             --report-dir "$WORK/covenant-$n" -q >"$WORK/covenant.out" 2>"$WORK/covenant.time"
         code=$?
         set -e
-        read -r wall rss < <(time_of "$WORK/covenant.time")
+        target_cpu=$(cpu_of "$SERVER_PID")
+        read -r wall rss cpu < <(time_of "$WORK/covenant.time")
         requests=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counts"]["requests"])' \
             "$WORK/covenant-$n/report.json")
-        record covenant "$n" "$wall" "$rss" "$requests" "$code" "$beside"
+        record covenant "$n" "$wall" "$rss" "$cpu" "$target_cpu" "$requests" "$code" "$beside"
         echo "covenant --cases $n (run $r): ${wall}s, $requests requests, exit $code (ceiling beside it: $beside req/s)" >&2
     done
 done
@@ -169,11 +180,12 @@ for n in $CASES; do
             c=$?; rm -rf "$WORK/.schemathesis"; exit $c)
         code=$?
         set -e
-        read -r wall rss < <(time_of "$WORK/st.time")
+        target_cpu=$(cpu_of "$SERVER_PID")
+        read -r wall rss cpu < <(time_of "$WORK/st.time")
         requests=$(python3 -c 'import json, glob, sys
 print(sum(len(json.load(open(f))["log"]["entries"]) for f in glob.glob(sys.argv[1] + "/*.json")))' \
             "$WORK/st-$n")
-        record schemathesis "$n" "$wall" "$rss" "$requests" "$code"
+        record schemathesis "$n" "$wall" "$rss" "$cpu" "$target_cpu" "$requests" "$code"
         echo "schemathesis -n $n (run $r): ${wall}s, $requests requests, exit $code" >&2
     done
 done
@@ -205,6 +217,27 @@ for r in rows:
 print(f"reference ceiling (wrk, same request mix, {sys.argv[6]} s): {ceiling} req/s")
 for n, x in speedups.items():
     print(f"--cases {n}: covenant {x}x faster than Schemathesis (wall time)")
+# What bounds covenant's wall time on this machine: the CPU both processes used, spread over
+# every core, and the CPU covenant used alone (a target that cost nothing); the speedup each
+# bound would allow, against Schemathesis' time at the same --cases.
+cpus = os.cpu_count()
+bounds = {}
+for r in rows:
+    if r["tool"] != "covenant":
+        continue
+    st = [s for s in rows if s["tool"] == "schemathesis" and s["cases"] == r["cases"]]
+    both = (r["cpu_s"] + r["target_cpu_s"]) / cpus
+    alone = r["cpu_s"] / cpus
+    b = {"cpu_s": r["cpu_s"], "target_cpu_s": r["target_cpu_s"],
+         "both_over_cores_s": round(both, 3), "covenant_over_cores_s": round(alone, 3)}
+    if st:
+        b["speedup_if_target_free"] = round(st[0]["wall_s"] / alone, 1)
+    bounds[r["cases"]] = b
+    print(f"--cases {r['cases']}: covenant used {r['cpu_s']} s of CPU and the reference "
+          f"{r['target_cpu_s']} s: over {cpus} cores at least {both:.2f} s "
+          f"({both / r['wall_s']:.0%} of the wall time); covenant's alone at least {alone:.2f} s"
+          + (f", at most {b['speedup_if_target_free']}x Schemathesis with a target that cost "
+             "nothing" if st else ""))
 json.dump({
     "date": time.strftime("%Y-%m-%d"),
     "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
@@ -212,6 +245,7 @@ json.dump({
     "repeat": repeat,
     "runs": rows,
     "speedup_wall": speedups,
+    "cpu_bounds": bounds,
     "reference_ceiling_rps": ceiling,
 }, open(out, "w"), indent=2)
 print(f"written: {out}")
