@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 /// Parses the command line, runs the command, and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
+    super::publish::mark_start();
     // Colours are decided before parsing, so that clap's own help and errors follow --color
     // and the environment as the rest of the output does.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();

@@ -13,6 +13,17 @@ use covenant::report::{BehaviourDiff, ReportError, RunView};
 use covenant::terminal::{note, out};
 use covenant::verdict::{RunRecord, RunVerdict};
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::time::SystemTime;
+
+/// When this process started (set by [`mark_start`]): bodies beside the reports written before
+/// it are earlier runs', which [`sweep_bodies`] may remove.
+static STARTED: LazyLock<SystemTime> = LazyLock::new(SystemTime::now);
+
+/// Notes the start of this process's command, before it writes anything.
+pub(super) fn mark_start() {
+    LazyLock::force(&STARTED);
+}
 
 /// What a command publishes: its records (one; two for a differential run, each with the
 /// directory its reports go to), and where its text goes.
@@ -59,6 +70,7 @@ pub(super) fn publish(publication: Publication<'_>) -> Result<u8, Fatal> {
     let catalogue = Catalogue::embedded();
     let views: Vec<RunView<'_>> = records.iter().map(|r| RunView::new(r, catalogue)).collect();
     let mut written = write(&views, &dirs, diff, secrets).map_err(files)?;
+    sweep_bodies(&dirs, &written);
     if let Some(preface) = preface {
         out(&preface);
     }
@@ -134,6 +146,27 @@ fn write(
         written.extend(paths?);
     }
     Ok(written)
+}
+
+/// Removes from each report directory the long bodies earlier runs wrote there that none of the
+/// reports just written names (see [`covenant::body_file::sweep`]). What cannot be removed is
+/// said and left: the reports are written, and they are what the run is judged by.
+fn sweep_bodies(dirs: &[Option<PathBuf>], written: &[PathBuf]) {
+    let reports = || -> std::io::Result<String> {
+        let mut text = String::new();
+        for path in written {
+            text.push_str(&String::from_utf8_lossy(&std::fs::read(path)?));
+        }
+        Ok(text)
+    };
+    for dir in dirs.iter().flatten() {
+        if let Err(e) = covenant::body_file::sweep(dir, *STARTED, reports) {
+            note(&format!(
+                "warning: cannot remove the bodies earlier runs left in {}: {e}",
+                dir.join("bodies").display()
+            ));
+        }
+    }
 }
 
 /// Publishes a matrix as a record is published: its files (`matrix.json`, `matrix.md`,

@@ -263,19 +263,36 @@ fn banking_error(status: u16, title: &str, code: &str, path: &str) -> (u16, Vec<
     (status, error.to_string().into_bytes())
 }
 
-#[test]
-fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
+/// A stand-in in `dir` that answers the explorer's 1 MiB body with `status` and the banking
+/// error body of `title` and `code`, and everything else as the reference does: its runtime, the
+/// server (both kept while it serves) and its profile.
+fn large_body_answered(
+    dir: &std::path::Path,
+    status: u16,
+    title: &'static str,
+    code: &'static str,
+) -> (
+    tokio::runtime::Runtime,
+    covenant::reference::RunningReference,
+    std::path::PathBuf,
+) {
     use crate::support::standin::{runtime, stand_in, Choices};
-    let dir = scratch("explore-large-413");
     let rt = runtime();
     let choices = Choices {
-        reply: Box::new(|seen| {
+        reply: Box::new(move |seen| {
             let large = seen.body.len() > 256 * 1024;
-            large.then(|| banking_error(413, "Payload Too Large", "TOO_LARGE", seen.path))
+            large.then(|| banking_error(status, title, code, seen.path))
         }),
         ..Choices::default()
     };
-    let (_behind, profile) = stand_in(&rt, 5, &dir, "large-413", choices);
+    let (behind, profile) = stand_in(&rt, 5, dir, &format!("large-{status}"), choices);
+    (rt, behind, profile)
+}
+
+#[test]
+fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
+    let dir = scratch("explore-large-413");
+    let (_rt, _behind, profile) = large_body_answered(&dir, 413, "Payload Too Large", "TOO_LARGE");
     let out = explore_against(&profile, "1", &dir);
     assert!(out.status.success(), "{}", says(&out));
     let record = report(&dir);
@@ -290,6 +307,58 @@ fn a_target_refusing_a_large_body_with_413_and_its_error_body_passes_clean() {
         statuses.contains("413"),
         "no large body refused: {statuses}"
     );
+}
+
+/// The body files a report directory holds, by name.
+fn body_files(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
+    let Ok(entries) = std::fs::read_dir(dir.join("bodies")) else {
+        return Default::default();
+    };
+    entries
+        .map(|e| {
+            e.expect("a folder entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_report_directory_used_again_keeps_only_the_bodies_its_newest_reports_name() {
+    let dir = scratch("explore-bodies-swept");
+    // A 500 for the 1 MiB body: the finding's request is shown from its file beside the reports.
+    let (_rt, _behind, profile) = large_body_answered(&dir, 500, "Internal Server Error", "BOOM");
+    let first = explore_against(&profile, "1", &dir);
+    assert_eq!(first.status.code(), Some(1), "{}", says(&first));
+    let written = body_files(&dir);
+    assert!(!written.is_empty(), "no body written beside the reports");
+    // What earlier runs left: every body of the first run, and one no report names, all old.
+    let stale = "00000000deadbeef";
+    std::fs::write(dir.join("bodies").join(stale), "x".repeat(5000)).expect("write a body");
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    for name in body_files(&dir) {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(dir.join("bodies").join(&name));
+        file.and_then(|f| f.set_modified(old))
+            .expect("age a body file");
+    }
+    std::fs::write(dir.join("bodies").join("README"), "the user's").expect("write a file");
+    let again = explore_against(&profile, "1", &dir);
+    assert_eq!(again.status.code(), Some(1), "{}", says(&again));
+    // Left: the bodies the newest reports name (each run's large body carries its own run's
+    // ids, so the first run's went) and the user's file.
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json");
+    let named: std::collections::BTreeSet<String> = body_files(&dir)
+        .into_iter()
+        .filter(|name| text.contains(&format!("bodies/{name}")))
+        .collect();
+    assert!(!named.is_empty(), "the second run names no body");
+    let left = body_files(&dir);
+    let expected = named.iter().cloned().chain(["README".to_owned()]).collect();
+    assert_eq!(left, expected, "first run's: {written:?}");
+    assert!(!left.contains(stale), "{left:?}");
 }
 
 #[test]

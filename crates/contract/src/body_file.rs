@@ -3,8 +3,14 @@
 //! that file, and a curl that sent it sends the file instead (`--data-binary @'<file>'`), so
 //! that it still runs as printed. The reports fold the bodies of the record this way, and the
 //! explorer's scripts, written while the run goes on, fold theirs into the same files.
+//!
+//! A report directory used again keeps only the bodies its newest reports name: [`sweep`]
+//! removes what earlier runs left there, which grew by every run's long bodies (459 MB after
+//! some 300 runs into one directory).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// The longest body a surface shows whole.
 pub const MAX_INLINE: usize = 4 << 10;
@@ -24,14 +30,19 @@ pub fn foldable(body: &str) -> bool {
     body.len() > MAX_INLINE && !body.contains("***")
 }
 
+/// The folder beside the reports in `dir` that long bodies are written to.
+const FOLDER: &str = "bodies";
+/// The length of a body file's name: its hash in lowercase hexadecimal digits.
+const NAME_LEN: usize = 16;
+
 /// Writes `body` to `dir/bodies/<hash>` (once: the same body has the same name) and returns
 /// that path as the reports name it.
 pub fn write(dir: &Path, body: &str) -> Result<String, WriteError> {
     // Names need only be stable within a build: the same body is written once, under one name.
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     std::hash::Hash::hash(body, &mut hasher);
-    let hash = format!("{:016x}", std::hash::Hasher::finish(&hasher));
-    let folder = dir.join("bodies");
+    let hash = format!("{:0NAME_LEN$x}", std::hash::Hasher::finish(&hasher));
+    let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder).map_err(|source| WriteError {
         path: folder.clone(),
         source,
@@ -44,6 +55,67 @@ pub fn write(dir: &Path, body: &str) -> Result<String, WriteError> {
         })?;
     }
     Ok(path.display().to_string())
+}
+
+/// Removes from `dir/bodies` the files of earlier runs that no report of this one names, and
+/// returns how many it removed. A file goes only when its name is one [`write`] gives (its hash:
+/// a folder of the user's that happens to be called `bodies` keeps its files), it was last
+/// written before `since` (the start of this run: a run writing into the same directory at the
+/// same time keeps its files) and `named` (read only when some file is old enough: the reports
+/// this run wrote, as text) does not name it as `bodies/<hash>`.
+pub fn sweep(
+    dir: &Path,
+    since: SystemTime,
+    named: impl FnOnce() -> std::io::Result<String>,
+) -> std::io::Result<usize> {
+    let folder = dir.join(FOLDER);
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut stale = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str().filter(|n| is_name(n)) else {
+            continue;
+        };
+        let meta = entry.metadata()?;
+        if meta.is_file() && meta.modified()? < since {
+            stale.push(name.to_owned());
+        }
+    }
+    if stale.is_empty() {
+        return Ok(0);
+    }
+    let text = named()?;
+    let kept = names_in(&text);
+    let mut removed = 0;
+    for name in stale.iter().filter(|n| !kept.contains(n.as_str())) {
+        match std::fs::remove_file(folder.join(name)) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(removed)
+}
+
+/// Whether `name` is a name [`write`] gives a body file.
+fn is_name(name: &str) -> bool {
+    name.len() == NAME_LEN && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The body files `text` names, as `bodies/<hash>` (a path in a report, a curl or a script;
+/// `bodies\<hash>` where paths are written so).
+fn names_in(text: &str) -> HashSet<&str> {
+    memchr::memmem::find_iter(text.as_bytes(), FOLDER.as_bytes())
+        .map(|at| at + FOLDER.len())
+        .filter(|&at| matches!(text.as_bytes().get(at), Some(b'/' | b'\\')))
+        .filter_map(|at| text.get(at + 1..at + 1 + NAME_LEN))
+        .filter(|name| is_name(name))
+        .collect()
 }
 
 /// The first bytes of `body`, its length and where the whole of it is.
@@ -77,7 +149,78 @@ pub fn curl_from_file(curl: &str, path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{curl_from_file, shown, MAX_INLINE};
+    use super::{curl_from_file, shown, sweep, write, MAX_INLINE};
+    use std::path::PathBuf;
+    use std::time::{Duration, SystemTime};
+
+    /// A fresh folder of its own for each test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("covenant-bodies-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A folder used by an earlier run and by this one: what goes and what stays.
+    #[test]
+    fn a_sweep_removes_only_the_old_bodies_no_report_names() {
+        let dir = scratch("sweep");
+        let body = |c: char| c.to_string().repeat(MAX_INLINE + 1);
+        let named = write(dir.as_path(), &body('a')).unwrap();
+        let unnamed = write(dir.as_path(), &body('b')).unwrap();
+        let user = dir.as_path().join("bodies").join("notes.txt");
+        std::fs::write(&user, "a file of the user's").unwrap();
+        std::fs::create_dir(dir.as_path().join("bodies").join("0123456789abcdef")).unwrap();
+        // Written after the run started: another run writing into the same folder.
+        let since = SystemTime::now() + Duration::from_secs(60);
+        let late = write(dir.as_path(), &body('c')).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&late)
+            .unwrap()
+            .set_modified(since + Duration::from_secs(1))
+            .unwrap();
+        let reports = format!("{{\"curl\": \"curl --data-binary @'{named}'\"}}");
+        let removed = sweep(dir.as_path(), since, || Ok(reports)).unwrap();
+        assert_eq!(removed, 1);
+        assert!(!std::path::Path::new(&unnamed).exists());
+        for kept in [&named, &late] {
+            assert!(std::path::Path::new(kept).exists(), "{kept}");
+        }
+        assert!(user.exists());
+        assert!(dir
+            .as_path()
+            .join("bodies")
+            .join("0123456789abcdef")
+            .is_dir());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_sweep_reads_no_report_when_no_body_is_old_enough() {
+        let dir = scratch("fresh");
+        let none = sweep(dir.as_path(), SystemTime::now(), || {
+            unreachable!("no folder")
+        })
+        .unwrap();
+        assert_eq!(none, 0);
+        write(dir.as_path(), &"x".repeat(MAX_INLINE + 1)).unwrap();
+        let long_ago = SystemTime::UNIX_EPOCH;
+        let none = sweep(dir.as_path(), long_ago, || unreachable!("nothing old")).unwrap();
+        assert_eq!(none, 0);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_body_file_is_named_with_either_separator() {
+        let names = super::names_in(
+            r"r/bodies/00112233445566ff and r\bodies\ffeeddccbbaa9988 bodies/short",
+        );
+        assert!(names.contains("00112233445566ff"));
+        assert!(names.contains("ffeeddccbbaa9988"));
+        assert_eq!(names.len(), 2);
+    }
 
     #[test]
     fn a_curl_sends_a_long_body_from_its_file_whichever_way_it_was_given() {
