@@ -152,15 +152,8 @@ fn write(
 /// reports just written names (see [`covenant::body_file::sweep`]). What cannot be removed is
 /// said and left: the reports are written, and they are what the run is judged by.
 fn sweep_bodies(dirs: &[Option<PathBuf>], written: &[PathBuf]) {
-    let reports = || -> std::io::Result<String> {
-        let mut text = String::new();
-        for path in written {
-            text.push_str(&String::from_utf8_lossy(&std::fs::read(path)?));
-        }
-        Ok(text)
-    };
     for dir in dirs.iter().flatten() {
-        if let Err(e) = covenant::body_file::sweep(dir, *STARTED, reports) {
+        if let Err(e) = covenant::body_file::sweep(dir, *STARTED, written) {
             note(&format!(
                 "warning: cannot remove the bodies earlier runs left in {}: {e}",
                 dir.join("bodies").display()

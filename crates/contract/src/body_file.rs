@@ -61,13 +61,9 @@ pub fn write(dir: &Path, body: &str) -> Result<String, WriteError> {
 /// returns how many it removed. A file goes only when its name is one [`write`] gives (its hash:
 /// a folder of the user's that happens to be called `bodies` keeps its files), it was last
 /// written before `since` (the start of this run: a run writing into the same directory at the
-/// same time keeps its files) and `named` (read only when some file is old enough: the reports
-/// this run wrote, as text) does not name it as `bodies/<hash>`.
-pub fn sweep(
-    dir: &Path,
-    since: SystemTime,
-    named: impl FnOnce() -> std::io::Result<String>,
-) -> std::io::Result<usize> {
+/// same time keeps its files) and none of `reports` (the files this run wrote, read one at a
+/// time and only when some body is old enough) names it as `bodies/<hash>`.
+pub fn sweep(dir: &Path, since: SystemTime, reports: &[PathBuf]) -> std::io::Result<usize> {
     let folder = dir.join(FOLDER);
     let entries = match std::fs::read_dir(&folder) {
         Ok(entries) => entries,
@@ -78,7 +74,7 @@ pub fn sweep(
     for entry in entries {
         let entry = entry?;
         let name = entry.file_name();
-        let Some(name) = name.to_str().filter(|n| is_name(n)) else {
+        let Some(name) = name.to_str().filter(|n| is_name(n.as_bytes())) else {
             continue;
         };
         let meta = entry.metadata()?;
@@ -89,10 +85,12 @@ pub fn sweep(
     if stale.is_empty() {
         return Ok(0);
     }
-    let text = named()?;
-    let kept = names_in(&text);
+    let mut named = HashSet::new();
+    for report in reports {
+        named.extend(names_in(&std::fs::read(report)?));
+    }
     let mut removed = 0;
-    for name in stale.iter().filter(|n| !kept.contains(n.as_str())) {
+    for name in stale.iter().filter(|n| !named.contains(n.as_str())) {
         match std::fs::remove_file(folder.join(name)) {
             Ok(()) => removed += 1,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -103,18 +101,19 @@ pub fn sweep(
 }
 
 /// Whether `name` is a name [`write`] gives a body file.
-fn is_name(name: &str) -> bool {
-    name.len() == NAME_LEN && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+fn is_name(name: &[u8]) -> bool {
+    name.len() == NAME_LEN && name.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// The body files `text` names, as `bodies/<hash>` (a path in a report, a curl or a script;
 /// `bodies\<hash>` where paths are written so).
-fn names_in(text: &str) -> HashSet<&str> {
-    memchr::memmem::find_iter(text.as_bytes(), FOLDER.as_bytes())
+fn names_in(text: &[u8]) -> HashSet<String> {
+    memchr::memmem::find_iter(text, FOLDER.as_bytes())
         .map(|at| at + FOLDER.len())
-        .filter(|&at| matches!(text.as_bytes().get(at), Some(b'/' | b'\\')))
+        .filter(|&at| matches!(text.get(at), Some(b'/' | b'\\')))
         .filter_map(|at| text.get(at + 1..at + 1 + NAME_LEN))
         .filter(|name| is_name(name))
+        .map(|name| String::from_utf8_lossy(name).into_owned())
         .collect()
 }
 
@@ -181,8 +180,13 @@ mod tests {
             .unwrap()
             .set_modified(since + Duration::from_secs(1))
             .unwrap();
-        let reports = format!("{{\"curl\": \"curl --data-binary @'{named}'\"}}");
-        let removed = sweep(dir.as_path(), since, || Ok(reports)).unwrap();
+        let report = dir.join("report.json");
+        std::fs::write(
+            &report,
+            format!("{{\"curl\": \"curl --data-binary @'{named}'\"}}"),
+        )
+        .unwrap();
+        let removed = sweep(dir.as_path(), since, &[report]).unwrap();
         assert_eq!(removed, 1);
         assert!(!std::path::Path::new(&unnamed).exists());
         for kept in [&named, &late] {
@@ -200,22 +204,25 @@ mod tests {
     #[test]
     fn a_sweep_reads_no_report_when_no_body_is_old_enough() {
         let dir = scratch("fresh");
-        let none = sweep(dir.as_path(), SystemTime::now(), || {
-            unreachable!("no folder")
-        })
-        .unwrap();
-        assert_eq!(none, 0);
+        // A report that cannot be read: the sweep fails where it reads it.
+        let missing = [dir.join("no-such-report.json")];
+        let none = sweep(dir.as_path(), SystemTime::now(), &missing).unwrap();
+        assert_eq!(none, 0, "no folder");
         write(dir.as_path(), &"x".repeat(MAX_INLINE + 1)).unwrap();
-        let long_ago = SystemTime::UNIX_EPOCH;
-        let none = sweep(dir.as_path(), long_ago, || unreachable!("nothing old")).unwrap();
-        assert_eq!(none, 0);
+        let none = sweep(dir.as_path(), SystemTime::UNIX_EPOCH, &missing).unwrap();
+        assert_eq!(none, 0, "no body old enough");
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert!(
+            sweep(dir.as_path(), later, &missing).is_err(),
+            "an old body"
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_body_file_is_named_with_either_separator() {
         let names = super::names_in(
-            r"r/bodies/00112233445566ff and r\bodies\ffeeddccbbaa9988 bodies/short",
+            br"r/bodies/00112233445566ff and r\bodies\ffeeddccbbaa9988 bodies/short",
         );
         assert!(names.contains("00112233445566ff"));
         assert!(names.contains("ffeeddccbbaa9988"));
