@@ -36,8 +36,9 @@
 # resident set size"), the tool's CPU (user and system) and the reference's, read from /proc
 # before it stops. From the CPU, what bounds covenant's wall time on this machine: both
 # processes' CPU over the cores, and covenant's own over them (the time it would need if the
-# target cost nothing), with the speedup over Schemathesis that bound allows. The machine is shared, so each run is repeated $REPEAT times on a fresh
-# reference and the fastest is kept (the same for both tools).
+# target cost nothing), with the speedup over Schemathesis that bound allows. The machine is
+# shared, so each run is repeated $REPEAT times on a fresh reference and the fastest is kept (the
+# same for both tools).
 # Output: a table on stdout and bench/out/compare.json (bench/out is gitignored).
 # Needs: cargo, python3 (venv), curl, /usr/bin/time (Debian `time`), wrk (Debian `wrk`).
 set -euo pipefail
